@@ -1,0 +1,361 @@
+import { ValidationError } from '../errors/baton-error'
+import { type BudgetInput, type BudgetLimits, Budget as BudgetSchema } from '../schemas/budget'
+import { issuesOf } from '../schemas/parse'
+import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
+
+/** Spend in every dimension a budget counts. */
+export type Spend = { calls: number; tokens: number; costUsd: number }
+/** What is left; `Infinity` where there is no limit. */
+export type Remaining = Spend & { wallMs: number }
+export type ChargeInput = Partial<Spend> & { inputTokens?: number; outputTokens?: number }
+
+export type ChargeOptions = {
+  /** The wallet of the agent that made the call; spend is attributed to it in every ancestor. */
+  wallet?: string
+}
+
+/** Usage held back for a call whose real cost is known only after it returns. */
+export interface Reservation {
+  readonly amount: Spend
+  /** Records the real usage (which replaces the reserved amount). */
+  settle(actual: ChargeInput, options?: ChargeOptions): void
+  /** Gives the reserved amount back without charging anything. */
+  release(): void
+}
+
+export type ChargeEvent = { budget: string; usage: Spend; wallet?: string }
+
+export interface Budget {
+  readonly name: string
+  readonly limits: Readonly<BudgetLimits>
+  readonly parent: Budget | undefined
+  /** Aborted on exhaustion, on the wall deadline, on `cancel`, or when an ancestor aborts. */
+  readonly signal: AbortSignal
+  readonly aborted: boolean
+  /** A budget capped by what this one has left (default: all of it). Asking for more throws. */
+  child(limits?: BudgetInput, options?: { name?: string }): Budget
+  /** Applies `usage` to this budget and every ancestor at once, or to none of them. */
+  charge(usage: ChargeInput, options?: ChargeOptions): void
+  /** Whether `usage` could be charged now. */
+  canAfford(usage: ChargeInput): boolean
+  /** Holds `estimate` against the whole chain until settled or released. */
+  reserve(estimate: ChargeInput): Reservation
+  remaining(): Remaining
+  spent(): Spend & { wallMs: number }
+  /** Spend attributed per wallet (only charges that named one). */
+  spentByWallet(): Record<string, Spend>
+  cancel(reason?: string): void
+  throwIfAborted(): void
+  /** Called after every charge recorded on this budget (including those of descendants). */
+  onCharge(listener: (event: ChargeEvent) => void): () => void
+}
+
+export type CreateBudgetOptions = {
+  name?: string
+  /** Clock in ms (defaults to `Date.now`); drives the wall deadline and `spent().wallMs`. */
+  now?: () => number
+}
+
+const EPSILON = 1e-9
+const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
+
+/**
+ * Creates a root budget. Limits left out are unlimited.
+ *
+ * @example
+ * const budget = createBudget({ calls: 20, cost: 0.5, seconds: 60 })
+ * const child = budget.child({ calls: 5 })
+ * child.charge({ calls: 1, tokens: 420, costUsd: 0.002 }) // also charged to `budget`
+ */
+export function createBudget(limits: BudgetInput = {}, options: CreateBudgetOptions = {}): Budget {
+  return new BudgetNode(
+    normalize(limits),
+    options.name ?? 'root',
+    undefined,
+    options.now ?? Date.now,
+  )
+}
+
+function normalize(limits: BudgetInput | undefined): BudgetLimits {
+  const result = BudgetSchema.safeParse(limits ?? {})
+  if (!result.success) throw new ValidationError('budget', issuesOf(result.error))
+  return result.data
+}
+
+const zero = (): Spend => ({ calls: 0, tokens: 0, costUsd: 0 })
+
+function toSpend(usage: ChargeInput): Spend {
+  const tokens = usage.tokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)
+  const spend = { calls: usage.calls ?? 0, tokens, costUsd: usage.costUsd ?? 0 }
+  for (const key of DIMENSIONS) {
+    if (!Number.isFinite(spend[key]) || spend[key] < 0) {
+      throw new ValidationError('usage', [{ path: key, message: 'must be a finite number ≥ 0' }])
+    }
+  }
+  return spend
+}
+
+class BudgetNode implements Budget {
+  readonly name: string
+  readonly limits: Readonly<BudgetLimits>
+  readonly parent: BudgetNode | undefined
+  readonly #now: () => number
+  readonly #startedAt: number
+  readonly #deadline: number
+  readonly #controller = new AbortController()
+  readonly signal: AbortSignal
+  #spent = zero()
+  #reserved = zero()
+  #byWallet = new Map<string, Spend>()
+  #listeners = new Set<(event: ChargeEvent) => void>()
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #children = 0
+
+  constructor(
+    limits: BudgetLimits,
+    name: string,
+    parent: BudgetNode | undefined,
+    now: () => number,
+  ) {
+    this.name = name
+    this.limits = Object.freeze({ ...limits })
+    this.parent = parent
+    this.#now = now
+    this.#startedAt = now()
+    this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
+    this.signal = parent
+      ? AbortSignal.any([parent.signal, this.#controller.signal])
+      : this.#controller.signal
+    if (Number.isFinite(this.#deadline)) {
+      this.#timer = setTimeout(() => this.#expire(), Math.max(0, limits.maxWallMs!))
+      this.#timer.unref?.()
+      this.signal.addEventListener('abort', () => clearTimeout(this.#timer), { once: true })
+    }
+  }
+
+  get aborted(): boolean {
+    this.#checkDeadline()
+    return this.signal.aborted
+  }
+
+  child(limits?: BudgetInput, options: { name?: string } = {}): Budget {
+    this.throwIfAborted()
+    const wanted = normalize(limits)
+    const left = this.remaining()
+    const capped: BudgetLimits = {}
+    for (const key of DIMENSIONS) {
+      const want = wanted[key]
+      if (want !== undefined && want > left[key] + EPSILON) {
+        throw new BudgetExceededError({
+          budget: this.name,
+          dimension: key,
+          limit: this.#limit(key),
+          spent: this.#spent[key] + this.#reserved[key],
+          requested: want,
+          action: 'give a child',
+        })
+      }
+      const value = want ?? left[key]
+      if (Number.isFinite(value)) capped[key] = value
+    }
+    const wantWall = wanted.maxWallMs
+    if (wantWall !== undefined && wantWall > left.wallMs + EPSILON) {
+      throw new BudgetExceededError({
+        budget: this.name,
+        dimension: 'wallMs',
+        limit: this.limits.maxWallMs ?? Infinity,
+        spent: this.#now() - this.#startedAt,
+        requested: wantWall,
+        action: 'give a child',
+      })
+    }
+    const wall = wantWall ?? left.wallMs
+    if (Number.isFinite(wall)) capped.maxWallMs = wall
+    this.#children += 1
+    return new BudgetNode(capped, options.name ?? `${this.name}/${this.#children}`, this, this.#now)
+  }
+
+  charge(usage: ChargeInput, options: ChargeOptions = {}): void {
+    const spend = toSpend(usage)
+    this.#assertAffordable(spend)
+    this.#apply(spend, options.wallet)
+  }
+
+  canAfford(usage: ChargeInput): boolean {
+    try {
+      this.#assertAffordable(toSpend(usage))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  reserve(estimate: ChargeInput): Reservation {
+    const amount = toSpend(estimate)
+    this.#assertAffordable(amount, 'reserve')
+    for (const node of this.#chain()) node.#add(node.#reserved, amount, 1)
+    let open = true
+    const release = () => {
+      if (!open) return
+      open = false
+      for (const node of this.#chain()) node.#add(node.#reserved, amount, -1)
+    }
+    return {
+      amount,
+      release,
+      settle: (actual, options = {}) => {
+        if (!open) return
+        release()
+        // A cancelled budget records nothing more: the call it paid for was aborted.
+        if (this.#cancelledInChain()) return
+        this.#apply(toSpend(actual), options.wallet)
+      },
+    }
+  }
+
+  remaining(): Remaining {
+    this.#checkDeadline()
+    const left: Remaining = {
+      calls: Infinity,
+      tokens: Infinity,
+      costUsd: Infinity,
+      wallMs: Infinity,
+    }
+    for (const node of this.#chain()) {
+      for (const key of DIMENSIONS) {
+        const limit = node.limits[key]
+        if (limit !== undefined) {
+          left[key] = Math.min(
+            left[key],
+            Math.max(0, limit - node.#spent[key] - node.#reserved[key]),
+          )
+        }
+      }
+      left.wallMs = Math.min(left.wallMs, Math.max(0, node.#deadline - this.#now()))
+    }
+    return left
+  }
+
+  spent(): Spend & { wallMs: number } {
+    return { ...this.#spent, wallMs: this.#now() - this.#startedAt }
+  }
+
+  spentByWallet(): Record<string, Spend> {
+    return Object.fromEntries([...this.#byWallet].map(([wallet, spend]) => [wallet, { ...spend }]))
+  }
+
+  cancel(reason?: string): void {
+    if (!this.#controller.signal.aborted) {
+      this.#controller.abort(new BudgetCancelledError(this.name, reason))
+    }
+  }
+
+  throwIfAborted(): void {
+    this.#checkDeadline()
+    if (this.signal.aborted) throw this.signal.reason
+  }
+
+  onCharge(listener: (event: ChargeEvent) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  *#chain(): Generator<BudgetNode> {
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) yield node
+  }
+
+  #limit(key: (typeof DIMENSIONS)[number]): number {
+    return this.limits[key] ?? Infinity
+  }
+
+  #cancelledInChain(): boolean {
+    for (const node of this.#chain()) {
+      if (node.#controller.signal.reason instanceof BudgetCancelledError) return true
+    }
+    return false
+  }
+
+  #assertAffordable(spend: Spend, action = 'charge'): void {
+    this.throwIfAborted()
+    for (const node of this.#chain()) {
+      for (const key of DIMENSIONS) {
+        const limit = node.limits[key]
+        if (limit === undefined || spend[key] === 0) continue
+        const used = node.#spent[key] + node.#reserved[key]
+        if (used + spend[key] > limit + EPSILON) {
+          const error = new BudgetExceededError({
+            budget: node.name,
+            dimension: key,
+            limit,
+            spent: used,
+            requested: spend[key],
+            action,
+          })
+          // The run that asked cannot go on; siblings elsewhere in the tree may.
+          this.#abort(error)
+          throw error
+        }
+      }
+    }
+  }
+
+  #apply(spend: Spend, wallet: string | undefined): void {
+    for (const node of this.#chain()) {
+      node.#add(node.#spent, spend, 1)
+      if (wallet) {
+        const entry = node.#byWallet.get(wallet) ?? zero()
+        node.#add(entry, spend, 1)
+        node.#byWallet.set(wallet, entry)
+      }
+      const event: ChargeEvent = { budget: this.name, usage: spend, ...(wallet ? { wallet } : {}) }
+      for (const listener of node.#listeners) listener(event)
+    }
+    for (const node of this.#chain()) {
+      for (const key of DIMENSIONS) {
+        const limit = node.limits[key]
+        if (limit !== undefined && node.#spent[key] >= limit - EPSILON) {
+          node.#abort(
+            new BudgetExceededError({
+              budget: node.name,
+              dimension: key,
+              limit,
+              spent: node.#spent[key],
+              requested: 0,
+              action: 'charge more than',
+            }),
+          )
+        }
+      }
+    }
+  }
+
+  #add(target: Spend, spend: Spend, sign: 1 | -1): void {
+    for (const key of DIMENSIONS) target[key] += sign * spend[key]
+  }
+
+  #checkDeadline(): void {
+    if (
+      Number.isFinite(this.#deadline) &&
+      !this.#controller.signal.aborted &&
+      this.#now() >= this.#deadline
+    ) {
+      this.#expire()
+    }
+  }
+
+  #expire(): void {
+    this.#abort(
+      new BudgetExceededError({
+        budget: this.name,
+        dimension: 'wallMs',
+        limit: this.limits.maxWallMs ?? 0,
+        spent: this.#now() - this.#startedAt,
+        requested: 0,
+      }),
+    )
+  }
+
+  #abort(reason: Error): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason)
+  }
+}

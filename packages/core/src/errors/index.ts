@@ -1,0 +1,2 @@
+export { BatonError, type BatonErrorOptions, ValidationError } from './baton-error'
+export { redactUrl } from './redact-url'

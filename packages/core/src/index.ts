@@ -1,0 +1,4 @@
+export * from './budget'
+export * from './errors'
+export * from './schemas'
+export * from './wallet'

@@ -1,0 +1,16 @@
+import { z } from 'zod'
+
+export const TrustTier = z.enum(['low', 'medium', 'high'])
+export type TrustTier = z.infer<typeof TrustTier>
+
+/** What an agent tells others about itself (published at the A2A well-known path). */
+export const AgentCard = z.object({
+  tagline: z.string().max(200).default(''),
+  capabilityDescription: z.string().default(''),
+  trustTier: TrustTier.default('low'),
+  canDelegate: z.boolean().default(false),
+  a2aVersion: z.string().default('0.3.0'),
+  examples: z.array(z.string()).default([]),
+})
+export type AgentCard = z.output<typeof AgentCard>
+export type AgentCardInput = z.input<typeof AgentCard>

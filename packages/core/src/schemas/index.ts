@@ -1,0 +1,6 @@
+export { Agent, type AgentInput, AgentStatus, AgentType, ModelRef, Slug } from './agent'
+export { AgentCard, type AgentCardInput, TrustTier } from './agent-card'
+export { Budget, type BudgetInput, type BudgetLimits, Usage, type UsageInput } from './budget'
+export { formatPath, issuesOf, parseWith } from './parse'
+export { AgentSwarm, type AgentSwarmInput, SwarmMember, SwarmRole, SwarmStrategy } from './swarm'
+export { Wallet } from './wallet'

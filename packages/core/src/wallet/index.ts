@@ -1,0 +1,2 @@
+export { MalformedWalletError } from './malformed-wallet-error'
+export { isWallet, parseWallet } from './parse-wallet'
