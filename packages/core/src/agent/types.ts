@@ -1,0 +1,51 @@
+import type { LanguageModelUsage, ToolSet } from 'ai'
+import type { MemoryStore } from '../memory/types'
+import type { ModelRegistry, PriceTable } from '../models/types'
+import type { Agent, Budget } from '../schemas'
+import type { ToolRegistry } from '../tools/types'
+
+/** One model call of an agent run, with the tool calls it made. */
+export type AgentStep = {
+  index: number
+  text: string
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[]
+  toolResults: { toolCallId: string; toolName: string; output: unknown }[]
+  usage: { calls: number; tokens: number; costUsd: number }
+  finishReason: string
+}
+
+export type RunAgentOptions = {
+  /** Every model call is reserved on it before it is made and settled after. */
+  budget: Budget
+  /** Stops the run between and during model calls. */
+  signal?: AbortSignal
+  /** Narrows the card's `tools` for this run; naming a tool the card does not list throws. */
+  tools?: string[]
+  /** Where the card's tool names are looked up (default: no named tools available). */
+  toolRegistry?: ToolRegistry
+  /** Tools the runtime grants for this run regardless of the card (e.g. workspace file tools). */
+  extraTools?: ToolSet
+  /** Overrides the card's persona (system prompt). */
+  persona?: string
+  /** Read before the run and appended after it, in the agent's `memoryScope`. */
+  memory?: MemoryStore
+  /** Resolves the card's `provider:model-id` (default: the built-in providers from the environment). */
+  models?: ModelRegistry
+  /** Overrides the default price table. */
+  prices?: PriceTable
+  /** At most the card's `maxIterations`. */
+  maxIterations?: number
+  /** Called after each model call. */
+  onStep?: (step: AgentStep) => void
+}
+
+export type AgentRunResult = {
+  text: string
+  usage: { calls: number; tokens: number; costUsd: number }
+  steps: AgentStep[]
+  /** The wallet every charge of this run was attributed to. */
+  wallet: Agent['wallet']
+  finishReason: string
+}
+
+export type { LanguageModelUsage }

@@ -1,0 +1,13 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider'
+
+/** Price per million tokens, in USD. */
+export type ModelPrice = { inputPerMTok: number; outputPerMTok: number }
+/** Keys are `provider:model-id` or `provider:*`. */
+export type PriceTable = Record<string, ModelPrice>
+
+export interface ModelRegistry {
+  /** Resolves `provider:model-id` to an AI SDK language model; unknown or unconfigured providers throw. */
+  languageModel(ref: string): LanguageModelV3
+  /** The providers that are configured. */
+  providers(): string[]
+}
