@@ -1,0 +1,1 @@
+export { type ParsedMentions, parseMentions } from './parse-mentions'

@@ -1,0 +1,75 @@
+import type { Agent } from '@baton/core'
+
+export type ParsedMentions = {
+  /** The mentioned agents, each once, in the order they are first mentioned. */
+  targets: Agent[]
+  /** The text with the mentions taken out, whitespace tidied and trimmed. */
+  task: string
+}
+
+type Candidate = { agent: Agent; pattern: RegExp; length: number }
+
+// A mention's `@` may not follow a character that could end the local part of an e-mail
+// address, so `ops@example.com` is never read as mentioning "example".
+const mentionStart = /(?<![A-Za-z0-9._%+\-@])@/g
+// A name or id ends at a character that cannot continue it.
+const nameEnd = '(?![A-Za-z0-9_\\-]|\\.[A-Za-z0-9])'
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function candidatesFor(agents: readonly Agent[]): Candidate[] {
+  const candidates: Candidate[] = []
+  for (const agent of agents) {
+    for (const label of new Set([agent.name.trim(), agent.id])) {
+      if (!label) continue
+      const words = label.split(/\s+/).map(escapeRegExp).join('\\s+')
+      candidates.push({ agent, pattern: new RegExp(`^${words}${nameEnd}`, 'i'), length: label.length })
+    }
+  }
+  // Longest first, so "@Ops Orchestrator" beats "@Ops".
+  return candidates.sort((left, right) => right.length - left.length)
+}
+
+/**
+ * Finds `@Name` and `@id` mentions of `agents` in `text`. Names may have several words; the
+ * longest name that matches wins; matching ignores case; punctuation may follow a mention;
+ * e-mail addresses are not mentions. Unknown `@words` stay in the task.
+ *
+ * @example
+ * parseMentions('@Ops Orchestrator, review yesterday’s incidents', agents)
+ * // { targets: [opsOrchestrator], task: 'review yesterday’s incidents' }
+ */
+export function parseMentions(text: string, agents: readonly Agent[]): ParsedMentions {
+  const candidates = candidatesFor(agents)
+  const targets: Agent[] = []
+  const segments: string[] = []
+  let copiedUpTo = 0
+  for (const match of text.matchAll(mentionStart)) {
+    const at = match.index
+    if (at < copiedUpTo) continue
+    const rest = text.slice(at + 1)
+    const found = candidates
+      .map((candidate) => ({ candidate, hit: candidate.pattern.exec(rest) }))
+      .find(({ hit }) => hit !== null)
+    if (!found?.hit) continue
+    if (!targets.includes(found.candidate.agent)) targets.push(found.candidate.agent)
+    segments.push(text.slice(copiedUpTo, at))
+    let end = at + 1 + found.hit[0].length
+    // "@Ops: do this" / "@Ops, do this": the separator belongs to the mention.
+    if (/^[:,](\s|$)/.test(text.slice(end))) end += 1
+    copiedUpTo = end
+  }
+  segments.push(text.slice(copiedUpTo))
+  return { targets, task: segments.reduce(joinAcrossMention).trim() }
+}
+
+// Where a mention was taken out, leave one space, or none before punctuation or a line break.
+function joinAcrossMention(before: string, after: string): string {
+  const left = before.replace(/[^\S\n]+$/, '')
+  const right = after.replace(/^[^\S\n]+/, '')
+  const tight =
+    left === '' || right === '' || left.endsWith('\n') || /^[\n.,!?;:]/.test(right)
+  return `${left}${tight ? '' : ' '}${right}`
+}
