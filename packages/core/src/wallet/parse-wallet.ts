@@ -21,12 +21,15 @@ export function parseWallet(input: unknown): Wallet {
   if (hex.length !== 40) {
     throw new MalformedWalletError(input, `expected 40 hex digits, got ${hex.length}`)
   }
-  const normalized = `0x${hex}` as const
-  // viem's strict check verifies the EIP-55 checksum of mixed-case input.
-  if (!isAddress(normalized, { strict: true })) {
+  // Single-case hex carries no checksum (viem's strict check would refuse all-uppercase).
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) {
+    return getAddress(`0x${hex.toLowerCase()}`)
+  }
+  const mixed = `0x${hex}` as const
+  if (!isAddress(mixed, { strict: true })) {
     throw new MalformedWalletError(input, 'mixed-case checksum does not match (EIP-55)')
   }
-  return getAddress(normalized)
+  return getAddress(mixed)
 }
 
 /** True when `input` would parse as a wallet. */

@@ -1,0 +1,13 @@
+import { parseWallet, type Wallet } from '../wallet/parse-wallet'
+import { UnregisteredAgentError } from './unregistered-agent-error'
+
+/**
+ * The wallet a look-up is keyed by. A missing wallet is a caller that never registered (so
+ * `UnregisteredAgentError`); anything else must parse, before any request is made.
+ */
+export function registryWallet(input: unknown): Wallet {
+  if (input === undefined || input === null || (typeof input === 'string' && !input.trim())) {
+    throw new UnregisteredAgentError({ wallet: '', reason: 'no wallet was given' })
+  }
+  return parseWallet(input)
+}
