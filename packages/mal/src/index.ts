@@ -1,1 +1,5 @@
+export * from './condition'
+export * from './plan'
 export * from './swarm'
+export * from './template'
+export * from './validate'

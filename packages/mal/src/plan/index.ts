@@ -1,0 +1,23 @@
+export { type InputSpec, InputType, type Plan, PlanSchema } from './plan-schema'
+export {
+  type AskUserStep,
+  type DelegateStep,
+  type FanoutBranch,
+  type FanoutStep,
+  type Gather,
+  type IfStep,
+  type Isolation,
+  type LoopStep,
+  type ModelsCallStep,
+  Name,
+  type ScratchAction,
+  type ScratchStep,
+  STEP_OPS,
+  type Step,
+  type StepOp,
+  StepSchema,
+  type StopStep,
+  type SynthesizeStep,
+  type TaskStep,
+  type ToolStep,
+} from './step-schema'

@@ -1,0 +1,38 @@
+import { Budget, type BudgetLimits } from '@baton/core'
+import { z } from 'zod'
+import { Name, type Step, StepSchema } from './step-schema'
+
+export const InputType = z.enum(['string', 'number', 'boolean', 'object', 'array', 'any'])
+export type InputType = z.infer<typeof InputType>
+
+/** An input: its type, optionally with a default (an input with a default may be left out). */
+export type InputSpec = { type: InputType; default?: unknown; description?: string }
+
+const InputSpecSchema = z
+  .union([
+    InputType.transform((type): InputSpec => ({ type })),
+    z.strictObject({
+      type: InputType.default('string'),
+      default: z.unknown().optional(),
+      description: z.string().optional(),
+    }),
+  ])
+  .transform((spec): InputSpec => spec as InputSpec)
+
+/** A validated MAL plan. */
+export type Plan = {
+  name?: string
+  description?: string
+  inputs: Record<string, InputSpec>
+  budget?: BudgetLimits
+  steps: Step[]
+}
+
+/** The zod schema of a MAL plan: the single definition of the language's shape. */
+export const PlanSchema: z.ZodType<Plan> = z.strictObject({
+  name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  inputs: z.record(Name, InputSpecSchema).default({}),
+  budget: Budget.optional(),
+  steps: z.array(StepSchema).min(1, 'a plan needs at least one step'),
+}) as z.ZodType<Plan>

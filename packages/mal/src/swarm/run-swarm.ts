@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto'
+import { type AgentSwarm, type AgentSwarmInput, BatonError, createBudget } from '@baton/core'
+import { createDefaultRunMember } from './default-run-member'
+import { type PreparedSwarm, prepareSwarm } from './prepare-swarm'
+import { runDemocratic } from './run-democratic'
+import { runHierarchical } from './run-hierarchical'
+import { runRoundRobin } from './run-round-robin'
+import { runSpecialist } from './run-specialist'
+import type { StrategyOutcome } from './strategy-outcome'
+import { SwarmSession } from './swarm-session'
+import type { RunSwarmOptions, SwarmEvent, SwarmRunResult, SwarmRunStatus } from './types'
+
+const strategies: Record<
+  AgentSwarm['strategy'],
+  (session: SwarmSession) => Promise<StrategyOutcome>
+> = {
+  hierarchical: runHierarchical,
+  democratic: runDemocratic,
+  specialist: runSpecialist,
+  'round-robin': runRoundRobin,
+}
+
+/**
+ * Runs a swarm on a task under its strategy and returns what happened, round by round.
+ * An invalid swarm or a member id with no agent rejects before anything runs; once the run
+ * has started it resolves, with `status: 'failed'` or `'cancelled'` if it could not finish.
+ *
+ * @example
+ * const result = await runSwarm(swarm, 'Summarize the incident report', {
+ *   agents,
+ *   budget: createBudget({ calls: 20, cost: 0.5 }),
+ *   onEvent: (event) => console.log(event.type),
+ * })
+ * console.log(result.status, result.output, result.usageByAgent)
+ */
+export async function runSwarm(
+  swarm: AgentSwarm | AgentSwarmInput,
+  input: string,
+  options: RunSwarmOptions,
+): Promise<SwarmRunResult> {
+  const prepared = await prepareSwarm(swarm, options.agents)
+  return executeSwarm(prepared, input, options)
+}
+
+/** Runs an already validated swarm; never rejects. */
+export async function executeSwarm(
+  prepared: PreparedSwarm,
+  task: string,
+  options: Omit<RunSwarmOptions, 'agents'>,
+): Promise<SwarmRunResult> {
+  const { swarm, members } = prepared
+  const runId = options.runId ?? `swarm-run-${randomUUID()}`
+  const emit = (event: SwarmEvent) => {
+    try {
+      options.onEvent?.(event)
+    } catch {
+      // A listener's bug must not change the outcome of the run it watches.
+    }
+  }
+  const signal = options.signal ?? new AbortController().signal
+  const session = new SwarmSession({
+    runId,
+    swarm,
+    members,
+    task,
+    budget: options.budget ?? createBudget({}, { name: runId }),
+    signal,
+    runMember:
+      options.runMember ??
+      createDefaultRunMember({
+        ...(options.models ? { models: options.models } : {}),
+        ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+      }),
+    onEvent: emit,
+  })
+  session.emit({ type: 'swarm-start', swarmId: swarm.id, strategy: swarm.strategy, task })
+  let status: SwarmRunStatus = 'done'
+  let outcome: StrategyOutcome = {}
+  let error: SwarmRunResult['error']
+  try {
+    outcome = await strategies[swarm.strategy](session)
+  } catch (caught) {
+    ;({ status, error } = classify(caught, signal))
+    session.finishRound()
+    session.emit({ type: 'swarm-error', error: error! })
+  }
+  const result: SwarmRunResult = {
+    runId,
+    swarmId: swarm.id,
+    strategy: swarm.strategy,
+    status,
+    output: session.output,
+    ...outcome,
+    rounds: session.rounds,
+    usage: session.usage,
+    usageByAgent: session.usageByAgent,
+    ...(error ? { error } : {}),
+  }
+  session.emit({ type: 'swarm-finish', result })
+  return result
+}
+
+function classify(
+  caught: unknown,
+  signal: AbortSignal,
+): { status: SwarmRunStatus; error: { code: string; message: string } } {
+  const baton = findBatonError(caught)
+  if (baton?.code === 'BUDGET_EXCEEDED') {
+    return { status: 'failed', error: { code: baton.code, message: baton.shortMessage } }
+  }
+  if (signal.aborted || baton?.code === 'CANCELLED') {
+    const reason = signal.aborted ? signal.reason : caught
+    const message = BatonError.isInstance(reason)
+      ? reason.shortMessage
+      : reason instanceof Error
+        ? reason.message
+        : 'The swarm run was cancelled.'
+    return { status: 'cancelled', error: { code: 'CANCELLED', message } }
+  }
+  if (baton) return { status: 'failed', error: { code: baton.code, message: baton.shortMessage } }
+  const message = caught instanceof Error ? caught.message : String(caught)
+  return { status: 'failed', error: { code: 'SWARM_RUN_FAILED', message } }
+}
+
+/** The first Baton error in the cause chain: model SDKs may wrap the abort reason. */
+function findBatonError(caught: unknown): BatonError | undefined {
+  const seen = new Set<unknown>()
+  for (let current = caught; current && !seen.has(current); ) {
+    seen.add(current)
+    if (BatonError.isInstance(current)) return current
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}

@@ -1,0 +1,173 @@
+import type { AgentSwarm } from '@baton/core'
+import { BatonError, type Budget } from '@baton/core'
+import { SwarmMemberCallError } from './swarm-errors'
+import type {
+  ResolvedSwarmMember,
+  RunMember,
+  StructuredRequest,
+  SwarmEvent,
+  SwarmMessage,
+  SwarmMessageKind,
+  SwarmRound,
+  SwarmUsage,
+} from './types'
+
+export type MemberCall = {
+  member: ResolvedSwarmMember
+  prompt: string
+  kind: SwarmMessageKind
+  structured?: StructuredRequest
+}
+
+type EventPayload = SwarmEvent extends infer E
+  ? E extends SwarmEvent
+    ? Omit<E, 'runId'>
+    : never
+  : never
+
+const zero = (): SwarmUsage => ({ calls: 0, tokens: 0, costUsd: 0 })
+
+/**
+ * The state of one swarm run that strategies work on: rounds, usage, events, and member
+ * calls that each run under a child of the run's budget.
+ */
+export class SwarmSession {
+  readonly runId: string
+  readonly swarm: AgentSwarm
+  readonly members: ResolvedSwarmMember[]
+  readonly task: string
+  readonly rounds: SwarmRound[] = []
+  readonly usage: SwarmUsage = zero()
+  readonly usageByAgent: Record<string, SwarmUsage> = {}
+  /** The best answer so far, so a run that stops early still returns something. */
+  output = ''
+  readonly #budget: Budget
+  readonly #signal: AbortSignal
+  readonly #runMember: RunMember
+  readonly #onEvent: (event: SwarmEvent) => void
+  #current: SwarmRound | undefined
+
+  constructor(options: {
+    runId: string
+    swarm: AgentSwarm
+    members: ResolvedSwarmMember[]
+    task: string
+    budget: Budget
+    signal: AbortSignal
+    runMember: RunMember
+    onEvent: (event: SwarmEvent) => void
+  }) {
+    this.runId = options.runId
+    this.swarm = options.swarm
+    this.members = options.members
+    this.task = options.task
+    this.#budget = options.budget
+    this.#signal = options.signal
+    this.#runMember = options.runMember
+    this.#onEvent = options.onEvent
+  }
+
+  /** Members that take part (observers only watch). */
+  get active(): ResolvedSwarmMember[] {
+    return this.members.filter((member) => member.role !== 'observer')
+  }
+
+  get round(): number {
+    return this.#current?.round ?? this.rounds.length
+  }
+
+  emit(event: EventPayload): void {
+    this.#onEvent({ ...event, runId: this.runId } as SwarmEvent)
+  }
+
+  startRound(): number {
+    const round = this.rounds.length + 1
+    this.#current = { round, messages: [] }
+    this.rounds.push(this.#current)
+    this.emit({ type: 'round-start', round })
+    return round
+  }
+
+  record(message: SwarmMessage): void {
+    const current = this.#current
+    if (!current) throw new Error('record() called outside a round')
+    current.messages.push(message)
+    this.emit({ type: 'swarm-message', round: current.round, ...message })
+  }
+
+  finishRound(outcome: Pick<SwarmRound, 'tally' | 'consensusReached'> = {}): void {
+    const current = this.#current
+    if (!current) return
+    Object.assign(current, outcome)
+    this.#current = undefined
+    this.emit({
+      type: 'round-finish',
+      round: current.round,
+      ...(outcome.consensusReached === undefined
+        ? {}
+        : { consensusReached: outcome.consensusReached }),
+    })
+  }
+
+  /** Calls one member and returns its text; usage is counted even when the call fails. */
+  async call(call: MemberCall, signal: AbortSignal = this.#signal): Promise<string> {
+    signal.throwIfAborted()
+    const { member } = call
+    const budget = this.#budget.child(
+      {},
+      { name: `${this.runId}/r${this.round}/${member.agentId}` },
+    )
+    try {
+      const result = await this.#runMember(member, call.prompt, {
+        budget,
+        signal: AbortSignal.any([signal, budget.signal]),
+        kind: call.kind,
+        round: this.round,
+        ...(call.structured ? { structured: call.structured } : {}),
+      })
+      // A custom runMember may not charge the budget itself; the books must still balance.
+      if (budget.spent().calls === 0 && result.usage.calls > 0) {
+        budget.charge(result.usage, { wallet: member.agent.wallet })
+      }
+      return result.text
+    } catch (error) {
+      if (BatonError.isInstance(error) || signal.aborted || budget.aborted) throw error
+      throw new SwarmMemberCallError({
+        swarmId: this.swarm.id,
+        agentId: member.agentId,
+        round: this.round,
+        cause: error,
+      })
+    } finally {
+      this.#count(member.agentId, budget.spent())
+    }
+  }
+
+  /**
+   * Calls several members at once; answers come back in the order of `calls`. The first
+   * failure stops the others.
+   */
+  async callAll(calls: MemberCall[]): Promise<string[]> {
+    const controller = new AbortController()
+    const signal = AbortSignal.any([this.#signal, controller.signal])
+    const settled = await Promise.allSettled(
+      calls.map((call) =>
+        this.call(call, signal).catch((error: unknown) => {
+          if (!controller.signal.aborted) controller.abort(error)
+          throw error
+        }),
+      ),
+    )
+    if (controller.signal.aborted) throw controller.signal.reason
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<string>).value)
+  }
+
+  #count(agentId: string, spend: SwarmUsage): void {
+    const entry = this.usageByAgent[agentId] ?? zero()
+    for (const key of ['calls', 'tokens', 'costUsd'] as const) {
+      entry[key] += spend[key]
+      this.usage[key] += spend[key]
+    }
+    this.usageByAgent[agentId] = entry
+  }
+}

@@ -1,0 +1,116 @@
+import type {
+  Agent,
+  Budget,
+  ModelRegistry,
+  SwarmMember,
+  SwarmStrategy,
+  ToolRegistry,
+} from '@baton/core'
+
+/** What a message of a swarm run is. */
+export type SwarmMessageKind =
+  | 'plan'
+  | 'assignment'
+  | 'work'
+  | 'proposal'
+  | 'vote'
+  | 'critique'
+  | 'approval'
+  | 'result'
+
+/** One thing a member said (or was assigned) during a round. */
+export type SwarmMessage = {
+  kind: SwarmMessageKind
+  agentId: string
+  content: string
+  /** The member's voting weight (on proposals and votes). */
+  weight?: number
+}
+
+/** Voting weight per proposal index, plus the weight that abstained. */
+export type SwarmTally = {
+  /** `weights[i]` is the weight that voted for proposal `i`. */
+  weights: number[]
+  abstained: number
+  totalWeight: number
+  /** Index of the proposal with the most weight (ties go to the earliest). */
+  leading: number
+}
+
+export type SwarmRound = {
+  round: number
+  messages: SwarmMessage[]
+  tally?: SwarmTally
+  consensusReached?: boolean
+}
+
+export type SwarmUsage = { calls: number; tokens: number; costUsd: number }
+
+export type SwarmRunStatus = 'done' | 'failed' | 'cancelled'
+
+export type SwarmRunResult = {
+  runId: string
+  swarmId: string
+  strategy: SwarmStrategy
+  status: SwarmRunStatus
+  /** The answer (or the best one reached before the run stopped; '' if none). */
+  output: string
+  /** Democratic runs: whether a proposal reached the consensus threshold. */
+  consensusReached?: boolean
+  /** Hierarchical runs: whether the critic approved the result. */
+  approved?: boolean
+  rounds: SwarmRound[]
+  usage: SwarmUsage
+  /** Usage per member agent id; the values sum to `usage`. */
+  usageByAgent: Record<string, SwarmUsage>
+  error?: { code: string; message: string }
+}
+
+export type SwarmEvent =
+  | { type: 'swarm-start'; runId: string; swarmId: string; strategy: SwarmStrategy; task: string }
+  | { type: 'round-start'; runId: string; round: number }
+  | ({ type: 'swarm-message'; runId: string; round: number } & SwarmMessage)
+  | { type: 'round-finish'; runId: string; round: number; consensusReached?: boolean }
+  | { type: 'swarm-finish'; runId: string; result: SwarmRunResult }
+  | { type: 'swarm-error'; runId: string; error: { code: string; message: string } }
+
+/** A swarm member with the agent its id resolved to. */
+export type ResolvedSwarmMember = SwarmMember & { agent: Agent }
+
+/** A JSON-schema response format a member is asked to answer in. */
+export type StructuredRequest = { name: string; schema: Record<string, unknown> }
+
+export type RunMemberOptions = {
+  /** A child of the run's budget; the call must be charged to it (as `runAgent` does). */
+  budget: Budget
+  signal: AbortSignal
+  /** Set when the swarm wants a structured answer (a vote); the text must then be that JSON. */
+  structured?: StructuredRequest
+  /** The kind of message the answer becomes. */
+  kind: SwarmMessageKind
+  round: number
+}
+
+/** Makes one member call. The default runs the member agent with `runAgent`. */
+export type RunMember = (
+  member: ResolvedSwarmMember,
+  prompt: string,
+  options: RunMemberOptions,
+) => Promise<{ text: string; usage: SwarmUsage }>
+
+export type AgentSource =
+  | Agent[]
+  | ((agentId: string) => Agent | undefined | Promise<Agent | undefined>)
+
+export type RunSwarmOptions = {
+  /** The agents the members' ids resolve to. */
+  agents: AgentSource
+  /** The run's budget; every member call gets a child of it (default: unlimited). */
+  budget?: Budget
+  signal?: AbortSignal
+  models?: ModelRegistry
+  toolRegistry?: ToolRegistry
+  runId?: string
+  onEvent?: (event: SwarmEvent) => void
+  runMember?: RunMember
+}

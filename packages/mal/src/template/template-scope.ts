@@ -1,0 +1,58 @@
+import type { TemplateReference } from './parse-template'
+import { TemplateUnresolvedError } from './template-errors'
+
+/** What templates read: the run's inputs (also as `inputs.x`) and saved step values. */
+export type TemplateScope = {
+  inputs: Record<string, unknown>
+  values: Record<string, unknown>
+}
+
+export type Lookup = { found: true; value: unknown } | { found: false; reason: string }
+
+/**
+ * Looks a reference up in a scope without throwing.
+ *
+ * @example
+ * lookupReference({ inputs: {}, values: { a: [{ b: 1 }] } }, { source: 'a[0].b', root: 'a', path: [0, 'b'], offset: 0 })
+ * // { found: true, value: 1 }
+ */
+export function lookupReference(scope: TemplateScope, reference: TemplateReference): Lookup {
+  let current: unknown
+  if (Object.hasOwn(scope.values, reference.root)) current = scope.values[reference.root]
+  else if (reference.root === 'inputs') current = scope.inputs
+  else if (Object.hasOwn(scope.inputs, reference.root)) current = scope.inputs[reference.root]
+  else return { found: false, reason: `names "${reference.root}", which has no value yet` }
+  let walked = reference.root
+  for (const key of reference.path) {
+    const step = typeof key === 'number' ? `[${key}]` : `.${key}`
+    if (typeof key === 'number') {
+      if (!Array.isArray(current) || key >= current.length) {
+        return { found: false, reason: `has no ${step} in ${walked} (${describe(current)})` }
+      }
+      current = current[key]
+    } else {
+      if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) {
+        return { found: false, reason: `has no ${step} in ${walked} (${describe(current)})` }
+      }
+      current = (current as Record<string, unknown>)[key]
+    }
+    walked += step
+  }
+  return { found: true, value: current }
+}
+
+/** Like `lookupReference`, but a missing value throws a `TemplateUnresolvedError`. */
+export function resolveReference(scope: TemplateScope, reference: TemplateReference): unknown {
+  const result = lookupReference(scope, reference)
+  if (!result.found) {
+    throw new TemplateUnresolvedError({ reference: reference.source, reason: result.reason })
+  }
+  return result.value
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return `an array of ${value.length}`
+  if (typeof value === 'object') return 'an object'
+  return `a ${typeof value}`
+}

@@ -1,0 +1,246 @@
+import { BatonError, Budget, type BudgetLimits } from '@baton/core'
+import { conditionReferences, parseCondition } from '../condition'
+import { findReferences, type TemplateReference } from '../template'
+
+export type RawIssue = { path: (string | number)[]; message: string }
+
+export type CheckPlanOptions = {
+  /** Require a reachable `stop` step (outside fanout branches) that gives the run its output. */
+  requireOutput?: boolean
+}
+
+type Path = (string | number)[]
+type Block = { visible: Set<string>; defined: Set<string>; inFanout: boolean }
+
+const BUDGET_KEYS: { key: keyof BudgetLimits; written: string[]; unit: string }[] = [
+  { key: 'calls', written: ['calls'], unit: 'calls' },
+  { key: 'costUsd', written: ['costUsd', 'cost'], unit: 'USD' },
+  { key: 'tokens', written: ['tokens'], unit: 'tokens' },
+  { key: 'maxWallMs', written: ['maxWallMs', 'seconds'], unit: 'ms' },
+]
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+
+/**
+ * The checks a schema cannot express: template references in scope, unique `saveAs`,
+ * well-formed conditions, step budgets within the plan's, `ask_user` outside fanouts and
+ * (optionally) a reachable `stop`. It reads the raw plan defensively, so it can run even
+ * when the schema failed and report every problem at once.
+ *
+ * @example
+ * checkPlan({ steps: [{ op: 'stop', output: '{{missing}}' }] })
+ * // [{ path: ['steps', 0, 'output'], message: '{{missing}} names "missing", which is neither ...' }]
+ */
+export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssue[] {
+  const issues: RawIssue[] = []
+  const plan = record(raw)
+  if (!plan) return issues
+  const inputs = new Set(Object.keys(record(plan.inputs) ?? {}))
+  const planBudget = parseBudget(plan.budget)
+  const report = (path: Path, message: string) => issues.push({ path, message })
+
+  const checkReference = (reference: TemplateReference, path: Path, visible: Set<string>) => {
+    const shown = `{{${reference.source}}}`
+    if (reference.root === 'inputs' && !visible.has('inputs')) {
+      const [name] = reference.path
+      if (name === undefined) return
+      if (typeof name !== 'string' || !inputs.has(name)) {
+        report(
+          path,
+          `${shown} reads input "${String(name)}", which the plan's inputs do not declare`,
+        )
+      }
+      return
+    }
+    if (!visible.has(reference.root) && !inputs.has(reference.root)) {
+      report(
+        path,
+        `${shown} names "${reference.root}", which is neither an input nor a value saved by an earlier step in scope`,
+      )
+    }
+  }
+
+  const checkTemplates = (value: unknown, path: Path, visible: Set<string>) => {
+    if (typeof value === 'string') {
+      try {
+        for (const reference of findReferences(value)) checkReference(reference, path, visible)
+      } catch (error) {
+        report(path, messageOf(error))
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => checkTemplates(item, [...path, index], visible))
+    } else if (record(value)) {
+      for (const [key, item] of Object.entries(value as object)) {
+        checkTemplates(item, [...path, key], visible)
+      }
+    }
+  }
+
+  const checkCondition = (value: unknown, path: Path, visible: Set<string>) => {
+    if (typeof value !== 'string') return
+    try {
+      for (const reference of conditionReferences(parseCondition(value))) {
+        checkReference(reference, path, visible)
+      }
+    } catch (error) {
+      report(path, messageOf(error))
+    }
+  }
+
+  const checkBudget = (value: unknown, path: Path) => {
+    const asked = parseBudget(value)
+    const written = record(value)
+    if (!asked || !planBudget || !written) return
+    for (const { key, written: spellings, unit } of BUDGET_KEYS) {
+      const want = asked[key]
+      const have = planBudget[key]
+      if (want === undefined || have === undefined || want <= have + 1e-9) continue
+      const field = spellings.find((spelling) => spelling in written) ?? key
+      report(
+        [...path, field],
+        `asks for ${want} ${unit} (${key}) but the plan's budget has only ${have}; a step may ask for less than the plan has, never more`,
+      )
+    }
+  }
+
+  const define = (name: unknown, path: Path, block: Block) => {
+    if (typeof name !== 'string') return
+    if (name === 'inputs') report(path, '"inputs" is reserved for the plan inputs')
+    else if (inputs.has(name)) report(path, `"${name}" is already the name of an input`)
+    else if (block.defined.has(name)) report(path, `duplicate saveAs "${name}"`)
+    block.defined.add(name)
+    block.visible.add(name)
+  }
+
+  /** Walks a block; returns the names it saved (visible after it) and whether it can stop the run. */
+  const walk = (
+    steps: unknown,
+    path: Path,
+    block: Block,
+  ): { saved: Set<string>; stops: boolean } => {
+    const saved = new Set<string>()
+    let stops = false
+    let reachable = true
+    if (!Array.isArray(steps)) return { saved, stops }
+    steps.forEach((item, index) => {
+      const step = record(item)
+      const at: Path = [...path, index]
+      if (!step) return
+      for (const field of ['prompt', 'system', 'question', 'instruction', 'persona']) {
+        if (field in step) checkTemplates(step[field], [...at, field], block.visible)
+      }
+      if ('budget' in step) checkBudget(step.budget, [...at, 'budget'])
+      switch (step.op) {
+        case 'stop':
+          checkTemplates(step.output, [...at, 'output'], block.visible)
+          if (reachable && !block.inFanout) stops = true
+          reachable = false
+          break
+        case 'tool':
+          checkTemplates(step.args, [...at, 'args'], block.visible)
+          break
+        case 'scratch':
+          checkTemplates(step.key, [...at, 'key'], block.visible)
+          checkTemplates(step.value, [...at, 'value'], block.visible)
+          break
+        case 'synthesize':
+          if (Array.isArray(step.from)) {
+            step.from.forEach((name, fromIndex) => {
+              if (typeof name === 'string' && !block.visible.has(name) && !inputs.has(name)) {
+                report(
+                  [...at, 'from', fromIndex],
+                  `"${name}" is neither an input nor a value saved by an earlier step in scope`,
+                )
+              }
+            })
+          }
+          break
+        case 'ask_user':
+          if (block.inFanout) {
+            report(
+              [...at, 'op'],
+              'ask_user cannot run inside a fanout branch (a run pauses as a whole)',
+            )
+          }
+          break
+        case 'fanout': {
+          const branches = Array.isArray(step.branches) ? step.branches : []
+          branches.forEach((branch, branchIndex) => {
+            const inner = { ...block, visible: new Set(block.visible), inFanout: true }
+            walk(record(branch)?.steps, [...at, 'branches', branchIndex, 'steps'], inner)
+          })
+          break
+        }
+        case 'if': {
+          checkCondition(step.cond, [...at, 'cond'], block.visible)
+          const before = new Set(block.defined)
+          const thenBlock = { ...block, visible: new Set(block.visible), defined: new Set(before) }
+          const elseBlock = { ...block, visible: new Set(block.visible), defined: new Set(before) }
+          const thenResult = walk(step.then, [...at, 'then'], thenBlock)
+          const elseResult = walk(step.else, [...at, 'else'], elseBlock)
+          // then and else never both run, so each may save the same name; after the `if`
+          // both sets are visible (a name the branch taken did not save fails at run time).
+          for (const name of [...thenBlock.defined, ...elseBlock.defined]) block.defined.add(name)
+          for (const name of [...thenResult.saved, ...elseResult.saved]) {
+            block.visible.add(name)
+            saved.add(name)
+          }
+          if (reachable && (thenResult.stops || elseResult.stops)) stops = true
+          break
+        }
+        case 'loop': {
+          const bodyNames = collectSaved(step.do)
+          checkCondition(step.while, [...at, 'while'], new Set([...block.visible, ...bodyNames]))
+          const body = { ...block, visible: new Set(block.visible) }
+          const result = walk(step.do, [...at, 'do'], body)
+          for (const name of result.saved) {
+            block.visible.add(name)
+            saved.add(name)
+          }
+          if (reachable && result.stops) stops = true
+          break
+        }
+      }
+      if ('saveAs' in step && step.saveAs !== undefined) {
+        define(step.saveAs, [...at, 'saveAs'], block)
+        if (typeof step.saveAs === 'string') saved.add(step.saveAs)
+      }
+    })
+    return { saved, stops }
+  }
+
+  const top: Block = { visible: new Set(), defined: new Set(), inFanout: false }
+  const result = walk(plan.steps, ['steps'], top)
+  if (options.requireOutput && !result.stops) {
+    report(['steps'], 'the plan has no reachable stop step, so it gives no output (requireOutput)')
+  }
+  return issues
+}
+
+/** Names saved anywhere in a block (not inside fanout branches, whose names stay there). */
+function collectSaved(steps: unknown): Set<string> {
+  const names = new Set<string>()
+  if (!Array.isArray(steps)) return names
+  for (const item of steps) {
+    const step = record(item)
+    if (!step) continue
+    if (typeof step.saveAs === 'string') names.add(step.saveAs)
+    for (const field of ['then', 'else', 'do']) {
+      for (const name of collectSaved(step[field])) names.add(name)
+    }
+  }
+  return names
+}
+
+function parseBudget(value: unknown): BudgetLimits | undefined {
+  const result = Budget.safeParse(value)
+  return result.success ? result.data : undefined
+}
+
+function messageOf(error: unknown): string {
+  if (BatonError.isInstance(error)) return error.shortMessage
+  return error instanceof Error ? error.message : String(error)
+}

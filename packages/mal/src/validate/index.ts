@@ -1,0 +1,9 @@
+export { type CheckPlanOptions, checkPlan, type RawIssue } from './check-plan'
+export {
+  type ParsePlanOptions,
+  parsePlan,
+  type SafeParsePlanResult,
+  safeParsePlan,
+} from './parse-plan'
+export { formatIssue, type PlanIssue, PlanValidationError } from './plan-validation-error'
+export { locatePath, type SourcePosition } from './source-map'
