@@ -71,7 +71,9 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         report(path, messageOf(error))
       }
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => checkTemplates(item, [...path, index], visible))
+      value.forEach((item, index) => {
+        checkTemplates(item, [...path, index], visible)
+      })
     } else if (record(value)) {
       for (const [key, item] of Object.entries(value as object)) {
         checkTemplates(item, [...path, key], visible)

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto'
 import { Agent, type AgentInput } from '@baton/core'
-import type { RunMember, RunMemberOptions, ResolvedSwarmMember } from '../types'
+import type { ResolvedSwarmMember, RunMember, RunMemberOptions } from '../types'
 
 const CREATOR = '0x52908400098527886e0f7030069857d2e4169ee7'
 
 /** A valid agent on the offline model; the wallet is derived from the id. */
-export function makeAgent(
-  input: { id: string } & Partial<Omit<AgentInput, 'id'>>,
-): Agent {
+export function makeAgent(input: { id: string } & Partial<Omit<AgentInput, 'id'>>): Agent {
   const wallet = `0x${createHash('sha1').update(input.id).digest('hex')}`
   return Agent.parse({
     wallet,
@@ -21,14 +19,23 @@ export function makeAgent(
   })
 }
 
-export type ScriptedCall = { agentId: string; kind: RunMemberOptions['kind']; round: number; prompt: string }
+export type ScriptedCall = {
+  agentId: string
+  kind: RunMemberOptions['kind']
+  round: number
+  prompt: string
+}
 
 /**
  * A runMember that answers from a script and charges the budget like runAgent does
  * (one call, tokens from the text lengths, $1 per million tokens), to the member's wallet.
  */
 export function scriptedRunMember(
-  script: (member: ResolvedSwarmMember, prompt: string, options: RunMemberOptions) => string | Promise<string>,
+  script: (
+    member: ResolvedSwarmMember,
+    prompt: string,
+    options: RunMemberOptions,
+  ) => string | Promise<string>,
   calls: ScriptedCall[] = [],
 ): RunMember {
   return async (member, prompt, options) => {
