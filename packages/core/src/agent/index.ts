@@ -1,1 +1,9 @@
-export {}
+export { AgentRunError } from './agent-errors'
+export {
+  type BudgetMiddlewareOptions,
+  budgetMiddleware,
+  type CallCharge,
+} from './budget-middleware'
+export { buildSystemPrompt } from './build-system-prompt'
+export { runAgent } from './run-agent'
+export type { AgentRunResult, AgentStep, LanguageModelUsage, RunAgentOptions } from './types'

@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ToolSet } from 'ai'
+import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai'
 import type { MemoryStore } from '../memory/types'
 import type { ModelRegistry, PriceTable } from '../models/types'
 import type { Agent, Budget } from '../schemas'
@@ -37,6 +37,10 @@ export type RunAgentOptions = {
   maxIterations?: number
   /** Called after each model call. */
   onStep?: (step: AgentStep) => void
+  /** How many memory entries of the agent's scope are recalled (default 20). */
+  memoryLimit?: number
+  /** Retries of a model call that failed with a retryable provider error (default 2). */
+  maxRetries?: number
 }
 
 export type AgentRunResult = {
@@ -46,6 +50,8 @@ export type AgentRunResult = {
   /** The wallet every charge of this run was attributed to. */
   wallet: Agent['wallet']
   finishReason: string
+  /** The assistant and tool messages the run added, for continuing the conversation. */
+  messages: ModelMessage[]
 }
 
 export type { LanguageModelUsage }

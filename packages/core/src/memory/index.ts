@@ -1,1 +1,5 @@
-export {}
+export {
+  type CreateInMemoryMemoryStoreOptions,
+  createInMemoryMemoryStore,
+} from './create-in-memory-memory-store'
+export type { MemoryEntry, MemoryStore } from './types'

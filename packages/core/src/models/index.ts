@@ -1,1 +1,5 @@
-export {}
+export { type CreateModelRegistryOptions, createModelRegistry } from './create-model-registry'
+export { OfflineModelError, ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
+export { createOfflineModel, type Directives, parseDirectives, type ToolDirective } from './offline'
+export { defaultPriceTable, findPrice, priceUsage } from './price-table'
+export type { ModelPrice, ModelProvider, ModelRegistry, PriceTable } from './types'

@@ -10,4 +10,11 @@ export interface ModelRegistry {
   languageModel(ref: string): LanguageModelV3
   /** The providers that are configured. */
   providers(): string[]
+  /** The price table runs resolved through this registry use (default: `defaultPriceTable`). */
+  readonly prices?: Readonly<PriceTable>
 }
+
+/** A source of language models: an AI SDK provider, or a function of the model id. */
+export type ModelProvider =
+  | { languageModel(modelId: string): LanguageModelV3 }
+  | ((modelId: string) => LanguageModelV3)

@@ -1,1 +1,3 @@
-export {}
+export { assertAllowed, createToolRegistry } from './create-tool-registry'
+export { ToolAlreadyRegisteredError, ToolNotAllowedError, UnknownToolError } from './tool-errors'
+export type { ToolRegistry } from './types'

@@ -1,0 +1,179 @@
+import { generateText, type ModelMessage, stepCountIs, type ToolSet, wrapLanguageModel } from 'ai'
+import { z } from 'zod'
+import { BatonError } from '../errors/baton-error'
+import { createModelRegistry } from '../models/create-model-registry'
+import { defaultPriceTable } from '../models/price-table'
+import type { Agent } from '../schemas'
+import { AgentType, ModelRef } from '../schemas/agent'
+import { parseWith } from '../schemas/parse'
+import { assertAllowed } from '../tools/create-tool-registry'
+import { AgentRunError } from './agent-errors'
+import { budgetMiddleware, type CallCharge } from './budget-middleware'
+import { buildSystemPrompt } from './build-system-prompt'
+import { inputText, toMessages } from './to-messages'
+import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
+
+// Only what a run reads is checked, so callers may pass cards with fields added later.
+const RunnableAgent = z.object({
+  name: z.string().min(1),
+  type: AgentType,
+  wallet: z.string().min(1),
+  model: ModelRef,
+  tools: z.array(z.string()).default([]),
+  persona: z.string().optional(),
+  memoryScope: z.string().min(1).default('agent'),
+  maxIterations: z.number().int().min(1).default(8),
+  temperature: z.number().min(0).max(2).optional(),
+  agentCard: z
+    .object({ capabilityDescription: z.string().default('') })
+    .loose()
+    .optional(),
+})
+
+const RunOptions = z.object({
+  budget: z.custom<RunAgentOptions['budget']>(
+    (value) => typeof (value as { reserve?: unknown } | undefined)?.reserve === 'function',
+    'must be a budget (see createBudget)',
+  ),
+  tools: z.array(z.string()).optional(),
+  maxIterations: z.number().int().min(1).optional(),
+  memoryLimit: z.number().int().min(0).optional(),
+  maxRetries: z.number().int().min(0).optional(),
+})
+
+const Input = z.union([z.string(), z.array(z.object({ role: z.string() }).loose()).min(1)])
+
+/**
+ * Runs an agent: its card's model, its tools (narrowed by `options.tools`, plus `extraTools`),
+ * at most `maxIterations` model calls, each reserved on `options.budget` before it is made and
+ * settled after, charged to the agent's wallet. Memory of the agent's scope is recalled first
+ * and the exchange is appended after a successful run.
+ *
+ * @example
+ * const result = await runAgent(agent, 'Summarize yesterday's incidents', { budget: createBudget({ calls: 5 }) })
+ * result.text // 'Ada (worker): Here is my response to ...'
+ * result.usage // { calls: 1, tokens: 57, costUsd: 0.0000093 }
+ */
+export async function runAgent(
+  agent: Agent,
+  input: string | ModelMessage[],
+  options: RunAgentOptions,
+): Promise<AgentRunResult> {
+  const card = parseWith(RunnableAgent, agent, 'agent')
+  const settings = parseWith(RunOptions, options, 'runAgent options')
+  parseWith(Input, input, 'agent input')
+  const { budget } = options
+  const signals = [budget.signal, ...(options.signal ? [options.signal] : [])]
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : budget.signal
+  if (signal.aborted) throw signal.reason
+
+  const tools = bindTools(card.tools, options)
+  const models = options.models ?? createModelRegistry()
+  const prices = { ...(models.prices ?? defaultPriceTable), ...options.prices }
+  const charges: CallCharge[] = []
+  const model = wrapLanguageModel({
+    model: models.languageModel(card.model),
+    middleware: budgetMiddleware({
+      budget,
+      model: card.model,
+      prices,
+      wallet: card.wallet,
+      onCharge: (charge) => charges.push(charge),
+    }),
+  })
+  const memory = options.memory
+    ? await options.memory.read(card.memoryScope, { limit: settings.memoryLimit ?? 20 })
+    : []
+  const steps: AgentStep[] = []
+
+  try {
+    const result = await generateText({
+      model,
+      system: buildSystemPrompt(card, options.persona ?? card.persona),
+      messages: toMessages(memory, input),
+      tools,
+      stopWhen: stepCountIs(
+        Math.min(settings.maxIterations ?? card.maxIterations, card.maxIterations),
+      ),
+      abortSignal: signal,
+      maxRetries: settings.maxRetries ?? 2,
+      ...(card.temperature === undefined ? {} : { temperature: card.temperature }),
+      onStepFinish: (step) => {
+        const charge = charges[steps.length]
+        const agentStep: AgentStep = {
+          index: steps.length,
+          text: step.text,
+          toolCalls: step.toolCalls.map(({ toolCallId, toolName, input }) => ({
+            toolCallId,
+            toolName,
+            input,
+          })),
+          toolResults: step.content.flatMap((part) => {
+            if (part.type === 'tool-result') {
+              return [{ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output }]
+            }
+            if (part.type === 'tool-error') {
+              const message = part.error instanceof Error ? part.error.message : String(part.error)
+              return [
+                {
+                  toolCallId: part.toolCallId,
+                  toolName: part.toolName,
+                  output: { error: message },
+                },
+              ]
+            }
+            return []
+          }),
+          usage: {
+            calls: charge ? 1 : 0,
+            tokens: charge?.tokens ?? 0,
+            costUsd: charge?.costUsd ?? 0,
+          },
+          finishReason: step.finishReason,
+        }
+        steps.push(agentStep)
+        options.onStep?.(agentStep)
+      },
+    })
+    if (options.memory) {
+      const createdAt = new Date().toISOString()
+      await options.memory.append(card.memoryScope, [
+        { role: 'user', content: inputText(input), wallet: card.wallet, createdAt },
+        { role: 'assistant', content: result.text, wallet: card.wallet, createdAt },
+      ])
+    }
+    return {
+      text: result.text,
+      usage: {
+        calls: charges.length,
+        tokens: charges.reduce((sum, charge) => sum + charge.tokens, 0),
+        costUsd: charges.reduce((sum, charge) => sum + charge.costUsd, 0),
+      },
+      steps,
+      wallet: agent.wallet,
+      finishReason: result.finishReason,
+      messages: result.response.messages,
+    }
+  } catch (error) {
+    // Whatever the SDK made of an abort, the caller gets the reason (budget exhausted, cancelled...).
+    if (signal.aborted) throw signal.reason
+    if (BatonError.isInstance(error)) throw error
+    throw new AgentRunError({
+      agent: card.name,
+      wallet: card.wallet,
+      model: card.model,
+      cause: error,
+    })
+  }
+}
+
+function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
+  assertAllowed(allowed, options.tools)
+  const extra = options.extraTools ?? {}
+  // A card may list a tool the runtime grants (a workspace file tool); it need not be registered.
+  const named = (names: readonly string[]) => names.filter((name) => !(name in extra))
+  const bound = options.toolRegistry
+    ? options.toolRegistry.bind(named(allowed), options.tools ? named(options.tools) : undefined)
+    : {}
+  return { ...bound, ...extra }
+}

@@ -1,0 +1,83 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider'
+import { z } from 'zod'
+import { ValidationError } from '../errors/baton-error'
+import { ModelRef } from '../schemas/agent'
+import { issuesOf } from '../schemas/parse'
+import { builtinProviders, type ModelEnvironment } from './builtin-providers'
+import { ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
+import { defaultPriceTable } from './price-table'
+import type { ModelProvider, ModelRegistry, PriceTable } from './types'
+
+export type CreateModelRegistryOptions = {
+  /** Where provider settings are read (default: `process.env`). */
+  env?: Record<string, string | undefined>
+  /** Extra providers by name; they take precedence over the built-in ones. */
+  providers?: Record<string, ModelProvider>
+  /** Merged over `defaultPriceTable` for runs resolved through this registry. */
+  prices?: PriceTable
+}
+
+const OptionalUrl = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.string().url('must be a URL').optional(),
+)
+
+const Environment = z.object({
+  BATON_OPENAI_BASE_URL: OptionalUrl,
+  BATON_OPENAI_API_KEY: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  OLLAMA_BASE_URL: OptionalUrl,
+})
+
+const Price = z.object({
+  inputPerMTok: z.number().finite().nonnegative(),
+  outputPerMTok: z.number().finite().nonnegative(),
+})
+
+/**
+ * Resolves `provider:model-id` to an AI SDK language model: `offline` (always), `openai-compatible`
+ * (`BATON_OPENAI_BASE_URL`, optional `BATON_OPENAI_API_KEY`), `openai` (`OPENAI_API_KEY`),
+ * `anthropic` (`ANTHROPIC_API_KEY`), `ollama` (`OLLAMA_BASE_URL`, default local), plus your own.
+ *
+ * @example
+ * const models = createModelRegistry({ env: { OPENAI_API_KEY: 'sk-...' } })
+ * const model = models.languageModel('openai:gpt-4o-mini')
+ */
+export function createModelRegistry(options: CreateModelRegistryOptions = {}): ModelRegistry {
+  const parsed = Environment.safeParse(options.env ?? process.env)
+  if (!parsed.success) throw new ValidationError('model environment', issuesOf(parsed.error))
+  const env: ModelEnvironment = parsed.data
+  const custom = options.providers ?? {}
+  const prices = Object.freeze({
+    ...defaultPriceTable,
+    ...z.record(z.string(), Price).parse(options.prices ?? {}),
+  })
+  const resolved = new Map<string, ((modelId: string) => LanguageModelV3) | undefined>()
+  const resolve = (name: string) => {
+    if (!resolved.has(name)) resolved.set(name, builtinProviders[name]?.create(env))
+    return resolved.get(name)
+  }
+  const known = () => [...new Set([...Object.keys(builtinProviders), ...Object.keys(custom)])]
+
+  return {
+    prices,
+    providers: () => known().filter((name) => name in custom || resolve(name) !== undefined),
+    languageModel(ref) {
+      const check = ModelRef.safeParse(ref)
+      if (!check.success) throw new ValidationError('model reference', issuesOf(check.error))
+      const separator = ref.indexOf(':')
+      const provider = ref.slice(0, separator)
+      const modelId = ref.slice(separator + 1)
+      const own = custom[provider]
+      if (own) return typeof own === 'function' ? own(modelId) : own.languageModel(modelId)
+      const builtin = builtinProviders[provider]
+      if (!builtin) throw new UnknownProviderError({ ref, provider, known: known() })
+      const create = resolve(provider)
+      if (!create) {
+        throw new ProviderNotConfiguredError({ ref, provider, variable: builtin.variable ?? '' })
+      }
+      return create(modelId)
+    },
+  }
+}
