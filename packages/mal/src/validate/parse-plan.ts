@@ -51,14 +51,16 @@ export function safeParsePlan(
     const position = located ? locatePath(located, issue.path) : undefined
     return { path: formatPath(issue.path), ...position, message: issue.message }
   }
+  const placeAll = (raws: RawIssue[]): PlanIssue[] =>
+    [...raws].sort((a, b) => comparePaths(a.path, b.path)).map(place)
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return fail([place({ path: [], message: 'a plan must be an object with a steps list' })])
   }
   const parsed = PlanSchema.safeParse(raw)
-  const issues = [
+  const issues = placeAll([
     ...(parsed.success ? [] : zodIssues(parsed.error)),
     ...checkPlan(raw, options),
-  ].map(place)
+  ])
   if (issues.length > 0 || !parsed.success) return fail(issues)
   return { success: true, plan: parsed.data }
 }
@@ -106,6 +108,17 @@ function sortIssues(issues: PlanIssue[]): PlanIssue[] {
   return [...issues].sort(
     (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
   )
+}
+
+// Orders by step index (numbers); fields of one step keep the order they were found in.
+function comparePaths(a: (string | number)[], b: (string | number)[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index++) {
+    const left = a[index]
+    const right = b[index]
+    if (typeof left === 'number' && typeof right === 'number' && left !== right) return left - right
+    if (left !== right) return 0
+  }
+  return 0
 }
 
 function firstLine(message: string): string {
