@@ -140,6 +140,7 @@ steps:
         {
           op: 'if',
           cond: '{{topic}} == "x"',
+          // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
           then: [{ op: 'models_call', saveAs: 'pick', model: 'offline:a', prompt: 'a' }],
           else: [{ op: 'models_call', saveAs: 'pick', model: 'offline:a', prompt: 'b' }],
         },
@@ -208,6 +209,7 @@ steps:
       ],
     }
     expect(issuesOf(onlyInFanout, { requireOutput: true })[0]?.path).toBe('steps')
+    // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
     const inIf = { steps: [{ op: 'if', cond: 'true', then: [{ op: 'stop', output: 'x' }] }] }
     expect(safeParsePlan(inIf, { requireOutput: true }).success).toBe(true)
   })
@@ -216,6 +218,7 @@ steps:
     const issues = issuesOf({
       inputs: { topic: 'string' },
       steps: [
+        // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
         { op: 'if', cond: '{{topic}} ==', then: [] },
         { op: 'scratch', action: 'read' },
         { op: 'scratch', action: 'write', key: 'k' },
