@@ -1,0 +1,15 @@
+export { applySwarmEvent, type SwarmRunState } from './apply-swarm-event'
+export {
+  type AdvancedAgentStore,
+  type AdvancedAgentStoreState,
+  type CreateAdvancedAgentStoreOptions,
+  createAdvancedAgentStore,
+  type SwarmSource,
+} from './create-advanced-agent-store'
+export { parseSwarmList } from './parse-swarm-list'
+export {
+  SwarmRunnerMissingError,
+  SwarmRunStartError,
+  SwarmsUnavailableError,
+  UnknownSwarmError,
+} from './swarm-run-errors'

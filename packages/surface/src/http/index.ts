@@ -1,0 +1,7 @@
+export {
+  type FetchListOptions,
+  fetchList,
+  type ListEndpoint,
+  resolveEndpoint,
+  stripUserInfo,
+} from './fetch-list'

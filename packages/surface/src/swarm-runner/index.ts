@@ -1,0 +1,1 @@
+export type { SwarmRunEvent, SwarmRunner, SwarmRunOutcome } from './types'
