@@ -16,9 +16,13 @@ export function parseAssignments(options: {
   const { plan, workers, task } = options
   const assignments = new Map<ResolvedSwarmMember, string>()
   for (const line of plan.split('\n')) {
-    const match = /^[\s>*_#`-]*(?:\d+[.)]\s*)?@?([^:]{1,120}?)[*_`]*\s*:\s*(.+)$/.exec(line)
+    const match = /^[\s>#-]*(?:\d+[.)])?([^:]{1,120}):\s*(.+)$/.exec(line)
     if (!match) continue
-    const who = match[1]!.trim().toLowerCase()
+    // Plans come in markdown: `**ana**:`, `@ana:`, `1. Ana:` all name the worker ana.
+    const who = match[1]!
+      .replace(/[*_`@]/g, '')
+      .trim()
+      .toLowerCase()
     const worker = workers.find(
       (candidate) =>
         candidate.agentId.toLowerCase() === who || candidate.agent.name.toLowerCase() === who,
