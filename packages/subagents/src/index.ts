@@ -1,1 +1,4 @@
-export {}
+export * from './adapters'
+export * from './runner'
+export * from './supervisor'
+export * from './workspace'

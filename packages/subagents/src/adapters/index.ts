@@ -1,0 +1,21 @@
+export {
+  AdapterProcessError,
+  AdapterUnavailableError,
+  UnknownAdapterError,
+} from './adapter-errors'
+export { claudeCodeAdapter, parseClaudeCodeLine } from './claude-code-adapter'
+export { codexAdapter, parseCodexLine } from './codex-adapter'
+export { findExecutable } from './find-executable'
+export { parseBatonLine } from './parse-baton-line'
+export {
+  type AdapterOutcome,
+  type AdapterProcess,
+  type StartAdapterProcessOptions,
+  startAdapterProcess,
+} from './start-adapter-process'
+export {
+  AdapterEvent,
+  type AdapterTurnContext,
+  type AgentAdapter,
+  AgentAdapterSchema,
+} from './types'

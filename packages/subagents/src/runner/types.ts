@@ -1,0 +1,31 @@
+import type { Agent, Budget, ModelRegistry, ToolRegistry } from '@baton/core'
+import type { ModelMessage, ToolSet } from 'ai'
+
+/** One turn of a sub-agent: what it is given to work with. */
+export type SubagentTurn = {
+  /** The sub-agent's card: the caller's, with the model chosen at `delegate`. */
+  agent: Agent
+  /** The conversation so far, ending with the task or the new message from its caller. */
+  messages: ModelMessage[]
+  /** The sub-agent's own budget, carved from its caller's; every model call is charged here. */
+  budget: Budget
+  /** Aborted when it is cancelled or its budget runs out. */
+  signal: AbortSignal
+  /** File tools bounded to its directory, `ask_caller`, and the tools to delegate further. */
+  tools: ToolSet
+  /** Its workspace directory. */
+  directory: string
+  models?: ModelRegistry
+  toolRegistry?: ToolRegistry
+}
+
+export type SubagentTurnResult = {
+  text: string
+  /** The turn's own messages (assistant and tool), appended to the conversation for the next turn. */
+  messages: ModelMessage[]
+}
+
+/** Runs a sub-agent's turn; the default runs it with `runAgent` from `@baton/core`. */
+export interface SubagentRunner {
+  run(turn: SubagentTurn): Promise<SubagentTurnResult>
+}

@@ -1,0 +1,71 @@
+import { type ToolSet, tool } from 'ai'
+import { z } from 'zod'
+import type { Supervisor } from './types'
+
+const BudgetArgs = z
+  .object({
+    calls: z.number().int().nonnegative().optional(),
+    cost: z.number().nonnegative().optional(),
+    seconds: z.number().nonnegative().optional(),
+  })
+  .optional()
+
+/**
+ * The tools an agent delegates with: `delegate_agent`, `wait_agents`, `send_agent`,
+ * `cancel_agent`, all backed by its supervisor.
+ *
+ * @example
+ * await runAgent(agent, task, { budget, extraTools: createDelegationTools(supervisor) })
+ */
+export function createDelegationTools(supervisor: Supervisor): ToolSet {
+  return {
+    delegate_agent: tool({
+      description:
+        'Starts a sub-agent on part of your task and returns its id. It does not see your conversation: say what to do and what to report. Then wait_agents.',
+      inputSchema: z.object({
+        task: z.string().min(1),
+        workspace: z.string().optional(),
+        budget: BudgetArgs,
+        model: z.string().optional(),
+        agent: z.string().optional(),
+        multiTurn: z.boolean().optional(),
+      }),
+      execute: async ({ task, ...options }) => ({
+        id: supervisor.delegate(task, withoutUndefined(options)),
+      }),
+    }),
+    wait_agents: tool({
+      description:
+        'Waits until your sub-agents (all, or those in ids) have finished their turn or asked you a question, and returns their reports.',
+      inputSchema: z.object({
+        ids: z.array(z.string()).optional(),
+        timeoutMs: z.number().int().positive().optional(),
+      }),
+      execute: async ({ ids, timeoutMs }) => {
+        const reports = await supervisor.waitAgents(
+          ids,
+          timeoutMs === undefined ? {} : { timeoutMs },
+        )
+        return reports ?? { paused: true }
+      },
+    }),
+    send_agent: tool({
+      description:
+        'Answers a sub-agent that asked you a question, or gives a multi-turn one more to do.',
+      inputSchema: z.object({ id: z.string(), text: z.string().min(1) }),
+      execute: async ({ id, text }) => {
+        supervisor.sendAgent(id, text)
+        return { sent: true }
+      },
+    }),
+    cancel_agent: tool({
+      description: 'Stops a sub-agent and everything it started; returns its report.',
+      inputSchema: z.object({ id: z.string() }),
+      execute: async ({ id }) => supervisor.cancelAgent(id),
+    }),
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T
+}

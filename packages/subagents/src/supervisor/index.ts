@@ -1,0 +1,20 @@
+export { createAskCallerTool } from './ask-caller-tool'
+export { createDelegationTools } from './create-delegation-tools'
+export { createSupervisor } from './create-supervisor'
+export { messageOf, statusOf } from './status-of'
+export {
+  MaxDepthExceededError,
+  ModelProviderMismatchError,
+  SubagentUnavailableError,
+  UnknownSubagentError,
+} from './supervisor-errors'
+export type {
+  CreateSupervisorOptions,
+  DelegateOptions,
+  SubagentReport,
+  SubagentStatus,
+  SubagentTreeNode,
+  Supervisor,
+  SupervisorEventName,
+  SupervisorEvents,
+} from './types'

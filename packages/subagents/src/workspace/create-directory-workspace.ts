@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { ToolSet } from 'ai'
+import { resolveInside } from './resolve-inside'
+import type { Workspace, WorkspaceLease } from './types'
+import { WorkspaceBusyError } from './workspace-errors'
+
+export type CreateDirectoryWorkspaceOptions = {
+  root: string
+  /** `directory` unless a provider builds another kind on top of it. */
+  kind?: string
+  /** Extra tools of this kind (a provider's browser tools, say). */
+  tools?: () => ToolSet
+  dispose?: () => Promise<void>
+}
+
+/**
+ * A workspace backed by a directory (created if missing). Its file operations cannot leave
+ * the directory, and are refused while it is lent to a sub-agent.
+ *
+ * @example
+ * const workspace = createDirectoryWorkspace({ root: './work' })
+ * await workspace.writeFile('notes.md', '# Notes')
+ * const lease = workspace.lend('sub-1') // workspace.writeFile now throws WORKSPACE_BUSY
+ * lease.release()
+ */
+export function createDirectoryWorkspace(options: CreateDirectoryWorkspaceOptions): Workspace {
+  const root = path.resolve(options.root)
+  mkdirSync(root, { recursive: true })
+  return new DirectoryWorkspace(root, options, undefined)
+}
+
+class DirectoryWorkspace implements WorkspaceLease {
+  readonly root: string
+  readonly kind: string
+  readonly #options: CreateDirectoryWorkspaceOptions
+  readonly #lender: DirectoryWorkspace | undefined
+  #holder: string | undefined
+  #released = false
+
+  constructor(
+    root: string,
+    options: CreateDirectoryWorkspaceOptions,
+    lender: DirectoryWorkspace | undefined,
+  ) {
+    this.root = root
+    this.kind = options.kind ?? 'directory'
+    this.#options = options
+    this.#lender = lender
+  }
+
+  get holder(): string | undefined {
+    return this.#holder
+  }
+
+  lend(holder: string): WorkspaceLease {
+    this.#assertUsable('lend the workspace')
+    this.#holder = holder
+    return new DirectoryWorkspace(this.root, this.#options, this)
+  }
+
+  release(): void {
+    if (!this.#lender || this.#released) return
+    this.#released = true
+    this.#lender.#holder = undefined
+  }
+
+  tools(): ToolSet {
+    return this.#options.tools?.() ?? {}
+  }
+
+  async dispose(): Promise<void> {
+    await this.#options.dispose?.()
+  }
+
+  async readFile(file: string): Promise<string> {
+    this.#assertUsable(`read "${file}"`)
+    return readFile(await resolveInside(this.root, file), 'utf8')
+  }
+
+  async writeFile(file: string, content: string): Promise<void> {
+    this.#assertUsable(`write "${file}"`)
+    const target = await resolveInside(this.root, file)
+    await mkdir(path.dirname(target), { recursive: true })
+    // Checked again after mkdir: a directory created on the way must not be a way out.
+    await resolveInside(this.root, file)
+    await writeFile(target, content, 'utf8')
+  }
+
+  async listFiles(directory = '.'): Promise<string[]> {
+    this.#assertUsable(`list "${directory}"`)
+    const start = await resolveInside(this.root, directory)
+    const entries = await readdir(start, { recursive: true, withFileTypes: true })
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(this.root, path.join(entry.parentPath, entry.name)))
+      .sort()
+  }
+
+  #assertUsable(action: string): void {
+    if (this.#released) throw new WorkspaceBusyError({ root: this.root, action })
+    if (this.#holder !== undefined) {
+      throw new WorkspaceBusyError({ root: this.root, holder: this.#holder, action })
+    }
+  }
+}

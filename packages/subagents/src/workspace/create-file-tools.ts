@@ -1,0 +1,34 @@
+import { type ToolSet, tool } from 'ai'
+import { z } from 'zod'
+import type { WorkspaceFiles } from './types'
+
+/**
+ * The AI SDK tools `read_file`, `write_file` and `list_files` over one workspace. Paths are
+ * relative to its root; one that would leave it is refused with `WorkspaceEscapeError`.
+ *
+ * @example
+ * const result = await runAgent(agent, task, { budget, extraTools: createFileTools(workspace) })
+ */
+export function createFileTools(files: WorkspaceFiles): ToolSet {
+  return {
+    read_file: tool({
+      description: 'Reads a text file of your workspace. `path` is relative to the workspace.',
+      inputSchema: z.object({ path: z.string().min(1) }),
+      execute: async ({ path }) => ({ path, content: await files.readFile(path) }),
+    }),
+    write_file: tool({
+      description:
+        'Writes a text file in your workspace (creating folders on the way). `path` is relative.',
+      inputSchema: z.object({ path: z.string().min(1), content: z.string() }),
+      execute: async ({ path, content }) => {
+        await files.writeFile(path, content)
+        return { path, bytes: Buffer.byteLength(content) }
+      },
+    }),
+    list_files: tool({
+      description: 'Lists the files of your workspace, or of one folder in it.',
+      inputSchema: z.object({ path: z.string().optional() }),
+      execute: async ({ path }) => ({ files: await files.listFiles(path) }),
+    }),
+  }
+}
