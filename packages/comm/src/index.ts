@@ -1,1 +1,6 @@
-export {}
+export * from './bus'
+export * from './envelope'
+export * from './loop-guard'
+export * from './rails'
+export * from './signatures'
+export * from './store'

@@ -1,0 +1,226 @@
+import { ValidationError } from '@baton/core'
+import { describe, expect, it } from 'vitest'
+import type { Envelope } from '../envelope/envelope'
+import type { Transport } from '../rails/transport'
+import { TransportError } from '../rails/transport-error'
+import { createMessageBus } from './create-message-bus'
+import type { DeliveryError } from './delivery-error'
+
+const ops = { agentId: 'ops', agentName: 'Ops Orchestrator', agentRole: 'coordinator' }
+
+describe('createMessageBus', () => {
+  it('fills in id, time, hop 0 and a fresh correlation for a new conversation', async () => {
+    const bus = createMessageBus()
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    const first = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'review' })
+    const second = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'again' })
+    expect(first).toMatchObject({ hop: 0, type: 'direct', from: ops, content: 'review' })
+    expect(first.id).not.toBe(second.id)
+    expect(first.correlationId).not.toBe(second.correlationId)
+    expect(Number.isNaN(Date.parse(first.createdAt))).toBe(false)
+    expect(received).toEqual([first, second])
+    await bus.close()
+  })
+
+  it('keeps the correlation on forward and reply, from the previous recipient, hop + 1', async () => {
+    const bus = createMessageBus()
+    const first = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'review' })
+    const forwarded = await bus.forward(first, 'reviewer')
+    const answer = await bus.reply(forwarded, 'done')
+    expect(forwarded).toMatchObject({
+      correlationId: first.correlationId,
+      hop: 1,
+      from: { agentId: 'analyst' },
+      to: { agentId: 'reviewer' },
+      content: 'review',
+      inReplyTo: first.id,
+    })
+    expect(answer).toMatchObject({
+      correlationId: first.correlationId,
+      hop: 2,
+      type: 'reply',
+      from: { agentId: 'reviewer' },
+      to: { agentId: 'analyst' },
+      inReplyTo: forwarded.id,
+    })
+    expect(bus.history(first.correlationId)).toEqual([first, forwarded, answer])
+    expect(bus.hops(first.correlationId)).toBe(2)
+    await bus.close()
+  })
+
+  it('keeps delivering to other subscribers when one throws, and reports the failure', async () => {
+    const reported: DeliveryError[] = []
+    const bus = createMessageBus({ onDeliveryError: (error) => reported.push(error) })
+    const events: DeliveryError[] = []
+    bus.on('delivery-error', (error) => events.push(error))
+    const received: string[] = []
+    bus.subscribe('analyst', () => {
+      throw new Error('sync boom')
+    })
+    bus.subscribe('analyst', async () => {
+      throw new Error('async boom')
+    })
+    bus.subscribe('analyst', (message) => {
+      received.push(message.id)
+    })
+    const sent = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' })
+    await bus.settled()
+    expect(received).toEqual([sent.id])
+    expect(reported.map((error) => (error.cause as Error).message).sort()).toEqual([
+      'async boom',
+      'sync boom',
+    ])
+    expect(events).toEqual(reported)
+    expect(reported[0]).toMatchObject({
+      code: 'DELIVERY_FAILED',
+      agentId: 'analyst',
+      envelope: sent,
+    })
+    await bus.close()
+  })
+
+  it('stops delivering to a handler once it unsubscribes', async () => {
+    const bus = createMessageBus()
+    const received: string[] = []
+    const unsubscribe = bus.subscribe('analyst', (message) => {
+      received.push(message.content)
+    })
+    await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'one' })
+    unsubscribe()
+    await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'two' })
+    expect(received).toEqual(['one'])
+    await bus.close()
+  })
+
+  it('rejects a malformed message with a ValidationError naming the field', async () => {
+    const bus = createMessageBus()
+    const error = await bus
+      .send({ from: { agentId: '' }, to: { agentId: 'analyst' }, content: 'x' })
+      .catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ValidationError)
+    expect((error as ValidationError).message).toContain('from.agentId')
+    await bus.close()
+  })
+
+  it('rejects with a TransportError when the rail cannot take the envelope', async () => {
+    const broken: Transport = {
+      name: 'broken',
+      async start() {},
+      async publish() {
+        throw new Error('disk full')
+      },
+      async close() {},
+    }
+    const bus = createMessageBus({ transport: broken })
+    const error = await bus
+      .send({ from: ops, to: { agentId: 'analyst' }, content: 'x' })
+      .catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(TransportError)
+    expect((error as TransportError).message).toContain('broken rail')
+    expect((error as TransportError).cause).toMatchObject({ message: 'disk full' })
+    await bus.close()
+  })
+
+  it('rejects every send when the rail failed to start', async () => {
+    const bus = createMessageBus({
+      transport: {
+        name: 'down',
+        start: () => Promise.reject(new Error('ECONNREFUSED')),
+        async publish() {},
+        async close() {},
+      },
+    })
+    await expect(bus.ready()).rejects.toMatchObject({ code: 'TRANSPORT_FAILED' })
+    await expect(
+      bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_FAILED' })
+    await bus.close()
+  })
+
+  it('refuses work after close', async () => {
+    const bus = createMessageBus()
+    await bus.close()
+    await expect(
+      bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' }),
+    ).rejects.toMatchObject({ code: 'BUS_CLOSED' })
+  })
+
+  it('delivers a duplicate envelope (same id) from a rail only once', async () => {
+    let receive: ((raw: unknown) => Promise<void>) | undefined
+    const bus = createMessageBus({
+      transport: {
+        name: 'echo',
+        async start(receiver) {
+          receive = receiver
+        },
+        async publish() {},
+        async close() {},
+      },
+    })
+    await bus.ready()
+    const received: string[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message.id)
+    })
+    const envelope = {
+      id: 'msg_1',
+      from: ops,
+      to: { agentId: 'analyst' },
+      content: 'x',
+      type: 'direct',
+      correlationId: 'corr_1',
+      hop: 0,
+      createdAt: new Date().toISOString(),
+    }
+    await receive?.(envelope)
+    await receive?.(envelope)
+    await receive?.({ ...envelope, id: 'msg_2', hop: 'not a number' })
+    expect(received).toEqual(['msg_1'])
+    await bus.close()
+  })
+})
+
+describe('createMessageBus retention', () => {
+  it('drops the least recently active conversations past maxMessages, with their hop counts', async () => {
+    const bus = createMessageBus({ retention: { maxMessages: 10 } })
+    const expired: string[] = []
+    bus.on('correlation-expired', ({ correlationId }) => expired.push(correlationId))
+    const sent: Envelope[] = []
+    for (let index = 0; index < 25; index += 1) {
+      sent.push(await bus.send({ from: ops, to: { agentId: `agent-${index}` }, content: 'x' }))
+    }
+    expect(bus.correlations()).toHaveLength(10)
+    expect(bus.history(sent[0]!.correlationId)).toEqual([])
+    expect(bus.history(sent[24]!.correlationId)).toEqual([sent[24]])
+    expect(expired).toEqual(sent.slice(0, 15).map((message) => message.correlationId))
+    await bus.close()
+  })
+
+  it('trims the oldest messages of one conversation that alone outgrows maxMessages', async () => {
+    const bus = createMessageBus({ retention: { maxMessages: 10 }, loopGuard: { maxHops: 100 } })
+    let message = await bus.send({ from: ops, to: { agentId: 'a1' }, content: 'x' })
+    for (let index = 2; index <= 30; index += 1) message = await bus.forward(message, `a${index}`)
+    const kept = bus.history(message.correlationId)
+    expect(kept.length).toBeLessThanOrEqual(10)
+    expect(kept.at(-1)).toEqual(message)
+    await bus.close()
+  })
+
+  it('drops conversations idle longer than maxAgeMs (injected clock)', async () => {
+    let now = 1_000_000
+    const bus = createMessageBus({ retention: { maxAgeMs: 60_000 }, now: () => now })
+    const old = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'old' })
+    now += 30_000
+    const recent = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'recent' })
+    now += 45_000
+    const fresh = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'fresh' })
+    expect(bus.history(old.correlationId)).toEqual([])
+    expect(bus.hops(old.correlationId)).toBe(0)
+    expect(bus.history(recent.correlationId)).toEqual([recent])
+    expect(bus.correlations()).toEqual([recent.correlationId, fresh.correlationId])
+    await bus.close()
+  })
+})

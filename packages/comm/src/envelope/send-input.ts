@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { EnvelopeType, Recipient, Sender } from './envelope'
+
+/** What `bus.send` takes when the caller lets the bus fill in id, time, hop and correlation. */
+export const SendInput = z.object({
+  from: Sender,
+  to: Recipient,
+  content: z.string(),
+  type: EnvelopeType.optional(),
+  correlationId: z.string().min(1).optional(),
+  inReplyTo: z.string().min(1).optional(),
+  hop: z.number().int().min(0).optional(),
+})
+export type SendInput = z.input<typeof SendInput>

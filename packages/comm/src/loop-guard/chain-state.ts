@@ -1,0 +1,19 @@
+import type { Envelope } from '../envelope/envelope'
+
+/**
+ * Appends the agents an envelope visits to a conversation's path: its sender when the path
+ * does not already end there (a new branch), then its recipient.
+ */
+export function extendPath(path: string[], envelope: Envelope): string[] {
+  if (path.at(-1) !== envelope.from.agentId) path.push(envelope.from.agentId)
+  path.push(envelope.to.agentId)
+  return path
+}
+
+/**
+ * The hop number the guard gives a message: the count it kept, or the hop the envelope
+ * claims when that is higher. A sender can make its chain shorter-lived, never longer-lived.
+ */
+export function hopOf(envelope: Envelope, counted: number): number {
+  return Math.max(envelope.hop, counted)
+}

@@ -1,0 +1,11 @@
+export { createMemoryLoopGuard, type MemoryLoopGuardOptions } from './create-memory-loop-guard'
+export { Escalation, EscalationStatus } from './escalation'
+export { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
+export {
+  type Admission,
+  type AllowResult,
+  DEFAULT_MAX_HOPS,
+  type LoopGuard,
+  type LoopGuardOptions,
+} from './loop-guard'
+export { LoopGuardError, type LoopGuardErrorCode } from './loop-guard-error'

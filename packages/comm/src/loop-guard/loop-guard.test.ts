@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import { createMessageBus } from '../bus/create-message-bus'
+import type { Envelope } from '../envelope/envelope'
+import type { Escalation } from './escalation'
+import { LoopGuardError } from './loop-guard-error'
+
+/** Two delegating agents that bounce every message back: the runaway chain the guard exists for. */
+function pingPong(maxHops: number) {
+  const escalations: Escalation[] = []
+  const bus = createMessageBus({
+    loopGuard: { maxHops },
+    onEscalation: (escalation) => escalations.push(escalation),
+  })
+  const delivered: Envelope[] = []
+  const refusals: unknown[] = []
+  const bounce = async (message: Envelope) => {
+    delivered.push(message)
+    try {
+      await bus.forward(message, message.from.agentId)
+    } catch (error) {
+      refusals.push(error)
+    }
+  }
+  bus.subscribe('A', bounce)
+  bus.subscribe('B', bounce)
+  return { bus, delivered, refusals, escalations }
+}
+
+describe('createMemoryLoopGuard (through the bus)', () => {
+  it('stops a ping-pong chain after exactly maxHops and raises one escalation with the full path', async () => {
+    const { bus, delivered, refusals, escalations } = pingPong(4)
+    const first = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'task' })
+    await bus.settled()
+
+    // hop 0 (the original message) plus exactly four hops
+    expect(delivered.map((message) => message.hop)).toEqual([0, 1, 2, 3, 4])
+    expect(delivered.every((message) => message.correlationId === first.correlationId)).toBe(true)
+    expect(bus.hops(first.correlationId)).toBe(4)
+    expect(escalations).toHaveLength(1)
+    const [escalation] = escalations
+    expect(escalation).toMatchObject({
+      correlationId: first.correlationId,
+      hops: 4,
+      status: 'open',
+      path: ['A', 'B', 'A', 'B', 'A', 'B', 'A'],
+    })
+    expect(escalation?.lastMessage).toMatchObject({
+      from: { agentId: 'B' },
+      to: { agentId: 'A' },
+      hop: 5,
+    })
+    expect(refusals).toHaveLength(1)
+    expect(refusals[0]).toBeInstanceOf(LoopGuardError)
+    expect((refusals[0] as LoopGuardError).code).toBe('LOOP_GUARD_ESCALATED')
+    expect(bus.escalations()).toEqual(escalations)
+    // the held message is not in the history: it was never delivered
+    expect(bus.history(first.correlationId)).toHaveLength(5)
+    await bus.close()
+  })
+
+  it('rejects send with LOOP_GUARD_ESCALATED when the message would pass maxHops', async () => {
+    const bus = createMessageBus({ loopGuard: { maxHops: 1 } })
+    const first = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'x' })
+    const second = await bus.forward(first, 'C')
+    await expect(bus.forward(second, 'D')).rejects.toMatchObject({
+      code: 'LOOP_GUARD_ESCALATED',
+      escalation: { path: ['A', 'B', 'C', 'D'], hops: 1 },
+    })
+    // while the escalation is open, the chain waits: nothing else goes, and no second escalation
+    await expect(bus.forward(second, 'E')).rejects.toMatchObject({ code: 'LOOP_GUARD_ESCALATED' })
+    expect(bus.escalations()).toHaveLength(1)
+    await bus.close()
+  })
+
+  it('lets exactly extraHops more hops through after allow, delivering the held message first', async () => {
+    const { bus, delivered, escalations } = pingPong(4)
+    const resolved: Escalation[] = []
+    bus.on('escalation-resolved', (escalation) => resolved.push(escalation))
+    await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'task' })
+    await bus.settled()
+    const first = escalations[0]!
+
+    const allowed = await bus.allow(first.id, 2)
+    await bus.settled()
+
+    expect(allowed).toMatchObject({ id: first.id, status: 'allowed', extraHops: 2 })
+    expect(resolved).toEqual([allowed])
+    // the held hop 5, then exactly two more (6 and 7); hop 8 is held again
+    expect(delivered.map((message) => message.hop)).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+    expect(escalations).toHaveLength(2)
+    expect(escalations[1]).toMatchObject({ status: 'open', hops: 7 })
+    expect(escalations[1]?.lastMessage.hop).toBe(8)
+    await expect(bus.allow(first.id, 1)).rejects.toMatchObject({
+      code: 'ESCALATION_ALREADY_RESOLVED',
+    })
+    await bus.close()
+  })
+
+  it('refuses every later message of a stopped chain with LOOP_GUARD_STOPPED', async () => {
+    const { bus, delivered, escalations } = pingPong(2)
+    const first = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'task' })
+    await bus.settled()
+    const stopped = await bus.stop(escalations[0]!.id, 'looping, not useful')
+    expect(stopped).toMatchObject({ status: 'stopped', reason: 'looping, not useful' })
+    const count = delivered.length
+
+    await expect(
+      bus.send({
+        from: { agentId: 'C' },
+        to: { agentId: 'B' },
+        content: 'again',
+        correlationId: first.correlationId,
+      }),
+    ).rejects.toSatisfy(
+      (error: unknown) => error instanceof LoopGuardError && error.code === 'LOOP_GUARD_STOPPED',
+    )
+    await expect(bus.allow(escalations[0]!.id, 3)).rejects.toMatchObject({
+      code: 'ESCALATION_ALREADY_RESOLVED',
+    })
+    expect(delivered).toHaveLength(count)
+    await bus.close()
+  })
+
+  it('refuses a message an agent sends to itself', async () => {
+    const bus = createMessageBus()
+    const received: Envelope[] = []
+    bus.subscribe('A', (message) => {
+      received.push(message)
+    })
+    await expect(
+      bus.send({ from: { agentId: 'A' }, to: { agentId: 'A' }, content: 'me' }),
+    ).rejects.toMatchObject({ code: 'LOOP_GUARD_SELF' })
+    expect(received).toHaveLength(0)
+    await bus.close()
+  })
+
+  it('does not trust a lower hop than it counted: a chain cannot reset itself', async () => {
+    const bus = createMessageBus({ loopGuard: { maxHops: 2 } })
+    const first = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'x' })
+    const same = { correlationId: first.correlationId, hop: 0 }
+    await bus.send({ from: { agentId: 'B' }, to: { agentId: 'C' }, content: 'x', ...same })
+    await bus.send({ from: { agentId: 'C' }, to: { agentId: 'D' }, content: 'x', ...same })
+    await expect(
+      bus.send({ from: { agentId: 'D' }, to: { agentId: 'E' }, content: 'x', ...same }),
+    ).rejects.toMatchObject({ code: 'LOOP_GUARD_ESCALATED' })
+    await bus.close()
+  })
+
+  it('refuses allow and stop for an escalation it does not know', async () => {
+    const bus = createMessageBus()
+    await expect(bus.allow('esc_missing', 1)).rejects.toMatchObject({
+      code: 'ESCALATION_NOT_FOUND',
+    })
+    await expect(bus.stop('esc_missing', 'no')).rejects.toMatchObject({
+      code: 'ESCALATION_NOT_FOUND',
+    })
+    await bus.close()
+  })
+})

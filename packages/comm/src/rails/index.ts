@@ -1,0 +1,3 @@
+export { createInProcessRail } from './create-in-process-rail'
+export type { Transport, TransportReceiver } from './transport'
+export { TransportError } from './transport-error'

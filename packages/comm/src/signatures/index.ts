@@ -1,0 +1,5 @@
+export { assertEnvelopeSignature, type ResolveWallet } from './assert-envelope-signature'
+export { canonicalizeEnvelope } from './canonicalize-envelope'
+export { signEnvelope } from './sign-envelope'
+export { SignatureError, type SignatureProblem } from './signature-error'
+export { verifyEnvelope } from './verify-envelope'

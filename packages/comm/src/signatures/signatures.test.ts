@@ -1,0 +1,162 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { createMessageBus } from '../bus/create-message-bus'
+import type { DeliveryError } from '../bus/delivery-error'
+import { createEnvelope } from '../envelope/create-envelope'
+import type { Envelope } from '../envelope/envelope'
+import type { Transport } from '../rails/transport'
+import { signEnvelope } from './sign-envelope'
+import { SignatureError } from './signature-error'
+import { verifyEnvelope } from './verify-envelope'
+
+const ops = privateKeyToAccount(generatePrivateKey())
+const mallory = privateKeyToAccount(generatePrivateKey())
+const wallets = new Map([['ops', ops.address]])
+
+function draft(): Envelope {
+  return createEnvelope({ from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'pay 5' })
+}
+
+function securedBus() {
+  const bus = createMessageBus({
+    requireSignatures: true,
+    resolveWallet: (agentId) => wallets.get(agentId),
+  })
+  const received: Envelope[] = []
+  bus.subscribe('analyst', (message) => {
+    received.push(message)
+  })
+  return { bus, received }
+}
+
+describe('signEnvelope / verifyEnvelope', () => {
+  it('verifies a signed envelope against its signer only', async () => {
+    const signed = await signEnvelope(draft(), ops)
+    expect(signed.signature).toMatch(/^0x[0-9a-f]{130}$/)
+    expect(await verifyEnvelope(signed, ops.address)).toBe(true)
+    expect(await verifyEnvelope(signed, ops.address.toLowerCase())).toBe(true)
+    expect(await verifyEnvelope(signed, mallory.address)).toBe(false)
+  })
+
+  it('fails verification when any field changes after signing, or the key order changes nothing', async () => {
+    const signed = await signEnvelope(draft(), ops)
+    expect(await verifyEnvelope({ ...signed, content: 'pay 500' }, ops.address)).toBe(false)
+    expect(await verifyEnvelope({ ...signed, hop: 1 }, ops.address)).toBe(false)
+    expect(
+      await verifyEnvelope(
+        { ...signed, from: { agentId: 'ops', agentRole: 'admin' } },
+        ops.address,
+      ),
+    ).toBe(false)
+    const reordered = Object.fromEntries(Object.entries(signed).reverse()) as Envelope
+    expect(await verifyEnvelope(reordered, ops.address)).toBe(true)
+    expect(await verifyEnvelope(draft(), ops.address)).toBe(false)
+    expect(await verifyEnvelope({ ...signed, signature: '0x1234' }, ops.address)).toBe(false)
+  })
+})
+
+describe('createMessageBus with requireSignatures', () => {
+  it('delivers a correctly signed envelope', async () => {
+    const { bus, received } = securedBus()
+    const signed = await signEnvelope(draft(), ops)
+    await expect(bus.send(signed)).resolves.toEqual(signed)
+    expect(received).toEqual([signed])
+    await bus.close()
+  })
+
+  it('refuses an unsigned envelope and delivers nothing', async () => {
+    const { bus, received } = securedBus()
+    const error = await bus.send(draft()).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(SignatureError)
+    expect(error).toMatchObject({ code: 'SIGNATURE_INVALID', problem: 'missing' })
+    expect((error as SignatureError).message).toContain('not signed')
+    await expect(
+      bus.send({ from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'hi' }),
+    ).rejects.toMatchObject({ problem: 'missing' })
+    expect(received).toEqual([])
+    await bus.close()
+  })
+
+  it('refuses a tampered envelope and delivers nothing', async () => {
+    const { bus, received } = securedBus()
+    const signed = await signEnvelope(draft(), ops)
+    await expect(bus.send({ ...signed, content: 'pay 5000' })).rejects.toMatchObject({
+      code: 'SIGNATURE_INVALID',
+      problem: 'mismatch',
+    })
+    expect(received).toEqual([])
+    expect(bus.history(signed.correlationId)).toEqual([])
+    await bus.close()
+  })
+
+  it('refuses an envelope forged with another key, and one from an unknown sender', async () => {
+    const { bus, received } = securedBus()
+    const forged = await signEnvelope(draft(), mallory)
+    await expect(bus.send(forged)).rejects.toMatchObject({ problem: 'mismatch' })
+    const stranger = await signEnvelope(
+      createEnvelope({ from: { agentId: 'stranger' }, to: { agentId: 'analyst' }, content: 'x' }),
+      mallory,
+    )
+    await expect(bus.send(stranger)).rejects.toMatchObject({ problem: 'unknown-sender' })
+    expect(received).toEqual([])
+    await bus.close()
+  })
+
+  it('signs what it builds for agents it holds keys for, so forwards pass too', async () => {
+    const analyst = privateKeyToAccount(generatePrivateKey())
+    const keys = new Map([
+      ['ops', ops],
+      ['analyst', analyst],
+    ])
+    const bus = createMessageBus({
+      requireSignatures: true,
+      resolveWallet: (agentId) => keys.get(agentId)?.address,
+      resolveAccount: (agentId) => keys.get(agentId),
+    })
+    const received: Envelope[] = []
+    bus.subscribe('reviewer', (message) => {
+      received.push(message)
+    })
+    const first = await bus.send({
+      from: { agentId: 'ops' },
+      to: { agentId: 'analyst' },
+      content: 'x',
+    })
+    const forwarded = await bus.forward(first, 'reviewer')
+    expect(await verifyEnvelope(forwarded, analyst.address)).toBe(true)
+    expect(received).toEqual([forwarded])
+    await bus.close()
+  })
+
+  it('refuses a forged envelope that arrives over a rail, reporting it', async () => {
+    let receive: ((raw: unknown) => Promise<void>) | undefined
+    const rail: Transport = {
+      name: 'test',
+      async start(receiver) {
+        receive = receiver
+      },
+      async publish() {},
+      async close() {},
+    }
+    const errors: DeliveryError[] = []
+    const bus = createMessageBus({
+      transport: rail,
+      requireSignatures: true,
+      resolveWallet: (agentId) => wallets.get(agentId),
+      onDeliveryError: (error) => errors.push(error),
+    })
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    await bus.ready()
+    await receive?.(await signEnvelope(draft(), mallory))
+    expect(received).toEqual([])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.cause).toBeInstanceOf(SignatureError)
+    const genuine = await signEnvelope(draft(), ops)
+    await receive?.(genuine)
+    expect(received).toEqual([genuine])
+    await bus.close()
+  })
+})
