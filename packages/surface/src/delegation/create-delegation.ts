@@ -1,0 +1,140 @@
+import { issuesOf } from '@baton/core'
+import { z } from 'zod'
+import { isSwarmAgentId, swarmIdFromAgentId } from '../swarm-agent/swarm-agent-id'
+import type {
+  CreateDelegationOptions,
+  Delegation,
+  DelegationMessenger,
+  DelegationResult,
+} from './types'
+
+const DelegationRequest = z.object({
+  fromAgentId: z.string().trim().min(1, 'must not be empty'),
+  toAgentId: z.string().trim().min(1, 'must not be empty'),
+  task: z.string().trim().min(1, 'must not be empty'),
+})
+
+function failure(error: unknown, prefix = ''): DelegationResult {
+  const code = (error as { code?: unknown } | null)?.code
+  const message = error instanceof Error ? error.message : String(error)
+  return {
+    success: false,
+    message: `${prefix}${message}`,
+    errorCode: typeof code === 'string' ? code : 'UNKNOWN',
+  }
+}
+
+/**
+ * The routing behind `useA2ADelegation`, on vanilla stores so it runs in Node and tests.
+ *
+ * @example
+ * const delegation = createDelegation({ agents, swarms, comm: bus })
+ * const result = await delegation.delegate('user', 'swarm_research', 'Compare Q1 and Q2')
+ * // { success: true, delegatedTo: 'swarm:research', route: 'swarm', runId: '…' }
+ */
+export function createDelegation(options: CreateDelegationOptions): Delegation {
+  const messenger = (): DelegationMessenger =>
+    'getState' in options.comm ? options.comm.getState() : options.comm
+
+  const startSwarm = async (toAgentId: string, task: string): Promise<DelegationResult> => {
+    let swarmId: string
+    try {
+      swarmId = swarmIdFromAgentId(toAgentId)!
+    } catch (error) {
+      return failure(error)
+    }
+    const swarms = options.swarms.getState()
+    if (!swarms.getSwarm(swarmId)) {
+      return {
+        success: false,
+        message: `No swarm "${swarmId}" (agent "${toAgentId}") is known to this surface; nothing was started.`,
+        errorCode: 'SWARM_NOT_FOUND',
+      }
+    }
+    try {
+      const runId = await swarms.startSwarmRun(swarmId, task)
+      return {
+        success: true,
+        delegatedTo: `swarm:${swarmId}`,
+        route: 'swarm',
+        runId,
+        message: `Swarm "${swarmId}" started run "${runId}".`,
+      }
+    } catch (error) {
+      return failure(error)
+    }
+  }
+
+  return {
+    async delegate(fromAgentId, toAgentId, task) {
+      const request = DelegationRequest.safeParse({ fromAgentId, toAgentId, task })
+      if (!request.success) {
+        const issues = issuesOf(request.error).map((issue) => `${issue.path}: ${issue.message}`)
+        return {
+          success: false,
+          message: `Invalid delegation: ${issues.join('; ')}.`,
+          errorCode: 'VALIDATION_FAILED',
+        }
+      }
+      const { data } = request
+      // `swarm_` is reserved for swarms: such an id goes to the swarm route even when it is
+      // malformed, so the malformation is reported rather than "agent not found".
+      if (isSwarmAgentId(data.toAgentId)) return startSwarm(data.toAgentId, data.task)
+      const agents = options.agents.getState()
+      const target = agents.getById(data.toAgentId)
+      if (!target) {
+        return {
+          success: false,
+          message: `No agent "${data.toAgentId}" is known to this surface; nothing was sent.`,
+          errorCode: 'AGENT_NOT_FOUND',
+        }
+      }
+      if (!target.agentCard.canDelegate) {
+        return {
+          success: true,
+          delegatedTo: target.id,
+          route: 'direct',
+          message: `${target.name} does not delegate; run the task with it directly.`,
+        }
+      }
+      const sender = agents.getById(data.fromAgentId)
+      try {
+        const envelope = await messenger().send({
+          from: {
+            agentId: data.fromAgentId,
+            ...(sender ? { agentName: sender.name, agentRole: sender.type } : {}),
+          },
+          to: { agentId: target.id },
+          content: data.task,
+          type: 'direct',
+        })
+        return {
+          success: true,
+          delegatedTo: target.id,
+          route: 'message',
+          correlationId: envelope.correlationId,
+          envelope,
+          message: `Sent to ${target.name} (correlation "${envelope.correlationId}").`,
+        }
+      } catch (error) {
+        return failure(error, `Could not send the task to ${target.name}: `)
+      }
+    },
+
+    async forward(message, toAgentId, content) {
+      try {
+        const envelope = await messenger().forward(message, toAgentId, content)
+        return {
+          success: true,
+          delegatedTo: toAgentId,
+          route: 'message',
+          correlationId: envelope.correlationId,
+          envelope,
+          message: `Forwarded to "${toAgentId}" (hop ${envelope.hop}).`,
+        }
+      } catch (error) {
+        return failure(error, `Could not forward to "${toAgentId}": `)
+      }
+    },
+  }
+}

@@ -1,0 +1,8 @@
+export { createDelegation } from './create-delegation'
+export type {
+  CreateDelegationOptions,
+  Delegation,
+  DelegationMessenger,
+  DelegationResult,
+  DelegationRoute,
+} from './types'
