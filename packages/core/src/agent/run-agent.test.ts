@@ -1,0 +1,368 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
+import { tool } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { BudgetCancelledError, BudgetExceededError, createBudget } from '../budget'
+import { createInMemoryMemoryStore } from '../memory'
+import { createModelRegistry, createOfflineModel, OfflineModelError, priceUsage } from '../models'
+import { createToolRegistry, ToolNotAllowedError, UnknownToolError } from '../tools'
+import { ADA_WALLET, makeAgent } from './__fixtures__/make-agent'
+import { runAgent } from './run-agent'
+
+function addTools() {
+  const calls: { a: number; b: number }[] = []
+  const toolRegistry = createToolRegistry({
+    add: tool({
+      description: 'Adds two numbers.',
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: async (input) => {
+        calls.push(input)
+        return { sum: input.a + input.b }
+      },
+    }),
+    shout: tool({
+      inputSchema: z.object({ text: z.string() }),
+      execute: async ({ text }) => text.toUpperCase(),
+    }),
+  })
+  return { toolRegistry, calls }
+}
+
+/** An offline model that records the prompt of every call. */
+function recordingModels() {
+  const prompts: LanguageModelV3CallOptions['prompt'][] = []
+  const models = createModelRegistry({
+    env: {},
+    providers: {
+      offline: (modelId): LanguageModelV3 => {
+        const inner = createOfflineModel(modelId)
+        return {
+          ...inner,
+          specificationVersion: 'v3',
+          provider: 'offline',
+          modelId,
+          supportedUrls: {},
+          doGenerate: (options) => {
+            prompts.push(options.prompt)
+            return inner.doGenerate(options)
+          },
+          doStream: (options) => inner.doStream(options),
+        }
+      },
+    },
+  })
+  return { models, prompts }
+}
+
+const tenTools = (count: number) =>
+  Array.from({ length: count }, (_, i) => `[[tool:add {"a":${i},"b":1}]]`).join(' ')
+
+describe('runAgent', () => {
+  it('answers with the offline echo and charges the call to the wallet', async () => {
+    const budget = createBudget({ calls: 5 })
+    const result = await runAgent(makeAgent(), 'Summarize the report', { budget })
+    expect(result.text).toBe('Ada (worker): Here is my response to "Summarize the report".')
+    expect(result.finishReason).toBe('stop')
+    expect(result.wallet).toBe(ADA_WALLET)
+    expect(result.steps).toHaveLength(1)
+    expect(result.usage.calls).toBe(1)
+    const spent = budget.spent()
+    expect({ calls: spent.calls, tokens: spent.tokens, costUsd: spent.costUsd }).toEqual(
+      result.usage,
+    )
+    expect(budget.spentByWallet()).toEqual({ [ADA_WALLET]: result.usage })
+  })
+
+  it('prices each call from the offline usage and the price table', async () => {
+    const budget = createBudget()
+    const system = 'You are Ada, a worker agent. Adds numbers.'
+    const input = 'a'.repeat(400)
+    const result = await runAgent(makeAgent(), input, { budget })
+    const inputTokens = Math.ceil((system.length + input.length) / 4)
+    const outputTokens = Math.ceil(result.text.length / 4)
+    expect(result.usage.tokens).toBe(inputTokens + outputTokens)
+    expect(result.usage.costUsd).toBeCloseTo(
+      priceUsage('offline:default', { inputTokens, outputTokens }),
+      12,
+    )
+    const doubled = await runAgent(makeAgent(), input, {
+      budget: createBudget(),
+      prices: { 'offline:*': { inputPerMTok: 0.2, outputPerMTok: 0.8 } },
+    })
+    expect(doubled.usage.costUsd).toBeCloseTo(result.usage.costUsd * 2, 12)
+  })
+
+  it('uses the persona override, else the card persona, in the system prompt', async () => {
+    const agent = makeAgent({ persona: 'Be formal.' })
+    const own = await runAgent(agent, 'hi', { budget: createBudget() })
+    expect(own.text).toContain('Persona: Be formal.')
+    const override = await runAgent(agent, 'hi', { budget: createBudget(), persona: 'Be brief.' })
+    expect(override.text).toContain('Persona: Be brief.')
+  })
+
+  it('calls a registered tool once per directive and reports each step', async () => {
+    const { toolRegistry, calls } = addTools()
+    const seen: number[] = []
+    const budget = createBudget()
+    const result = await runAgent(
+      makeAgent(),
+      'Add [[tool:add {"a":1,"b":2}]] [[tool:add {"a":5,"b":5}]]',
+      { budget, toolRegistry, onStep: (step) => seen.push(step.index) },
+    )
+    expect(calls).toEqual([
+      { a: 1, b: 2 },
+      { a: 5, b: 5 },
+    ])
+    expect(seen).toEqual([0, 1, 2])
+    expect(result.steps[0]?.toolCalls).toEqual([
+      { toolCallId: 'offline-call-1', toolName: 'add', input: { a: 1, b: 2 } },
+    ])
+    expect(result.steps[1]?.toolResults).toEqual([
+      { toolCallId: 'offline-call-2', toolName: 'add', output: { sum: 10 } },
+    ])
+    expect(result.text).toContain('add → {"sum":3}; add → {"sum":10}')
+    expect(result.usage.calls).toBe(3)
+    const stepTotal = result.steps.reduce((sum, step) => sum + step.usage.tokens, 0)
+    expect(stepTotal).toBe(result.usage.tokens)
+    expect(budget.spent().tokens).toBe(result.usage.tokens)
+  })
+
+  it('answers exactly the [[answer:]] text and the [[json:]] text', async () => {
+    const budget = createBudget()
+    expect((await runAgent(makeAgent(), '[[answer:forty-two]]', { budget })).text).toBe('forty-two')
+    const json = await runAgent(makeAgent(), '[[json:{"ok":true}]]', { budget })
+    expect(JSON.parse(json.text)).toEqual({ ok: true })
+  })
+
+  it('grants extra tools even when the card lists none of them', async () => {
+    const reads: string[] = []
+    const result = await runAgent(
+      makeAgent({ tools: ['read_file'] }),
+      '[[tool:read_file {"path":"a.txt"}]]',
+      {
+        budget: createBudget(),
+        toolRegistry: createToolRegistry(),
+        extraTools: {
+          read_file: tool({
+            inputSchema: z.object({ path: z.string() }),
+            execute: async ({ path }) => {
+              reads.push(path)
+              return 'contents'
+            },
+          }),
+        },
+      },
+    )
+    expect(reads).toEqual(['a.txt'])
+    expect(result.text).toContain('read_file → contents')
+  })
+
+  it('refuses to narrow to a tool the card does not list, before any model call', async () => {
+    const { toolRegistry } = addTools()
+    const budget = createBudget()
+    const run = runAgent(makeAgent({ tools: ['add'] }), 'hi', {
+      budget,
+      toolRegistry,
+      tools: ['add', 'shout'],
+    })
+    await expect(run).rejects.toThrow(ToolNotAllowedError)
+    await expect(run).rejects.toThrow(
+      'Tool "shout" is not allowed for this agent; its card lists "add".',
+    )
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it('refuses a card tool nobody registered', async () => {
+    const { toolRegistry } = addTools()
+    await expect(
+      runAgent(makeAgent({ tools: ['add', 'search'] }), 'hi', {
+        budget: createBudget(),
+        toolRegistry,
+      }),
+    ).rejects.toThrow(UnknownToolError)
+  })
+
+  it('does not let the model call a tool narrowed out of the run', async () => {
+    const { toolRegistry, calls } = addTools()
+    const result = await runAgent(
+      makeAgent({ tools: ['add', 'shout'] }),
+      '[[tool:add {"a":1,"b":1}]]',
+      {
+        budget: createBudget(),
+        toolRegistry,
+        tools: ['shout'],
+      },
+    )
+    expect(calls).toEqual([])
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      error: expect.stringContaining('add'),
+    })
+  })
+
+  it('stops after maxIterations model calls', async () => {
+    const { toolRegistry, calls } = addTools()
+    const budget = createBudget()
+    const result = await runAgent(makeAgent({ maxIterations: 3 }), tenTools(5), {
+      budget,
+      toolRegistry,
+      maxIterations: 2,
+    })
+    expect(result.steps).toHaveLength(2)
+    expect(calls).toHaveLength(2)
+    expect(result.finishReason).toBe('tool-calls')
+    expect(budget.spent().calls).toBe(2)
+  })
+
+  it('never goes past the card maxIterations, whatever the run asks', async () => {
+    const { toolRegistry } = addTools()
+    const result = await runAgent(makeAgent({ maxIterations: 2 }), tenTools(5), {
+      budget: createBudget(),
+      toolRegistry,
+      maxIterations: 50,
+    })
+    expect(result.steps).toHaveLength(2)
+  })
+
+  it('rejects with BudgetExceededError when a calls budget runs out mid-run, never overspending', async () => {
+    const { toolRegistry, calls } = addTools()
+    const budget = createBudget({ calls: 2 })
+    const run = runAgent(makeAgent(), tenTools(5), { budget, toolRegistry })
+    await expect(run).rejects.toBeInstanceOf(BudgetExceededError)
+    expect(budget.spent().calls).toBe(2)
+    expect(calls.length).toBeLessThanOrEqual(2)
+    expect(budget.spentByWallet()[ADA_WALLET]?.calls).toBe(2)
+  })
+
+  it('refuses a call whose prompt alone is larger than the tokens left', async () => {
+    const budget = createBudget({ tokens: 40 })
+    const run = runAgent(makeAgent(), 'q'.repeat(400), { budget })
+    await expect(run).rejects.toThrow(/cannot reserve .* tokens/)
+    expect(budget.spent().tokens).toBe(0)
+  })
+
+  it('makes no call when the budget cannot reserve one', async () => {
+    const budget = createBudget({ calls: 1 })
+    budget.charge({ calls: 1 })
+    await expect(runAgent(makeAgent(), 'hi', { budget })).rejects.toBeInstanceOf(
+      BudgetExceededError,
+    )
+    expect(budget.spent().calls).toBe(1)
+  })
+
+  it('caps the answer by the tokens the budget has left', async () => {
+    // About 110 tokens of prompt leave room for about 40 tokens of the 200-token answer.
+    const budget = createBudget({ tokens: 150 })
+    const result = await runAgent(makeAgent(), `[[answer:${'z'.repeat(400)}]]`, { budget })
+    expect(result.finishReason).toBe('length')
+    expect(result.usage.tokens).toBeLessThanOrEqual(150)
+    expect(budget.spent().tokens).toBe(result.usage.tokens)
+  })
+
+  it('rejects with the abort reason when cancelled mid-call, charging nothing for it', async () => {
+    const controller = new AbortController()
+    const budget = createBudget()
+    const reason = new Error('person pressed stop')
+    const run = runAgent(makeAgent(), '[[sleep:20000]] slow work', {
+      budget,
+      signal: controller.signal,
+    })
+    setTimeout(() => controller.abort(reason), 50)
+    await expect(run).rejects.toBe(reason)
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it('rejects with BudgetCancelledError when its budget is cancelled mid-run', async () => {
+    const { toolRegistry, calls } = addTools()
+    const budget = createBudget()
+    const run = runAgent(makeAgent(), `${tenTools(1)} [[sleep:200]]`, {
+      budget,
+      toolRegistry,
+      onStep: () => budget.cancel('user stopped it'),
+    })
+    await expect(run).rejects.toBeInstanceOf(BudgetCancelledError)
+    expect(calls.length).toBeLessThanOrEqual(1)
+  })
+
+  it('refuses to start on an aborted signal', async () => {
+    const budget = createBudget()
+    budget.cancel('before start')
+    await expect(runAgent(makeAgent(), 'hi', { budget })).rejects.toBeInstanceOf(
+      BudgetCancelledError,
+    )
+  })
+
+  it('surfaces a failing model call and releases its reservation', async () => {
+    const budget = createBudget({ calls: 3 })
+    const run = runAgent(makeAgent(), '[[fail:model melted]]', { budget })
+    await expect(run).rejects.toBeInstanceOf(OfflineModelError)
+    await expect(run).rejects.toThrow('model melted')
+    expect(budget.spent().calls).toBe(0)
+    expect(budget.remaining().calls).toBe(3)
+  })
+
+  it('recalls memory of its scope and appends the exchange after a run', async () => {
+    const memory = createInMemoryMemoryStore()
+    const { models, prompts } = recordingModels()
+    const agent = makeAgent({ memoryScope: 'ada-notes' })
+    const first = await runAgent(agent, 'The codeword is heron. [[answer:noted]]', {
+      budget: createBudget(),
+      memory,
+      models,
+    })
+    expect(first.text).toBe('noted')
+    expect(await memory.read('ada-notes')).toEqual([
+      expect.objectContaining({
+        role: 'user',
+        content: 'The codeword is heron. [[answer:noted]]',
+        wallet: ADA_WALLET,
+      }),
+      expect.objectContaining({ role: 'assistant', content: 'noted', wallet: ADA_WALLET }),
+    ])
+    const second = await runAgent(agent, 'What was the codeword?', {
+      budget: createBudget(),
+      memory,
+      models,
+    })
+    // The earlier [[answer:]] is recalled as memory, not replayed as a directive.
+    expect(second.text).toBe('Ada (worker): Here is my response to "What was the codeword?".')
+    const recalled = JSON.stringify(prompts[1])
+    expect(recalled).toContain('The codeword is heron.')
+    expect(recalled).toContain('noted')
+    expect(await memory.read('ada-notes')).toHaveLength(4)
+    expect(await memory.read('agent')).toEqual([])
+  })
+
+  it('leaves memory untouched when the run fails', async () => {
+    const memory = createInMemoryMemoryStore()
+    await expect(
+      runAgent(makeAgent(), '[[fail:nope]]', { budget: createBudget(), memory }),
+    ).rejects.toThrow('nope')
+    expect(await memory.read('agent')).toEqual([])
+  })
+
+  it('continues a conversation from the messages of the previous run', async () => {
+    const { toolRegistry } = addTools()
+    const first = await runAgent(makeAgent(), '[[tool:add {"a":2,"b":3}]]', {
+      budget: createBudget(),
+      toolRegistry,
+    })
+    const second = await runAgent(
+      makeAgent(),
+      [
+        { role: 'user', content: 'start' },
+        ...first.messages,
+        { role: 'user', content: 'and now? [[answer:continued]]' },
+      ],
+      { budget: createBudget(), toolRegistry },
+    )
+    expect(second.text).toBe('continued')
+    expect(second.steps).toHaveLength(1)
+  })
+
+  it('names every bad field of an invalid agent', async () => {
+    const agent = { ...makeAgent(), model: 'gpt-4o' }
+    await expect(runAgent(agent, 'hi', { budget: createBudget() })).rejects.toThrow(
+      /Invalid agent: model: must be "provider:model-id"/,
+    )
+  })
+})
