@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/baton-error'
 import { type BudgetInput, type BudgetLimits, Budget as BudgetSchema } from '../schemas/budget'
 import { issuesOf } from '../schemas/parse'
+import { isWallet, parseWallet } from '../wallet/parse-wallet'
 import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
 
 /** Spend in every dimension a budget counts. */
@@ -17,7 +18,11 @@ export type ChargeOptions = {
 /** Usage held back for a call whose real cost is known only after it returns. */
 export interface Reservation {
   readonly amount: Spend
-  /** Records the real usage (which replaces the reserved amount). */
+  /**
+   * Records the real usage (which replaces the reserved amount). It is recorded as it is, even
+   * past the estimate, because it was spent; reaching a limit then aborts that budget. On a
+   * cancelled budget nothing is recorded. Settling or releasing twice does nothing.
+   */
   settle(actual: ChargeInput, options?: ChargeOptions): void
   /** Gives the reserved amount back without charging anything. */
   release(): void
@@ -46,7 +51,11 @@ export interface Budget {
   spentByWallet(): Record<string, Spend>
   cancel(reason?: string): void
   throwIfAborted(): void
-  /** Called after every charge recorded on this budget (including those of descendants). */
+  /**
+   * Called after every charge recorded on this budget (including those of descendants).
+   * Listeners run once the charge is recorded on the whole chain; if one throws, the others
+   * still run and the charge stands, then the first error is rethrown to the charger.
+   */
   onCharge(listener: (event: ChargeEvent) => void): () => void
 }
 
@@ -57,6 +66,8 @@ export type CreateBudgetOptions = {
 }
 
 const EPSILON = 1e-9
+/** setTimeout fires at once past 2^31 - 1 ms; longer deadlines are reached in steps. */
+const MAX_TIMER_MS = 2_147_483_647
 const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
 
 /**
@@ -127,8 +138,7 @@ class BudgetNode implements Budget {
       ? AbortSignal.any([parent.signal, this.#controller.signal])
       : this.#controller.signal
     if (Number.isFinite(this.#deadline)) {
-      this.#timer = setTimeout(() => this.#expire(), Math.max(0, limits.maxWallMs!))
-      this.#timer.unref?.()
+      this.#scheduleDeadline()
       this.signal.addEventListener('abort', () => clearTimeout(this.#timer), { once: true })
     }
   }
@@ -146,11 +156,13 @@ class BudgetNode implements Budget {
     for (const key of DIMENSIONS) {
       const want = wanted[key]
       if (want !== undefined && want > left[key] + EPSILON) {
+        // Name the budget whose limit is in the way, which may be an ancestor.
+        const limiting = this.#limitingNode(key)
         throw new BudgetExceededError({
-          budget: this.name,
+          budget: limiting.name,
           dimension: key,
-          limit: this.#limit(key),
-          spent: this.#spent[key] + this.#reserved[key],
+          limit: limiting.#limit(key),
+          spent: limiting.#spent[key] + limiting.#reserved[key],
           requested: want,
           action: 'give a child',
         })
@@ -160,11 +172,12 @@ class BudgetNode implements Budget {
     }
     const wantWall = wanted.maxWallMs
     if (wantWall !== undefined && wantWall > left.wallMs + EPSILON) {
+      const limiting = this.#limitingNode('wallMs')
       throw new BudgetExceededError({
-        budget: this.name,
+        budget: limiting.name,
         dimension: 'wallMs',
-        limit: this.limits.maxWallMs ?? Infinity,
-        spent: this.#now() - this.#startedAt,
+        limit: limiting.limits.maxWallMs ?? Infinity,
+        spent: this.#now() - limiting.#startedAt,
         requested: wantWall,
         action: 'give a child',
       })
@@ -182,12 +195,10 @@ class BudgetNode implements Budget {
   }
 
   canAfford(usage: ChargeInput): boolean {
-    try {
-      this.#assertAffordable(toSpend(usage))
-      return true
-    } catch {
-      return false
-    }
+    this.#checkDeadline()
+    if (this.signal.aborted) return false
+    // Asking is not trying: unlike a refused charge, a "no" here aborts nothing.
+    return this.#refusal(toSpend(usage), 'charge') === undefined
   }
 
   reserve(estimate: ChargeInput): Reservation {
@@ -205,10 +216,12 @@ class BudgetNode implements Budget {
       release,
       settle: (actual, options = {}) => {
         if (!open) return
+        // An invalid amount throws here and leaves the reservation held.
+        const spend = toSpend(actual)
         release()
         // A cancelled budget records nothing more: the call it paid for was aborted.
         if (this.#cancelledInChain()) return
-        this.#apply(toSpend(actual), options.wallet)
+        this.#apply(spend, options.wallet)
       },
     }
   }
@@ -268,6 +281,23 @@ class BudgetNode implements Budget {
     return this.limits[key] ?? Infinity
   }
 
+  /** The budget in the chain with the least left in `key`. */
+  #limitingNode(key: (typeof DIMENSIONS)[number] | 'wallMs'): BudgetNode {
+    let limiting: BudgetNode = this
+    let least = Infinity
+    for (const node of this.#chain()) {
+      const left =
+        key === 'wallMs'
+          ? node.#deadline - this.#now()
+          : node.#limit(key) - node.#spent[key] - node.#reserved[key]
+      if (left < least) {
+        least = left
+        limiting = node
+      }
+    }
+    return limiting
+  }
+
   #cancelledInChain(): boolean {
     for (const node of this.#chain()) {
       if (node.#controller.signal.reason instanceof BudgetCancelledError) return true
@@ -277,13 +307,23 @@ class BudgetNode implements Budget {
 
   #assertAffordable(spend: Spend, action = 'charge'): void {
     this.throwIfAborted()
+    const error = this.#refusal(spend, action)
+    if (error) {
+      // The run that asked cannot go on; siblings elsewhere in the tree may.
+      this.#abort(error)
+      throw error
+    }
+  }
+
+  /** The error naming the first budget in the chain that `spend` would take past a limit. */
+  #refusal(spend: Spend, action: string): BudgetExceededError | undefined {
     for (const node of this.#chain()) {
       for (const key of DIMENSIONS) {
         const limit = node.limits[key]
         if (limit === undefined || spend[key] === 0) continue
         const used = node.#spent[key] + node.#reserved[key]
         if (used + spend[key] > limit + EPSILON) {
-          const error = new BudgetExceededError({
+          return new BudgetExceededError({
             budget: node.name,
             dimension: key,
             limit,
@@ -291,15 +331,14 @@ class BudgetNode implements Budget {
             requested: spend[key],
             action,
           })
-          // The run that asked cannot go on; siblings elsewhere in the tree may.
-          this.#abort(error)
-          throw error
         }
       }
     }
+    return undefined
   }
 
-  #apply(spend: Spend, wallet: string | undefined): void {
+  #apply(spend: Spend, walletInput: string | undefined): void {
+    const wallet = walletInput && isWallet(walletInput) ? parseWallet(walletInput) : walletInput
     for (const node of this.#chain()) {
       node.#add(node.#spent, spend, 1)
       if (wallet) {
@@ -307,13 +346,12 @@ class BudgetNode implements Budget {
         node.#add(entry, spend, 1)
         node.#byWallet.set(wallet, entry)
       }
-      const event: ChargeEvent = { budget: this.name, usage: spend, ...(wallet ? { wallet } : {}) }
-      for (const listener of node.#listeners) listener(event)
     }
     for (const node of this.#chain()) {
       for (const key of DIMENSIONS) {
         const limit = node.limits[key]
-        if (limit !== undefined && node.#spent[key] >= limit - EPSILON) {
+        // Only the dimensions this charge used can have just run out.
+        if (limit !== undefined && spend[key] > 0 && node.#spent[key] >= limit - EPSILON) {
           node.#abort(
             new BudgetExceededError({
               budget: node.name,
@@ -327,10 +365,39 @@ class BudgetNode implements Budget {
         }
       }
     }
+    this.#notify({ budget: this.name, usage: spend, ...(wallet ? { wallet } : {}) })
+  }
+
+  /**
+   * Listeners run only once the charge is recorded on the whole chain, so a throwing listener
+   * cannot leave it half applied. Every listener runs; the first error is then rethrown.
+   */
+  #notify(event: ChargeEvent): void {
+    const errors: unknown[] = []
+    for (const node of this.#chain()) {
+      for (const listener of [...node.#listeners]) {
+        try {
+          listener({ ...event, usage: { ...event.usage } })
+        } catch (error) {
+          errors.push(error)
+        }
+      }
+    }
+    if (errors.length > 0) throw errors[0]
   }
 
   #add(target: Spend, spend: Spend, sign: 1 | -1): void {
     for (const key of DIMENSIONS) target[key] += sign * spend[key]
+  }
+
+  #scheduleDeadline(): void {
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, this.#deadline - this.#now()))
+    this.#timer = setTimeout(() => {
+      // The clock decides, not the timer: it may be injected, or the delay may have been capped.
+      if (this.#now() >= this.#deadline) this.#expire()
+      else this.#scheduleDeadline()
+    }, delay)
+    this.#timer.unref?.()
   }
 
   #checkDeadline(): void {

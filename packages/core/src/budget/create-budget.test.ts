@@ -1,0 +1,361 @@
+import { describe, expect, it } from 'vitest'
+import { BatonError, ValidationError } from '../errors/baton-error'
+import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
+import { type Budget, type ChargeEvent, createBudget } from './create-budget'
+
+const analyst = '0x52908400098527886E0F7030069857D2E4169EE7'
+const reviewer = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
+
+function thrown(action: () => unknown): BatonError {
+  try {
+    action()
+  } catch (error) {
+    if (BatonError.isInstance(error)) return error
+    throw error
+  }
+  throw new Error('expected the action to throw')
+}
+
+function aborted(budget: Budget): Promise<unknown> {
+  if (budget.signal.aborted) return Promise.resolve(budget.signal.reason)
+  return new Promise((resolve) =>
+    budget.signal.addEventListener('abort', () => resolve(budget.signal.reason), { once: true }),
+  )
+}
+
+describe('createBudget', () => {
+  it('accepts the cost and seconds spellings', () => {
+    expect(createBudget({ calls: 3, cost: 0.5, seconds: 2 }).limits).toEqual({
+      calls: 3,
+      costUsd: 0.5,
+      maxWallMs: 2000,
+    })
+    expect(createBudget({ costUsd: 0.5, maxWallMs: 1500 }).limits).toEqual({
+      costUsd: 0.5,
+      maxWallMs: 1500,
+    })
+    expect(createBudget().limits).toEqual({})
+  })
+
+  it('refuses limits that contradict or are not limits, naming the field', () => {
+    const paths = (limits: object) =>
+      (thrown(() => createBudget(limits)) as ValidationError).issues.map((issue) => issue.path)
+    expect(paths({ cost: 1, costUsd: 2 })).toEqual(['cost'])
+    expect(paths({ seconds: 1, maxWallMs: 2000 })).toEqual(['seconds'])
+    expect(paths({ calls: -1 })).toEqual(['calls'])
+    expect(paths({ calls: 1.5 })).toEqual(['calls'])
+    expect(paths({ tokens: Number.POSITIVE_INFINITY })).toEqual(['tokens'])
+    expect(thrown(() => createBudget({ dollars: 3 } as object))).toBeInstanceOf(ValidationError)
+  })
+
+  it('charges the budget and every ancestor at once', () => {
+    const root = createBudget({ calls: 10, cost: 1, tokens: 1000 })
+    const grandchild = root.child({ calls: 5 }).child()
+    grandchild.charge({ calls: 1, inputTokens: 120, outputTokens: 30, costUsd: 0.25 })
+    for (const budget of [root, grandchild.parent!, grandchild]) {
+      expect(budget.spent()).toMatchObject({ calls: 1, tokens: 150, costUsd: 0.25 })
+    }
+    expect(root.remaining()).toMatchObject({ calls: 9, tokens: 850, costUsd: 0.75 })
+    expect(grandchild.remaining()).toMatchObject({ calls: 4, tokens: 850, costUsd: 0.75 })
+  })
+
+  it('refuses a charge past an ancestor limit, records nothing, and aborts only the asker', () => {
+    const root = createBudget({ calls: 10, cost: 1 }, { name: 'team' })
+    const asker = root.child({}, { name: 'asker' })
+    const sibling = root.child({ calls: 2 }, { name: 'sibling' })
+    // Each child alone could afford $0.6; together they would overspend the team.
+    sibling.charge({ calls: 1, costUsd: 0.5 })
+    const error = thrown(() => asker.charge({ calls: 1, costUsd: 0.6 }))
+    expect(error).toBeInstanceOf(BudgetExceededError)
+    expect(error).toMatchObject({ budget: 'team', dimension: 'costUsd', code: 'BUDGET_EXCEEDED' })
+    expect(error.message).toBe('Budget "team" cannot charge $0.6: $0.5 of $1 costUsd already used.')
+    expect(root.spent()).toMatchObject({ calls: 1, costUsd: 0.5 })
+    expect(asker.spent()).toMatchObject({ calls: 0, costUsd: 0 })
+    expect(asker.aborted).toBe(true)
+    expect(asker.signal.reason).toBe(error)
+    expect(root.aborted).toBe(false)
+    sibling.charge({ calls: 1, costUsd: 0.1 })
+    expect(root.spent().calls).toBe(2)
+  })
+
+  it('aborts a budget and everything below it when a limit is used up', () => {
+    const root = createBudget({ calls: 2 }, { name: 'root' })
+    const child = root.child({}, { name: 'child' })
+    const grandchild = child.child()
+    const other = root.child({ tokens: 10 })
+    other.charge({ calls: 2 })
+    for (const budget of [root, child, grandchild]) {
+      expect(budget.aborted).toBe(true)
+      expect(budget.signal.reason).toMatchObject({ budget: 'root', dimension: 'calls' })
+    }
+    // `other` started with a copy of what root had left, so its own cap ran out too.
+    expect(other.signal.reason).toMatchObject({ budget: other.name, dimension: 'calls' })
+    expect(thrown(() => grandchild.charge({ tokens: 1 }))).toBeInstanceOf(BudgetExceededError)
+  })
+
+  it('does not abort on a charge that leaves an unrelated zero limit untouched', () => {
+    const budget = createBudget({ calls: 5, costUsd: 0 })
+    budget.charge({ calls: 1, tokens: 40 })
+    expect(budget.aborted).toBe(false)
+    expect(thrown(() => budget.charge({ costUsd: 0.01 }))).toMatchObject({ dimension: 'costUsd' })
+  })
+
+  it('answers canAfford without charging or aborting anything', () => {
+    const root = createBudget({ calls: 2 })
+    const child = root.child()
+    expect(child.canAfford({ calls: 2 })).toBe(true)
+    expect(child.canAfford({ calls: 3 })).toBe(false)
+    expect(child.aborted).toBe(false)
+    expect(root.spent().calls).toBe(0)
+    child.cancel()
+    expect(child.canAfford({ calls: 1 })).toBe(false)
+  })
+
+  it('refuses usage that is not a finite number ≥ 0', () => {
+    const budget = createBudget({ calls: 5 })
+    const error = thrown(() => budget.charge({ calls: -1 })) as ValidationError
+    expect(error.issues).toEqual([{ path: 'calls', message: 'must be a finite number ≥ 0' }])
+    expect(thrown(() => budget.charge({ costUsd: Number.NaN }))).toBeInstanceOf(ValidationError)
+    expect(budget.spent().calls).toBe(0)
+    expect(budget.aborted).toBe(false)
+  })
+
+  describe('child', () => {
+    it('gets all the parent has left by default', () => {
+      const root = createBudget({ calls: 5, cost: 1 })
+      root.charge({ calls: 2, costUsd: 0.25 })
+      expect(root.child().limits).toEqual({ calls: 3, costUsd: 0.75 })
+      expect(root.child({ calls: 1 }).limits).toEqual({ calls: 1, costUsd: 0.75 })
+    })
+
+    it('refuses to give a child more than its parent has left, naming budget and dimension', () => {
+      const root = createBudget({ calls: 5, tokens: 100 }, { name: 'planner' })
+      root.charge({ calls: 3 })
+      const error = thrown(() => root.child({ calls: 3 }))
+      expect(error).toBeInstanceOf(BudgetExceededError)
+      expect(error).toMatchObject({ budget: 'planner', dimension: 'calls' })
+      expect(error.details).toMatchObject({ limit: 5, spent: 3, requested: 3 })
+      expect(error.message).toBe(
+        'Budget "planner" cannot give a child 3: 3 of 5 calls already used.',
+      )
+      expect(thrown(() => root.child({ tokens: 101 }))).toMatchObject({ dimension: 'tokens' })
+      expect(root.aborted).toBe(false)
+    })
+
+    it('names the ancestor whose limit is in the way', () => {
+      const root = createBudget({ calls: 4 }, { name: 'root' })
+      const middle = root.child({}, { name: 'middle' })
+      root.child({}, { name: 'sibling' }).charge({ calls: 3 })
+      const error = thrown(() => middle.child({ calls: 2 }))
+      expect(error).toMatchObject({ budget: 'root', dimension: 'calls' })
+      expect(error.details).toMatchObject({ limit: 4, spent: 3, requested: 2 })
+    })
+
+    it('counts what is reserved as not left', () => {
+      const root = createBudget({ tokens: 100 })
+      root.reserve({ tokens: 60 })
+      expect(thrown(() => root.child({ tokens: 50 }))).toMatchObject({ dimension: 'tokens' })
+      expect(root.child().limits.tokens).toBe(40)
+    })
+
+    it('caps the wall time of a child by what its parent has left', () => {
+      let clock = 0
+      const root = createBudget({ seconds: 10 }, { name: 'root', now: () => clock })
+      clock = 4_000
+      expect(root.child().limits.maxWallMs).toBe(6_000)
+      const error = thrown(() => root.child({ seconds: 7 }))
+      expect(error).toMatchObject({ budget: 'root', dimension: 'wallMs' })
+    })
+
+    it('refuses a child of a budget that was aborted', () => {
+      const root = createBudget()
+      root.cancel('done')
+      expect(thrown(() => root.child())).toBeInstanceOf(BudgetCancelledError)
+    })
+
+    it('names children after their parent unless named', () => {
+      const root = createBudget({}, { name: 'run' })
+      expect(root.child().name).toBe('run/1')
+      expect(root.child({}, { name: 'reviewer' }).name).toBe('reviewer')
+      expect(root.child().name).toBe('run/3')
+    })
+  })
+
+  describe('reserve', () => {
+    it('holds an estimate against the whole chain until it is settled', () => {
+      const root = createBudget({ calls: 3, cost: 1 })
+      const child = root.child()
+      const sibling = root.child()
+      const reservation = child.reserve({ calls: 2, costUsd: 0.5 })
+      expect(reservation.amount).toEqual({ calls: 2, tokens: 0, costUsd: 0.5 })
+      expect(root.remaining()).toMatchObject({ calls: 1, costUsd: 0.5 })
+      expect(root.spent().calls).toBe(0)
+      expect(thrown(() => sibling.reserve({ calls: 2 }))).toMatchObject({ dimension: 'calls' })
+      reservation.settle({ calls: 1, costUsd: 0.2 }, { wallet: analyst })
+      expect(root.spent()).toMatchObject({ calls: 1, costUsd: 0.2 })
+      expect(root.remaining()).toMatchObject({ calls: 2, costUsd: 0.8 })
+      expect(root.spentByWallet()).toEqual({ [analyst]: { calls: 1, tokens: 0, costUsd: 0.2 } })
+    })
+
+    it('gives the estimate back on release, and ignores a second settle or release', () => {
+      const root = createBudget({ calls: 3 })
+      const reservation = root.reserve({ calls: 3 })
+      expect(root.canAfford({ calls: 1 })).toBe(false)
+      reservation.release()
+      expect(root.remaining().calls).toBe(3)
+      reservation.settle({ calls: 1 })
+      reservation.release()
+      expect(root.spent().calls).toBe(0)
+      expect(root.remaining().calls).toBe(3)
+    })
+
+    it('keeps the reservation held when the settled amount is invalid', () => {
+      const root = createBudget({ calls: 3 })
+      const reservation = root.reserve({ calls: 2 })
+      expect(thrown(() => reservation.settle({ calls: -1 }))).toBeInstanceOf(ValidationError)
+      expect(root.remaining().calls).toBe(1)
+      reservation.settle({ calls: 2 })
+      expect(root.spent().calls).toBe(2)
+    })
+
+    it('records nothing when the budget was cancelled before the call returned', () => {
+      const root = createBudget({ calls: 3 })
+      const child = root.child()
+      const reservation = child.reserve({ calls: 1 })
+      child.cancel('user stopped it')
+      reservation.settle({ calls: 1 })
+      expect(root.spent().calls).toBe(0)
+      expect(root.remaining().calls).toBe(3)
+    })
+
+    it('records usage past the estimate as spent, and aborts when it reaches a limit', () => {
+      const root = createBudget({ tokens: 100 })
+      const reservation = root.reserve({ tokens: 50 })
+      reservation.settle({ tokens: 100 })
+      expect(root.spent().tokens).toBe(100)
+      expect(root.aborted).toBe(true)
+    })
+  })
+
+  describe('signal', () => {
+    it('aborts with a wallMs BudgetExceededError when the deadline passes', async () => {
+      const root = createBudget({ maxWallMs: 30 }, { name: 'quick' })
+      const child = root.child()
+      const reason = await aborted(child)
+      expect(reason).toBeInstanceOf(BudgetExceededError)
+      expect(reason).toMatchObject({ budget: 'quick', dimension: 'wallMs' })
+      expect(root.aborted).toBe(true)
+    })
+
+    it('reaches the deadline on an injected clock', () => {
+      let clock = 1_000
+      const budget = createBudget({ seconds: 10 }, { now: () => clock })
+      clock = 10_999
+      expect(budget.aborted).toBe(false)
+      expect(budget.remaining().wallMs).toBe(1)
+      expect(budget.spent().wallMs).toBe(9_999)
+      clock = 11_000
+      expect(budget.aborted).toBe(true)
+      expect(thrown(() => budget.charge({ calls: 1 }))).toMatchObject({ dimension: 'wallMs' })
+    })
+
+    it('lets the injected clock, not the timer, decide the deadline', async () => {
+      const budget = createBudget({ maxWallMs: 20 }, { now: () => 0 })
+      await new Promise((resolve) => setTimeout(resolve, 80))
+      expect(budget.aborted).toBe(false)
+    })
+
+    it('does not fire deadlines longer than a timer can hold at once', async () => {
+      const budget = createBudget({ seconds: 30 * 24 * 3600 })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(budget.aborted).toBe(false)
+    })
+  })
+
+  describe('cancel', () => {
+    it('aborts the budget, its children and grandchildren, not its parent', async () => {
+      const root = createBudget({}, { name: 'root' })
+      const child = root.child({}, { name: 'child' })
+      const grandchild = child.child({}, { name: 'grandchild' })
+      const sibling = root.child()
+      const reasons = Promise.all([aborted(child), aborted(grandchild)])
+      child.cancel('superseded')
+      for (const reason of await reasons) {
+        expect(reason).toBeInstanceOf(BudgetCancelledError)
+        expect(reason).toMatchObject({ code: 'CANCELLED' })
+        expect((reason as Error).message).toBe('Budget "child" was cancelled: superseded.')
+      }
+      expect(thrown(() => grandchild.charge({ calls: 1 }))).toBeInstanceOf(BudgetCancelledError)
+      expect(root.aborted).toBe(false)
+      expect(sibling.aborted).toBe(false)
+    })
+
+    it('cascades from the root to every descendant', () => {
+      const root = createBudget()
+      const leaves = [root.child().child(), root.child().child().child()]
+      root.cancel()
+      for (const leaf of leaves) expect(leaf.aborted).toBe(true)
+      expect(() => root.throwIfAborted()).toThrow('Budget "root" was cancelled.')
+    })
+  })
+
+  describe('spentByWallet', () => {
+    it('attributes spend to the wallet that made it, in every ancestor', () => {
+      const root = createBudget()
+      const child = root.child()
+      child.charge({ calls: 1, tokens: 10, costUsd: 0.01 }, { wallet: analyst })
+      child.charge({ calls: 1, tokens: 5 }, { wallet: analyst.toLowerCase() })
+      root.charge({ calls: 1 }, { wallet: reviewer })
+      root.charge({ calls: 1 })
+      expect(root.spentByWallet()).toEqual({
+        [analyst]: { calls: 2, tokens: 15, costUsd: 0.01 },
+        [reviewer]: { calls: 1, tokens: 0, costUsd: 0 },
+      })
+      expect(child.spentByWallet()).toEqual({ [analyst]: { calls: 2, tokens: 15, costUsd: 0.01 } })
+    })
+
+    it('returns copies that do not change the budget', () => {
+      const root = createBudget()
+      root.charge({ calls: 1 }, { wallet: analyst })
+      root.spentByWallet()[analyst]!.calls = 99
+      expect(root.spentByWallet()[analyst]?.calls).toBe(1)
+    })
+  })
+
+  describe('onCharge', () => {
+    it('tells every ancestor about a charge, until unsubscribed', () => {
+      const root = createBudget()
+      const child = root.child({}, { name: 'worker' })
+      const events: ChargeEvent[] = []
+      const unsubscribe = root.onCharge((event) => events.push(event))
+      child.charge({ calls: 1, tokens: 7 }, { wallet: analyst.toLowerCase() })
+      unsubscribe()
+      child.charge({ calls: 1 })
+      expect(events).toEqual([
+        { budget: 'worker', usage: { calls: 1, tokens: 7, costUsd: 0 }, wallet: analyst },
+      ])
+    })
+
+    it('never leaves a charge half recorded when a listener throws', () => {
+      const root = createBudget({ calls: 10 })
+      const child = root.child()
+      const seen: string[] = []
+      child.onCharge(() => {
+        throw new Error('listener failed')
+      })
+      root.onCharge(() => seen.push('root'))
+      expect(() => child.charge({ calls: 1 })).toThrow('listener failed')
+      expect(child.spent().calls).toBe(1)
+      expect(root.spent().calls).toBe(1)
+      expect(seen).toEqual(['root'])
+    })
+
+    it('is not called for a refused charge', () => {
+      const root = createBudget({ calls: 1 })
+      const events: ChargeEvent[] = []
+      root.onCharge((event) => events.push(event))
+      expect(() => root.charge({ calls: 2 })).toThrow(BudgetExceededError)
+      expect(events).toEqual([])
+    })
+  })
+})
