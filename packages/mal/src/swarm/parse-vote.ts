@@ -37,6 +37,6 @@ function fromJson(text: string): number | undefined {
 }
 
 function fromWords(text: string): number | undefined {
-  const match = /\bproposal["']?\s*[:=#]?\s*(\d+)\b/i.exec(text)
+  const match = /\bproposal["']?\s*[:=#]?\s*(\d+)\b(?!\.\d)/i.exec(text)
   return match ? Number(match[1]) : undefined
 }

@@ -144,4 +144,38 @@ describe('runSwarm', () => {
     })
     expect(result).toMatchObject({ status: 'done', output: 'cleo' })
   })
+
+  it('charges usage that a custom runMember reports but did not charge, to the member wallet', async () => {
+    const budget = createBudget({ calls: 10 })
+    const result = await runSwarm({ ...relay, maxRounds: 1 }, 'Go', {
+      agents: trio,
+      budget,
+      runMember: async (member) => ({
+        text: member.agentId,
+        usage: { calls: 1, tokens: 10, costUsd: 0.001 },
+      }),
+    })
+    expect(result.usage).toEqual({ calls: 3, tokens: 30, costUsd: 0.003 })
+    expect(budget.spent().calls).toBe(3)
+    expect(budget.spentByWallet()[trio[1]!.wallet]).toEqual({
+      calls: 1,
+      tokens: 10,
+      costUsd: 0.001,
+    })
+  })
+
+  it('wraps a plain error of a custom runMember in SWARM_MEMBER_FAILED naming member and round', async () => {
+    const result = await runSwarm(relay, 'Go', {
+      agents: trio,
+      runMember: async (member) => {
+        if (member.agentId === 'ben') throw new Error('socket hang up')
+        return { text: 'ok', usage: { calls: 1, tokens: 1, costUsd: 0 } }
+      },
+    })
+    expect(result.status).toBe('failed')
+    expect(result.error).toEqual({
+      code: 'SWARM_MEMBER_FAILED',
+      message: 'Member "ben" of swarm "relay" failed in round 1: socket hang up',
+    })
+  })
 })
