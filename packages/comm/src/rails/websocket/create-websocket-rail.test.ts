@@ -1,0 +1,179 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMessageBus } from '../../bus/create-message-bus'
+import type { Envelope } from '../../envelope/envelope'
+import { createWebSocketRail } from './create-websocket-rail'
+
+const fixture = fileURLToPath(new URL('../__fixtures__/websocket-peer.ts', import.meta.url))
+const children: ChildProcess[] = []
+const servers: Server[] = []
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL')
+  for (const server of servers.splice(0)) server.close()
+})
+
+type Line = Record<string, unknown> & { event: string }
+
+function startPeer(args: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@baton/source', fixture, ...args],
+    { cwd: fileURLToPath(new URL('.', import.meta.url)), stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  children.push(child)
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk)
+  })
+  const waiting = new Map<string, (line: Line) => void>()
+  const seen = new Map<string, Line>()
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    const line = JSON.parse(text) as Line
+    seen.set(line.event, line)
+    waiting.get(line.event)?.(line)
+  })
+  return {
+    child,
+    next(event: string, timeoutMs = 120_000): Promise<Line> {
+      const already = seen.get(event)
+      if (already) return Promise.resolve(already)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`peer never said "${event}"; stderr:\n${stderr}`)),
+          timeoutMs,
+        )
+        child.once('exit', (code) => {
+          if (!seen.has(event))
+            reject(new Error(`peer exited (${code}) before "${event}":\n${stderr}`))
+        })
+        waiting.set(event, (line) => {
+          clearTimeout(timer)
+          resolve(line)
+        })
+      })
+    },
+    command(line: string) {
+      child.stdin?.write(`${line}\n`)
+    },
+  }
+}
+
+/** A TCP hop between the peers that can cut every connection through it, like a network drop. */
+async function startCuttableProxy(targetPort: number, cutAfterBytes: number) {
+  const sockets = new Set<Socket>()
+  let forwarded = 0
+  let cuts = 0
+  const server = createServer((client) => {
+    const upstream = new NetSocket()
+    upstream.connect(targetPort, '127.0.0.1')
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => {})
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.on('data', (chunk) => {
+      forwarded += chunk.length
+      upstream.write(chunk)
+      if (cuts === 0 && forwarded >= cutAfterBytes) {
+        cuts += 1
+        for (const socket of sockets) socket.destroy()
+      }
+    })
+    upstream.on('data', (chunk) => client.write(chunk))
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (typeof address !== 'object' || !address) throw new Error('proxy has no address')
+  return { port: address.port, cuts: () => cuts }
+}
+
+describe('createWebSocketRail', () => {
+  it('carries 10,000 envelopes between two processes with no loss and no duplicate, across a dropped connection', async () => {
+    const listener = startPeer(['listen'])
+    const { port } = (await listener.next('listening')) as Line & { port: number }
+    // Each envelope is a few hundred bytes: cut the line about a third of the way through.
+    const proxy = await startCuttableProxy(port, 1_000_000)
+    const sender = startPeer(['connect', `ws://127.0.0.1:${proxy.port}`, '10000'])
+
+    const flushed = (await sender.next('flushed')) as Line & { stats: { resent: number } }
+    expect(proxy.cuts()).toBe(1)
+    // the cut lost envelopes in flight, which were sent again
+    expect(flushed.stats.resent).toBeGreaterThan(0)
+
+    listener.command('report')
+    const report = await listener.next('report')
+    expect(report).toMatchObject({ unique: 10_000, duplicates: 0 })
+    listener.command('exit')
+  }, 180_000)
+
+  it('delivers both ways between a listener and a connector in one process, and locally', async () => {
+    const hub = createWebSocketRail({ peerId: 'hub', listen: { port: 0 } })
+    const hubBus = createMessageBus({ transport: hub })
+    await hubBus.ready()
+    const spoke = createWebSocketRail({
+      peerId: 'spoke',
+      connect: [`ws://127.0.0.1:${hub.address()?.port}`],
+    })
+    const spokeBus = createMessageBus({ transport: spoke })
+    await spokeBus.ready()
+
+    const atHub: Envelope[] = []
+    const atSpoke: Envelope[] = []
+    hubBus.subscribe('planner', (message) => {
+      atHub.push(message)
+    })
+    spokeBus.subscribe('coder', (message) => {
+      atSpoke.push(message)
+      void spokeBus.reply(message, 'done')
+    })
+    const local: Envelope[] = []
+    hubBus.subscribe('notes', (message) => {
+      local.push(message)
+    })
+
+    // sent before the spoke said hello: held, then delivered once it does
+    const task = await hubBus.send({
+      from: { agentId: 'planner' },
+      to: { agentId: 'coder' },
+      content: 'build',
+    })
+    await hubBus.send({ from: { agentId: 'planner' }, to: { agentId: 'notes' }, content: 'memo' })
+    await hub.flush()
+    await until(() => atHub.length === 1)
+    expect(atSpoke.map((message) => message.id)).toEqual([task.id])
+    expect(atHub[0]).toMatchObject({ type: 'reply', correlationId: task.correlationId, hop: 1 })
+    expect(local.map((message) => message.content)).toEqual(['memo'])
+    expect(hub.peers()).toEqual(['spoke'])
+    await spokeBus.close()
+    await hubBus.close()
+  })
+
+  it('refuses a rail with neither listen nor connect', () => {
+    expect(() => createWebSocketRail({ peerId: 'lonely' })).toThrow(/needs `listen`/)
+  })
+
+  it('rejects publish once the outbox for a peer is full', async () => {
+    const rail = createWebSocketRail({ peerId: 'a', connect: ['ws://127.0.0.1:9'], maxPending: 2 })
+    const bus = createMessageBus({ transport: rail })
+    const send = () => bus.send({ from: { agentId: 'x' }, to: { agentId: 'y' }, content: '.' })
+    await send()
+    await send()
+    await expect(send()).rejects.toMatchObject({ code: 'TRANSPORT_FAILED' })
+    await bus.close()
+  })
+})
+
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

@@ -1,0 +1,6 @@
+export {
+  createWebSocketRail,
+  type WebSocketRail,
+  type WebSocketRailOptions,
+  type WebSocketRailStats,
+} from './create-websocket-rail'
