@@ -18,7 +18,7 @@ export const Slug = z
 /** `provider:model-id`, e.g. `offline:default` or `openai:gpt-4o-mini`. */
 export const ModelRef = z
   .string()
-  .regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model-id" (e.g. "offline:default")')
+  .regex(/^[a-z][a-z0-9-]*:\S+$/, 'must be "provider:model-id" (e.g. "offline:default")')
 export type ModelRef = z.infer<typeof ModelRef>
 
 const Timestamp = z.union([
@@ -47,8 +47,10 @@ export const Agent = z
     createdAt: Timestamp,
     updatedAt: Timestamp,
     config: z.record(z.string(), z.unknown()).default({}),
-    endpoint: z.string().url().optional(),
-    agentCard: AgentCard.default(AgentCard.parse({})),
+    // Agents are called over HTTP; other schemes (javascript:, file:, ftp:) are never endpoints.
+    endpoint: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    // A factory, so that no two agents share (and mutate) one default card's arrays.
+    agentCard: AgentCard.default(() => AgentCard.parse({})),
   })
   .transform((agent) => ({ ...agent, provider: agent.provider ?? agent.model.split(':')[0]! }))
   .superRefine((agent, context) => {
