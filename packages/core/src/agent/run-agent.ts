@@ -50,7 +50,7 @@ const Input = z.union([z.string(), z.array(z.object({ role: z.string() }).loose(
  * and the exchange is appended after a successful run.
  *
  * @example
- * const result = await runAgent(agent, 'Summarize yesterday's incidents', { budget: createBudget({ calls: 5 }) })
+ * const result = await runAgent(agent, 'Summarize the incidents', { budget: createBudget({ calls: 5 }) })
  * result.text // 'Ada (worker): Here is my response to ...'
  * result.usage // { calls: 1, tokens: 57, costUsd: 0.0000093 }
  */

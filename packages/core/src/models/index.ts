@@ -1,5 +1,11 @@
 export { type CreateModelRegistryOptions, createModelRegistry } from './create-model-registry'
 export { OfflineModelError, ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
-export { createOfflineModel, type Directives, parseDirectives, type ToolDirective } from './offline'
+export {
+  createOfflineModel,
+  type Directives,
+  memoryMessageOptions,
+  parseDirectives,
+  type ToolDirective,
+} from './offline'
 export { defaultPriceTable, findPrice, priceUsage } from './price-table'
 export type { ModelPrice, ModelProvider, ModelRegistry, PriceTable } from './types'
