@@ -41,10 +41,10 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
         ids: z.array(z.string()).optional(),
         timeoutMs: z.number().int().positive().optional(),
       }),
-      execute: async ({ ids, timeoutMs }) => {
-        const reports = await supervisor.waitAgents(
-          ids,
-          timeoutMs === undefined ? {} : { timeoutMs },
+      execute: async ({ ids, timeoutMs }, { abortSignal }) => {
+        const reports = await untilAborted(
+          supervisor.waitAgents(ids, timeoutMs === undefined ? {} : { timeoutMs }),
+          abortSignal,
         )
         return reports ?? { paused: true }
       },
@@ -68,4 +68,15 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T
+}
+
+// A run that is stopped must not sit in a wait for sub-agents that may never end.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }

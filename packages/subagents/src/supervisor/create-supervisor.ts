@@ -324,7 +324,7 @@ class SupervisorNode implements Supervisor {
     await rmdir(path.join(this.workspace.root, SUBAGENTS_DIRECTORY)).catch(() => {})
   }
 
-  report(id: string): Promise<SubagentReport> {
+  async report(id: string): Promise<SubagentReport> {
     return this.#reportOf(this.#get(id))
   }
 

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { createBudget } from '@baton/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  directive,
+  eventually,
+  isAlive,
+  makeTempRoot,
+  standInAdapter,
+} from './__fixtures__/helpers'
+import { makeAgent } from './__fixtures__/make-agent'
+import { createSupervisor } from './create-supervisor'
+import type { SubagentTreeNode, SupervisorEvents } from './types'
+
+let root: string
+let remove: () => Promise<void>
+beforeEach(async () => ({ root, remove } = await makeTempRoot()))
+afterEach(() => remove())
+
+// An external agent that bills every 50 ms and would run for a minute, with a helper process.
+const billingForever = JSON.stringify({ sleepMs: 60_000, usageEveryMs: 50, helper: true })
+
+function flatten(nodes: SubagentTreeNode[]): SubagentTreeNode[] {
+  return nodes.flatMap((node) => [node, ...flatten(node.children)])
+}
+
+async function pidsIn(directory: string): Promise<number[] | undefined> {
+  const text = await readFile(path.join(directory, 'stand-in.pids'), 'utf8').catch(() => '')
+  const pids = text.split('\n').filter(Boolean).map(Number)
+  return pids.length >= 2 ? pids : undefined
+}
+
+describe('createSupervisor cancelAgent', () => {
+  it('stops a three-level tree with external processes, and nothing is charged after', async () => {
+    const budget = createBudget({ cost: 5 }, { name: 'lead' })
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      adapters: { 'stand-in': standInAdapter },
+    })
+    const cancels: SupervisorEvents['agent-cancel'][] = []
+    supervisor.on('agent-cancel', (event) => cancels.push(event))
+    const external = directive('delegate_agent', { task: billingForever, agent: 'stand-in' })
+    const middle = `${external}${directive('wait_agents')}`
+    const id = supervisor.delegate(
+      `${external}${directive('delegate_agent', { task: middle })}${directive('wait_agents')}`,
+    )
+
+    // Wait for the whole tree: two external agents (depth 2 and 3), each with a helper.
+    const processes = await eventually(async () => {
+      const nodes = flatten(supervisor.tree()).filter((node) => node.runs === 'adapter:stand-in')
+      if (nodes.length < 2) return undefined
+      const pids = await Promise.all(nodes.map((node) => pidsIn(node.directory)))
+      if (pids.some((list) => list === undefined)) return undefined
+      return { nodes, pids: pids.flat() as number[] }
+    })
+    expect(processes.nodes.map((node) => node.depth).sort()).toEqual([2, 3])
+    expect(processes.pids).toHaveLength(4)
+    expect(processes.pids.every(isAlive)).toBe(true)
+    await eventually(() => (budget.spent().calls > 4 ? true : undefined))
+
+    const report = await supervisor.cancelAgent(id)
+
+    expect(report.status).toBe('cancelled')
+    expect(processes.pids.filter(isAlive)).toEqual([])
+    const spentAtCancel = budget.spent()
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(budget.spent().calls).toBe(spentAtCancel.calls)
+    expect(budget.spent().costUsd).toBe(spentAtCancel.costUsd)
+    const statuses = flatten(supervisor.tree()).map((node) => [node.depth, node.status])
+    expect(statuses).toHaveLength(4)
+    expect(statuses.every(([, status]) => status === 'cancelled')).toBe(true)
+    expect(cancels.map((event) => event.depth).sort()).toEqual([1, 2, 2, 3])
+  })
+
+  it('kills an external agent whose seconds run out, with timed-out', async () => {
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ cost: 1 }),
+      adapters: { 'stand-in': { ...standInAdapter, killGraceMs: 200 } },
+    })
+    const id = supervisor.delegate(
+      JSON.stringify({ sleepMs: 60_000, helper: true, ignoreTerm: true }),
+      {
+        agent: 'stand-in',
+        budget: { seconds: 1 },
+      },
+    )
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('timed-out')
+    const pids = await pidsIn(report!.directory)
+    expect(pids?.filter(isAlive)).toEqual([])
+  })
+})

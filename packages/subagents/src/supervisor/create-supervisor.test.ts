@@ -1,0 +1,320 @@
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { createBudget } from '@baton/core'
+import { tool } from 'ai'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
+import { directive, makeTempRoot } from './__fixtures__/helpers'
+import { makeAgent } from './__fixtures__/make-agent'
+import { createSupervisor } from './create-supervisor'
+import type { SupervisorEvents } from './types'
+
+let root: string
+let remove: () => Promise<void>
+beforeEach(async () => ({ root, remove } = await makeTempRoot()))
+afterEach(() => remove())
+
+const listFiles = directive('list_files')
+
+function supervise(limits: Parameters<typeof createBudget>[0] = { calls: 100 }) {
+  const budget = createBudget(limits, { name: 'lead' })
+  const supervisor = createSupervisor({
+    agent: makeAgent(),
+    workspace: { kind: 'directory', root },
+    budget,
+  })
+  return { budget, supervisor }
+}
+
+describe('createSupervisor', () => {
+  it('runs three children in parallel with their own budgets, and the parent pays their sum', async () => {
+    const { budget, supervisor } = supervise({ calls: 40, cost: 1 })
+    const first = supervisor.delegate(
+      `Write the plan ${directive('write_file', { path: 'plan.md', content: '1. ship' })}`,
+      {
+        budget: { calls: 3 },
+      },
+    )
+    const second = supervisor.delegate(`Survey the folder ${listFiles}${listFiles}`, {
+      budget: { calls: 5, cost: 0.01 },
+    })
+    const third = supervisor.delegate('Summarize the release notes', {
+      budget: { calls: 2, seconds: 30 },
+    })
+    const reports = await supervisor.waitAgents()
+    expect(Object.keys(reports ?? {})).toEqual([first, second, third])
+    const [a, b, c] = [reports![first]!, reports![second]!, reports![third]!]
+    expect([a.status, b.status, c.status]).toEqual(['done', 'done', 'done'])
+    expect(a.result).toContain('write_file')
+    expect(a.files).toEqual(['plan.md'])
+    expect(await readFile(path.join(a.directory, 'plan.md'), 'utf8')).toBe('1. ship')
+    expect(a.directory).toBe(path.join(root, '.subagents', first))
+    expect(b.result).toContain('list_files')
+    expect(c.result).toContain('Summarize the release notes')
+    expect([a.modelCalls, b.modelCalls, c.modelCalls]).toEqual([2, 3, 1])
+    const spent = budget.spent()
+    expect(spent.calls).toBe(6)
+    expect(spent.costUsd).toBeCloseTo(a.costUsd + b.costUsd + c.costUsd, 12)
+    expect(spent.costUsd).toBeGreaterThan(0)
+    expect(budget.spentByWallet()[makeAgent().wallet]?.calls).toBe(6)
+  })
+
+  it('refuses at delegate a budget larger than what the caller has left, and makes nothing', async () => {
+    const { supervisor } = supervise({ calls: 5 })
+    expect(() => supervisor.delegate('Too big', { budget: { calls: 6 } })).toThrow(
+      expect.objectContaining({ code: 'BUDGET_EXCEEDED' }),
+    )
+    expect(supervisor.tree()).toEqual([])
+    expect(existsSync(path.join(root, '.subagents'))).toBe(false)
+  })
+
+  it('stops a child that tries to spend past its budget with budget-exhausted', async () => {
+    const { budget, supervisor } = supervise({ calls: 50 })
+    const id = supervisor.delegate(`Keep looking ${listFiles.repeat(8)}`, { budget: { calls: 2 } })
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('budget-exhausted')
+    expect(report?.error).toMatch(/calls/)
+    expect(report?.modelCalls).toBeLessThanOrEqual(2)
+    expect(budget.spent().calls).toBe(report?.modelCalls)
+    expect(budget.aborted).toBe(false)
+  })
+
+  it('never overspends the parent when 100 children race for it', async () => {
+    const { budget, supervisor } = supervise({ calls: 150 })
+    const ids = Array.from({ length: 100 }, (_, index) =>
+      supervisor.delegate(`Part ${index} ${listFiles.repeat(4)}`),
+    )
+    const reports = await supervisor.waitAgents(ids)
+    const statuses = Object.values(reports ?? {}).map((report) => report.status)
+    expect(budget.spent().calls).toBeLessThanOrEqual(150)
+    expect(statuses).toContain('budget-exhausted')
+    const total = Object.values(reports ?? {}).reduce((sum, report) => sum + report.modelCalls, 0)
+    expect(total).toBe(budget.spent().calls)
+  })
+
+  it('lets a child ask a question, and go on with the answer', async () => {
+    const { supervisor } = supervise()
+    const questions: SupervisorEvents['agent-question'][] = []
+    supervisor.on('agent-question', (event) => questions.push(event))
+    const id = supervisor.delegate(directive('ask_caller', { question: 'Which colour?' }))
+    const asked = (await supervisor.waitAgents([id]))?.[id]
+    expect(asked).toMatchObject({ status: 'asking', question: 'Which colour?' })
+    expect(questions).toEqual([
+      expect.objectContaining({ id, question: 'Which colour?', depth: 1 }),
+    ])
+    supervisor.sendAgent(id, 'teal')
+    const answered = (await supervisor.waitAgents([id]))?.[id]
+    expect(answered?.status).toBe('done')
+    expect(answered?.question).toBeUndefined()
+    expect(answered?.result).toContain('teal')
+  })
+
+  it('lends the caller its workspace with share, and refuses the caller its files meanwhile', async () => {
+    const workspace = createDirectoryWorkspace({ root })
+    await workspace.writeFile('readme.md', 'before')
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace,
+      budget: createBudget({ calls: 10 }),
+    })
+    const id = supervisor.delegate(
+      `[[sleep:300]] ${directive('write_file', { path: 'shared.md', content: 'from the child' })}`,
+      { workspace: 'share' },
+    )
+    await expect(workspace.writeFile('caller.md', 'x')).rejects.toMatchObject({
+      code: 'WORKSPACE_BUSY',
+    })
+    const callerTools = supervisor.tools()
+    await expect(
+      callerTools.write_file?.execute?.(
+        { path: 'caller.md', content: 'x' },
+        { toolCallId: '1', messages: [] },
+      ),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_BUSY' })
+    expect(() => supervisor.delegate('Me too', { workspace: 'share' })).toThrow(
+      expect.objectContaining({ code: 'WORKSPACE_BUSY' }),
+    )
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report).toMatchObject({ status: 'done', directory: root, files: ['shared.md'] })
+    await workspace.writeFile('caller.md', 'mine again')
+    expect(await workspace.readFile('shared.md')).toBe('from the child')
+  })
+
+  it("refuses a child's file tools that try to leave its directory", async () => {
+    const { supervisor } = supervise()
+    await createDirectoryWorkspace({ root }).writeFile('secret.txt', 'top secret')
+    const id = supervisor.delegate(
+      [
+        directive('read_file', { path: '../../secret.txt' }),
+        directive('read_file', { path: path.join(root, 'secret.txt') }),
+        directive('write_file', { path: '../../planted.txt', content: 'x' }),
+      ].join(''),
+    )
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('done')
+    expect(report?.result).not.toContain('top secret')
+    expect(report?.result.match(/outside the workspace/g)).toHaveLength(3)
+    expect(existsSync(path.join(root, 'planted.txt'))).toBe(false)
+  })
+
+  it('resolves waitAgents with null when the caller was paused first, or is paused while waiting', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate('[[sleep:400]] Slow work')
+    supervisor.pause()
+    await expect(supervisor.waitAgents([id])).resolves.toBeNull()
+    supervisor.resume()
+    const waiting = supervisor.waitAgents([id])
+    supervisor.pause()
+    await expect(waiting).resolves.toBeNull()
+    supervisor.resume()
+    expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
+  })
+
+  it('shows running for a slow child when waitAgents times out', async () => {
+    const { budget, supervisor } = supervise()
+    const id = supervisor.delegate('[[sleep:20000]] Very slow work')
+    const report = (await supervisor.waitAgents([id], { timeoutMs: 100 }))?.[id]
+    expect(report?.status).toBe('running')
+    expect(report?.result).toBe('')
+    const cancelled = await supervisor.cancelAgent(id)
+    expect(cancelled.status).toBe('cancelled')
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it('keeps a multi-turn child for sendAgent, going on with its conversation', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate('[[answer:first turn done]]', { multiTurn: true })
+    expect((await supervisor.waitAgents([id]))?.[id]?.result).toBe('first turn done')
+    supervisor.sendAgent(id, `Now survey ${listFiles}[[answer:second turn done]]`)
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report).toMatchObject({ status: 'done', result: 'second turn done', modelCalls: 3 })
+
+    const once = supervisor.delegate('One turn only')
+    await supervisor.waitAgents([once])
+    expect(() => supervisor.sendAgent(once, 'more')).toThrow(
+      expect.objectContaining({ code: 'SUBAGENT_UNAVAILABLE' }),
+    )
+  })
+
+  it('uses another model of the same provider, and refuses another provider', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate('Check', { model: 'offline:other' })
+    expect(supervisor.tree()[0]?.runs).toBe('model:offline:other')
+    expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
+    expect(() => supervisor.delegate('Check', { model: 'openai:gpt-4o-mini' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_PROVIDER_MISMATCH' }),
+    )
+  })
+
+  it('refuses unknown and unavailable workspace kinds and adapters at delegate', () => {
+    const budget = createBudget({ calls: 10 })
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      workspaceProviders: {
+        desktop: {
+          unavailableReason: () => 'no display',
+          create: () => createDirectoryWorkspace({ root }),
+        },
+      },
+      adapters: { ghost: { command: 'baton-no-such-command', args: () => [] } },
+    })
+    expect(() => supervisor.delegate('Browse', { workspace: 'browser' })).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_WORKSPACE_KIND' }),
+    )
+    expect(() => supervisor.delegate('Click', { workspace: 'desktop' })).toThrow(/no display/)
+    expect(() => supervisor.delegate('Code', { agent: 'nobody' })).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_AGENT_ADAPTER' }),
+    )
+    expect(() => supervisor.delegate('Code', { agent: 'ghost' })).toThrow(
+      expect.objectContaining({ code: 'AGENT_ADAPTER_UNAVAILABLE' }),
+    )
+    expect(supervisor.tree()).toEqual([])
+  })
+
+  it('gives a child of a provided kind its workspace and the tools of that kind', async () => {
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 10 }),
+      workspaceProviders: {
+        browser: {
+          create: ({ directory }) =>
+            createDirectoryWorkspace({
+              root: directory,
+              kind: 'browser',
+              tools: () => ({
+                open_page: tool({
+                  description: 'Opens a page.',
+                  inputSchema: z.object({ url: z.string() }),
+                  execute: async ({ url }) => ({ title: `Page at ${url}` }),
+                }),
+              }),
+            }),
+        },
+      },
+    })
+    const id = supervisor.delegate(directive('open_page', { url: 'https://example.com' }), {
+      workspace: 'browser',
+    })
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.result).toContain('Page at https://example.com')
+    expect(supervisor.tree()[0]?.workspace).toBe('browser')
+  })
+
+  it('lets children delegate through tools, up to maxDepth, and shows the tree', async () => {
+    const budget = createBudget({ calls: 30 })
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      maxDepth: 2,
+    })
+    const starts: SupervisorEvents['agent-start'][] = []
+    supervisor.on('agent-start', (event) => starts.push(event))
+    const grandchildTask = `Too deep? ${directive('delegate_agent', { task: 'Great-grandchild' })}`
+    const id = supervisor.delegate(
+      `${directive('delegate_agent', { task: grandchildTask })}${directive('wait_agents')}`,
+    )
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('done')
+    expect(report?.result).toContain(`${id}.1`)
+    const [child] = supervisor.tree()
+    expect(child?.children).toEqual([
+      expect.objectContaining({ id: `${id}.1`, parentId: id, depth: 2, status: 'done' }),
+    ])
+    expect(child?.children[0]?.children).toEqual([])
+    expect(starts.map((event) => [event.id, event.depth])).toEqual([
+      [id, 1],
+      [`${id}.1`, 2],
+    ])
+    expect(existsSync(path.join(root, '.subagents', id, '.subagents', `${id}.1`))).toBe(true)
+    // The grandchild's own delegate_agent was refused, and its report says why.
+    expect(report?.result).toContain('maximum depth of 2')
+    expect(child?.modelCalls).toBe(budget.spent().calls)
+    const direct = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      maxDepth: 0,
+    })
+    expect(() => direct.delegate('Anything')).toThrow(
+      expect.objectContaining({ code: 'MAX_DEPTH_EXCEEDED' }),
+    )
+  })
+
+  it('keeps a finished child’s directory and report until cleanup', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate(directive('write_file', { path: 'out.txt', content: 'kept' }))
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(await readFile(path.join(report!.directory, 'out.txt'), 'utf8')).toBe('kept')
+    expect((await supervisor.report(id)).files).toEqual(['out.txt'])
+    await supervisor.cleanup(id)
+    expect(existsSync(report!.directory)).toBe(false)
+    expect(existsSync(path.join(root, '.subagents'))).toBe(false)
+    await expect(supervisor.report(id)).rejects.toMatchObject({ code: 'UNKNOWN_SUBAGENT' })
+  })
+})
