@@ -1,1 +1,9 @@
-export {}
+export * from './advanced-agent-store'
+export * from './agent-store'
+export * from './delegation'
+export * from './http'
+export * from './mentions'
+export * from './react'
+export * from './stores'
+export * from './swarm-agent'
+export * from './swarm-runner'

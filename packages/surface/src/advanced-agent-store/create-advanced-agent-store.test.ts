@@ -89,7 +89,9 @@ describe('createAdvancedAgentStore', () => {
       .startSwarmRun('research', 'go')
       .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(SwarmRunStartError)
-    expect((error as SwarmRunStartError).message).toMatch(/Swarm "research" could not start: .*ghost/)
+    expect((error as SwarmRunStartError).message).toMatch(
+      /Swarm "research" could not start: .*ghost/,
+    )
     expect(store.getState().runs).toEqual({})
   })
 
@@ -120,7 +122,11 @@ describe('createAdvancedAgentStore', () => {
     })
     const store = createAdvancedAgentStore({ runner, swarms: [makeSwarm()] })
     const runId = await store.getState().startSwarmRun('research', 'go')
-    emit({ type: 'swarm-error', runId, error: { code: 'BUDGET_EXCEEDED', message: 'out of money' } })
+    emit({
+      type: 'swarm-error',
+      runId,
+      error: { code: 'BUDGET_EXCEEDED', message: 'out of money' },
+    })
     expect(store.getState().runs[runId]).toMatchObject({
       status: 'failed',
       error: { code: 'BUDGET_EXCEEDED' },

@@ -169,7 +169,7 @@ export function createAdvancedAgentStore(
       },
       async cancelSwarmRun(runId) {
         const run = get().runs[runId]
-        if (!run || run.status !== 'running' || !options.runner?.cancel) return false
+        if (run?.status !== 'running' || !options.runner?.cancel) return false
         return (await options.runner.cancel(runId)) === true
       },
       forgetSwarmRun(runId) {

@@ -26,7 +26,9 @@ describe('createAgentStore', () => {
   })
 
   it('reads { agents: [...] } and keeps a base path', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { agents: [critic] }))
+    server = await startServer((_request, response) =>
+      sendJson(response, 200, { agents: [critic] }),
+    )
     const store = createAgentStore()
     await store.getState().load({ baseUrl: `${server.baseUrl}/api/` })
     expect(server.requests).toEqual(['GET /api/agents'])

@@ -127,6 +127,19 @@ describe('createDelegation', () => {
     expect(result.message).toMatch(/^Could not send the task to Ops Orchestrator: /)
   })
 
+  it('reports a signature refusal when the bus requires signed envelopes', async () => {
+    const bus = createMessageBus({ requireSignatures: true, resolveWallet: () => analyst.wallet })
+    buses.push(bus)
+    const delegation = createDelegation({
+      agents: createAgentStore([analyst, opsOrchestrator]),
+      swarms: createAdvancedAgentStore(),
+      comm: bus,
+    })
+    const result = await delegation.delegate('analyst', 'ops', 'unsigned')
+    expect(result).toMatchObject({ success: false, errorCode: 'SIGNATURE_INVALID' })
+    expect(bus.correlations()).toEqual([])
+  })
+
   it('reports a transport error when the bus is closed', async () => {
     const { delegation, bus } = setUp()
     await bus.close()

@@ -25,7 +25,11 @@ function candidatesFor(agents: readonly Agent[]): Candidate[] {
     for (const label of new Set([agent.name.trim(), agent.id])) {
       if (!label) continue
       const words = label.split(/\s+/).map(escapeRegExp).join('\\s+')
-      candidates.push({ agent, pattern: new RegExp(`^${words}${nameEnd}`, 'i'), length: label.length })
+      candidates.push({
+        agent,
+        pattern: new RegExp(`^${words}${nameEnd}`, 'i'),
+        length: label.length,
+      })
     }
   }
   // Longest first, so "@Ops Orchestrator" beats "@Ops".
@@ -69,7 +73,6 @@ export function parseMentions(text: string, agents: readonly Agent[]): ParsedMen
 function joinAcrossMention(before: string, after: string): string {
   const left = before.replace(/[^\S\n]+$/, '')
   const right = after.replace(/^[^\S\n]+/, '')
-  const tight =
-    left === '' || right === '' || left.endsWith('\n') || /^[\n.,!?;:]/.test(right)
+  const tight = left === '' || right === '' || left.endsWith('\n') || /^[\n.,!?;:]/.test(right)
   return `${left}${tight ? '' : ' '}${right}`
 }

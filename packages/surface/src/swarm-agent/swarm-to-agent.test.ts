@@ -2,12 +2,7 @@ import { Agent, BatonError, isWallet } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { analyst, critic, makeAgent, makeSwarm } from '../__fixtures__/agents'
 import { InvalidSwarmIdError } from './invalid-swarm-id-error'
-import {
-  isSwarmAgentId,
-  isValidSwarmId,
-  swarmAgentId,
-  swarmIdFromAgentId,
-} from './swarm-agent-id'
+import { isSwarmAgentId, isValidSwarmId, swarmAgentId, swarmIdFromAgentId } from './swarm-agent-id'
 import { swarmToAgent } from './swarm-to-agent'
 
 describe('swarmToAgent', () => {

@@ -1,0 +1,8 @@
+export { BatonContext, getDefaultBatonStores, useBatonStores } from './baton-context'
+export { BatonProvider, type BatonProviderProps } from './baton-provider'
+export { useA2ADelegation } from './use-a2a-delegation'
+export { useAdvancedAgentStore } from './use-advanced-agent-store'
+export { useAgentCommunicationStore } from './use-agent-communication-store'
+export { useAgentStore } from './use-agent-store'
+export { useMentionableAgents } from './use-mentionable-agents'
+export { useSwarmRun } from './use-swarm-run'

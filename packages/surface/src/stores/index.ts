@@ -1,0 +1,5 @@
+export {
+  type BatonStores,
+  type CreateBatonStoresOptions,
+  createBatonStores,
+} from './create-baton-stores'
