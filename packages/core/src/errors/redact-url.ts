@@ -12,6 +12,8 @@ export function redactUrl(input: string | URL): string {
   } catch {
     return '[invalid url]'
   }
+  // "admin:pw@host" without a scheme parses as scheme "admin:" with the password in its path.
+  if (!url.host && url.href.includes('@')) return '[invalid url]'
   url.username = ''
   url.password = ''
   for (const key of [...url.searchParams.keys()]) {

@@ -5,7 +5,9 @@ export class MalformedWalletError extends BatonError {
   override name = 'MalformedWalletError'
   readonly wallet: string
   constructor(wallet: unknown, reason: string) {
-    const shown = typeof wallet === 'string' ? wallet : String(wallet)
+    const text = typeof wallet === 'string' ? wallet : String(wallet)
+    // Input can come from anywhere; a huge one must not turn into a huge message or log line.
+    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text
     super('MALFORMED_WALLET', `Malformed wallet "${shown}": ${reason}.`, {
       details: { wallet: shown, reason },
     })
