@@ -1,0 +1,77 @@
+// 100 sub-agents race for one parent budget on the offline model. Prints the parent's limit
+// against what was spent (it must never be more), and how long the race took.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Agent, type BudgetInput, createBudget } from '@baton/core'
+import { createSupervisor } from '@baton/subagents'
+
+const CHILDREN = 100
+const ROUNDS = 2
+// The parent's limits, and each child's (default: all that is left). Without a cost of its
+// own, a child's first call reserves the whole cost left (core caps a call's output by the room
+// left and reserves that room), so one child at a time gets to call; with a small cost each,
+// they really race.
+const SCENARIOS: { parent: BudgetInput; child?: BudgetInput }[] = [
+  { parent: { calls: 150 } },
+  { parent: { costUsd: 0.01 } },
+  { parent: { costUsd: 0.003 }, child: { costUsd: 0.0001 } },
+  { parent: { calls: 150, costUsd: 0.003 }, child: { calls: 4, costUsd: 0.0001 } },
+]
+const agent = Agent.parse({
+  id: 'bench-lead',
+  wallet: '0x52908400098527886E0F7030069857D2E4169EE7',
+  creator: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+  name: 'Bench Lead',
+  type: 'orchestrator',
+  model: 'offline:default',
+  maxIterations: 20,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+})
+// Each child would make 6 calls (5 tool calls and an answer): 600 wanted against 150 allowed.
+const task = `Survey your part ${'[[tool:list_files {}]]'.repeat(5)}`
+
+const rows: string[] = []
+let worstOverspend = 0
+for (const [scenario, { parent: limits, child }] of SCENARIOS.entries())
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const root = await mkdtemp(path.join(tmpdir(), 'baton-race-'))
+    const budget = createBudget(limits, { name: 'race' })
+    const supervisor = createSupervisor({ agent, workspace: { kind: 'directory', root }, budget })
+    const heapBefore = process.memoryUsage().heapUsed
+    const started = performance.now()
+    const ids = Array.from({ length: CHILDREN }, (_, index) =>
+      supervisor.delegate(`${task} (part ${index})`, child ? { budget: child } : {}),
+    )
+    const reports = Object.values((await supervisor.waitAgents(ids)) ?? {})
+    const elapsed = performance.now() - started
+    const heapAfter = process.memoryUsage().heapUsed
+    const spent = budget.spent()
+    const byStatus = new Map<string, number>()
+    for (const report of reports)
+      byStatus.set(report.status, (byStatus.get(report.status) ?? 0) + 1)
+    worstOverspend = Math.max(
+      worstOverspend,
+      spent.calls - (limits.calls ?? Infinity),
+      spent.costUsd - (limits.costUsd ?? Infinity),
+    )
+    rows.push(
+      [
+        `scenario ${scenario + 1} round ${round}${child ? ` (child ${JSON.stringify(child)})` : ''}`,
+        `calls ${spent.calls}/${limits.calls ?? '∞'}`,
+        `cost $${spent.costUsd.toFixed(7)}/${limits.costUsd === undefined ? '∞' : `$${limits.costUsd}`}`,
+        `statuses ${[...byStatus].map(([status, count]) => `${status}=${count}`).join(' ')}`,
+        `${elapsed.toFixed(0)} ms`,
+        `heap ${heapAfter >= heapBefore ? '+' : ''}${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB (GC may run mid-race)`,
+      ].join(' | '),
+    )
+    await supervisor.cleanup()
+    await rm(root, { recursive: true, force: true })
+  }
+
+console.log(`race: ${CHILDREN} children, each wanting 6 offline calls, under one parent budget`)
+for (const row of rows) console.log(row)
+console.log(
+  worstOverspend > 0 ? `OVERSPENT by ${worstOverspend}` : 'parent never overspent (calls or cost)',
+)
