@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createBudget } from '../budget'
 import { createOfflineModel, defaultPriceTable } from '../models'
 import { ADA_WALLET } from './__fixtures__/make-agent'
-import { budgetMiddleware, type CallCharge } from './budget-middleware'
+import { budgetMiddleware, type CallCharge, estimateInputTokens } from './budget-middleware'
 
 describe('budgetMiddleware', () => {
   it('charges a streamed call when its stream finishes', async () => {
@@ -46,5 +46,26 @@ describe('budgetMiddleware', () => {
     expect(String(errors[0])).toContain('stream broke')
     expect(budget.spent().calls).toBe(0)
     expect(budget.remaining().calls).toBe(1)
+  })
+})
+
+describe('estimateInputTokens', () => {
+  const prompt = [{ role: 'system' as const, content: 'x'.repeat(300) }]
+
+  it('counts exactly for the offline model', () => {
+    expect(estimateInputTokens({ prompt }, 'offline:default')).toBe(75)
+  })
+
+  it('errs high for real models, counting the tool definitions sent along', () => {
+    const plain = estimateInputTokens({ prompt }, 'openai:gpt-4o-mini')
+    expect(plain).toBeGreaterThan(75)
+    const withTools = estimateInputTokens(
+      {
+        prompt,
+        tools: [{ type: 'function', name: 'add', inputSchema: { type: 'object', properties: {} } }],
+      },
+      'openai:gpt-4o-mini',
+    )
+    expect(withTools).toBeGreaterThan(plain)
   })
 })

@@ -6,7 +6,7 @@ import type {
 } from '@ai-sdk/provider'
 import type { Budget, Reservation } from '../budget/create-budget'
 import { readPrompt } from '../models/offline/read-prompt'
-import { priceUsage } from '../models/price-table'
+import { findPrice, priceUsage } from '../models/price-table'
 import type { PriceTable } from '../models/types'
 
 /** What one model call cost, as charged. */
@@ -45,25 +45,34 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
   const reserve = (params: LanguageModelV3CallOptions) => {
     params.abortSignal?.throwIfAborted()
     budget.throwIfAborted()
-    const inputEstimate = Math.ceil(readPrompt(params.prompt).characters / 4)
+    const inputEstimate = estimateInputTokens(params, model)
     const left = budget.remaining()
-    let maxOutputTokens = params.maxOutputTokens
-    let tokens = inputEstimate + (maxOutputTokens ?? OUTPUT_ESTIMATE)
-    if (Number.isFinite(left.tokens)) {
-      const room = Math.floor(left.tokens - inputEstimate)
-      // No room for an answer: reserve the full estimate so the budget refuses it properly.
-      if (room >= 1) {
-        maxOutputTokens = Math.min(maxOutputTokens ?? room, room)
-        tokens = Math.min(inputEstimate + maxOutputTokens, left.tokens)
-      }
+    const price = findPrice(model, prices)
+    // How many output tokens the tokens and the money left can pay for.
+    let room = Infinity
+    if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
+    if (Number.isFinite(left.costUsd) && price.outputPerMTok > 0) {
+      const inputCost = (inputEstimate * price.inputPerMTok) / 1_000_000
+      const byCost = Math.floor(((left.costUsd - inputCost) * 1_000_000) / price.outputPerMTok)
+      room = Math.min(room, byCost)
     }
-    let costUsd = priceUsage(
-      model,
-      { inputTokens: inputEstimate, outputTokens: maxOutputTokens ?? OUTPUT_ESTIMATE },
-      prices,
-    )
-    if (Number.isFinite(left.costUsd) && left.costUsd > 0) costUsd = Math.min(costUsd, left.costUsd)
-    const reservation = budget.reserve({ calls: 1, tokens, costUsd })
+    const fits = room >= 1
+    const maxOutputTokens =
+      fits && Number.isFinite(room)
+        ? Math.min(params.maxOutputTokens ?? room, room)
+        : params.maxOutputTokens
+    const outputBound = maxOutputTokens ?? OUTPUT_ESTIMATE
+    const estimate = {
+      tokens: inputEstimate + outputBound,
+      costUsd: priceUsage(model, { inputTokens: inputEstimate, outputTokens: outputBound }, prices),
+    }
+    // Without room for an answer the full estimate is reserved, so the budget refuses it
+    // with a BudgetExceededError that names the dimension; otherwise it is capped by what is left.
+    const reservation = budget.reserve({
+      calls: 1,
+      tokens: fits ? Math.min(estimate.tokens, left.tokens) : estimate.tokens,
+      costUsd: fits ? Math.min(estimate.costUsd, left.costUsd) : estimate.costUsd,
+    })
     const call: LanguageModelV3CallOptions =
       maxOutputTokens === undefined ? params : { ...params, maxOutputTokens }
     return { reservation, call, inputEstimate }
@@ -111,4 +120,22 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       return { ...result, stream: result.stream.pipeThrough(watch) }
     },
   }
+}
+
+/**
+ * Input tokens a call will be billed for, estimated before it is made. The offline model
+ * counts exactly one token per four characters; real tokenizers may count more, and tool
+ * definitions are sent too, so the estimate for them is generous.
+ *
+ * @example
+ * estimateInputTokens({ prompt: [{ role: 'system', content: 'abcd' }] }, 'offline:default') // 1
+ */
+export function estimateInputTokens(
+  params: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools'>,
+  model: string,
+): number {
+  const characters = readPrompt(params.prompt).characters
+  if (model.startsWith('offline:')) return Math.ceil(characters / 4)
+  const tools = params.tools?.length ? JSON.stringify(params.tools).length : 0
+  return Math.ceil((characters + tools) / 3) + 16
 }

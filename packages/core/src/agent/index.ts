@@ -3,6 +3,7 @@ export {
   type BudgetMiddlewareOptions,
   budgetMiddleware,
   type CallCharge,
+  estimateInputTokens,
 } from './budget-middleware'
 export { buildSystemPrompt } from './build-system-prompt'
 export { runAgent } from './run-agent'

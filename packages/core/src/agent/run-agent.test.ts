@@ -1,5 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
-import { tool } from 'ai'
+import { Output, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { BudgetCancelledError, BudgetExceededError, createBudget } from '../budget'
@@ -134,6 +134,24 @@ describe('runAgent', () => {
     expect(JSON.parse(json.text)).toEqual({ ok: true })
   })
 
+  it('returns structured output after its tool calls when asked for one', async () => {
+    const { toolRegistry } = addTools()
+    const schema = z.object({ verdict: z.enum(['approve', 'reject']), score: z.number().min(1) })
+    const voted = await runAgent(makeAgent(), '[[tool:add {"a":1,"b":1}]] Vote on the plan', {
+      budget: createBudget(),
+      toolRegistry,
+      output: Output.object({ schema }),
+    })
+    expect(voted.steps).toHaveLength(2)
+    expect(voted.output).toEqual({ verdict: 'approve', score: 1 })
+    const told = await runAgent(makeAgent(), 'Vote [[json:{"verdict":"reject","score":3}]]', {
+      budget: createBudget(),
+      output: Output.object({ schema }),
+    })
+    expect(told.output).toEqual({ verdict: 'reject', score: 3 })
+    expect((await runAgent(makeAgent(), 'hi', { budget: createBudget() })).output).toBeUndefined()
+  })
+
   it('grants extra tools even when the card lists none of them', async () => {
     const reads: string[] = []
     const result = await runAgent(
@@ -231,6 +249,17 @@ describe('runAgent', () => {
     expect(budget.spent().calls).toBe(2)
     expect(calls.length).toBeLessThanOrEqual(2)
     expect(budget.spentByWallet()[ADA_WALLET]?.calls).toBe(2)
+  })
+
+  it('caps the answer by the money the budget has left', async () => {
+    // About 114 input tokens cost $0.0000114, leaving room for about 96 of the 100 output tokens.
+    const budget = createBudget({ cost: 0.00005 })
+    const result = await runAgent(makeAgent(), `[[answer:${'z'.repeat(400)}]]`, {
+      budget,
+    })
+    expect(result.finishReason).toBe('length')
+    expect(budget.spent().costUsd).toBeLessThanOrEqual(0.00005 + 1e-12)
+    expect(budget.spent().costUsd).toBeGreaterThan(0.00004)
   })
 
   it('refuses a call whose prompt alone is larger than the tokens left', async () => {

@@ -97,6 +97,7 @@ export async function runAgent(
       ),
       abortSignal: signal,
       maxRetries: settings.maxRetries ?? 2,
+      ...(options.output ? { output: options.output } : {}),
       ...(card.temperature === undefined ? {} : { temperature: card.temperature }),
       onStepFinish: (step) => {
         const charge = charges[steps.length]
@@ -153,6 +154,7 @@ export async function runAgent(
       wallet: agent.wallet,
       finishReason: result.finishReason,
       messages: result.response.messages,
+      ...(options.output ? { output: result.output } : {}),
     }
   } catch (error) {
     // Whatever the SDK made of an abort, the caller gets the reason (budget exhausted, cancelled...).

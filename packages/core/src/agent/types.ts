@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai'
+import type { LanguageModelUsage, ModelMessage, OutputInterface, ToolSet } from 'ai'
 import type { MemoryStore } from '../memory/types'
 import type { ModelRegistry, PriceTable } from '../models/types'
 import type { Agent, Budget } from '../schemas'
@@ -41,6 +41,11 @@ export type RunAgentOptions = {
   memoryLimit?: number
   /** Retries of a model call that failed with a retryable provider error (default 2). */
   maxRetries?: number
+  /**
+   * Structured output for the final answer, e.g. `Output.object({ schema })` from `ai`;
+   * the parsed value comes back as `result.output`.
+   */
+  output?: OutputInterface
 }
 
 export type AgentRunResult = {
@@ -52,6 +57,8 @@ export type AgentRunResult = {
   finishReason: string
   /** The assistant and tool messages the run added, for continuing the conversation. */
   messages: ModelMessage[]
+  /** The parsed structured output, when `options.output` asked for one. */
+  output?: unknown
 }
 
 export type { LanguageModelUsage }
