@@ -36,7 +36,8 @@ export type CreateInProcessSwarmRunnerOptions = {
 type RunRecord = {
   events: SwarmEvent[]
   listeners: Set<(event: SwarmEvent) => void>
-  controller: AbortController
+  /** Dropped when the run ends: its signal keeps every signal derived from it alive. */
+  controller: AbortController | undefined
   result?: SwarmRunResult
 }
 
@@ -88,21 +89,19 @@ export function createInProcessSwarmRunner(
       if (!input) throw new SwarmNotFoundError(swarmId)
       const prepared = await prepareSwarm(input, options.agents)
       const runId = `swarm-run-${randomUUID()}`
-      const record: RunRecord = {
-        events: [],
-        listeners: new Set(),
-        controller: new AbortController(),
-      }
+      const controller = new AbortController()
+      const record: RunRecord = { events: [], listeners: new Set(), controller }
       runs.set(runId, record)
       void executeSwarm(prepared, task, {
         runId,
-        signal: record.controller.signal,
+        signal: controller.signal,
         onEvent: (event) => deliver(record, event),
         ...(options.budget ? { budget: options.budget } : {}),
         ...(options.models ? { models: options.models } : {}),
         ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
         ...(options.runMember ? { runMember: options.runMember } : {}),
       }).then(() => {
+        record.controller = undefined
         record.listeners.clear()
         retire(runId)
       })
@@ -123,8 +122,9 @@ export function createInProcessSwarmRunner(
     },
     cancel(runId) {
       const record = runs.get(runId)
-      if (!record || record.result || record.controller.signal.aborted) return false
-      record.controller.abort(new SwarmRunCancelledError(runId))
+      const controller = record?.controller
+      if (!record || !controller || record.result || controller.signal.aborted) return false
+      controller.abort(new SwarmRunCancelledError(runId))
       return true
     },
   }
