@@ -1,3 +1,4 @@
+import { createBudget } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { makeAgent, scriptedRunMember } from './__fixtures__/agents'
 import { createInProcessSwarmRunner } from './create-in-process-swarm-runner'
@@ -143,5 +144,20 @@ describe('createInProcessSwarmRunner', () => {
     })
     expect(runner.cancel(runId)).toBe(false)
     expect(runner.cancel('unknown')).toBe(false)
+  })
+
+  it('runs members on the offline model and charges the shared budget to their wallets', async () => {
+    const budget = createBudget({ cost: 1 })
+    const runner = createInProcessSwarmRunner({
+      swarms: [relay],
+      agents: agents.map((agent) => ({ ...agent, persona: `[[answer:${agent.id} was here]]` })),
+      budget,
+    })
+    const runId = await runner.start('relay', 'Sign the guest book')
+    await finished(runner, runId)
+    const result = runner.get(runId)!
+    expect(result).toMatchObject({ status: 'done', output: 'ben was here', usage: { calls: 2 } })
+    expect(budget.spent().costUsd).toBeCloseTo(result.usage.costUsd, 12)
+    expect(budget.spentByWallet()[agents[0]!.wallet]).toEqual(result.usageByAgent.ana)
   })
 })

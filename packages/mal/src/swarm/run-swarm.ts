@@ -42,7 +42,14 @@ export async function runSwarm(
   return executeSwarm(prepared, input, options)
 }
 
-/** Runs an already validated swarm; never rejects. */
+/**
+ * Runs a swarm that `prepareSwarm` has validated; never rejects (failures become the result's
+ * `status` and `error`). The in-process runner uses it to validate before it creates a run.
+ *
+ * @example
+ * const prepared = await prepareSwarm(swarm, agents)
+ * const result = await executeSwarm(prepared, 'Plan the launch', { runId: 'run-1' })
+ */
 export async function executeSwarm(
   prepared: PreparedSwarm,
   task: string,

@@ -7,7 +7,7 @@ const STOP_WORDS = new Set(
 )
 
 /** Lowercase word tokens, without stop words, with a plural `s` dropped. */
-export function tokenize(text: string): Set<string> {
+function tokenize(text: string): Set<string> {
   const tokens = new Set<string>()
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     if (word.length < 2 || STOP_WORDS.has(word)) continue

@@ -1,5 +1,4 @@
-import type { AgentSwarm } from '@baton/core'
-import { BatonError, type Budget } from '@baton/core'
+import { type AgentSwarm, BatonError, type Budget } from '@baton/core'
 import { SwarmMemberCallError } from './swarm-errors'
 import type {
   ResolvedSwarmMember,
@@ -19,11 +18,9 @@ export type MemberCall = {
   structured?: StructuredRequest
 }
 
-type EventPayload = SwarmEvent extends infer E
-  ? E extends SwarmEvent
-    ? Omit<E, 'runId'>
-    : never
-  : never
+// Distributes over the union, so each event keeps its own fields without `runId`.
+type WithoutRunId<E> = E extends SwarmEvent ? Omit<E, 'runId'> : never
+type EventPayload = WithoutRunId<SwarmEvent>
 
 const zero = (): SwarmUsage => ({ calls: 0, tokens: 0, costUsd: 0 })
 

@@ -26,7 +26,12 @@ export function tallyVotes(
   return { weights, abstained, totalWeight, leading }
 }
 
-/** Whether the leading proposal has at least `threshold` of the total weight. */
+/**
+ * Whether the leading proposal has at least `threshold` of the total weight (and any at all).
+ *
+ * @example
+ * hasConsensus(tallyVotes([{ vote: 0, weight: 2 }, { vote: 1, weight: 1 }], 2), 0.6) // true
+ */
 export function hasConsensus(tally: SwarmTally, threshold: number): boolean {
   const leading = tally.weights[tally.leading] ?? 0
   return tally.totalWeight > 0 && leading > 0 && leading >= threshold * tally.totalWeight - 1e-9
