@@ -1,4 +1,5 @@
 export { createMemoryLoopGuard, type MemoryLoopGuardOptions } from './create-memory-loop-guard'
+export { createRedisLoopGuard, type RedisLoopGuardOptions } from './create-redis-loop-guard'
 export { Escalation, EscalationStatus } from './escalation'
 export { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
 export {

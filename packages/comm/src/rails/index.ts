@@ -1,4 +1,5 @@
 export { createInProcessRail } from './create-in-process-rail'
+export * from './redis'
 export type { Transport, TransportReceiver } from './transport'
 export { TransportError } from './transport-error'
 export * from './websocket'

@@ -1,0 +1,187 @@
+import type { Redis } from 'ioredis'
+import { newId } from '../envelope/create-envelope'
+import type { Envelope } from '../envelope/envelope'
+import { connectRedis, type RedisConnectionOptions } from '../rails/redis/connect-redis'
+import { Escalation, type EscalationStatus } from './escalation'
+import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
+import {
+  type Admission,
+  DEFAULT_MAX_HOPS,
+  type LoopGuard,
+  type LoopGuardOptions,
+} from './loop-guard'
+import { ADMIT, ALLOW, OBSERVE, STOP } from './redis-loop-guard-scripts'
+
+export type RedisLoopGuardOptions = RedisConnectionOptions &
+  LoopGuardOptions & {
+    /** Prefix of every key (default `baton`); buses that share a conversation share it. */
+    prefix?: string
+    /** Chains and escalations idle this long expire from Redis (default one hour). */
+    maxAgeMs?: number
+  }
+
+type Scripted = Redis & {
+  batonAdmit(...args: (string | number)[]): Promise<string[]>
+  batonObserve(...args: (string | number)[]): Promise<number>
+  batonAllow(...args: (string | number)[]): Promise<string[]>
+  batonStop(...args: (string | number)[]): Promise<string[]>
+}
+
+/**
+ * A loop guard whose hop counts and escalations live in Redis and change only inside Lua
+ * scripts, so buses in different processes enforce one limit on a shared conversation.
+ *
+ * @example
+ * const loopGuard = createRedisLoopGuard({ url: 'redis://127.0.0.1:6379', prefix: 'baton', maxHops: 4 })
+ * const bus = createMessageBus({ loopGuard, transport: createRedisRail({ url: 'redis://127.0.0.1:6379' }) })
+ */
+export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard {
+  const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
+  const prefix = options.prefix ?? 'baton'
+  const ttl = options.maxAgeMs ?? 60 * 60 * 1000
+  let connection: Promise<{ client: Scripted; owned: boolean }> | undefined
+
+  const connect = () => {
+    connection ??= connectRedis(options, 'redis loop guard').then(({ client, owned }) => {
+      client.defineCommand('batonAdmit', { numberOfKeys: 5, lua: ADMIT })
+      client.defineCommand('batonObserve', { numberOfKeys: 3, lua: OBSERVE })
+      client.defineCommand('batonAllow', { numberOfKeys: 4, lua: ALLOW })
+      client.defineCommand('batonStop', { numberOfKeys: 2, lua: STOP })
+      return { client: client as Scripted, owned }
+    })
+    return connection.then(({ client }) => client)
+  }
+
+  const keys = {
+    chain: (correlationId: string) => `${prefix}:chain:${correlationId}`,
+    path: (correlationId: string) => `${prefix}:path:${correlationId}`,
+    ids: (correlationId: string) => `${prefix}:ids:${correlationId}`,
+    escalation: (escalationId: string) => `${prefix}:escalation:${escalationId}`,
+    index: `${prefix}:escalations`,
+  }
+
+  async function read(escalationId: string): Promise<Escalation | undefined> {
+    const client = await connect()
+    const fields = await client.hgetall(keys.escalation(escalationId))
+    if (!fields.id) return undefined
+    return Escalation.parse({
+      id: fields.id,
+      correlationId: fields.correlationId,
+      hops: Number(fields.hops),
+      path: JSON.parse(fields.path ?? '[]'),
+      lastMessage: JSON.parse(fields.lastMessage ?? 'null'),
+      status: fields.status,
+      createdAt: fields.createdAt,
+      ...(fields.resolvedAt ? { resolvedAt: fields.resolvedAt } : {}),
+      ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
+      ...(fields.extraHops !== undefined ? { extraHops: Number(fields.extraHops) } : {}),
+    })
+  }
+
+  async function required(escalationId: string): Promise<Escalation> {
+    const escalation = await read(escalationId)
+    if (!escalation) throw new EscalationNotFoundError(escalationId)
+    return escalation
+  }
+
+  function check(reply: string[], escalationId: string): void {
+    if (reply[0] === 'missing') throw new EscalationNotFoundError(escalationId)
+    if (reply[0] === 'resolved') {
+      throw new EscalationResolvedError(escalationId, reply[1] as EscalationStatus)
+    }
+  }
+
+  return {
+    maxHops,
+    async admit(envelope: Envelope): Promise<Admission> {
+      const client = await connect()
+      const { correlationId } = envelope
+      const candidate = newId('esc')
+      const now = Date.now()
+      const [status, value = ''] = await client.batonAdmit(
+        keys.chain(correlationId),
+        keys.path(correlationId),
+        keys.ids(correlationId),
+        keys.escalation(candidate),
+        keys.index,
+        envelope.id,
+        envelope.from.agentId,
+        envelope.to.agentId,
+        envelope.hop,
+        maxHops,
+        ttl,
+        candidate,
+        JSON.stringify(envelope),
+        new Date(now).toISOString(),
+        now,
+        correlationId,
+      )
+      if (status === 'admitted') return { status, hops: Number(value) }
+      if (status === 'stopped') return { status, escalation: value ? await read(value) : undefined }
+      const escalation = await required(value)
+      return status === 'escalated' ? { status, escalation } : { status: 'waiting', escalation }
+    },
+    async observe(envelope) {
+      const client = await connect()
+      const { correlationId } = envelope
+      await client.batonObserve(
+        keys.chain(correlationId),
+        keys.path(correlationId),
+        keys.ids(correlationId),
+        envelope.id,
+        envelope.from.agentId,
+        envelope.to.agentId,
+        envelope.hop,
+        maxHops,
+        ttl,
+      )
+    },
+    async allow({ escalationId, extraHops }) {
+      const client = await connect()
+      const held = await required(escalationId)
+      const { correlationId } = held
+      const reply = await client.batonAllow(
+        keys.escalation(escalationId),
+        keys.chain(correlationId),
+        keys.path(correlationId),
+        keys.ids(correlationId),
+        extraHops,
+        new Date().toISOString(),
+        ttl,
+      )
+      check(reply, escalationId)
+      return { escalation: await required(escalationId), heldMessage: held.lastMessage }
+    },
+    async stop({ escalationId, reason }) {
+      const client = await connect()
+      const held = await required(escalationId)
+      const reply = await client.batonStop(
+        keys.escalation(escalationId),
+        keys.chain(held.correlationId),
+        reason,
+        new Date().toISOString(),
+        ttl,
+      )
+      check(reply, escalationId)
+      return required(escalationId)
+    },
+    async hops(correlationId) {
+      const client = await connect()
+      const next = Number(await client.hget(keys.chain(correlationId), 'next'))
+      return Math.max(0, (Number.isFinite(next) ? next : 0) - 1)
+    },
+    escalation: read,
+    async escalations() {
+      const client = await connect()
+      await client.zremrangebyscore(keys.index, '-inf', Date.now() - ttl)
+      const ids = await client.zrange(keys.index, 0, -1)
+      const found = await Promise.all(ids.map(read))
+      return found.filter((escalation): escalation is Escalation => escalation !== undefined)
+    },
+    async close() {
+      if (!connection) return
+      const { client, owned } = await connection
+      if (owned) await client.quit().catch(() => {})
+    },
+  }
+}

@@ -1,0 +1,202 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMessageBus } from '../../bus/create-message-bus'
+import type { Envelope } from '../../envelope/envelope'
+import { createRedisLoopGuard } from '../../loop-guard/create-redis-loop-guard'
+import { createRedisRail } from './create-redis-rail'
+
+const hasRedis = !spawnSync('redis-server', ['--version']).error
+const fixture = fileURLToPath(new URL('../__fixtures__/redis-peer.ts', import.meta.url))
+const install =
+  'install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`)'
+
+if (!hasRedis && !process.env.CI) {
+  console.warn(`Skipping the Redis rail tests: redis-server is not on PATH; ${install}.`)
+}
+
+describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLoopGuard', () => {
+  let server: ChildProcess | undefined
+  let dataDir = ''
+  let url = ''
+  const peers: ChildProcess[] = []
+
+  beforeAll(async () => {
+    if (!hasRedis) throw new Error(`redis-server is not on PATH, and CI needs it: ${install}.`)
+    const port = await freePort()
+    dataDir = mkdtempSync(join(tmpdir(), 'baton-redis-'))
+    server = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dataDir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    await new Promise<void>((resolve, reject) => {
+      let output = ''
+      server?.stdout?.on('data', (chunk) => {
+        output += String(chunk)
+        if (output.includes('Ready to accept connections')) resolve()
+      })
+      server?.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)))
+    })
+    url = `redis://127.0.0.1:${port}`
+  })
+
+  afterAll(() => {
+    for (const peer of peers) peer.kill('SIGKILL')
+    server?.kill('SIGKILL')
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  function startPeer(args: string[]) {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@baton/source', fixture, url, ...args],
+      { cwd: fileURLToPath(new URL('.', import.meta.url)), stdio: ['pipe', 'pipe', 'pipe'] },
+    )
+    peers.push(child)
+    const lines: Record<string, unknown>[] = []
+    let stderr = ''
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk)
+    })
+    createInterface({ input: child.stdout! }).on('line', (text) => lines.push(JSON.parse(text)))
+    return { child, lines, stderr: () => stderr }
+  }
+
+  it('shares one conversation and one hop limit between buses in two processes', async () => {
+    const prefix = `test-${Date.now()}`
+    const b = startPeer([prefix, 'B'])
+    await until(() => b.lines.some((line) => line.event === 'ready'), b.stderr)
+    const a = startPeer([prefix, 'A', 'B'])
+    const events = () => [...a.lines, ...b.lines]
+    const refusals = () => events().filter((line) => line.event === 'refused')
+    await until(
+      () => refusals().length === 1,
+      () => a.stderr() + b.stderr(),
+    )
+
+    const delivered = events().filter((line) => line.event === 'delivered')
+    // hop 0 plus exactly maxHops (4), alternating between the two processes
+    expect(delivered.map((line) => line.hop).sort()).toEqual([0, 1, 2, 3, 4])
+    expect(
+      delivered
+        .filter((line) => line.agentId === 'B')
+        .map((line) => line.hop)
+        .sort(),
+    ).toEqual([0, 2, 4])
+    expect(new Set(delivered.map((line) => line.correlationId)).size).toBe(1)
+    expect(refusals()[0]).toMatchObject({ agentId: 'B', code: 'LOOP_GUARD_ESCALATED' })
+
+    // A third bus (a person's console) sees the same escalation and resolves it.
+    const guard = createRedisLoopGuard({ url, prefix, maxHops: 4 })
+    const operator = createMessageBus({
+      transport: createRedisRail({ url, prefix }),
+      loopGuard: guard,
+    })
+    const [escalation] = await guard.escalations()
+    expect(escalation).toMatchObject({
+      status: 'open',
+      hops: 4,
+      path: ['A', 'B', 'A', 'B', 'A', 'B', 'A'],
+      lastMessage: { from: { agentId: 'B' }, to: { agentId: 'A' }, hop: 5 },
+    })
+    expect(await guard.hops(escalation!.correlationId)).toBe(4)
+
+    await operator.allow(escalation!.id, 1)
+    // the held hop 5 reaches A, A's hop 6 reaches B, and B's hop 7 is held again
+    await until(
+      () => refusals().length === 2,
+      () => a.stderr() + b.stderr(),
+    )
+    const after = events().filter((line) => line.event === 'delivered')
+    expect(after.map((line) => line.hop).sort()).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(refusals()[1]).toMatchObject({ agentId: 'B', code: 'LOOP_GUARD_ESCALATED' })
+    const open = (await guard.escalations()).filter((item) => item.status === 'open')
+    expect(open).toHaveLength(1)
+
+    await operator.stop(open[0]!.id, 'enough')
+    await expect(
+      operator.send({
+        from: { agentId: 'C' },
+        to: { agentId: 'A' },
+        content: 'more',
+        correlationId: escalation!.correlationId,
+      }),
+    ).rejects.toMatchObject({ code: 'LOOP_GUARD_STOPPED' })
+    await operator.close()
+    await guard.close()
+    for (const peer of [a, b]) peer.child.stdin?.write('exit\n')
+  }, 120_000)
+
+  it('delivers envelopes sent before the recipient subscribed, each once', async () => {
+    const prefix = `early-${Date.now()}`
+    const sender = createMessageBus({ transport: createRedisRail({ url, prefix }) })
+    const sent: Envelope[] = []
+    for (let index = 0; index < 3; index += 1) {
+      sent.push(
+        await sender.send({
+          from: { agentId: 'ops' },
+          to: { agentId: 'late' },
+          content: String(index),
+        }),
+      )
+    }
+    const receiver = createMessageBus({ transport: createRedisRail({ url, prefix, blockMs: 100 }) })
+    const received: string[] = []
+    receiver.subscribe('late', (message) => {
+      received.push(message.id)
+    })
+    await until(
+      () => received.length === 3,
+      () => '',
+    )
+    expect(received).toEqual(sent.map((message) => message.id))
+    await sender.close()
+    await receiver.close()
+  })
+
+  it('rejects the rail start with a TransportError when Redis is unreachable', async () => {
+    const port = await freePort()
+    const bus = createMessageBus({
+      transport: createRedisRail({ url: `redis://user:secret@127.0.0.1:${port}` }),
+    })
+    const error = await bus.ready().catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'TRANSPORT_FAILED' })
+    expect((error as Error).message).toContain('redis://127.0.0.1')
+    expect((error as Error).message).not.toContain('secret')
+    await bus.close()
+  })
+})
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  if (typeof address !== 'object' || !address) throw new Error('no port')
+  return address.port
+}
+
+async function until(condition: () => boolean, context: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met in time\n${context()}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

@@ -1,0 +1,2 @@
+export type { RedisConnectionOptions } from './connect-redis'
+export { createRedisRail, type RedisRailOptions } from './create-redis-rail'
