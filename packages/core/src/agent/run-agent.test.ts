@@ -388,6 +388,16 @@ describe('runAgent', () => {
     expect(second.steps).toHaveLength(1)
   })
 
+  it('attributes spend to the checksummed wallet, whatever case the card uses', async () => {
+    const agent = { ...makeAgent(), wallet: ADA_WALLET.toLowerCase() } as ReturnType<
+      typeof makeAgent
+    >
+    const budget = createBudget()
+    const result = await runAgent(agent, 'hi', { budget })
+    expect(result.wallet).toBe(ADA_WALLET)
+    expect(Object.keys(budget.spentByWallet())).toEqual([ADA_WALLET])
+  })
+
   it('names every bad field of an invalid agent', async () => {
     const agent = { ...makeAgent(), model: 'gpt-4o' }
     await expect(runAgent(agent, 'hi', { budget: createBudget() })).rejects.toThrow(

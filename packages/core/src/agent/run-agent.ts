@@ -6,10 +6,12 @@ import { defaultPriceTable } from '../models/price-table'
 import type { Agent } from '../schemas'
 import { AgentType, ModelRef } from '../schemas/agent'
 import { parseWith } from '../schemas/parse'
+import { Wallet } from '../schemas/wallet'
 import { assertAllowed } from '../tools/create-tool-registry'
 import { AgentRunError } from './agent-errors'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
 import { buildSystemPrompt } from './build-system-prompt'
+import { toAgentStep } from './to-agent-step'
 import { inputText, toMessages } from './to-messages'
 import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
 
@@ -17,7 +19,7 @@ import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
 const RunnableAgent = z.object({
   name: z.string().min(1),
   type: AgentType,
-  wallet: z.string().min(1),
+  wallet: Wallet,
   model: ModelRef,
   tools: z.array(z.string()).default([]),
   persona: z.string().optional(),
@@ -100,38 +102,7 @@ export async function runAgent(
       ...(options.output ? { output: options.output } : {}),
       ...(card.temperature === undefined ? {} : { temperature: card.temperature }),
       onStepFinish: (step) => {
-        const charge = charges[steps.length]
-        const agentStep: AgentStep = {
-          index: steps.length,
-          text: step.text,
-          toolCalls: step.toolCalls.map(({ toolCallId, toolName, input }) => ({
-            toolCallId,
-            toolName,
-            input,
-          })),
-          toolResults: step.content.flatMap((part) => {
-            if (part.type === 'tool-result') {
-              return [{ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output }]
-            }
-            if (part.type === 'tool-error') {
-              const message = part.error instanceof Error ? part.error.message : String(part.error)
-              return [
-                {
-                  toolCallId: part.toolCallId,
-                  toolName: part.toolName,
-                  output: { error: message },
-                },
-              ]
-            }
-            return []
-          }),
-          usage: {
-            calls: charge ? 1 : 0,
-            tokens: charge?.tokens ?? 0,
-            costUsd: charge?.costUsd ?? 0,
-          },
-          finishReason: step.finishReason,
-        }
+        const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)
         options.onStep?.(agentStep)
       },
@@ -151,7 +122,7 @@ export async function runAgent(
         costUsd: charges.reduce((sum, charge) => sum + charge.costUsd, 0),
       },
       steps,
-      wallet: agent.wallet,
+      wallet: card.wallet,
       finishReason: result.finishReason,
       messages: result.response.messages,
       ...(options.output ? { output: result.output } : {}),
