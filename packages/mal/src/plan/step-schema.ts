@@ -9,7 +9,10 @@ export const Name = z
     'must be a name (letters, digits, "_" and "-", starting with a letter or "_")',
   )
 
+// A literal wallet is checked (and checksummed) here; a `{{template}}` (say, a wallet given as
+// an input) is checked against the registry when the step runs, and fails closed there.
 const WalletField = z.string().transform((value, context): Wallet => {
+  if (value.includes('{{')) return value as Wallet
   try {
     return parseWallet(value)
   } catch (error) {

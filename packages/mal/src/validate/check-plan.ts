@@ -131,7 +131,14 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
       const step = record(item)
       const at: Path = [...path, index]
       if (!step) return
-      for (const field of ['prompt', 'system', 'question', 'instruction', 'persona']) {
+      for (const field of [
+        'prompt',
+        'system',
+        'question',
+        'instruction',
+        'persona',
+        'agentWallet',
+      ]) {
         if (field in step) checkTemplates(step[field], [...at, field], block.visible)
       }
       if ('budget' in step) checkBudget(step.budget, [...at, 'budget'])

@@ -1,0 +1,2 @@
+export { A2AHttpError, A2AResponseError, A2ARpcError, A2ATimeoutError } from './a2a-errors'
+export { type A2AReply, type SendA2AMessageOptions, sendA2AMessage } from './send-a2a-message'

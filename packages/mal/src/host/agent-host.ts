@@ -1,0 +1,32 @@
+import type { Agent, Budget } from '@baton/core'
+import type { Isolation } from '../plan'
+
+/** What a `delegate` step asks of a host. */
+export type HostDelegateRequest = {
+  /** The registered agent (already checked with `ensureRegisteredAgent`). */
+  agent: Agent
+  prompt: string
+  /** The step's budget: every call of the run is charged here, to the agent's wallet. */
+  budget: Budget
+  /** Aborted when the step runs out of budget or time, or the run is cancelled. */
+  signal: AbortSignal
+  /** The step's path in the plan, for logs. */
+  path: string
+}
+
+/** What a `task` step asks of a host. */
+export type HostTaskRequest = HostDelegateRequest & {
+  /** Narrows the agent's own tools for this run. */
+  tools?: string[]
+  /** Overrides the agent card's persona. */
+  persona?: string
+  isolation: Isolation
+}
+
+export type HostResult = { text: string }
+
+/** How `task` and `delegate` steps run an agent (default: `createDefaultHost`). */
+export interface AgentHost {
+  delegate(request: HostDelegateRequest): Promise<HostResult>
+  task(request: HostTaskRequest): Promise<HostResult>
+}

@@ -1,0 +1,131 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import {
+  createInMemoryMemoryStore,
+  type MemoryStore,
+  type ModelRegistry,
+  runAgent,
+  type ToolRegistry,
+} from '@baton/core'
+import { createSupervisor } from '@baton/subagents'
+import { sendA2AMessage } from '../a2a'
+import { TaskFailedError } from '../run/run-errors'
+import type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
+
+export type CreateDefaultHostOptions = {
+  models?: ModelRegistry
+  toolRegistry?: ToolRegistry
+  /** The agents' own memory (used by `delegate` and by `task` with `isolation: none`). */
+  memory?: MemoryStore
+  /** Where `task` workspaces are made (default: a temporary directory, removed after the step). */
+  workspaceRoot?: string
+  /** How long a remote (A2A) agent may take (default 120000; the step's budget may cut it shorter). */
+  a2aTimeoutMs?: number
+  fetch?: typeof globalThis.fetch
+}
+
+/**
+ * The default host: an agent with an `endpoint` is called over A2A; any other runs in this
+ * process with `runAgent` and its card model. `task` runs through a `@baton/subagents`
+ * supervisor: `isolation: workspace` gives it a new directory (and fresh memory), `memory`
+ * fresh memory in a shared directory, `none` the agent's own memory.
+ *
+ * @example
+ * const host = createDefaultHost({ workspaceRoot: './work' })
+ * await runPlan(plan, { inputs, registry, host })
+ */
+export function createDefaultHost(options: CreateDefaultHostOptions = {}): AgentHost {
+  const runOptions = {
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+  }
+  return {
+    async delegate(request: HostDelegateRequest): Promise<HostResult> {
+      const { agent, budget, signal } = request
+      if (agent.endpoint) {
+        // A remote agent's own spend is its business; here it counts as one call.
+        const reservation = budget.reserve({ calls: 1 })
+        try {
+          const reply = await sendA2AMessage({
+            endpoint: agent.endpoint,
+            text: request.prompt,
+            signal,
+            ...(options.a2aTimeoutMs ? { timeoutMs: options.a2aTimeoutMs } : {}),
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          })
+          reservation.settle({ calls: 1 }, { wallet: agent.wallet })
+          return { text: reply.text }
+        } catch (error) {
+          reservation.release()
+          throw error
+        }
+      }
+      const result = await runAgent(agent, request.prompt, {
+        budget,
+        signal,
+        ...runOptions,
+        ...(options.memory ? { memory: options.memory } : {}),
+      })
+      return { text: result.text }
+    },
+
+    async task(request: HostTaskRequest): Promise<HostResult> {
+      const { agent, budget, signal, isolation } = request
+      const root = options.workspaceRoot ?? (await mkdtemp(path.join(tmpdir(), 'baton-mal-task-')))
+      const memory = isolation === 'none' ? options.memory : createInMemoryMemoryStore()
+      const supervisor = createSupervisor({
+        agent,
+        workspace: { kind: 'directory', root },
+        budget,
+        ...runOptions,
+        runner: {
+          async run(turn) {
+            const result = await runAgent(turn.agent, turn.messages, {
+              budget: turn.budget,
+              signal: turn.signal,
+              extraTools: turn.tools,
+              ...runOptions,
+              ...(request.tools ? { tools: request.tools } : {}),
+              ...(request.persona ? { persona: request.persona } : {}),
+              ...(memory ? { memory } : {}),
+            })
+            return { text: result.text, messages: result.messages }
+          },
+        },
+      })
+      const onAbort = () => {
+        void supervisor.cancelAll()
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      try {
+        const id = supervisor.delegate(request.prompt, {
+          workspace: isolation === 'workspace' ? 'new' : 'share',
+        })
+        const reports = await supervisor.waitAgents([id])
+        const report = reports?.[id]
+        signal.throwIfAborted()
+        if (!report) {
+          throw new TaskFailedError({
+            wallet: agent.wallet,
+            status: 'paused',
+            reason: 'its supervisor was paused',
+          })
+        }
+        if (report.status === 'done') return { text: report.result }
+        if (report.status === 'asking') await supervisor.cancelAgent(id)
+        throw new TaskFailedError({
+          wallet: agent.wallet,
+          status: report.status,
+          reason:
+            report.status === 'asking'
+              ? `it asked a question a task cannot answer: ${report.question ?? ''}`
+              : (report.error ?? 'no reason given'),
+        })
+      } finally {
+        signal.removeEventListener('abort', onAbort)
+        if (!options.workspaceRoot) await rm(root, { recursive: true, force: true })
+      }
+    },
+  }
+}

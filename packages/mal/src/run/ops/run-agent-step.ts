@@ -1,0 +1,33 @@
+import type { Agent } from '@baton/core'
+import type { DelegateStep, TaskStep } from '../../plan'
+import { renderTemplate } from '../../template'
+import type { StepContext, StepOutcome } from './step-context'
+
+/**
+ * Runs a `task` or `delegate` step: the registry vouches for the agent first (any failure
+ * fails the step, before anything is spent), then the host runs it with its card model.
+ *
+ * @example
+ * const { value, wallet } = await runAgentStep(context) // value: the agent's answer
+ */
+export async function runAgentStep(
+  context: StepContext<TaskStep | DelegateStep>,
+  onAgent?: (agent: Agent) => void,
+): Promise<StepOutcome> {
+  const { step, budget, scope, services, path } = context
+  const wallet = renderTemplate(step.agentWallet, scope)
+  const agent = await services.registry.ensureRegisteredAgent(wallet, { signal: budget.signal })
+  onAgent?.(agent)
+  const prompt = renderTemplate(step.prompt, scope)
+  const request = { agent, prompt, budget, signal: budget.signal, path }
+  const result =
+    step.op === 'delegate'
+      ? await services.host.delegate(request)
+      : await services.host.task({
+          ...request,
+          isolation: step.isolation,
+          ...(step.tools ? { tools: step.tools } : {}),
+          ...(step.persona === undefined ? {} : { persona: renderTemplate(step.persona, scope) }),
+        })
+  return { value: result.text, wallet: agent.wallet }
+}

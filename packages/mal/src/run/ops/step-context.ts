@@ -1,0 +1,28 @@
+import type { Budget, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type { AgentHost } from '../../host'
+import type { TemplateScope } from '../../template'
+import type { PlanTool } from '../run-options'
+
+/** What every step of a run can reach. */
+export type RunServices = {
+  registry: RegistryClient
+  host: AgentHost
+  models: () => ModelRegistry
+  toolRegistry?: ToolRegistry
+  tools: Record<string, PlanTool>
+  coordinatorWallet: string
+  model: string
+  scratch: Record<string, unknown>
+}
+
+/** One step's view of the run: its path, its own budget and the values in scope. */
+export type StepContext<S> = {
+  step: S
+  path: string
+  budget: Budget
+  scope: TemplateScope
+  services: RunServices
+}
+
+/** A finished leaf step: its value and the wallet that did the work. */
+export type StepOutcome = { value: unknown; wallet: string }

@@ -1,0 +1,327 @@
+import { BatonError, type Budget, type BudgetLimits } from '@baton/core'
+import { evaluateCondition } from '../condition'
+import type { FanoutStep, IfStep, LoopStep, Step } from '../plan'
+import { renderTemplate, renderValue, type TemplateScope } from '../template'
+import { runAgentStep } from './ops/run-agent-step'
+import { runModelStep } from './ops/run-model-step'
+import { runScratchStep, runToolStep } from './ops/run-tool-step'
+import type { RunServices, StepOutcome } from './ops/step-context'
+import { FanoutFailedError } from './run-errors'
+import type { RunEvent, RunUsage } from './run-event'
+import type { RunCursor } from './run-state'
+
+/** Distributive Omit, so each event keeps its own fields. */
+type EventBody = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'runId' | 'sequence' | 'at'>
+    : never
+  : never
+
+export type Frame = {
+  /** The budget steps of this block are carved from. */
+  budget: Budget
+  /** Values in scope (a fanout branch has its own copy). */
+  values: Record<string, unknown>
+  /** The block's path, e.g. `steps` or `steps[2].branches[0].steps`. */
+  path: string
+  iteration?: number
+}
+
+export type Pause = {
+  kind: 'pause'
+  cursor: RunCursor
+  path: string
+  saveAs: string
+  question: string
+}
+export type Stop = { kind: 'stop'; output: unknown; reason?: string }
+export type BlockOutcome = { kind: 'next'; last: unknown } | Stop | Pause
+type StepResult =
+  | { kind: 'next' }
+  | Stop
+  | (Omit<Pause, 'cursor'> & { cursor: Omit<RunCursor, 'index'> })
+
+export type InterpreterOptions = {
+  services: RunServices
+  inputs: Record<string, unknown>
+  emit: (event: EventBody) => void
+  /** The answer to the `ask_user` a resumed run stopped at. */
+  answer?: { value: unknown }
+}
+
+const failurePaths = new WeakMap<object, string>()
+
+/** The innermost step path an error was raised at, if a step raised it. */
+export function failurePathOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? failurePaths.get(error) : undefined
+}
+
+export function usageOf(budget: Budget | undefined): RunUsage {
+  if (!budget) return { calls: 0, tokens: 0, costUsd: 0 }
+  const { calls, tokens, costUsd } = budget.spent()
+  return { calls, tokens, costUsd }
+}
+
+/** Runs blocks of steps; control flow (if, loop, fanout, ask_user, stop) lives here. */
+export class PlanInterpreter {
+  readonly #options: InterpreterOptions
+  #answer: { value: unknown } | undefined
+
+  constructor(options: InterpreterOptions) {
+    this.#options = options
+    this.#answer = options.answer
+  }
+
+  async runBlock(steps: Step[], frame: Frame, resume?: RunCursor): Promise<BlockOutcome> {
+    let last: unknown = null
+    for (let index = resume?.index ?? 0; index < steps.length; index++) {
+      const step = steps[index]!
+      const result = await this.#runStep(
+        step,
+        { ...frame, path: `${frame.path}[${index}]` },
+        index === resume?.index ? resume : undefined,
+      )
+      if (result.kind === 'pause') return { ...result, cursor: { ...result.cursor, index } }
+      if (result.kind === 'stop') return result
+      if ('saveAs' in step && step.saveAs !== undefined) last = frame.values[step.saveAs] ?? null
+    }
+    return { kind: 'next', last }
+  }
+
+  async #runStep(step: Step, frame: Frame, resume?: RunCursor): Promise<StepResult> {
+    const { emit } = this.#options
+    const path = frame.path
+    const saveAs = 'saveAs' in step ? step.saveAs : undefined
+    const where = {
+      path,
+      op: step.op,
+      ...(saveAs === undefined ? {} : { saveAs }),
+      ...(frame.iteration === undefined ? {} : { iteration: frame.iteration }),
+    }
+    const coordinator = this.#options.services.coordinatorWallet
+    let wallet: string | undefined
+    if (step.op === 'task' || step.op === 'delegate') {
+      wallet = step.agentWallet.includes('{{') ? undefined : step.agentWallet
+    }
+    // A resumed container (or the answered ask_user) already announced itself before the pause.
+    if (!resume) emit({ type: 'step-start', ...where, ...(wallet ? { wallet } : {}) })
+    const started = Date.now()
+    let budget: Budget | undefined
+    try {
+      budget = frame.budget.child(capped(stepLimits(step), frame.budget), { name: path })
+      const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
+      const context = { path, budget, scope, services: this.#options.services }
+      let outcome: StepOutcome
+      let result: StepResult = { kind: 'next' }
+      switch (step.op) {
+        case 'task':
+        case 'delegate':
+          outcome = await runAgentStep({ ...context, step }, (agent) => {
+            wallet = agent.wallet
+          })
+          break
+        case 'models_call':
+        case 'synthesize':
+          outcome = await runModelStep({ ...context, step })
+          break
+        case 'tool':
+          outcome = await runToolStep({ ...context, step })
+          break
+        case 'scratch':
+          outcome = runScratchStep({ ...context, step })
+          break
+        case 'ask_user': {
+          if (!resume) {
+            const question = renderTemplate(step.question, scope)
+            return { kind: 'pause', cursor: {}, path, saveAs: step.saveAs, question }
+          }
+          outcome = { value: this.#answer?.value ?? null, wallet: coordinator }
+          this.#answer = undefined
+          break
+        }
+        case 'stop': {
+          const output = renderValue(step.output, scope)
+          outcome = { value: output, wallet: coordinator }
+          result = { kind: 'stop', output, ...(step.reason ? { reason: step.reason } : {}) }
+          break
+        }
+        case 'if': {
+          const branch = await this.#runIf(step, { ...frame, budget }, scope, resume)
+          if (branch.result.kind === 'pause') return branch.result
+          outcome = { value: { branch: branch.taken }, wallet: coordinator }
+          result = branch.result
+          break
+        }
+        case 'loop': {
+          const loop = await this.#runLoop(step, { ...frame, budget }, scope, resume)
+          if (loop.result.kind === 'pause') return loop.result
+          outcome = { value: { iterations: loop.iterations }, wallet: coordinator }
+          result = loop.result
+          break
+        }
+        case 'fanout':
+          outcome = {
+            value: await this.#runFanout(step, { ...frame, budget }),
+            wallet: coordinator,
+          }
+          break
+      }
+      if (saveAs !== undefined) frame.values[saveAs] = outcome.value
+      emit({
+        type: 'step-finish',
+        ...where,
+        value: outcome.value,
+        usage: usageOf(budget),
+        wallet: outcome.wallet,
+        durationMs: Date.now() - started,
+      })
+      return result
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && !failurePaths.has(error)) {
+        failurePaths.set(error, path)
+      }
+      emit({
+        type: 'step-error',
+        ...where,
+        code: BatonError.isInstance(error) ? error.code : 'STEP_FAILED',
+        message: BatonError.isInstance(error)
+          ? error.shortMessage
+          : error instanceof Error
+            ? error.message
+            : String(error),
+        usage: usageOf(budget),
+        ...(wallet ? { wallet } : {}),
+      })
+      throw error
+    }
+  }
+
+  async #runIf(step: IfStep, frame: Frame, scope: TemplateScope, resume?: RunCursor) {
+    const taken = resume?.branch ?? (evaluateCondition(step.cond, scope) ? 'then' : 'else')
+    const block = (taken === 'then' ? step.then : step.else) ?? []
+    const outcome = await this.runBlock(
+      block,
+      { ...frame, path: `${frame.path}.${taken}` },
+      resume?.inner,
+    )
+    const result: StepResult =
+      outcome.kind === 'pause'
+        ? { ...outcome, cursor: { branch: taken, inner: outcome.cursor } }
+        : outcome.kind === 'stop'
+          ? outcome
+          : { kind: 'next' }
+    return { taken, result }
+  }
+
+  async #runLoop(step: LoopStep, frame: Frame, scope: TemplateScope, resume?: RunCursor) {
+    let iterations = resume?.iteration ? resume.iteration - 1 : 0
+    let inner = resume?.inner
+    while (iterations < step.maxIters) {
+      // A resumed iteration is already under way: its condition was checked before the pause.
+      if (!inner && !evaluateCondition(step.while, scope)) break
+      iterations += 1
+      const outcome = await this.runBlock(
+        step.do,
+        { ...frame, path: `${frame.path}.do`, iteration: iterations },
+        inner,
+      )
+      inner = undefined
+      if (outcome.kind === 'pause') {
+        const result: StepResult = {
+          ...outcome,
+          cursor: { iteration: iterations, inner: outcome.cursor },
+        }
+        return { iterations, result }
+      }
+      if (outcome.kind === 'stop') return { iterations, result: outcome as StepResult }
+    }
+    return { iterations, result: { kind: 'next' } as StepResult }
+  }
+
+  async #runFanout(step: FanoutStep, frame: Frame): Promise<unknown> {
+    const { branches, gather } = step
+    const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
+    const budgets = new Map<number, Budget>()
+    const locals: Record<string, unknown>[] = []
+    const successes = new Map<number, unknown>()
+    const failures = new Map<number, unknown>()
+    let winner: number | undefined
+    let settled = false
+    const cancelOthers = (except: number, reason: string) => {
+      settled = true
+      for (const [index, budget] of budgets) if (index !== except) budget.cancel(reason)
+    }
+    let next = 0
+    const worker = async () => {
+      while (next < branches.length && !settled) {
+        const index = next++
+        const branch = branches[index]!
+        const values = { ...frame.values }
+        locals[index] = values
+        try {
+          const budget = frame.budget.child(undefined, { name: `${frame.path}.branches[${index}]` })
+          budgets.set(index, budget)
+          const outcome = await this.runBlock(branch.steps, {
+            ...frame,
+            budget,
+            values,
+            path: `${frame.path}.branches[${index}].steps`,
+          })
+          if (settled) continue
+          const value =
+            outcome.kind === 'stop' ? outcome.output : outcome.kind === 'next' ? outcome.last : null
+          successes.set(index, value)
+          if (gather === 'first') {
+            winner = index
+            cancelOthers(index, `branch "${branch.id}" finished first`)
+          }
+        } catch (error) {
+          failures.set(index, error)
+          if (gather === 'all' && !settled) cancelOthers(index, `branch "${branch.id}" failed`)
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: concurrency }, worker))
+    for (const values of locals) if (values) Object.assign(frame.values, values)
+    frame.budget.throwIfAborted()
+    if (gather === 'all') {
+      const [first] = failures.values()
+      if (failures.size > 0) throw first
+      return Object.fromEntries(
+        branches.map((branch, index) => [branch.id, successes.get(index) ?? null]),
+      )
+    }
+    if (gather === 'first' && winner !== undefined) return successes.get(winner) ?? null
+    if (gather === 'any-success' && successes.size > 0) {
+      return Object.fromEntries(
+        [...successes]
+          .sort(([a], [b]) => a - b)
+          .map(([index, value]) => [branches[index]!.id, value]),
+      )
+    }
+    throw new FanoutFailedError({
+      path: frame.path,
+      failures: [...failures].map(([index, error]) => ({
+        id: branches[index]!.id,
+        code: BatonError.isInstance(error) ? error.code : 'STEP_FAILED',
+        message: error instanceof Error ? error.message : String(error),
+      })),
+    })
+  }
+}
+
+function stepLimits(step: Step): BudgetLimits | undefined {
+  return 'budget' in step ? step.budget : undefined
+}
+
+// A step gets what it asks for, or what its parent has left if that is less.
+function capped(limits: BudgetLimits | undefined, parent: Budget): BudgetLimits | undefined {
+  if (!limits) return undefined
+  const left = parent.remaining()
+  const result: BudgetLimits = {}
+  if (limits.calls !== undefined) result.calls = Math.min(limits.calls, left.calls)
+  if (limits.tokens !== undefined) result.tokens = Math.min(limits.tokens, left.tokens)
+  if (limits.costUsd !== undefined) result.costUsd = Math.min(limits.costUsd, left.costUsd)
+  if (limits.maxWallMs !== undefined) result.maxWallMs = Math.min(limits.maxWallMs, left.wallMs)
+  return result
+}

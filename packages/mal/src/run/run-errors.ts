@@ -1,0 +1,89 @@
+import { BatonError } from '@baton/core'
+
+/** Inputs that do not match the plan's `inputs` (missing, unknown, or of the wrong type). */
+export class PlanInputError extends BatonError {
+  override name = 'PlanInputError'
+  readonly issues: { path: string; message: string }[]
+  constructor(issues: { path: string; message: string }[]) {
+    super(
+      'PLAN_INPUT_INVALID',
+      `Invalid plan inputs: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      { details: { issues } },
+    )
+    this.issues = issues
+  }
+}
+
+/** A `result.state` that is not the state of a paused run. */
+export class RunStateError extends BatonError {
+  override name = 'RunStateError'
+  constructor(reason: string) {
+    super('RUN_STATE_INVALID', `Cannot resume the run: ${reason}.`)
+  }
+}
+
+/** A `tool` step named a tool that neither `tools` nor `toolRegistry` provides. */
+export class ToolNotFoundError extends BatonError {
+  override name = 'ToolNotFoundError'
+  constructor(options: { toolName: string; available: string[] }) {
+    super(
+      'TOOL_NOT_FOUND',
+      `No tool named "${options.toolName}" (available: ${options.available.join(', ') || 'none'}).`,
+      { details: options },
+    )
+  }
+}
+
+/** A `tool` step's tool threw, or refused its arguments. */
+export class ToolStepError extends BatonError {
+  override name = 'ToolStepError'
+  constructor(options: { toolName: string; reason: string; cause?: unknown }) {
+    super('TOOL_FAILED', `Tool "${options.toolName}" failed: ${options.reason}`, {
+      details: { toolName: options.toolName },
+      cause: options.cause,
+    })
+  }
+}
+
+/** A `task` step's specialist ended without a result (failed, ran out of budget, asked a question). */
+export class TaskFailedError extends BatonError {
+  override name = 'TaskFailedError'
+  constructor(options: { wallet: string; status: string; reason: string; cause?: unknown }) {
+    super(
+      'TASK_FAILED',
+      `Task for agent ${options.wallet} ended ${options.status}: ${options.reason}`,
+      {
+        details: { wallet: options.wallet, status: options.status },
+        cause: options.cause,
+      },
+    )
+  }
+}
+
+/** Every branch of an `any-success` or `first` fanout failed. */
+export class FanoutFailedError extends BatonError {
+  override name = 'FanoutFailedError'
+  constructor(options: {
+    path: string
+    failures: { id: string; code: string; message: string }[]
+  }) {
+    super(
+      'FANOUT_FAILED',
+      `Every branch of the fanout at ${options.path} failed: ${options.failures
+        .map((failure) => `${failure.id}: ${failure.message}`)
+        .join('; ')}`,
+      { details: options },
+    )
+  }
+}
+
+/** A model call that the remaining budget cannot pay for even a one-token answer. */
+export class ModelCallError extends BatonError {
+  override name = 'ModelCallError'
+  constructor(options: { model: string; reason: string; cause?: unknown }) {
+    super('MODEL_CALL_FAILED', `Model ${options.model} failed: ${options.reason}`, {
+      details: { model: options.model },
+      cause: options.cause,
+    })
+  }
+}

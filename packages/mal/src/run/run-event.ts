@@ -1,0 +1,82 @@
+import { z } from 'zod'
+
+/** Usage in every dimension a budget counts. */
+export const RunUsage = z.object({
+  calls: z.number().nonnegative(),
+  tokens: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+})
+export type RunUsage = z.infer<typeof RunUsage>
+
+export const RunStatus = z.enum(['done', 'stopped', 'failed', 'paused', 'cancelled'])
+export type RunStatus = z.infer<typeof RunStatus>
+
+export const RunErrorInfo = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** The path of the step that failed (`steps[2].branches[0].steps[1]`). */
+  path: z.string().optional(),
+})
+export type RunErrorInfo = z.infer<typeof RunErrorInfo>
+
+const Base = {
+  runId: z.string(),
+  /** Position of the event in its run (continues across a pause and resume). */
+  sequence: z.number().int().nonnegative(),
+  at: z.string(),
+}
+const StepBase = {
+  ...Base,
+  path: z.string(),
+  op: z.string(),
+  saveAs: z.string().optional(),
+  /** The iteration of the innermost loop the step runs in (1-based). */
+  iteration: z.number().int().positive().optional(),
+}
+
+/** Every event a run emits, in order: a discriminated union on `type`. */
+export const RunEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('run-start'),
+    ...Base,
+    plan: z.string().optional(),
+    inputs: z.record(z.string(), z.unknown()),
+    resumed: z.boolean(),
+  }),
+  z.object({ type: z.literal('step-start'), ...StepBase, wallet: z.string().optional() }),
+  z.object({
+    type: z.literal('step-finish'),
+    ...StepBase,
+    value: z.unknown(),
+    usage: RunUsage,
+    /** Who did the work: the agent's wallet, or the coordinator's for models and tools. */
+    wallet: z.string(),
+    durationMs: z.number().nonnegative(),
+  }),
+  z.object({
+    type: z.literal('step-error'),
+    ...StepBase,
+    code: z.string(),
+    message: z.string(),
+    usage: RunUsage,
+    wallet: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('run-pause'),
+    ...Base,
+    path: z.string(),
+    saveAs: z.string(),
+    question: z.string(),
+  }),
+  z.object({
+    type: z.literal('run-finish'),
+    ...Base,
+    status: RunStatus,
+    output: z.unknown(),
+    reason: z.string().optional(),
+    usage: RunUsage,
+    error: RunErrorInfo.optional(),
+  }),
+])
+export type RunEvent = z.infer<typeof RunEvent>
+export type RunEventType = RunEvent['type']
