@@ -85,6 +85,7 @@ class Bus implements MessageBus {
     try {
       await this.#started
     } catch (error) {
+      if (error instanceof TransportError) throw error
       throw new TransportError({
         transport: this.transport.name,
         message: 'could not start',
@@ -247,7 +248,7 @@ class Bus implements MessageBus {
     try {
       await this.transport.publish(envelope)
     } catch (error) {
-      if (TransportError.isInstance(error) && error.code === 'TRANSPORT_FAILED') throw error
+      if (error instanceof TransportError) throw error
       throw new TransportError({
         transport: this.transport.name,
         message: `could not take envelope "${envelope.id}"`,
