@@ -312,6 +312,28 @@ describe('runAgent', () => {
     expect(calls.length).toBeLessThanOrEqual(1)
   })
 
+  it('rejects with BudgetExceededError when the wall deadline passes mid-call', async () => {
+    const budget = createBudget({ maxWallMs: 100 })
+    const run = runAgent(makeAgent(), '[[sleep:20000]] slow', { budget })
+    await expect(run).rejects.toBeInstanceOf(BudgetExceededError)
+    await expect(run).rejects.toMatchObject({ dimension: 'wallMs' })
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it('never lets concurrent runs on child budgets overspend their parent', async () => {
+    const { toolRegistry } = addTools()
+    const parent = createBudget({ calls: 3 })
+    const runs = ['one', 'two', 'three'].map((name) =>
+      runAgent(makeAgent(), tenTools(5), {
+        budget: parent.child({}, { name }),
+        toolRegistry,
+      }),
+    )
+    const outcomes = await Promise.allSettled(runs)
+    expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true)
+    expect(parent.spent().calls).toBe(3)
+  })
+
   it('refuses to start on an aborted signal', async () => {
     const budget = createBudget()
     budget.cancel('before start')
