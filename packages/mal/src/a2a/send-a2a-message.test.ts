@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { type A2AAnswer, type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
+import { sendA2AMessage } from './send-a2a-message'
+
+let server: A2AServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+async function serve(answer: Parameters<typeof startA2AServer>[0]) {
+  server = await startA2AServer(answer)
+  return server
+}
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+
+describe('sendA2AMessage', () => {
+  it('sends message/send with a user text part and reads a Message reply', async () => {
+    const { url, requests } = await serve(() => ({
+      result: {
+        kind: 'message',
+        role: 'agent',
+        parts: [
+          { kind: 'text', text: 'hello back' },
+          { kind: 'data', data: { ok: true } },
+        ],
+      },
+    }))
+    const reply = await sendA2AMessage({ endpoint: url, text: 'hello' })
+    expect(reply.text).toBe('hello back\n{"ok":true}')
+    expect(requests[0]).toMatchObject({
+      method: 'message/send',
+      params: {
+        message: {
+          role: 'user',
+          kind: 'message',
+          parts: [{ kind: 'text', text: 'hello' }],
+          messageId: expect.any(String),
+        },
+      },
+    })
+  })
+
+  it('reads a completed Task from its artifacts, polling tasks/get while it works', async () => {
+    let polls = 0
+    const { url, requests } = await serve((request): A2AAnswer => {
+      if (request.method === 'message/send') {
+        return { result: { kind: 'task', id: 't1', status: { state: 'working' } } }
+      }
+      polls += 1
+      return polls < 2
+        ? { result: { kind: 'task', id: 't1', status: { state: 'working' } } }
+        : {
+            result: {
+              kind: 'task',
+              id: 't1',
+              status: { state: 'completed' },
+              artifacts: [{ parts: [{ kind: 'text', text: 'report ready' }] }],
+            },
+          }
+    })
+    const reply = await sendA2AMessage({ endpoint: url, text: 'report', pollMs: 10 })
+    expect(reply).toEqual({ text: 'report ready', taskId: 't1', state: 'completed' })
+    expect(requests.map((request) => request.method)).toEqual([
+      'message/send',
+      'tasks/get',
+      'tasks/get',
+    ])
+  })
+
+  it('turns a JSON-RPC error into A2A_RPC_ERROR', async () => {
+    const { url } = await serve(() => ({ error: { code: -32601, message: 'Method not found' } }))
+    const error = await caught(sendA2AMessage({ endpoint: url, text: 'x' }))
+    expect(error).toMatchObject({ code: 'A2A_RPC_ERROR', rpcCode: -32601 })
+    expect((error as Error).message).toMatch(/Method not found/)
+  })
+
+  it('turns a non-200 answer into A2A_HTTP_ERROR', async () => {
+    const { url } = await serve(() => ({ status: 503, body: 'busy' }))
+    expect(await caught(sendA2AMessage({ endpoint: url, text: 'x' }))).toMatchObject({
+      code: 'A2A_HTTP_ERROR',
+      status: 503,
+    })
+  })
+
+  it('turns a body that is not JSON-RPC into A2A_BAD_RESPONSE', async () => {
+    const { url } = await serve(() => ({ status: 200, body: '<html>' }))
+    expect(await caught(sendA2AMessage({ endpoint: url, text: 'x' }))).toMatchObject({
+      code: 'A2A_BAD_RESPONSE',
+    })
+    await server?.close()
+    server = await startA2AServer(() => ({
+      result: {
+        kind: 'task',
+        id: 't',
+        status: {
+          state: 'failed',
+          message: { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'no data' }] },
+        },
+      },
+    }))
+    const failed = await caught(sendA2AMessage({ endpoint: server.url, text: 'x' }))
+    expect((failed as Error).message).toMatch(/ended task t as "failed": no data/)
+  })
+
+  it('gives up with A2A_TIMEOUT when the agent does not answer in time', async () => {
+    const { url } = await serve(() => ({ hang: true }))
+    const error = await caught(sendA2AMessage({ endpoint: url, text: 'x', timeoutMs: 200 }))
+    expect(error).toMatchObject({ code: 'A2A_TIMEOUT' })
+  })
+
+  it('rejects with the signal reason when the caller aborts', async () => {
+    const { url } = await serve(() => ({ hang: true }))
+    const controller = new AbortController()
+    const pending = caught(sendA2AMessage({ endpoint: url, text: 'x', signal: controller.signal }))
+    setTimeout(() => controller.abort(new Error('stop now')), 50)
+    expect(await pending).toMatchObject({ message: 'stop now' })
+  })
+})
