@@ -1,6 +1,7 @@
 import { createBudget } from '@baton/core'
 import { createInProcessSwarmRunner } from '@baton/mal'
 import type { AdvancedAgentStore } from '../advanced-agent-store/create-advanced-agent-store'
+import { waitForSwarmRun } from '../advanced-agent-store/wait-for-swarm-run'
 import type { SwarmRunner } from '../swarm-runner/types'
 import { analyst, critic } from './agents'
 
@@ -14,15 +15,6 @@ export function inProcessRunnerFor(store: () => AdvancedAgentStore): SwarmRunner
 }
 
 /** Resolves once the store's run is no longer running. */
-export function settled(store: AdvancedAgentStore, runId: string): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (store.getState().runs[runId]?.status !== 'running') {
-        stop()
-        resolve()
-      }
-    }
-    const stop = store.subscribe(check)
-    check()
-  })
+export async function settled(store: AdvancedAgentStore, runId: string): Promise<void> {
+  await waitForSwarmRun(store, runId)
 }

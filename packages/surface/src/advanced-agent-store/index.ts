@@ -13,3 +13,4 @@ export {
   SwarmsUnavailableError,
   UnknownSwarmError,
 } from './swarm-run-errors'
+export { waitForSwarmRun } from './wait-for-swarm-run'

@@ -50,11 +50,11 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((created) => created.bus.close()))
 })
 
-function renderChat(runner?: SwarmRunner | ((swarms: BatonStores['swarms']) => SwarmRunner)) {
+function renderChat(runner?: SwarmRunner) {
   const created = createBatonStores({
     agents: [analyst, critic, ops, opsOrchestrator],
     swarms: [makeSwarm()],
-    runner: runner ?? ((swarms) => inProcessRunnerFor(() => swarms)),
+    runner: runner ?? (({ swarms }) => inProcessRunnerFor(() => swarms)),
   })
   stores.push(created)
   render(

@@ -22,8 +22,13 @@ export type BatonStores = {
 }
 
 export type CreateBatonStoresOptions = {
-  /** The runner, or a function making one from the swarm store (so it can read its swarms). */
-  runner?: SwarmRunner | ((swarms: AdvancedAgentStore) => SwarmRunner)
+  /**
+   * The runner, or a function making one from the stores (so it can read their agents and
+   * swarms); the function is called when the first run starts.
+   */
+  runner?:
+    | SwarmRunner
+    | ((stores: { agents: AgentStore; swarms: AdvancedAgentStore }) => SwarmRunner)
   /** The bus to use (default: a new in-process bus made with `busOptions`). */
   bus?: MessageBus
   busOptions?: MessageBusOptions
@@ -37,22 +42,29 @@ export type CreateBatonStoresOptions = {
  * @example
  * const stores = createBatonStores({
  *   busOptions: { loopGuard: { maxHops: 4 } },
- *   runner: (swarms) => createInProcessSwarmRunner({ swarms: (id) => swarms.getState().getSwarm(id), agents }),
+ *   runner: ({ agents, swarms }) =>
+ *     createInProcessSwarmRunner({
+ *       swarms: (id) => swarms.getState().getSwarm(id),
+ *       agents: (id) => agents.getState().getById(id),
+ *     }),
  * })
  */
 export function createBatonStores(options: CreateBatonStoresOptions = {}): BatonStores {
   const bus = options.bus ?? createMessageBus(options.busOptions)
   const runnerOption = options.runner
+  const agents = createAgentStore(options.agents ?? [])
   let swarms!: AdvancedAgentStore
-  // The runner is asked for lazily, so a factory can close over the store it is given.
+  // The runner is made lazily, so a factory can use the swarm store it is given.
   const runner: SwarmRunner | undefined =
-    typeof runnerOption === 'function' ? lazyRunner(() => runnerOption(swarms)) : runnerOption
+    typeof runnerOption === 'function'
+      ? lazyRunner(() => runnerOption({ agents, swarms }))
+      : runnerOption
   swarms = createAdvancedAgentStore({
     ...(runner ? { runner } : {}),
     ...(options.swarms ? { swarms: options.swarms } : {}),
   })
   return {
-    agents: createAgentStore(options.agents ?? []),
+    agents,
     swarms,
     comm: createCommunicationStore(bus),
     bus,
