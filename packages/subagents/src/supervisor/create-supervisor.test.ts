@@ -30,18 +30,18 @@ function supervise(limits: Parameters<typeof createBudget>[0] = { calls: 100 }) 
 
 describe('createSupervisor', () => {
   it('runs three children in parallel with their own budgets, and the parent pays their sum', async () => {
+    // Each child has a cost of its own: a model call reserves the cost it may spend, and a
+    // child without one would hold all of the parent's (see docs/subagents.md, Figures).
     const { budget, supervisor } = supervise({ calls: 40, cost: 1 })
     const first = supervisor.delegate(
       `Write the plan ${directive('write_file', { path: 'plan.md', content: '1. ship' })}`,
-      {
-        budget: { calls: 3 },
-      },
+      { budget: { calls: 3, cost: 0.01 } },
     )
     const second = supervisor.delegate(`Survey the folder ${listFiles}${listFiles}`, {
-      budget: { calls: 5, cost: 0.01 },
+      budget: { calls: 5, cost: 0.02 },
     })
     const third = supervisor.delegate('Summarize the release notes', {
-      budget: { calls: 2, seconds: 30 },
+      budget: { calls: 2, cost: 0.01, seconds: 30 },
     })
     const reports = await supervisor.waitAgents()
     expect(Object.keys(reports ?? {})).toEqual([first, second, third])
@@ -92,6 +92,15 @@ describe('createSupervisor', () => {
     expect(statuses).toContain('budget-exhausted')
     const total = Object.values(reports ?? {}).reduce((sum, report) => sum + report.modelCalls, 0)
     expect(total).toBe(budget.spent().calls)
+  })
+
+  it('stops a model child whose seconds run out with timed-out', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate('[[sleep:20000]] Slow thinking', { budget: { seconds: 0.3 } })
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('timed-out')
+    expect(report?.error).toMatch(/ran out of time/)
+    expect(report?.modelCalls).toBe(0)
   })
 
   it('lets a child ask a question, and go on with the answer', async () => {

@@ -1,40 +1,34 @@
-import { mkdirSync } from 'node:fs'
 import { rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
-import { type Agent, type Budget, ModelRef, parseWith } from '@baton/core'
-import type { ModelMessage, ToolSet } from 'ai'
+import { type Agent, parseWith } from '@baton/core'
+import type { ToolSet } from 'ai'
 import { z } from 'zod'
-import { AdapterUnavailableError, UnknownAdapterError } from '../adapters/adapter-errors'
-import { claudeCodeAdapter } from '../adapters/claude-code-adapter'
-import { codexAdapter } from '../adapters/codex-adapter'
-import { findExecutable } from '../adapters/find-executable'
-import { type AdapterProcess, startAdapterProcess } from '../adapters/start-adapter-process'
-import { type AgentAdapter, AgentAdapterSchema } from '../adapters/types'
+import { builtInAdapters } from '../adapters/built-in-adapters'
+import { resolveAdapter } from '../adapters/resolve-adapter'
+import { startAdapterProcess } from '../adapters/start-adapter-process'
+import type { AgentAdapter } from '../adapters/types'
 import { createAgentRunner } from '../runner/create-agent-runner'
 import type { SubagentRunner } from '../runner/types'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
 import { createFileTools } from '../workspace/create-file-tools'
-import {
-  changedFiles,
-  type FileSnapshot,
-  SUBAGENTS_DIRECTORY,
-  snapshotFiles,
-} from '../workspace/snapshot-files'
-import type { Workspace, WorkspaceLease, WorkspaceProvider } from '../workspace/types'
-import {
-  UnknownWorkspaceKindError,
-  WorkspaceBusyError,
-  WorkspaceUnavailableError,
-} from '../workspace/workspace-errors'
+import { SUBAGENTS_DIRECTORY, snapshotFiles } from '../workspace/snapshot-files'
+import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
+import { checkWorkspaceKind, makeWorkspace } from './choose-workspace'
 import { createDelegationTools } from './create-delegation-tools'
 import { messageOf, statusOf } from './status-of'
+import { currentWorkspaceOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import {
   MaxDepthExceededError,
   ModelProviderMismatchError,
   SubagentUnavailableError,
   UnknownSubagentError,
 } from './supervisor-errors'
+import {
+  DelegateOptionsSchema,
+  SupervisorOptionsSchema,
+  WaitOptionsSchema,
+} from './supervisor-schemas'
 import type {
   CreateSupervisorOptions,
   DelegateOptions,
@@ -46,77 +40,9 @@ import type {
   SupervisorEvents,
 } from './types'
 
-const DelegateOptionsSchema = z
-  .object({
-    workspace: z.string().min(1).default('new'),
-    budget: z.record(z.string(), z.unknown()).optional(),
-    model: ModelRef.optional(),
-    agent: z.string().min(1).optional(),
-    multiTurn: z.boolean().default(false),
-  })
-  .strict()
-  .refine((options) => !(options.model && options.agent), {
-    message: 'give either a model or an external agent, not both',
-    path: ['agent'],
-  })
-
-const SupervisorOptionsSchema = z.object({
-  agent: z.custom<Agent>(
-    (value) => typeof (value as Agent | undefined)?.model === 'string',
-    'must be an agent (with a model)',
-  ),
-  workspace: z.union([
-    z.object({ kind: z.literal('directory'), root: z.string().min(1) }),
-    z.custom<Workspace>(
-      (value) => typeof (value as Workspace | undefined)?.lend === 'function',
-      'must be { kind: "directory", root } or a Workspace',
-    ),
-  ]),
-  budget: z.custom<Budget>(
-    (value) => typeof (value as Budget | undefined)?.child === 'function',
-    'must be a budget (see createBudget)',
-  ),
-  adapters: z.record(z.string(), AgentAdapterSchema).optional(),
-  maxDepth: z.number().int().min(0).default(3),
-})
-
-const WaitOptionsSchema = z.object({ timeoutMs: z.number().nonnegative().optional() })
-
-const BUILT_IN_ADAPTERS: Record<string, AgentAdapter> = {
-  'claude-code': claudeCodeAdapter,
-  codex: codexAdapter,
-}
-
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
 
 type Listener = (payload: never) => void
-
-type Subagent = {
-  id: string
-  task: string
-  status: SubagentStatus
-  result: string
-  question?: string
-  error?: string
-  agent: Agent
-  budget: Budget
-  workspaceKind: string
-  /** Its workspace; for `share`, the lease of the current turn. */
-  workspace: Workspace
-  multiTurn: boolean
-  adapterName?: string
-  adapter?: AgentAdapter
-  process?: AdapterProcess
-  sessionId?: string
-  turns: number
-  conversation: ModelMessage[]
-  startedAt: number
-  endedAt?: number
-  baseline: Promise<FileSnapshot>
-  supervisor: SupervisorNode
-  answer?: (text: string) => void
-  turn?: Promise<void>
-}
 
 type Internal = {
   depth: number
@@ -160,7 +86,7 @@ class SupervisorNode implements Supervisor {
     this.depth = internal.depth
     this.#maxDepth = parsed.maxDepth
     this.#runner = options.runner ?? createAgentRunner()
-    this.#adapters = { ...BUILT_IN_ADAPTERS, ...options.adapters }
+    this.#adapters = { ...builtInAdapters, ...options.adapters }
     this.workspace =
       'lend' in options.workspace
         ? options.workspace
@@ -183,8 +109,12 @@ class SupervisorNode implements Supervisor {
         provider: caller.model.split(':')[0]!,
       })
     }
-    const adapter = settings.agent ? this.#adapterFor(settings.agent) : undefined
-    const provider = this.#checkWorkspaceKind(settings.workspace)
+    const adapter = settings.agent ? resolveAdapter(settings.agent, this.#adapters) : undefined
+    const provider = checkWorkspaceKind({
+      kind: settings.workspace,
+      caller: this.workspace,
+      providers: this.#options.workspaceProviders ?? {},
+    })
     const id = `${this.#internal.idPrefix}${this.#count + 1}`
     // Carved last: every check that can refuse has passed, so nothing is left half-made.
     const budget = this.#options.budget.child(options.budget, {
@@ -193,7 +123,7 @@ class SupervisorNode implements Supervisor {
     this.#count += 1
     let workspace: Workspace
     try {
-      workspace = this.#workspaceFor({ id, kind: settings.workspace, provider })
+      workspace = makeWorkspace({ id, kind: settings.workspace, caller: this.workspace, provider })
     } catch (error) {
       budget.cancel('its workspace could not be made')
       throw error
@@ -215,7 +145,7 @@ class SupervisorNode implements Supervisor {
       startedAt: Date.now(),
       baseline:
         settings.workspace === 'share' ? snapshotFiles(workspace.root) : Promise.resolve(new Map()),
-      supervisor: undefined as unknown as SupervisorNode,
+      supervisor: undefined as unknown as Supervisor,
     }
     subagent.supervisor = new SupervisorNode(
       {
@@ -269,7 +199,7 @@ class SupervisorNode implements Supervisor {
       check()
     })
     if (!settled) return null
-    const reports = await Promise.all(targets.map((subagent) => this.#reportOf(subagent)))
+    const reports = await Promise.all(targets.map((subagent) => reportOf(subagent)))
     return Object.fromEntries(reports.map((report) => [report.id, report]))
   }
 
@@ -300,7 +230,7 @@ class SupervisorNode implements Supervisor {
   async cancelAgent(id: string): Promise<SubagentReport> {
     const subagent = this.#get(id)
     await this.#cancel(subagent)
-    return this.#reportOf(subagent)
+    return reportOf(subagent)
   }
 
   async cancelAll(): Promise<void> {
@@ -325,7 +255,7 @@ class SupervisorNode implements Supervisor {
   }
 
   async report(id: string): Promise<SubagentReport> {
-    return this.#reportOf(this.#get(id))
+    return reportOf(this.#get(id))
   }
 
   tree(): SubagentTreeNode[] {
@@ -501,78 +431,6 @@ class SupervisorNode implements Supervisor {
     }
   }
 
-  #adapterFor(name: string): AgentAdapter {
-    const adapter = this.#adapters[name]
-    if (!adapter)
-      throw new UnknownAdapterError({ adapter: name, known: Object.keys(this.#adapters) })
-    const searchPath = adapter.env?.PATH ?? process.env.PATH
-    if (!findExecutable(adapter.command, searchPath)) {
-      throw new AdapterUnavailableError({ adapter: name, command: adapter.command })
-    }
-    return adapter
-  }
-
-  #checkWorkspaceKind(kind: string): WorkspaceProvider | undefined {
-    const providers = this.#options.workspaceProviders ?? {}
-    if (kind === 'share') {
-      const holder = this.workspace.holder
-      if (holder !== undefined) {
-        throw new WorkspaceBusyError({ root: this.workspace.root, holder, action: 'share it' })
-      }
-      return undefined
-    }
-    // 'new' is a workspace of the caller's own kind.
-    const wanted = kind === 'new' ? this.workspace.kind : kind
-    if (wanted === 'directory') return undefined
-    const provider = providers[wanted]
-    if (!provider) {
-      throw new UnknownWorkspaceKindError({
-        kind: wanted,
-        known: ['new', 'share', 'directory', ...Object.keys(providers)],
-      })
-    }
-    const reason = provider.unavailableReason?.()
-    if (reason !== undefined) throw new WorkspaceUnavailableError({ kind: wanted, reason })
-    return provider
-  }
-
-  #workspaceFor(options: {
-    id: string
-    kind: string
-    provider: WorkspaceProvider | undefined
-  }): Workspace {
-    if (options.kind === 'share') return this.workspace.lend(options.id)
-    const directory = path.join(this.workspace.root, SUBAGENTS_DIRECTORY, options.id)
-    mkdirSync(directory, { recursive: true })
-    if (!options.provider) return createDirectoryWorkspace({ root: directory })
-    return options.provider.create({ id: options.id, directory, parent: this.workspace })
-  }
-
-  async #reportOf(subagent: Subagent): Promise<SubagentReport> {
-    const spent = subagent.budget.spent()
-    const [before, after] = await Promise.all([
-      subagent.baseline,
-      snapshotFiles(subagent.workspace.root),
-    ])
-    return {
-      id: subagent.id,
-      status: subagent.status,
-      result: subagent.result,
-      ...(subagent.status === 'asking' && subagent.question !== undefined
-        ? { question: subagent.question }
-        : {}),
-      ...(subagent.error !== undefined && subagent.status !== 'done'
-        ? { error: subagent.error }
-        : {}),
-      modelCalls: spent.calls,
-      tokens: spent.tokens,
-      costUsd: spent.costUsd,
-      seconds: secondsOf(subagent),
-      directory: subagent.workspace.root,
-      files: changedFiles(before, after),
-    }
-  }
-
   #get(id: string): Subagent {
     const subagent = this.#children.get(id)
     if (!subagent) throw new UnknownSubagentError({ id, known: [...this.#children.keys()] })
@@ -589,33 +447,6 @@ class SupervisorNode implements Supervisor {
     }
     this.#internal.forward?.(event, payload)
   }
-}
-
-/** The sub-agent's workspace as its own supervisor sees it: for `share`, the current lease. */
-function currentWorkspaceOf(subagent: Subagent): Workspace {
-  return {
-    get kind() {
-      return subagent.workspace.kind
-    },
-    get root() {
-      return subagent.workspace.root
-    },
-    get holder() {
-      return subagent.workspace.holder
-    },
-    lend: (holder) => subagent.workspace.lend(holder),
-    readFile: (file) => subagent.workspace.readFile(file),
-    writeFile: (file, content) => subagent.workspace.writeFile(file, content),
-    listFiles: (directory) => subagent.workspace.listFiles(directory),
-  }
-}
-
-function runsOf(subagent: Subagent): string {
-  return subagent.adapterName ? `adapter:${subagent.adapterName}` : `model:${subagent.agent.model}`
-}
-
-function secondsOf(subagent: Subagent): number {
-  return ((subagent.endedAt ?? Date.now()) - subagent.startedAt) / 1000
 }
 
 function delay(ms: number): Promise<void> {

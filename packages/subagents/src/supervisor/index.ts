@@ -1,7 +1,6 @@
 export { createAskCallerTool } from './ask-caller-tool'
 export { createDelegationTools } from './create-delegation-tools'
 export { createSupervisor } from './create-supervisor'
-export { messageOf, statusOf } from './status-of'
 export {
   MaxDepthExceededError,
   ModelProviderMismatchError,

@@ -1,0 +1,93 @@
+import type { Agent, Budget } from '@baton/core'
+import type { ModelMessage } from 'ai'
+import type { AdapterProcess } from '../adapters/start-adapter-process'
+import type { AgentAdapter } from '../adapters/types'
+import { changedFiles, type FileSnapshot, snapshotFiles } from '../workspace/snapshot-files'
+import type { Workspace } from '../workspace/types'
+import type { SubagentReport, SubagentStatus, Supervisor } from './types'
+
+/** What a supervisor keeps about one sub-agent it started. */
+export type Subagent = {
+  id: string
+  task: string
+  status: SubagentStatus
+  result: string
+  question?: string
+  error?: string
+  agent: Agent
+  budget: Budget
+  workspaceKind: string
+  /** Its workspace; for `share`, the lease of the current turn. */
+  workspace: Workspace
+  multiTurn: boolean
+  adapterName?: string
+  adapter?: AgentAdapter
+  process?: AdapterProcess
+  sessionId?: string
+  turns: number
+  conversation: ModelMessage[]
+  startedAt: number
+  endedAt?: number
+  baseline: Promise<FileSnapshot>
+  supervisor: Supervisor
+  answer?: (text: string) => void
+  turn?: Promise<void>
+}
+
+/** The sub-agent's workspace as its own supervisor sees it: for `share`, the current lease. */
+export function currentWorkspaceOf(subagent: Subagent): Workspace {
+  return {
+    get kind() {
+      return subagent.workspace.kind
+    },
+    get root() {
+      return subagent.workspace.root
+    },
+    get holder() {
+      return subagent.workspace.holder
+    },
+    lend: (holder) => subagent.workspace.lend(holder),
+    readFile: (file) => subagent.workspace.readFile(file),
+    writeFile: (file, content) => subagent.workspace.writeFile(file, content),
+    listFiles: (directory) => subagent.workspace.listFiles(directory),
+  }
+}
+
+export function runsOf(subagent: Subagent): string {
+  return subagent.adapterName ? `adapter:${subagent.adapterName}` : `model:${subagent.agent.model}`
+}
+
+export function secondsOf(subagent: Subagent): number {
+  return ((subagent.endedAt ?? Date.now()) - subagent.startedAt) / 1000
+}
+
+/**
+ * A sub-agent's report: status, spend (its own and what it delegated) and the files it made.
+ *
+ * @example
+ * const report = await reportOf(subagent) // { id: 'sub-1', status: 'done', files: ['notes.md'], ... }
+ */
+export async function reportOf(subagent: Subagent): Promise<SubagentReport> {
+  const spent = subagent.budget.spent()
+  const [before, after] = await Promise.all([
+    subagent.baseline,
+    snapshotFiles(subagent.workspace.root),
+  ])
+  return {
+    id: subagent.id,
+    status: subagent.status,
+    result: subagent.result,
+    ...(subagent.status === 'asking' && subagent.question !== undefined
+      ? { question: subagent.question }
+      : {}),
+    ...(subagent.error !== undefined && subagent.status !== 'done'
+      ? { error: subagent.error }
+      : {}),
+    modelCalls: spent.calls,
+    tokens: spent.tokens,
+    costUsd: spent.costUsd,
+    seconds: secondsOf(subagent),
+    directory: subagent.workspace.root,
+    files: changedFiles(before, after),
+  }
+}
