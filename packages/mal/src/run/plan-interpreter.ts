@@ -107,8 +107,11 @@ export class PlanInterpreter {
     if (!resume) emit({ type: 'step-start', ...where, ...(wallet ? { wallet } : {}) })
     const started = Date.now()
     let budget: Budget | undefined
+    let borrowed = false
     try {
-      budget = frame.budget.child(capped(stepLimits(step), frame.budget), { name: path })
+      const carved = carveBudget(frame.budget, stepLimits(step), path)
+      budget = carved.budget
+      borrowed = carved.borrowed
       const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
       const context = { path, budget, scope, services: this.#options.services }
       let outcome: StepOutcome
@@ -171,7 +174,7 @@ export class PlanInterpreter {
         type: 'step-finish',
         ...where,
         value: outcome.value,
-        usage: usageOf(budget),
+        usage: usageOf(borrowed ? undefined : budget),
         wallet: outcome.wallet,
         durationMs: Date.now() - started,
       })
@@ -189,7 +192,7 @@ export class PlanInterpreter {
           : error instanceof Error
             ? error.message
             : String(error),
-        usage: usageOf(budget),
+        usage: usageOf(borrowed ? undefined : budget),
         ...(wallet ? { wallet } : {}),
       })
       throw error
@@ -259,7 +262,11 @@ export class PlanInterpreter {
         const values = { ...frame.values }
         locals[index] = values
         try {
-          const budget = frame.budget.child(undefined, { name: `${frame.path}.branches[${index}]` })
+          const { budget } = carveBudget(
+            frame.budget,
+            undefined,
+            `${frame.path}.branches[${index}]`,
+          )
           budgets.set(index, budget)
           const outcome = await this.runBlock(branch.steps, {
             ...frame,
@@ -283,7 +290,7 @@ export class PlanInterpreter {
     }
     await Promise.all(Array.from({ length: concurrency }, worker))
     for (const values of locals) if (values) Object.assign(frame.values, values)
-    frame.budget.throwIfAborted()
+    throwIfStopped(frame.budget)
     if (gather === 'all') {
       const [first] = failures.values()
       if (failures.size > 0) throw first
@@ -308,6 +315,35 @@ export class PlanInterpreter {
       })),
     })
   }
+}
+
+/**
+ * A step's own budget, carved from its parent's. When the parent has spent all it may (calls,
+ * tokens or dollars) a step still gets to run on the parent's: steps that spend nothing
+ * (`stop`, `scratch`, `ask_user`, conditions) go on, and any step that would spend is refused
+ * by the budget itself. A cancelled or timed-out parent stops every step.
+ */
+function carveBudget(
+  parent: Budget,
+  limits: BudgetLimits | undefined,
+  name: string,
+): { budget: Budget; borrowed: boolean } {
+  if (parent.aborted && isSpendExhaustion(parent.signal.reason)) {
+    return { budget: parent, borrowed: true }
+  }
+  return { budget: parent.child(capped(limits, parent), { name }), borrowed: false }
+}
+
+function isSpendExhaustion(reason: unknown): boolean {
+  return (
+    BatonError.isInstance(reason) &&
+    reason.code === 'BUDGET_EXCEEDED' &&
+    reason.details.dimension !== 'wallMs'
+  )
+}
+
+function throwIfStopped(budget: Budget): void {
+  if (budget.aborted && !isSpendExhaustion(budget.signal.reason)) throw budget.signal.reason
 }
 
 function stepLimits(step: Step): BudgetLimits | undefined {

@@ -107,4 +107,21 @@ describe('runPlan cancellation and time limits', () => {
     expect(result.error?.code).toBe('BUDGET_EXCEEDED')
     expect(result.usage.calls).toBe(2)
   })
+
+  it('still runs steps that spend nothing once the budget is fully spent', async () => {
+    const result = await runPlan(
+      {
+        budget: { calls: 1 },
+        steps: [
+          { op: 'models_call', saveAs: 'only', model: 'offline:x', prompt: '[[answer:the one]]' },
+          { op: 'scratch', action: 'write', key: 'k', value: '{{only}}' },
+          { op: 'stop', output: '{{only}}' },
+        ],
+      },
+      { registry },
+    )
+    expect(result).toMatchObject({ status: 'done', output: 'the one' })
+    const stop = result.events.find((event) => event.type === 'step-finish' && event.op === 'stop')
+    expect(stop).toMatchObject({ usage: { calls: 0, tokens: 0, costUsd: 0 } })
+  })
 })

@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli')
+
+export type ChildResult = { code: number | null; stdout: string; stderr: string }
+
+/** Runs a TypeScript file in a child Node process (sources of sibling packages, no build). */
+export function runTsx(
+  file: string,
+  args: string[],
+  options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsxCli, '--conditions=@baton/source', file, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(options.stdin ?? '')
+  })
+}
