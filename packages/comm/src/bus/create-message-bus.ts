@@ -1,4 +1,4 @@
-import { parseWith } from '@baton/core'
+import { parseWith, ValidationError } from '@baton/core'
 import { createEnvelope } from '../envelope/create-envelope'
 import { Envelope } from '../envelope/envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
@@ -171,7 +171,9 @@ class Bus implements MessageBus {
   async allow(escalationId: string, extraHops: number): Promise<Escalation> {
     this.#assertOpen('allow an escalation')
     if (!Number.isInteger(extraHops) || extraHops < 0) {
-      throw new RangeError(`extraHops must be a whole number ≥ 0, got ${extraHops}`)
+      throw new ValidationError('allowance', [
+        { path: 'extraHops', message: `expected a whole number ≥ 0, got ${extraHops}` },
+      ])
     }
     const { escalation, heldMessage } = await this.loopGuard.allow({ escalationId, extraHops })
     this.#escalations.set(escalation.id, escalation)

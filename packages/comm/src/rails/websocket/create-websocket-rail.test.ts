@@ -3,6 +3,7 @@ import { createServer, Socket as NetSocket, type Server, type Socket } from 'nod
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocketServer } from 'ws'
 import { createMessageBus } from '../../bus/create-message-bus'
 import type { Envelope } from '../../envelope/envelope'
 import { createWebSocketRail } from './create-websocket-rail'
@@ -153,6 +154,33 @@ describe('createWebSocketRail', () => {
     expect(hub.peers()).toEqual(['spoke'])
     await spokeBus.close()
     await hubBus.close()
+  })
+
+  it('drops a peer that stops answering pings, then reconnects and resends', async () => {
+    // A peer whose connection went half-open: it takes frames but never answers a ping.
+    const silent = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false })
+    await new Promise((resolve) => silent.once('listening', resolve))
+    const connections: string[][] = []
+    silent.on('connection', (socket) => {
+      const frames: string[] = []
+      connections.push(frames)
+      socket.on('message', (data) => frames.push(JSON.parse(String(data)).kind))
+    })
+    const port = (silent.address() as { port: number }).port
+    const rail = createWebSocketRail({
+      peerId: 'pinger',
+      connect: [`ws://127.0.0.1:${port}`],
+      heartbeatMs: 100,
+      reconnect: { minDelayMs: 20, maxDelayMs: 50 },
+    })
+    const bus = createMessageBus({ transport: rail })
+    await bus.send({ from: { agentId: 'a' }, to: { agentId: 'b' }, content: 'x' })
+    await until(() => connections.length >= 2)
+    // the first connection got a hello; the envelope, never acknowledged, is still pending
+    expect(connections[0]?.[0]).toBe('hello')
+    expect(rail.pending()).toBe(1)
+    await bus.close()
+    await new Promise((resolve) => silent.close(resolve))
   })
 
   it('refuses a rail with neither listen nor connect', () => {

@@ -19,6 +19,8 @@ export type WebSocketRailOptions = {
   maxPending?: number
   /** How many recent envelope ids are remembered to drop duplicates (default 100,000). */
   dedupeWindow?: number
+  /** Pings every peer this often and drops one that did not answer the last ping (default 15 s). */
+  heartbeatMs?: number
 }
 
 export type WebSocketRailStats = {
@@ -66,6 +68,9 @@ class WebSocketRailImpl implements WebSocketRail {
   readonly #seen: BoundedIdSet
   readonly #timers = new Set<ReturnType<typeof setTimeout>>()
   readonly #sockets = new Set<WebSocket>()
+  // Sockets that answered the last ping; a half-open connection never does, and is dropped.
+  readonly #alive = new WeakSet<WebSocket>()
+  #heartbeat: ReturnType<typeof setInterval> | undefined
   // Envelopes published by a listener before any peer arrived; the first peer gets them.
   readonly #unrouted = new PeerLink('unrouted')
   #receiver: TransportReceiver | undefined
@@ -89,6 +94,8 @@ class WebSocketRailImpl implements WebSocketRail {
   async start(receiver: TransportReceiver): Promise<void> {
     this.#receiver = receiver
     const ws = await import('ws')
+    this.#heartbeat = setInterval(() => this.#beat(), this.#options.heartbeatMs ?? 15_000)
+    this.#heartbeat.unref?.()
     if (this.#options.listen) await this.#listen(ws.WebSocketServer, this.#options.listen)
     for (const url of this.#options.connect ?? []) {
       const link = new PeerLink(url)
@@ -160,6 +167,7 @@ class WebSocketRailImpl implements WebSocketRail {
     if (this.#closed) return
     this.#closed = true
     for (const timer of this.#timers) clearTimeout(timer)
+    clearInterval(this.#heartbeat)
     for (const socket of this.#sockets) socket.terminate()
     const server = this.#server
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -272,6 +280,20 @@ class WebSocketRailImpl implements WebSocketRail {
 
   #track(socket: WebSocket): void {
     this.#sockets.add(socket)
+    this.#alive.add(socket)
+    socket.on('pong', () => this.#alive.add(socket))
     socket.once('close', () => this.#sockets.delete(socket))
+  }
+
+  #beat(): void {
+    for (const socket of this.#sockets) {
+      if (socket.readyState !== 1) continue
+      // terminate() fires close, so a connecting side reconnects and resends.
+      if (!this.#alive.has(socket)) socket.terminate()
+      else {
+        this.#alive.delete(socket)
+        socket.ping()
+      }
+    }
   }
 }
