@@ -420,7 +420,7 @@ class SupervisorNode implements Supervisor {
     delete subagent.process
     if (subagent.workspaceKind === 'share') (subagent.workspace as WorkspaceLease).release()
     // Let the turn unwind (its runner sees the aborted signal), but never hang on it.
-    await Promise.race([subagent.turn, delay(1000)])
+    await settledWithin(subagent.turn, 1000)
     if (willGoOn) {
       this.#emit('agent-cancel', {
         id: subagent.id,
@@ -449,6 +449,8 @@ class SupervisorNode implements Supervisor {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.())
+async function settledWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
 }
