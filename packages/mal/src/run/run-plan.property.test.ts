@@ -39,6 +39,7 @@ const { step } = fc.letrec<{ step: Shape }>((tie) => ({
     fc.record({
       kind: fc.constant('if' as const),
       cond: fc.boolean(),
+      // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
       then: fc.array(tie('step'), { maxLength: 2 }),
       else: fc.array(tie('step'), { maxLength: 2 }),
     }),
@@ -83,6 +84,7 @@ function toPlan(shapes: Shape[], budget: Record<string, number>) {
         return {
           op: 'if',
           cond: String(shape.cond),
+          // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
           then: shape.then.map(convert),
           else: shape.else.map(convert),
         }
