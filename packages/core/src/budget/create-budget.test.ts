@@ -239,12 +239,42 @@ describe('createBudget', () => {
 
   describe('signal', () => {
     it('aborts with a wallMs BudgetExceededError when the deadline passes', async () => {
-      const root = createBudget({ maxWallMs: 30 }, { name: 'quick' })
-      const child = root.child()
-      const reason = await aborted(child)
+      const budget = createBudget({ maxWallMs: 30 }, { name: 'quick' })
+      const reason = await aborted(budget)
       expect(reason).toBeInstanceOf(BudgetExceededError)
       expect(reason).toMatchObject({ budget: 'quick', dimension: 'wallMs' })
-      expect(root.aborted).toBe(true)
+      expect(() => budget.charge({ calls: 1 })).toThrow(reason as Error)
+    })
+
+    it('aborts children and grandchildren on its own when the deadline passes', async () => {
+      // The clock stands still until the test moves it, so no child can be late to the party;
+      // nothing reads `aborted` afterwards: the deadline timer alone must fire the signals.
+      let clock = 0
+      const root = createBudget({ maxWallMs: 20 }, { name: 'quick', now: () => clock })
+      const child = root.child()
+      const grandchild = child.child()
+      clock = 20
+      const reasons = await Promise.all([aborted(root), aborted(child), aborted(grandchild)])
+      for (const reason of reasons) {
+        expect(reason).toBeInstanceOf(BudgetExceededError)
+        expect(reason).toMatchObject({ budget: 'quick', dimension: 'wallMs' })
+      }
+    })
+
+    it('blames the parent when a child reaches the deadline it inherited', () => {
+      let clock = 0
+      const root = createBudget({ seconds: 10 }, { name: 'root', now: () => clock })
+      const child = root.child({}, { name: 'child' })
+      const short = root.child({ seconds: 2 }, { name: 'short' })
+      clock = 2_000
+      expect(short.signal.reason).toBeUndefined()
+      expect(short.aborted).toBe(true)
+      expect(short.signal.reason).toMatchObject({ budget: 'short', dimension: 'wallMs' })
+      expect(root.aborted).toBe(false)
+      clock = 10_000
+      expect(child.aborted).toBe(true)
+      expect(child.signal.reason).toMatchObject({ budget: 'root', dimension: 'wallMs' })
+      expect(root.signal.reason).toBe(child.signal.reason)
     })
 
     it('reaches the deadline on an injected clock', () => {

@@ -394,19 +394,24 @@ class BudgetNode implements Budget {
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, this.#deadline - this.#now()))
     this.#timer = setTimeout(() => {
       // The clock decides, not the timer: it may be injected, or the delay may have been capped.
-      if (this.#now() >= this.#deadline) this.#expire()
+      if (this.#now() >= this.#deadline) this.#checkDeadline()
       else this.#scheduleDeadline()
     }, delay)
     this.#timer.unref?.()
   }
 
+  /**
+   * Expires the outermost budget in the chain whose deadline has passed. A child's default
+   * deadline is its parent's, so when both pass it is the parent's limit that ran out, whichever
+   * timer fires first.
+   */
   #checkDeadline(): void {
-    if (
-      Number.isFinite(this.#deadline) &&
-      !this.#controller.signal.aborted &&
-      this.#now() >= this.#deadline
-    ) {
-      this.#expire()
+    for (const node of [...this.#chain()].reverse()) {
+      if (node.signal.aborted) return
+      if (Number.isFinite(node.#deadline) && node.#now() >= node.#deadline) {
+        node.#expire()
+        return
+      }
     }
   }
 
