@@ -85,6 +85,15 @@ describe('parseMentions', () => {
     expect(parseMentions('  @Analyst  ', agents)).toEqual({ targets: [analyst], task: '' })
   })
 
+  it('sees an agent added to a list it has already read', () => {
+    const list = [analyst]
+    expect(parseMentions('@Critic go', list).targets).toEqual([])
+    list.push(critic)
+    expect(parseMentions('@Critic go', list).targets).toEqual([critic])
+    list[0] = ops
+    expect(parseMentions('@Analyst go', list).targets).toEqual([])
+  })
+
   it('returns no targets and the trimmed text when there are no agents', () => {
     expect(parseMentions('  @Analyst hi ', [])).toEqual({ targets: [], task: '@Analyst hi' })
   })

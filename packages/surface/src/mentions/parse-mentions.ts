@@ -7,7 +7,8 @@ export type ParsedMentions = {
   task: string
 }
 
-type Candidate = { agent: Agent; pattern: RegExp; length: number }
+// `plain` (lower case, single spaces) rules candidates out cheaply before the pattern runs.
+type Candidate = { agent: Agent; pattern: RegExp; length: number; plain: string }
 
 // A mention's `@` may not follow a character that could end the local part of an e-mail
 // address, so `ops@example.com` is never read as mentioning "example".
@@ -19,21 +20,42 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-function candidatesFor(agents: readonly Agent[]): Candidate[] {
-  const candidates: Candidate[] = []
+type CandidateIndex = { agents: readonly Agent[]; byFirstCharacter: Map<string, Candidate[]> }
+
+// Building the patterns is most of the cost, so they are kept per agent list (stores hand out
+// the same array until it changes); the element check catches a list mutated in place.
+const indexes = new WeakMap<readonly Agent[], CandidateIndex>()
+
+function candidateIndex(agents: readonly Agent[]): Map<string, Candidate[]> {
+  const cached = indexes.get(agents)
+  if (
+    cached &&
+    cached.agents.length === agents.length &&
+    cached.agents.every((agent, index) => agent === agents[index])
+  ) {
+    return cached.byFirstCharacter
+  }
+  const byFirstCharacter = new Map<string, Candidate[]>()
   for (const agent of agents) {
     for (const label of new Set([agent.name.trim(), agent.id])) {
       if (!label) continue
       const words = label.split(/\s+/).map(escapeRegExp).join('\\s+')
-      candidates.push({
+      const first = label[0]!.toLowerCase()
+      const bucket = byFirstCharacter.get(first) ?? []
+      bucket.push({
         agent,
         pattern: new RegExp(`^${words}${nameEnd}`, 'i'),
         length: label.length,
+        plain: label.split(/\s+/).join(' ').toLowerCase(),
       })
+      byFirstCharacter.set(first, bucket)
     }
   }
   // Longest first, so "@Ops Orchestrator" beats "@Ops".
-  return candidates.sort((left, right) => right.length - left.length)
+  for (const bucket of byFirstCharacter.values())
+    bucket.sort((left, right) => right.length - left.length)
+  indexes.set(agents, { agents: [...agents], byFirstCharacter })
+  return byFirstCharacter
 }
 
 /**
@@ -46,7 +68,7 @@ function candidatesFor(agents: readonly Agent[]): Candidate[] {
  * // { targets: [opsOrchestrator], task: 'review yesterday’s incidents' }
  */
 export function parseMentions(text: string, agents: readonly Agent[]): ParsedMentions {
-  const candidates = candidatesFor(agents)
+  const candidates = candidateIndex(agents)
   const targets: Agent[] = []
   const segments: string[] = []
   let copiedUpTo = 0
@@ -54,10 +76,18 @@ export function parseMentions(text: string, agents: readonly Agent[]): ParsedMen
     const at = match.index
     if (at < copiedUpTo) continue
     const rest = text.slice(at + 1)
-    const found = candidates
-      .map((candidate) => ({ candidate, hit: candidate.pattern.exec(rest) }))
-      .find(({ hit }) => hit !== null)
-    if (!found?.hit) continue
+    // Names are at most 120 characters (ids 64), so the next 400 hold any name's spaced-out form.
+    const restPlain = rest.slice(0, 400).toLowerCase().replace(/\s+/g, ' ')
+    let found: { candidate: Candidate; hit: RegExpExecArray } | undefined
+    for (const candidate of candidates.get(rest.charAt(0).toLowerCase()) ?? []) {
+      if (!restPlain.startsWith(candidate.plain)) continue
+      const hit = candidate.pattern.exec(rest)
+      if (hit) {
+        found = { candidate, hit }
+        break
+      }
+    }
+    if (!found) continue
     if (!targets.includes(found.candidate.agent)) targets.push(found.candidate.agent)
     segments.push(text.slice(copiedUpTo, at))
     let end = at + 1 + found.hit[0].length
