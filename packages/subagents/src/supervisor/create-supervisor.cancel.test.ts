@@ -86,7 +86,7 @@ describe('createSupervisor cancelAgent', () => {
       JSON.stringify({ sleepMs: 60_000, helper: true, ignoreTerm: true }),
       {
         agent: 'stand-in',
-        budget: { seconds: 1 },
+        budget: { seconds: 3 },
       },
     )
     const report = (await supervisor.waitAgents([id]))?.[id]

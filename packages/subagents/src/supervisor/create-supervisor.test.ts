@@ -5,6 +5,7 @@ import { createBudget } from '@baton/core'
 import { tool } from 'ai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import type { SubagentRunner, SubagentTurn } from '../runner/types'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
 import { directive, makeTempRoot } from './__fixtures__/helpers'
 import { makeAgent } from './__fixtures__/make-agent'
@@ -205,6 +206,43 @@ describe('createSupervisor', () => {
     expect(() => supervisor.sendAgent(once, 'more')).toThrow(
       expect.objectContaining({ code: 'SUBAGENT_UNAVAILABLE' }),
     )
+  })
+
+  it('gives a custom runner the tools and the whole conversation on each turn', async () => {
+    const turns: SubagentTurn[] = []
+    const runner: SubagentRunner = {
+      run: async (turn) => {
+        turns.push(turn)
+        const text = `turn ${turns.length}`
+        return { text, messages: [{ role: 'assistant', content: text }] }
+      },
+    }
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 5 }),
+      runner,
+    })
+    const id = supervisor.delegate('Start', { multiTurn: true })
+    await supervisor.waitAgents([id])
+    supervisor.sendAgent(id, 'Go on')
+    expect((await supervisor.waitAgents([id]))?.[id]?.result).toBe('turn 2')
+    expect(Object.keys(turns[0]!.tools).sort()).toEqual([
+      'ask_caller',
+      'cancel_agent',
+      'delegate_agent',
+      'list_files',
+      'read_file',
+      'send_agent',
+      'wait_agents',
+      'write_file',
+    ])
+    expect(turns[1]?.messages).toEqual([
+      { role: 'user', content: 'Start' },
+      { role: 'assistant', content: 'turn 1' },
+      { role: 'user', content: 'Go on' },
+    ])
+    expect(turns[1]?.directory).toBe(path.join(root, '.subagents', id))
   })
 
   it('uses another model of the same provider, and refuses another provider', async () => {
