@@ -183,6 +183,36 @@ describe('createWebSocketRail', () => {
     await new Promise((resolve) => silent.close(resolve))
   })
 
+  it('forgets a peer that stays away past peerTimeoutMs, so it cannot block publishing', async () => {
+    const hub = createWebSocketRail({
+      peerId: 'hub',
+      listen: { port: 0 },
+      maxPending: 2,
+      heartbeatMs: 50,
+      peerTimeoutMs: 200,
+    })
+    const hubBus = createMessageBus({ transport: hub })
+    await hubBus.ready()
+    const leaver = createWebSocketRail({
+      peerId: 'leaver',
+      connect: [`ws://127.0.0.1:${hub.address()?.port}`],
+    })
+    const leaverBus = createMessageBus({ transport: leaver })
+    await until(() => hub.peers().length === 1)
+    await leaverBus.close()
+    await until(() => hub.peers().length === 0)
+
+    const send = () => hubBus.send({ from: { agentId: 'x' }, to: { agentId: 'y' }, content: '.' })
+    await send()
+    await send()
+    // the departed peer's outbox is full for now...
+    await expect(send()).rejects.toMatchObject({ code: 'TRANSPORT_FAILED' })
+    // ...until the hub gives up on it
+    await until(() => hub.pending() === 0)
+    await expect(send()).resolves.toMatchObject({ content: '.' })
+    await hubBus.close()
+  })
+
   it('refuses a rail with neither listen nor connect', () => {
     expect(() => createWebSocketRail({ peerId: 'lonely' })).toThrow(/needs `listen`/)
   })

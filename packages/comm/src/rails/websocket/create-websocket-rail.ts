@@ -21,6 +21,11 @@ export type WebSocketRailOptions = {
   dedupeWindow?: number
   /** Pings every peer this often and drops one that did not answer the last ping (default 15 s). */
   heartbeatMs?: number
+  /**
+   * A listener forgets a peer (and what it had not acknowledged) once it has been gone this
+   * long (default 5 minutes), so one peer that never returns cannot block publishing.
+   */
+  peerTimeoutMs?: number
 }
 
 export type WebSocketRailStats = {
@@ -286,6 +291,12 @@ class WebSocketRailImpl implements WebSocketRail {
   }
 
   #beat(): void {
+    const cutoff = Date.now() - (this.#options.peerTimeoutMs ?? 5 * 60 * 1000)
+    for (const [key, link] of this.#links) {
+      // Peers this rail connects to are configured, so it keeps waiting for them.
+      if (!key.startsWith('peer:')) continue
+      if (link.disconnectedAt !== undefined && link.disconnectedAt < cutoff) this.#links.delete(key)
+    }
     for (const socket of this.#sockets) {
       if (socket.readyState !== 1) continue
       // terminate() fires close, so a connecting side reconnects and resends.

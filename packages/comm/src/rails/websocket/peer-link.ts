@@ -14,6 +14,8 @@ export class PeerLink {
   #acksToSend: string[] = []
   #ackScheduled = false
   resent = 0
+  /** When the last socket went away (undefined while connected or never connected). */
+  disconnectedAt: number | undefined
 
   constructor(key: string) {
     this.key = key
@@ -29,6 +31,7 @@ export class PeerLink {
 
   attach(socket: WebSocket): void {
     this.#socket = socket
+    this.disconnectedAt = undefined
     for (const envelope of this.#outbox.values()) {
       this.resent += 1
       this.#write({ kind: 'envelope', envelope })
@@ -36,7 +39,9 @@ export class PeerLink {
   }
 
   detach(socket: WebSocket): void {
-    if (this.#socket === socket) this.#socket = undefined
+    if (this.#socket !== socket) return
+    this.#socket = undefined
+    this.disconnectedAt = Date.now()
   }
 
   send(envelope: Envelope): void {
