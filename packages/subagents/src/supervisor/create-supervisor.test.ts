@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
 import { tool } from 'ai'
@@ -167,6 +167,23 @@ describe('createSupervisor', () => {
     expect(report?.result).not.toContain('top secret')
     expect(report?.result.match(/outside the workspace/g)).toHaveLength(3)
     expect(existsSync(path.join(root, 'planted.txt'))).toBe(false)
+  })
+
+  it("refuses a child's writes through a symlink that points out of its workspace", async () => {
+    const outside = await makeTempRoot()
+    try {
+      await symlink(outside.root, path.join(root, 'elsewhere'))
+      const { supervisor } = supervise()
+      const id = supervisor.delegate(
+        directive('write_file', { path: 'elsewhere/planted.txt', content: 'x' }),
+        { workspace: 'share' },
+      )
+      const report = (await supervisor.waitAgents([id]))?.[id]
+      expect(report?.result).toMatch(/symlink points out of the workspace/)
+      expect(existsSync(path.join(outside.root, 'planted.txt'))).toBe(false)
+    } finally {
+      await outside.remove()
+    }
   })
 
   it('resolves waitAgents with null when the caller was paused first, or is paused while waiting', async () => {
