@@ -171,6 +171,58 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     await receiver.close()
   })
 
+  it('claims and delivers an envelope a crashed consumer took but never acknowledged', async () => {
+    const prefix = `claim-${Date.now()}`
+    const sender = createMessageBus({ transport: createRedisRail({ url, prefix }) })
+    // A consumer of the same group reads the entry and dies before its XACK.
+    const { Redis } = await import('ioredis')
+    const crashed = new Redis(url)
+    const stream = `${prefix}:inbox:worker`
+    await crashed.xgroup('CREATE', stream, 'agents', '0', 'MKSTREAM')
+    const sent = await sender.send({
+      from: { agentId: 'ops' },
+      to: { agentId: 'worker' },
+      content: 'do it',
+    })
+    const taken = await crashed.xreadgroup(
+      'GROUP',
+      'agents',
+      'crashed',
+      'COUNT',
+      10,
+      'STREAMS',
+      stream,
+      '>',
+    )
+    expect(taken).toHaveLength(1)
+    crashed.disconnect()
+
+    const survivor = createMessageBus({
+      transport: createRedisRail({ url, prefix, blockMs: 100, claimIdleMs: 200 }),
+    })
+    const received: string[] = []
+    survivor.subscribe('worker', (message) => {
+      received.push(message.id)
+    })
+    await until(
+      () => received.length === 1,
+      () => '',
+    )
+    expect(received).toEqual([sent.id])
+    // and acknowledged it: nothing is left pending in the group
+    const checker = new Redis(url)
+    let pending = -1
+    const deadline = Date.now() + 20_000
+    while (pending !== 0 && Date.now() < deadline) {
+      pending = ((await checker.xpending(stream, 'agents')) as [number])[0]
+      if (pending !== 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(pending).toBe(0)
+    checker.disconnect()
+    await sender.close()
+    await survivor.close()
+  })
+
   it('rejects the rail start with a TransportError when Redis is unreachable', async () => {
     const port = await freePort()
     const bus = createMessageBus({
