@@ -2,7 +2,6 @@
 export * from './advanced-agent-store'
 export * from './agent-store'
 export * from './delegation'
-export * from './http'
 export * from './mentions'
 export * from './stores'
 export * from './swarm-agent'

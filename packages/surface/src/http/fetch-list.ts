@@ -18,7 +18,13 @@ export type FetchListOptions = {
   unavailable: (where: string, reason: string, options?: BatonErrorOptions) => BatonError
 }
 
-/** A URL under `baseUrl` without user info, plus the headers that carry it instead. */
+/**
+ * A URL under `baseUrl` without user info, plus the headers that carry it instead.
+ *
+ * @example
+ * resolveEndpoint('http://user:pw@127.0.0.1:8787/api', 'agents')
+ * // { url: http://127.0.0.1:8787/api/agents, headers: { authorization: 'Basic …' } }
+ */
 export function resolveEndpoint(
   baseUrl: string,
   path: string,
@@ -35,7 +41,12 @@ export function resolveEndpoint(
   return { url, headers }
 }
 
-/** An error message without any `//user:password@` a runtime put in it. */
+/**
+ * An error message without any `//user:password@` a runtime put in it.
+ *
+ * @example
+ * stripUserInfo('cannot fetch http://user:pw@host/x') // 'cannot fetch http://host/x'
+ */
 export function stripUserInfo(message: string): string {
   return message.replace(/\/\/[^/@\s]*@/g, '//')
 }

@@ -17,7 +17,13 @@ export function isSwarmAgentId(id: string): boolean {
   return id.startsWith(SWARM_AGENT_ID_PREFIX)
 }
 
-/** True when `swarmId` is non-empty and uses only `[A-Za-z0-9_-]`. */
+/**
+ * True when `swarmId` is non-empty and uses only `[A-Za-z0-9_-]`.
+ *
+ * @example
+ * isValidSwarmId('Team-2_b') // true
+ * isValidSwarmId('bad id') // false
+ */
 export function isValidSwarmId(swarmId: string): boolean {
   return swarmIdPattern.test(swarmId)
 }
