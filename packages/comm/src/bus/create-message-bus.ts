@@ -205,7 +205,7 @@ class Bus implements MessageBus {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    await this.settled()
+    // In-flight handlers are not awaited: one that never settles must not keep the bus open.
     await this.transport.close()
     if (this.#ownsLoopGuard) await this.loopGuard.close()
     this.#handlers.clear()
@@ -291,7 +291,18 @@ class Bus implements MessageBus {
     }
     if (this.#delivered.has(envelope.id)) return
     this.#delivered.add(envelope.id)
-    await this.loopGuard.observe(envelope)
+    try {
+      await this.loopGuard.observe(envelope)
+    } catch (error) {
+      // The sender's guard already admitted it; a failed count here must not lose the message.
+      this.#report(
+        new DeliveryError({
+          message: `The loop guard could not record envelope "${envelope.id}"; it was delivered anyway.`,
+          envelope,
+          cause: error,
+        }),
+      )
+    }
     this.#noteHops(envelope.correlationId, envelope.hop)
     this.#record(envelope)
     this.#deliver(envelope)
