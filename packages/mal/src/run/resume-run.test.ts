@@ -44,7 +44,7 @@ steps:
     output: { final: "{{final}}", notes: "{{notes}}", approval: "{{approval}}" }
 `
 
-describe('resumeRun', () => {
+describe('resumeRun', { timeout: 120_000 }, () => {
   it('pauses at ask_user with a JSON state and resumes in a fresh interpreter, then in another process', async () => {
     const registry = createStaticRegistry(agents)
     const first = await runPlan(plan, { registry, inputs: { topic: 'refunds' } })

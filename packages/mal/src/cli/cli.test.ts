@@ -1,0 +1,152 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentRecord, analystWallet, reviewerWallet } from '../__fixtures__/agents'
+import { type RegistryServer, startRegistryServer } from '../__fixtures__/registry-server'
+import { runTsx } from '../__fixtures__/run-tsx'
+
+const cli = fileURLToPath(new URL('../cli.ts', import.meta.url))
+let directory: string
+let registry: RegistryServer
+const file = (name: string) => path.join(directory, name)
+const mal = (args: string[], stdin?: string) =>
+  runTsx(cli, args, { cwd: directory, ...(stdin === undefined ? {} : { stdin }) })
+
+const seed = `name: risk-review
+inputs: { request: string }
+budget: { maxWallMs: 300000, cost: 0.50 }
+steps:
+  - op: delegate
+    saveAs: analysis
+    agentWallet: "${analystWallet}"
+    prompt: "Analyze this request and return risk notes: {{inputs.request}}"
+    budget: { maxWallMs: 120000 }
+  - op: stop
+    output: "{{analysis}}"
+`
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'mal-cli-'))
+  registry = await startRegistryServer({ [analystWallet]: { kind: 'agent', body: agentRecord() } })
+  await writeFile(file('seed.yaml'), seed)
+  await writeFile(
+    file('broken.yaml'),
+    `inputs: { request: string }
+steps:
+  - op: delegate
+    saveAs: a
+    agentWallet: "0x123"
+    model: openai:gpt-4o
+    prompt: "{{nope}}"
+`,
+  )
+  await writeFile(
+    file('ask.yaml'),
+    `inputs: { topic: string }
+steps:
+  - op: delegate
+    saveAs: review
+    agentWallet: "${reviewerWallet}"
+    prompt: "Review {{topic}}"
+  - op: ask_user
+    saveAs: verdict
+    question: "Accept {{review}}?"
+  - op: stop
+    output: { verdict: "{{verdict}}", review: "{{review}}" }
+`,
+  )
+  await writeFile(
+    file('agents.json'),
+    JSON.stringify([
+      agentRecord({
+        id: 'reviewer',
+        wallet: reviewerWallet,
+        name: 'Reviewer',
+        persona: '[[answer:looks fine]]',
+      }),
+    ]),
+  )
+})
+afterAll(async () => {
+  await registry.close()
+  await rm(directory, { recursive: true, force: true })
+})
+
+describe('mal check', { timeout: 120_000 }, () => {
+  it('accepts a valid plan', async () => {
+    const { code, stdout } = await mal(['check', 'seed.yaml'])
+    expect(stdout).toBe('seed.yaml: ok (2 top-level steps)\n')
+    expect(code).toBe(0)
+  })
+
+  it('lists every problem with file:line:column and path, and exits 1', async () => {
+    const { code, stderr } = await mal(['check', 'broken.yaml'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('broken.yaml:5:18 steps[0].agentWallet: Malformed wallet "0x123"')
+    expect(stderr).toMatch(/broken\.yaml:6:12 steps\[0\]\.model: .*models_call/)
+    expect(stderr).toMatch(/broken\.yaml:7:13 steps\[0\]\.prompt: \{\{nope\}\} names "nope"/)
+    expect(stderr).toContain('broken.yaml: 3 problem(s)')
+  })
+})
+
+describe('mal run', { timeout: 120_000 }, () => {
+  it('runs the seed plan against a registry, showing each step with its spend', async () => {
+    const { code, stdout, stderr } = await mal([
+      'run',
+      'seed.yaml',
+      '--input',
+      'request=Refund order 1182 twice',
+      '--registry',
+      registry.url,
+      '--budget-cost',
+      '0.5',
+    ])
+    expect(stderr).toMatch(/▶ running risk-review/)
+    expect(stderr).toContain(`→ steps[0] delegate analysis · ${analystWallet}`)
+    expect(stderr).toMatch(
+      /✓ steps\[0\] delegate analysis · 1 call · \d+ tokens · \$0\.\d+ · 0x1111/,
+    )
+    expect(stderr).toMatch(/■ done · 1 call/)
+    expect(stdout).toMatch(/^Risk Analyst \(specialist\): .*Refund order 1182 twice/)
+    expect(code).toBe(0)
+  })
+
+  it('exits non-zero and shows the step error when the agent is not registered', async () => {
+    const { code, stderr } = await mal([
+      'run',
+      'ask.yaml',
+      '--input',
+      'topic=x',
+      '--registry',
+      registry.url,
+    ])
+    expect(stderr).toMatch(/✗ steps\[0\] delegate review · UNREGISTERED_AGENT/)
+    expect(stderr).toMatch(/■ failed/)
+    expect(code).toBe(1)
+  })
+
+  it('answers ask_user from stdin with a local agents file, and exits 2 when no answer comes', async () => {
+    const answered = await mal(
+      ['run', 'ask.yaml', '--input', 'topic=refunds', '--agents', 'agents.json'],
+      'yes\n',
+    )
+    expect(answered.stderr).toContain('? Accept looks fine?')
+    expect(JSON.parse(answered.stdout)).toEqual({ verdict: 'yes', review: 'looks fine' })
+    expect(answered.code).toBe(0)
+    const unanswered = await mal(
+      ['run', 'ask.yaml', '--input', 'topic=refunds', '--agents', 'agents.json'],
+      '',
+    )
+    expect(unanswered.stderr).toContain('Paused without an answer to: Accept looks fine?')
+    expect(unanswered.code).toBe(2)
+  })
+
+  it('refuses bad usage with exit 64', async () => {
+    expect((await mal(['launch', 'seed.yaml'])).code).toBe(64)
+    const badInput = await mal(['run', 'seed.yaml', '--input', 'oops'])
+    expect(badInput.stderr).toMatch(/must look like name=value/)
+    expect(badInput.code).toBe(64)
+  })
+})
