@@ -95,6 +95,20 @@ function normalize(limits: BudgetInput | undefined): BudgetLimits {
 
 const zero = (): Spend => ({ calls: 0, tokens: 0, costUsd: 0 })
 
+/** Checksumming hashes the address; a run charges the same few wallets over and over. */
+const walletKeys = new Map<string, string>()
+
+/** Any-case spellings of one wallet attribute to one (EIP-55) key; other labels stay as given. */
+function walletKey(wallet: string): string {
+  let key = walletKeys.get(wallet)
+  if (key === undefined) {
+    key = isWallet(wallet) ? parseWallet(wallet) : wallet
+    if (walletKeys.size >= 1024) walletKeys.clear()
+    walletKeys.set(wallet, key)
+  }
+  return key
+}
+
 function toSpend(usage: ChargeInput): Spend {
   const tokens = usage.tokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)
   const spend = { calls: usage.calls ?? 0, tokens, costUsd: usage.costUsd ?? 0 }
@@ -113,6 +127,7 @@ class BudgetNode implements Budget {
   readonly #now: () => number
   readonly #startedAt: number
   readonly #deadline: number
+  readonly #deadlineInChain: boolean
   readonly #controller = new AbortController()
   readonly signal: AbortSignal
   #spent = zero()
@@ -134,6 +149,8 @@ class BudgetNode implements Budget {
     this.#now = now
     this.#startedAt = now()
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
+    this.#deadlineInChain =
+      Number.isFinite(this.#deadline) || (parent !== undefined && parent.#deadlineInChain)
     this.signal = parent
       ? AbortSignal.any([parent.signal, this.#controller.signal])
       : this.#controller.signal
@@ -338,7 +355,7 @@ class BudgetNode implements Budget {
   }
 
   #apply(spend: Spend, walletInput: string | undefined): void {
-    const wallet = walletInput && isWallet(walletInput) ? parseWallet(walletInput) : walletInput
+    const wallet = walletInput ? walletKey(walletInput) : undefined
     for (const node of this.#chain()) {
       node.#add(node.#spent, spend, 1)
       if (wallet) {
@@ -406,13 +423,13 @@ class BudgetNode implements Budget {
    * timer fires first.
    */
   #checkDeadline(): void {
-    for (const node of [...this.#chain()].reverse()) {
-      if (node.signal.aborted) return
-      if (Number.isFinite(node.#deadline) && node.#now() >= node.#deadline) {
-        node.#expire()
-        return
-      }
+    // Aborted here means nothing above is left to expire either (the signal follows ancestors).
+    if (!this.#deadlineInChain || this.signal.aborted) return
+    let outermost: BudgetNode | undefined
+    for (const node of this.#chain()) {
+      if (Number.isFinite(node.#deadline) && node.#now() >= node.#deadline) outermost = node
     }
+    if (outermost) outermost.#expire()
   }
 
   #expire(): void {
