@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { SubagentRunner, SubagentTurn } from '../runner/types'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
-import { directive, makeTempRoot } from './__fixtures__/helpers'
+import { directive, eventually, makeTempRoot } from './__fixtures__/helpers'
 import { makeAgent } from './__fixtures__/make-agent'
 import { createSupervisor } from './create-supervisor'
 import type { SupervisorEvents } from './types'
@@ -368,6 +368,24 @@ describe('createSupervisor', () => {
     expect(() => direct.delegate('Anything')).toThrow(
       expect.objectContaining({ code: 'MAX_DEPTH_EXCEEDED' }),
     )
+  })
+
+  it('reports a throwing event listener as a warning without failing the child', async () => {
+    const { supervisor } = supervise()
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on('warning', onWarning)
+    try {
+      supervisor.on('agent-finish', () => {
+        throw new Error('the UI broke')
+      })
+      const id = supervisor.delegate('Quick job')
+      expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
+      await eventually(() => (warnings.length > 0 ? true : undefined))
+      expect(warnings[0]?.message).toBe('the UI broke')
+    } finally {
+      process.off('warning', onWarning)
+    }
   })
 
   it('keeps a finished child’s directory and report until cleanup', async () => {

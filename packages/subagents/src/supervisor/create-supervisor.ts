@@ -311,10 +311,11 @@ class SupervisorNode implements Supervisor {
       subagent.budget.throwIfAborted()
       if (subagent.adapter) await this.#runAdapterTurn(subagent, subagent.adapter, text)
       else await this.#runModelTurn(subagent, text)
-      this.#finish(subagent, 'done')
     } catch (error) {
       this.#finish(subagent, statusOf(error, subagent.budget), error)
+      return
     }
+    this.#finish(subagent, 'done')
   }
 
   async #runModelTurn(subagent: Subagent, text: string): Promise<void> {
@@ -443,7 +444,15 @@ class SupervisorNode implements Supervisor {
 
   #emit<E extends SupervisorEventName>(event: E, payload: SupervisorEvents[E]): void {
     for (const listener of this.#listeners.get(event) ?? []) {
-      ;(listener as (payload: SupervisorEvents[E]) => void)(payload)
+      try {
+        ;(listener as (payload: SupervisorEvents[E]) => void)(payload)
+      } catch (error) {
+        // A UI listener that throws must not change what happens to a sub-agent; it is
+        // reported as a process warning instead.
+        process.emitWarning(error instanceof Error ? error : String(error), {
+          code: 'BATON_SUPERVISOR_LISTENER',
+        })
+      }
     }
     this.#internal.forward?.(event, payload)
   }
