@@ -252,6 +252,14 @@ describe('createRegistryClient', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('asks every time when ttlMs is 0', async () => {
+    const server = await registryOfAnalyst()
+    const registry = createRegistryClient({ baseUrl: server.url, ttlMs: 0 })
+    await registry.ensureRegisteredAgent(analystWallet)
+    await registry.ensureRegisteredAgent(analystWallet)
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('shares one request among concurrent look-ups of one wallet', async () => {
     const server = await serve((_request, response) => {
       setTimeout(() => json(response, 200, agentRecord()), 100)

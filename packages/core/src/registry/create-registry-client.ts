@@ -118,8 +118,9 @@ class HttpRegistry implements HttpRegistryClient {
 
   #start(wallet: Wallet): Lookup {
     const controller = new AbortController()
-    const lookup: Lookup = { controller, waiters: 0, promise: Promise.resolve(undefined as never) }
-    lookup.promise = fetchRegisteredAgent({
+    // Still the current look-up of `wallet`, i.e. not invalidated or abandoned meanwhile.
+    const current = () => this.#inFlight.get(wallet) === lookup
+    const promise = fetchRegisteredAgent({
       fetch: this.#fetch,
       target: this.#target,
       wallet,
@@ -127,16 +128,15 @@ class HttpRegistry implements HttpRegistryClient {
       signal: controller.signal,
     })
       .then((agent) => {
-        if (this.#inFlight.get(wallet) === lookup && this.#ttlMs > 0) {
-          this.#remember(wallet, agent)
-        }
+        if (current() && this.#ttlMs > 0) this.#remember(wallet, agent)
         return agent
       })
       .finally(() => {
-        if (this.#inFlight.get(wallet) === lookup) this.#inFlight.delete(wallet)
+        if (current()) this.#inFlight.delete(wallet)
       })
     // Every waiter handles the outcome; this keeps an abandoned look-up from being unhandled.
-    lookup.promise.catch(() => {})
+    promise.catch(() => {})
+    const lookup: Lookup = { promise, controller, waiters: 0 }
     this.#inFlight.set(wallet, lookup)
     return lookup
   }
