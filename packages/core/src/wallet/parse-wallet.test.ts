@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BatonError } from '../errors/baton-error'
 import { MalformedWalletError } from './malformed-wallet-error'
@@ -68,6 +69,45 @@ describe('parseWallet', () => {
     const error = refusal(`0x${'a'.repeat(100_000)}`)
     expect(error.message.length).toBeLessThan(200)
     expect(error.message).toContain('expected 40 hex digits, got 100000')
+  })
+})
+
+describe('parseWallet (property)', () => {
+  const address = fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .map((bytes) => `0x${Buffer.from(bytes).toString('hex')}`)
+
+  it('maps every case of one address to one checksummed form', () => {
+    fc.assert(
+      fc.property(address, (lower) => {
+        const checksummed = parseWallet(lower)
+        expect(checksummed.toLowerCase()).toBe(lower)
+        expect(parseWallet(`0x${lower.slice(2).toUpperCase()}`)).toBe(checksummed)
+        expect(parseWallet(checksummed)).toBe(checksummed)
+      }),
+    )
+  })
+
+  it('refuses any mixed case other than the checksum', () => {
+    fc.assert(
+      fc.property(address, fc.nat(), (lower, pick) => {
+        const checksummed = parseWallet(lower)
+        const letters = [...checksummed.slice(2)].flatMap((char, index) =>
+          /[a-f]/i.test(char) ? [index] : [],
+        )
+        fc.pre(letters.length >= 2)
+        // Flip the case of one letter: still mixed case, no longer the checksum.
+        const at = 2 + letters[pick % letters.length]!
+        const char = checksummed[at]!
+        const flipped = char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()
+        const wrong = `${checksummed.slice(0, at)}${flipped}${checksummed.slice(at + 1)}`
+        const single =
+          wrong.slice(2) === wrong.slice(2).toLowerCase() ||
+          wrong.slice(2) === wrong.slice(2).toUpperCase()
+        fc.pre(!single)
+        expect(() => parseWallet(wrong)).toThrow(MalformedWalletError)
+      }),
+    )
   })
 })
 
