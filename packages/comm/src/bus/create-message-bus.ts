@@ -47,6 +47,7 @@ class Bus implements MessageBus {
   readonly #escalations = new Map<string, Escalation>()
   readonly #pending = new Set<Promise<void>>()
   readonly #started: Promise<void>
+  readonly #unwatch: (() => void) | undefined
   #closed = false
 
   constructor(options: MessageBusOptions) {
@@ -75,6 +76,7 @@ class Bus implements MessageBus {
         },
       },
     })
+    this.#unwatch = this.loopGuard.watch?.((escalation) => this.#learn(escalation))
     this.transport = options.transport ?? createInProcessRail()
     this.#started = this.transport.start((raw) => this.#receive(raw))
     // A failed start is reported through `ready()` and every `send`, never as an unhandled rejection.
@@ -176,8 +178,7 @@ class Bus implements MessageBus {
       ])
     }
     const { escalation, heldMessage } = await this.loopGuard.allow({ escalationId, extraHops })
-    this.#escalations.set(escalation.id, escalation)
-    this.#events.emit('escalation-resolved', escalation)
+    this.#learn(escalation)
     this.#noteHops(heldMessage.correlationId, heldMessage.hop)
     await this.#publish(heldMessage)
     return escalation
@@ -186,8 +187,7 @@ class Bus implements MessageBus {
   async stop(escalationId: string, reason: string): Promise<Escalation> {
     this.#assertOpen('stop an escalation')
     const escalation = await this.loopGuard.stop({ escalationId, reason })
-    this.#escalations.set(escalation.id, escalation)
-    this.#events.emit('escalation-resolved', escalation)
+    this.#learn(escalation)
     return escalation
   }
 
@@ -205,6 +205,7 @@ class Bus implements MessageBus {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    this.#unwatch?.()
     // In-flight handlers are not awaited: one that never settles must not keep the bus open.
     await this.transport.close()
     if (this.#ownsLoopGuard) await this.loopGuard.close()
@@ -223,14 +224,8 @@ class Bus implements MessageBus {
     if (this.#options.requireSignatures) await this.#verify(envelope)
     await this.ready()
     const admission = await this.loopGuard.admit(envelope)
-    if (admission.status === 'escalated') {
-      this.#escalations.set(admission.escalation.id, admission.escalation)
-      this.#options.onEscalation?.(admission.escalation)
-      this.#events.emit('escalation', admission.escalation)
-      throw escalatedError(admission.escalation)
-    }
-    if (admission.status === 'waiting') {
-      this.#escalations.set(admission.escalation.id, admission.escalation)
+    if (admission.status === 'escalated' || admission.status === 'waiting') {
+      this.#learn(admission.escalation)
       throw escalatedError(admission.escalation)
     }
     if (admission.status === 'stopped') {
@@ -337,6 +332,20 @@ class Bus implements MessageBus {
 
   #record(envelope: Envelope): void {
     if (this.#history.add(envelope)) this.#events.emit('message', envelope)
+  }
+
+  // Escalations reach a bus from its own sends and resolutions and, with a shared guard, from
+  // other buses; each new one and each change of status is announced once.
+  #learn(escalation: Escalation): void {
+    const known = this.#escalations.get(escalation.id)
+    if (known && (known.status === escalation.status || known.status !== 'open')) return
+    this.#escalations.set(escalation.id, escalation)
+    if (escalation.status === 'open') {
+      this.#options.onEscalation?.(escalation)
+      this.#events.emit('escalation', escalation)
+    } else {
+      this.#events.emit('escalation-resolved', escalation)
+    }
   }
 
   #noteHops(correlationId: string, hops: number): void {

@@ -40,6 +40,9 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
   const prefix = options.prefix ?? 'baton'
   const ttl = options.maxAgeMs ?? 60 * 60 * 1000
   let connection: Promise<{ client: Scripted; owned: boolean }> | undefined
+  const watchers = new Set<(escalation: Escalation) => void>()
+  let subscriber: Promise<Redis> | undefined
+  let closed = false
 
   const connect = () => {
     connection ??= connectRedis(options, 'redis loop guard').then(({ client, owned }) => {
@@ -58,6 +61,35 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     ids: (correlationId: string) => `${prefix}:ids:${correlationId}`,
     escalation: (escalationId: string) => `${prefix}:escalation:${escalationId}`,
     index: `${prefix}:escalations`,
+    events: `${prefix}:escalation-events`,
+  }
+
+  // Other buses learn of an escalation through a Redis channel; a missed announcement is not
+  // lost state, since `escalations()` reads Redis itself.
+  async function announce(escalation: Escalation): Promise<Escalation> {
+    const client = await connect()
+    await client.publish(keys.events, JSON.stringify(escalation)).catch(() => 0)
+    return escalation
+  }
+
+  function listen(): void {
+    subscriber ??= connect().then(async (client) => {
+      const connection = client.duplicate()
+      connection.on('error', () => {})
+      connection.on('message', (_channel: string, text: string) => {
+        let parsed: ReturnType<typeof Escalation.safeParse>
+        try {
+          parsed = Escalation.safeParse(JSON.parse(text))
+        } catch {
+          return
+        }
+        if (parsed.success) for (const watcher of [...watchers]) watcher(parsed.data)
+      })
+      await connection.subscribe(keys.events)
+      if (closed) connection.disconnect()
+      return connection
+    })
+    subscriber.catch(() => {})
   }
 
   async function read(escalationId: string): Promise<Escalation | undefined> {
@@ -119,7 +151,8 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
       if (status === 'admitted') return { status, hops: Number(value) }
       if (status === 'stopped') return { status, escalation: value ? await read(value) : undefined }
       const escalation = await required(value)
-      return status === 'escalated' ? { status, escalation } : { status: 'waiting', escalation }
+      if (status === 'escalated') return { status, escalation: await announce(escalation) }
+      return { status: 'waiting', escalation }
     },
     async observe(envelope) {
       const client = await connect()
@@ -150,7 +183,8 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
         ttl,
       )
       check(reply, escalationId)
-      return { escalation: await required(escalationId), heldMessage: held.lastMessage }
+      const escalation = await announce(await required(escalationId))
+      return { escalation, heldMessage: held.lastMessage }
     },
     async stop({ escalationId, reason }) {
       const client = await connect()
@@ -163,7 +197,7 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
         ttl,
       )
       check(reply, escalationId)
-      return required(escalationId)
+      return announce(await required(escalationId))
     },
     async hops(correlationId) {
       const client = await connect()
@@ -178,7 +212,17 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
       const found = await Promise.all(ids.map(read))
       return found.filter((escalation): escalation is Escalation => escalation !== undefined)
     },
+    watch(listener) {
+      watchers.add(listener)
+      listen()
+      return () => {
+        watchers.delete(listener)
+      }
+    },
     async close() {
+      closed = true
+      watchers.clear()
+      if (subscriber) (await subscriber.catch(() => undefined))?.disconnect()
       if (!connection) return
       const { client, owned } = await connection
       if (owned) await client.quit().catch(() => {})

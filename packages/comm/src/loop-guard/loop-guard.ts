@@ -32,6 +32,11 @@ export type LoopGuard = {
   hops(correlationId: string): Promise<number>
   escalation(escalationId: string): Promise<Escalation | undefined>
   escalations(): Promise<Escalation[]>
+  /**
+   * Tells `listener` about escalations raised or resolved by any bus sharing this guard, so
+   * every bus (and its store) sees them; guards local to one bus need not offer it.
+   */
+  watch?(listener: (escalation: Escalation) => void): () => void
   close(): Promise<void>
 }
 

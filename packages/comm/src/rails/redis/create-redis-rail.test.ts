@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageBus } from '../../bus/create-message-bus'
 import type { Envelope } from '../../envelope/envelope'
 import { createRedisLoopGuard } from '../../loop-guard/create-redis-loop-guard'
+import { createCommunicationStore } from '../../store/create-communication-store'
+import { selectOpenEscalations } from '../../store/select-correlation'
 import { createRedisRail } from './create-redis-rail'
 
 const hasRedis = !spawnSync('redis-server', ['--version']).error
@@ -109,6 +111,18 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
       transport: createRedisRail({ url, prefix }),
       loopGuard: guard,
     })
+    const store = createCommunicationStore(operator)
+    await operator.ready()
+    // wait until the operator's bus listens for escalations raised elsewhere
+    const { Redis } = await import('ioredis')
+    const checker = new Redis(url)
+    const channel = `${prefix}:escalation-events`
+    let listeners = 0
+    while (listeners < 1) {
+      listeners = Number(((await checker.pubsub('NUMSUB', channel)) as [string, number])[1])
+      if (listeners < 1) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    checker.disconnect()
     const [escalation] = await guard.escalations()
     expect(escalation).toMatchObject({
       status: 'open',
@@ -129,6 +143,12 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     expect(refusals()[1]).toMatchObject({ agentId: 'B', code: 'LOOP_GUARD_ESCALATED' })
     const open = (await guard.escalations()).filter((item) => item.status === 'open')
     expect(open).toHaveLength(1)
+    // process B raised it; the operator's bus and store heard of it through Redis
+    await until(
+      () => selectOpenEscalations(store.getState()).length === 1,
+      () => 'no escalation event reached the operator',
+    )
+    expect(selectOpenEscalations(store.getState())[0]?.id).toBe(open[0]?.id)
 
     await operator.stop(open[0]!.id, 'enough')
     await expect(
