@@ -28,8 +28,9 @@ export type BudgetMiddlewareOptions = {
   onCharge?: (charge: CallCharge) => void
 }
 
-// Without a caller-set limit, a call is assumed to answer in about this many tokens.
-const OUTPUT_ESTIMATE = 1024
+// Without a caller-set limit a call may answer in at most this many tokens. Reserving "all
+// the money left" instead would starve every concurrent sibling on the same parent budget.
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
 
 /**
  * Language model middleware that makes every call pay its way: it reserves one call and an
@@ -57,11 +58,9 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       room = Math.min(room, byCost)
     }
     const fits = room >= 1
-    const maxOutputTokens =
-      fits && Number.isFinite(room)
-        ? Math.min(params.maxOutputTokens ?? room, room)
-        : params.maxOutputTokens
-    const outputBound = maxOutputTokens ?? OUTPUT_ESTIMATE
+    const wanted = params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS
+    const maxOutputTokens = fits ? Math.min(wanted, room) : wanted
+    const outputBound = maxOutputTokens
     const estimate = {
       tokens: inputEstimate + outputBound,
       costUsd: priceUsage(model, { inputTokens: inputEstimate, outputTokens: outputBound }, prices),
@@ -73,8 +72,7 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       tokens: fits ? Math.min(estimate.tokens, left.tokens) : estimate.tokens,
       costUsd: fits ? Math.min(estimate.costUsd, left.costUsd) : estimate.costUsd,
     })
-    const call: LanguageModelV3CallOptions =
-      maxOutputTokens === undefined ? params : { ...params, maxOutputTokens }
+    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
     return { reservation, call, inputEstimate }
   }
 

@@ -334,6 +334,17 @@ describe('runAgent', () => {
     expect(parent.spent().calls).toBe(3)
   })
 
+  it('lets concurrent runs share a cost-limited parent without starving each other', async () => {
+    // A call reserves a bounded estimate, not everything the parent has left.
+    const parent = createBudget({ cost: 0.1 })
+    const runs = ['one', 'two', 'three'].map((name) =>
+      runAgent(makeAgent(), `task ${name} [[sleep:20]]`, { budget: parent.child({}, { name }) }),
+    )
+    const results = await Promise.all(runs)
+    expect(results.map((result) => result.usage.calls)).toEqual([1, 1, 1])
+    expect(parent.spent().calls).toBe(3)
+  })
+
   it('refuses to start on an aborted signal', async () => {
     const budget = createBudget()
     budget.cancel('before start')
