@@ -22,8 +22,9 @@ const agent = Agent.parse({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 })
-const escape = (json: string) => json.replace(/\[/g, '\\u005b').replace(/\]/g, '\\u005d')
-const tool = (name: string, args: object = {}) => `[[tool:${name} ${escape(JSON.stringify(args))}]]`
+const escapeBrackets = (json: string) => json.replace(/\[/g, '\\u005b').replace(/\]/g, '\\u005d')
+const tool = (name: string, args: object = {}) =>
+  `[[tool:${name} ${escapeBrackets(JSON.stringify(args))}]]`
 const billing = JSON.stringify({ sleepMs: 60_000, usageEveryMs: 50, helper: true })
 const external = tool('delegate_agent', { task: billing, agent: 'stand-in' })
 const task = `${external}${tool('delegate_agent', { task: `${external}${tool('wait_agents')}` })}${tool('wait_agents')}`
