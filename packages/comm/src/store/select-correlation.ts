@@ -1,3 +1,4 @@
+import type { Escalation } from '../loop-guard/escalation'
 import type { CommunicationState, CorrelationView } from './communication-state'
 
 /**
@@ -21,7 +22,8 @@ export function selectCorrelation(
  */
 export const selectOpenEscalations = memoizeOn(
   (state: CommunicationState) => state.escalations,
-  (escalations) => escalations.filter((escalation) => escalation.status === 'open'),
+  (escalations): readonly Escalation[] =>
+    escalations.filter((escalation) => escalation.status === 'open'),
 )
 
 function memoizeOn<Input, Output>(
