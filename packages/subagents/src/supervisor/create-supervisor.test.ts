@@ -31,8 +31,8 @@ function supervise(limits: Parameters<typeof createBudget>[0] = { calls: 100 }) 
 
 describe('createSupervisor', () => {
   it('runs three children in parallel with their own budgets, and the parent pays their sum', async () => {
-    // Each child has a cost of its own: a model call reserves the cost it may spend, and a
-    // child without one would hold all of the parent's (see docs/subagents.md, Figures).
+    // Each child has a cost of its own: a model call first reserves what it may cost, and a
+    // child's own cost bounds that, so siblings never crowd each other out of the parent's.
     const { budget, supervisor } = supervise({ calls: 40, cost: 1 })
     const first = supervisor.delegate(
       `Write the plan ${directive('write_file', { path: 'plan.md', content: '1. ship' })}`,
