@@ -8,10 +8,8 @@ import { createSupervisor } from '@baton/subagents'
 
 const CHILDREN = 100
 const ROUNDS = 2
-// The parent's limits, and each child's (default: all that is left). Without a cost of its
-// own, a child's first call reserves the whole cost left (core caps a call's output by the room
-// left and reserves that room), so one child at a time gets to call; with a small cost each,
-// they really race.
+// The parent's limits, and each child's (default: all that is left). Under a cost limit each
+// model call first reserves what it may cost; a child's own small cost bounds that reservation.
 const SCENARIOS: { parent: BudgetInput; child?: BudgetInput }[] = [
   { parent: { calls: 150 } },
   { parent: { costUsd: 0.01 } },
