@@ -371,6 +371,20 @@ describe('createRegistryClient', () => {
     expect(error.details.url).toBe(`${server.url}/agent/${analystWallet}?token=***`)
   })
 
+  it('sends percent-encoded credentials decoded, and keeps a stray % as typed', async () => {
+    const server = await registryOfAnalyst()
+    const encoded = createRegistryClient({
+      baseUrl: `http://ops%40team:p%3Ass@127.0.0.1:${server.port}`,
+    })
+    await encoded.ensureRegisteredAgent(analystWallet)
+    const stray = createRegistryClient({ baseUrl: `http://ops:100%zz@127.0.0.1:${server.port}` })
+    await stray.ensureRegisteredAgent(analystWallet)
+    expect(server.requests.map((request) => request.authorization)).toEqual([
+      `Basic ${Buffer.from('ops@team:p:ss').toString('base64')}`,
+      `Basic ${Buffer.from('ops:100%zz').toString('base64')}`,
+    ])
+  })
+
   it('never shows credentials in a network error or a 404 either', async () => {
     const port = await freePort()
     const closed = createRegistryClient({ baseUrl: `http://admin:hunter22@127.0.0.1:${port}` })

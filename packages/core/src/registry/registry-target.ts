@@ -23,8 +23,8 @@ export const RegistryBaseUrl = z
 /** Splits a registry base URL into the URL to call and the credentials to send. */
 export function registryTarget(baseUrl: string): RegistryTarget {
   const base = new URL(baseUrl)
-  const username = decodeURIComponent(base.username)
-  const password = decodeURIComponent(base.password)
+  const username = decoded(base.username)
+  const password = decoded(base.password)
   base.username = ''
   base.password = ''
   base.hash = ''
@@ -56,6 +56,15 @@ export function scrubSecrets(target: RegistryTarget, text: string): string {
   let result = text
   for (const secret of target.secrets) result = result.split(secret).join('***')
   return result
+}
+
+/** User info as typed; a stray `%` that is not an escape is kept as it is. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
 
 function base64(text: string): string {
