@@ -70,6 +70,21 @@ describe('createSupervisor with external agents', () => {
     )
   })
 
+  it("works in the caller's directory with share, and hands it back when it exits", async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate(JSON.stringify({ write: 'from-cli.txt', sleepMs: 200 }), {
+      agent: 'stand-in',
+      workspace: 'share',
+    })
+    await expect(supervisor.workspace.writeFile('mine.txt', 'x')).rejects.toMatchObject({
+      code: 'WORKSPACE_BUSY',
+    })
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report).toMatchObject({ status: 'done', directory: root })
+    expect(report?.files).toEqual(['from-cli.txt', 'stand-in.pids'])
+    await supervisor.workspace.writeFile('mine.txt', 'x')
+  })
+
   it('reports failed with the reason when it exits non-zero', async () => {
     const { supervisor } = supervise()
     const id = supervisor.delegate(JSON.stringify({ exitCode: 2 }), { agent: 'stand-in' })

@@ -329,6 +329,32 @@ describe('createSupervisor', () => {
     expect(supervisor.tree()[0]?.workspace).toBe('browser')
   })
 
+  it("disposes a provider's workspace on cleanup", async () => {
+    const disposed: string[] = []
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 10 }),
+      workspaceProviders: {
+        desktop: {
+          create: ({ id, directory }) =>
+            createDirectoryWorkspace({
+              root: directory,
+              kind: 'desktop',
+              dispose: async () => {
+                disposed.push(id)
+              },
+            }),
+        },
+      },
+    })
+    const id = supervisor.delegate('Click around', { workspace: 'desktop' })
+    await supervisor.waitAgents([id])
+    expect(disposed).toEqual([])
+    await supervisor.cleanup()
+    expect(disposed).toEqual([id])
+  })
+
   it('lets children delegate through tools, up to maxDepth, and shows the tree', async () => {
     const budget = createBudget({ calls: 30 })
     const supervisor = createSupervisor({
