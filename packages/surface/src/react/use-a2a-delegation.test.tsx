@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { SwarmRunner } from '@baton/surface'
+
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -8,6 +8,7 @@ import { inProcessRunnerFor } from '../__fixtures__/swarm-runner'
 import type { DelegationResult } from '../delegation/types'
 import { parseMentions } from '../mentions/parse-mentions'
 import { type BatonStores, createBatonStores } from '../stores/create-baton-stores'
+import type { SwarmRunner } from '../swarm-runner/types'
 import { BatonProvider } from './baton-provider'
 import { useA2ADelegation } from './use-a2a-delegation'
 import { useAgentCommunicationStore } from './use-agent-communication-store'
