@@ -25,6 +25,9 @@ for (const agentId of ['planner', 'coder', 'reviewer', 'tester']) {
 const before = heapMb()
 const started = performance.now()
 let peak = before
+// Settled heap at each quarter of the run: flat once retention is full.
+const checkpoints: Record<string, number> = {}
+let nextCheckpoint = total / 4
 let sent = 0
 while (sent < total) {
   let message = await bus.send({
@@ -42,6 +45,10 @@ while (sent < total) {
     const used = process.memoryUsage().heapUsed / 1024 / 1024
     peak = Math.max(peak, used)
   }
+  if (sent >= nextCheckpoint) {
+    checkpoints[String(sent)] = heapMb()
+    nextCheckpoint += total / 4
+  }
 }
 const seconds = (performance.now() - started) / 1000
 const after = heapMb()
@@ -57,7 +64,8 @@ console.log(
       retention: DEFAULT_RETENTION,
       heapBeforeMb: before,
       heapAfterMb: after,
-      heapPeakMb: Math.round(peak * 10) / 10,
+      heapSettledAtMb: checkpoints,
+      heapPeakBeforeGcMb: Math.round(peak * 10) / 10,
       storedMessages: stored,
       storedCorrelations: bus.correlations().length,
       storeCorrelations: store.getState().correlations.size,

@@ -5,6 +5,7 @@ import { isCompleteEnvelope } from '../envelope/is-envelope'
 import type { SendInput } from '../envelope/send-input'
 import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
 import type { Escalation } from '../loop-guard/escalation'
+import { isLoopGuard } from '../loop-guard/is-loop-guard'
 import type { LoopGuard } from '../loop-guard/loop-guard'
 import { LoopGuardError } from '../loop-guard/loop-guard-error'
 import { createInProcessRail } from '../rails/create-in-process-rail'
@@ -215,26 +216,17 @@ class Bus implements MessageBus {
 
   async #dispatch(envelope: Envelope): Promise<Envelope> {
     if (envelope.from.agentId === envelope.to.agentId) {
-      throw new LoopGuardError({
-        code: 'LOOP_GUARD_SELF',
-        message: `Agent "${envelope.from.agentId}" cannot send a message to itself (correlation "${envelope.correlationId}").`,
-        correlationId: envelope.correlationId,
-      })
+      throw LoopGuardError.selfSend(envelope)
     }
     if (this.#options.requireSignatures) await this.#verify(envelope)
     await this.ready()
     const admission = await this.loopGuard.admit(envelope)
     if (admission.status === 'escalated' || admission.status === 'waiting') {
       this.#learn(admission.escalation)
-      throw escalatedError(admission.escalation)
+      throw LoopGuardError.escalated(admission.escalation)
     }
     if (admission.status === 'stopped') {
-      throw new LoopGuardError({
-        code: 'LOOP_GUARD_STOPPED',
-        message: `Correlation "${envelope.correlationId}" was stopped by a person${admission.escalation?.reason ? ` (${admission.escalation.reason})` : ''}; message "${envelope.id}" was not delivered.`,
-        correlationId: envelope.correlationId,
-        ...(admission.escalation ? { escalation: admission.escalation } : {}),
-      })
+      throw LoopGuardError.stopped(envelope, admission.escalation)
     }
     this.#noteHops(envelope.correlationId, admission.hops)
     await this.#publish(envelope)
@@ -384,17 +376,4 @@ class Bus implements MessageBus {
   #assertOpen(action: string): void {
     if (this.#closed) throw new MessageBusClosedError(action)
   }
-}
-
-function isLoopGuard(value: unknown): value is LoopGuard {
-  return typeof value === 'object' && value !== null && 'admit' in value && 'allow' in value
-}
-
-function escalatedError(escalation: Escalation): LoopGuardError {
-  return new LoopGuardError({
-    code: 'LOOP_GUARD_ESCALATED',
-    message: `Correlation "${escalation.correlationId}" went past its hop limit after ${escalation.hops} hops (${escalation.path.join(' → ')}); it waits for a person (escalation "${escalation.id}").`,
-    correlationId: escalation.correlationId,
-    escalation,
-  })
 }

@@ -2,6 +2,7 @@ export { createMemoryLoopGuard, type MemoryLoopGuardOptions } from './create-mem
 export { createRedisLoopGuard, type RedisLoopGuardOptions } from './create-redis-loop-guard'
 export { Escalation, EscalationStatus } from './escalation'
 export { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
+export { isLoopGuard } from './is-loop-guard'
 export {
   type Admission,
   type AllowResult,

@@ -1,4 +1,5 @@
 import { BatonError } from '@baton/core'
+import type { Envelope } from '../envelope/envelope'
 import type { Escalation } from './escalation'
 
 export type LoopGuardErrorCode = 'LOOP_GUARD_ESCALATED' | 'LOOP_GUARD_STOPPED' | 'LOOP_GUARD_SELF'
@@ -31,5 +32,35 @@ export class LoopGuardError extends BatonError {
     this.code = options.code
     this.correlationId = options.correlationId
     this.escalation = options.escalation
+  }
+
+  /** The chain went past its limit (or waits on an open escalation) and a person must decide. */
+  static escalated(escalation: Escalation): LoopGuardError {
+    return new LoopGuardError({
+      code: 'LOOP_GUARD_ESCALATED',
+      message: `Correlation "${escalation.correlationId}" went past its hop limit after ${escalation.hops} hops (${escalation.path.join(' → ')}); it waits for a person (escalation "${escalation.id}").`,
+      correlationId: escalation.correlationId,
+      escalation,
+    })
+  }
+
+  /** A person stopped the chain `envelope` belongs to. */
+  static stopped(envelope: Envelope, escalation: Escalation | undefined): LoopGuardError {
+    const reason = escalation?.reason ? ` (${escalation.reason})` : ''
+    return new LoopGuardError({
+      code: 'LOOP_GUARD_STOPPED',
+      message: `Correlation "${envelope.correlationId}" was stopped by a person${reason}; message "${envelope.id}" was not delivered.`,
+      correlationId: envelope.correlationId,
+      ...(escalation ? { escalation } : {}),
+    })
+  }
+
+  /** An agent addressed itself. */
+  static selfSend(envelope: Envelope): LoopGuardError {
+    return new LoopGuardError({
+      code: 'LOOP_GUARD_SELF',
+      message: `Agent "${envelope.from.agentId}" cannot send a message to itself (correlation "${envelope.correlationId}").`,
+      correlationId: envelope.correlationId,
+    })
   }
 }

@@ -3,7 +3,7 @@ import type { Envelope } from '../../envelope/envelope'
 import { BoundedIdSet } from '../bounded-id-set'
 import type { Transport, TransportReceiver } from '../transport'
 import { TransportError } from '../transport-error'
-import { decodeFrame } from './frames'
+import { decodeFrame, type Frame } from './frames'
 import { PeerLink } from './peer-link'
 
 export type WebSocketRailOptions = {
@@ -260,7 +260,7 @@ class WebSocketRailImpl implements WebSocketRail {
     })
   }
 
-  #handle(link: PeerLink, frame: NonNullable<ReturnType<typeof decodeFrame>>): void {
+  #handle(link: PeerLink, frame: Frame): void {
     if (frame.kind === 'ack') {
       link.acknowledged(frame.ids)
       return
