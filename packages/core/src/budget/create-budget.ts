@@ -149,6 +149,7 @@ class BudgetNode implements Budget {
     this.#now = now
     this.#startedAt = now()
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
+    // biome-ignore lint/complexity/useOptionalChain: `#private` fields cannot be optional-chained
     this.#deadlineInChain =
       Number.isFinite(this.#deadline) || (parent !== undefined && parent.#deadlineInChain)
     this.signal = parent
