@@ -149,9 +149,8 @@ class BudgetNode implements Budget {
     this.#now = now
     this.#startedAt = now()
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
-    // biome-ignore lint/complexity/useOptionalChain: `#private` fields cannot be optional-chained
     this.#deadlineInChain =
-      Number.isFinite(this.#deadline) || (parent !== undefined && parent.#deadlineInChain)
+      Number.isFinite(this.#deadline) || (parent ? parent.#deadlineInChain : false)
     this.signal = parent
       ? AbortSignal.any([parent.signal, this.#controller.signal])
       : this.#controller.signal
