@@ -156,6 +156,36 @@ describe('createWebSocketRail', () => {
     await hubBus.close()
   })
 
+  it('relays between two peers connected to one listener, delivering once', async () => {
+    const hub = createWebSocketRail({ peerId: 'hub', listen: { port: 0 } })
+    const hubBus = createMessageBus({ transport: hub })
+    await hubBus.ready()
+    const url = `ws://127.0.0.1:${hub.address()?.port}`
+    const buses = [hubBus]
+    const received: Envelope[] = []
+    const spokes = ['left', 'right'].map((peerId) => {
+      const rail = createWebSocketRail({ peerId, connect: [url] })
+      const bus = createMessageBus({ transport: rail })
+      buses.push(bus)
+      return { rail, bus }
+    })
+    spokes[1]?.bus.subscribe('right-agent', (message) => {
+      received.push(message)
+    })
+    await until(() => hub.peers().length === 2)
+    const sent = await spokes[0]!.bus.send({
+      from: { agentId: 'left-agent' },
+      to: { agentId: 'right-agent' },
+      content: 'over the hub',
+    })
+    await until(() => received.length === 1)
+    await spokes[0]!.rail.flush()
+    await hub.flush()
+    expect(received).toEqual([sent])
+    expect(hubBus.history(sent.correlationId)).toEqual([sent])
+    for (const bus of buses.reverse()) await bus.close()
+  })
+
   it('drops a peer that stops answering pings, then reconnects and resends', async () => {
     // A peer whose connection went half-open: it takes frames but never answers a ping.
     const silent = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false })
