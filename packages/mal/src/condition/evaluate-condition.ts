@@ -51,6 +51,13 @@ function evaluate(node: ConditionNode, scope: TemplateScope, source: string): un
   }
 }
 
+/**
+ * MAL truthiness: `null`, `undefined`, `false`, `0`, `""`, `NaN` and `[]` are false.
+ *
+ * @example
+ * truthy([]) // false
+ * truthy('no') // true
+ */
 export function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0
   return Boolean(value)

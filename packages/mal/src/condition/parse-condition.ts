@@ -105,7 +105,12 @@ export function parseCondition(condition: string): ConditionNode {
   return node
 }
 
-/** Every reference a condition reads. */
+/**
+ * Every reference a condition reads, in order (validation checks each is in scope).
+ *
+ * @example
+ * conditionReferences(parseCondition('{{a}} > 1 || {{b.c}}')).map((reference) => reference.root) // ['a', 'b']
+ */
 export function conditionReferences(node: ConditionNode): TemplateReference[] {
   switch (node.kind) {
     case 'literal':

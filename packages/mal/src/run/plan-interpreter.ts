@@ -1,13 +1,18 @@
-import { BatonError, type Budget, type BudgetLimits } from '@baton/core'
+import { BatonError, type Budget } from '@baton/core'
 import { evaluateCondition } from '../condition'
-import type { FanoutStep, IfStep, LoopStep, Step } from '../plan'
+import type { IfStep, LoopStep, Step } from '../plan'
 import { renderTemplate, renderValue, type TemplateScope } from '../template'
+import { carveBudget, stepLimits } from './carve-budget'
+import type { BlockOutcome, Frame, StepResult } from './interpreter-types'
 import { runAgentStep } from './ops/run-agent-step'
 import { runModelStep } from './ops/run-model-step'
 import { runScratchStep, runToolStep } from './ops/run-tool-step'
 import type { RunServices, StepOutcome } from './ops/step-context'
-import { FanoutFailedError } from './run-errors'
+
+export type { BlockOutcome, Frame, Pause, Stop } from './interpreter-types'
+
 import type { RunEvent, RunUsage } from './run-event'
+import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
 
 /** Distributive Omit, so each event keeps its own fields. */
@@ -16,30 +21,6 @@ type EventBody = RunEvent extends infer E
     ? Omit<E, 'runId' | 'sequence' | 'at'>
     : never
   : never
-
-export type Frame = {
-  /** The budget steps of this block are carved from. */
-  budget: Budget
-  /** Values in scope (a fanout branch has its own copy). */
-  values: Record<string, unknown>
-  /** The block's path, e.g. `steps` or `steps[2].branches[0].steps`. */
-  path: string
-  iteration?: number
-}
-
-export type Pause = {
-  kind: 'pause'
-  cursor: RunCursor
-  path: string
-  saveAs: string
-  question: string
-}
-export type Stop = { kind: 'stop'; output: unknown; reason?: string }
-export type BlockOutcome = { kind: 'next'; last: unknown } | Stop | Pause
-type StepResult =
-  | { kind: 'next' }
-  | Stop
-  | (Omit<Pause, 'cursor'> & { cursor: Omit<RunCursor, 'index'> })
 
 export type InterpreterOptions = {
   services: RunServices
@@ -164,7 +145,11 @@ export class PlanInterpreter {
         }
         case 'fanout':
           outcome = {
-            value: await this.#runFanout(step, { ...frame, budget }),
+            value: await runFanout({
+              step,
+              frame: { ...frame, budget },
+              runBlock: (steps, branchFrame) => this.runBlock(steps, branchFrame),
+            }),
             wallet: coordinator,
           }
           break
@@ -240,124 +225,4 @@ export class PlanInterpreter {
     }
     return { iterations, result: { kind: 'next' } as StepResult }
   }
-
-  async #runFanout(step: FanoutStep, frame: Frame): Promise<unknown> {
-    const { branches, gather } = step
-    const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
-    const budgets = new Map<number, Budget>()
-    const locals: Record<string, unknown>[] = []
-    const successes = new Map<number, unknown>()
-    const failures = new Map<number, unknown>()
-    let winner: number | undefined
-    let settled = false
-    const cancelOthers = (except: number, reason: string) => {
-      settled = true
-      for (const [index, budget] of budgets) if (index !== except) budget.cancel(reason)
-    }
-    let next = 0
-    const worker = async () => {
-      while (next < branches.length && !settled) {
-        const index = next++
-        const branch = branches[index]!
-        const values = { ...frame.values }
-        locals[index] = values
-        try {
-          const { budget } = carveBudget(
-            frame.budget,
-            undefined,
-            `${frame.path}.branches[${index}]`,
-          )
-          budgets.set(index, budget)
-          const outcome = await this.runBlock(branch.steps, {
-            ...frame,
-            budget,
-            values,
-            path: `${frame.path}.branches[${index}].steps`,
-          })
-          if (settled) continue
-          const value =
-            outcome.kind === 'stop' ? outcome.output : outcome.kind === 'next' ? outcome.last : null
-          successes.set(index, value)
-          if (gather === 'first') {
-            winner = index
-            cancelOthers(index, `branch "${branch.id}" finished first`)
-          }
-        } catch (error) {
-          failures.set(index, error)
-          if (gather === 'all' && !settled) cancelOthers(index, `branch "${branch.id}" failed`)
-        }
-      }
-    }
-    await Promise.all(Array.from({ length: concurrency }, worker))
-    for (const values of locals) if (values) Object.assign(frame.values, values)
-    throwIfStopped(frame.budget)
-    if (gather === 'all') {
-      const [first] = failures.values()
-      if (failures.size > 0) throw first
-      return Object.fromEntries(
-        branches.map((branch, index) => [branch.id, successes.get(index) ?? null]),
-      )
-    }
-    if (gather === 'first' && winner !== undefined) return successes.get(winner) ?? null
-    if (gather === 'any-success' && successes.size > 0) {
-      return Object.fromEntries(
-        [...successes]
-          .sort(([a], [b]) => a - b)
-          .map(([index, value]) => [branches[index]!.id, value]),
-      )
-    }
-    throw new FanoutFailedError({
-      path: frame.path,
-      failures: [...failures].map(([index, error]) => ({
-        id: branches[index]!.id,
-        code: BatonError.isInstance(error) ? error.code : 'STEP_FAILED',
-        message: error instanceof Error ? error.message : String(error),
-      })),
-    })
-  }
-}
-
-/**
- * A step's own budget, carved from its parent's. When the parent has spent all it may (calls,
- * tokens or dollars) a step still gets to run on the parent's: steps that spend nothing
- * (`stop`, `scratch`, `ask_user`, conditions) go on, and any step that would spend is refused
- * by the budget itself. A cancelled or timed-out parent stops every step.
- */
-function carveBudget(
-  parent: Budget,
-  limits: BudgetLimits | undefined,
-  name: string,
-): { budget: Budget; borrowed: boolean } {
-  if (parent.aborted && isSpendExhaustion(parent.signal.reason)) {
-    return { budget: parent, borrowed: true }
-  }
-  return { budget: parent.child(capped(limits, parent), { name }), borrowed: false }
-}
-
-function isSpendExhaustion(reason: unknown): boolean {
-  return (
-    BatonError.isInstance(reason) &&
-    reason.code === 'BUDGET_EXCEEDED' &&
-    reason.details.dimension !== 'wallMs'
-  )
-}
-
-function throwIfStopped(budget: Budget): void {
-  if (budget.aborted && !isSpendExhaustion(budget.signal.reason)) throw budget.signal.reason
-}
-
-function stepLimits(step: Step): BudgetLimits | undefined {
-  return 'budget' in step ? step.budget : undefined
-}
-
-// A step gets what it asks for, or what its parent has left if that is less.
-function capped(limits: BudgetLimits | undefined, parent: Budget): BudgetLimits | undefined {
-  if (!limits) return undefined
-  const left = parent.remaining()
-  const result: BudgetLimits = {}
-  if (limits.calls !== undefined) result.calls = Math.min(limits.calls, left.calls)
-  if (limits.tokens !== undefined) result.tokens = Math.min(limits.tokens, left.tokens)
-  if (limits.costUsd !== undefined) result.costUsd = Math.min(limits.costUsd, left.costUsd)
-  if (limits.maxWallMs !== undefined) result.maxWallMs = Math.min(limits.maxWallMs, left.wallMs)
-  return result
 }

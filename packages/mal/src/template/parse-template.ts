@@ -46,7 +46,12 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts
 }
 
-/** Every reference in a template, in order. */
+/**
+ * Every reference in a template, in order.
+ *
+ * @example
+ * findReferences('{{a}} and {{inputs.b[0]}}').map((reference) => reference.source) // ['a', 'inputs.b[0]']
+ */
 export function findReferences(template: string): TemplateReference[] {
   return parseTemplate(template).flatMap((part) =>
     part.kind === 'reference'

@@ -41,7 +41,12 @@ export function renderValue(value: unknown, scope: TemplateScope): unknown {
   return value
 }
 
-/** How a value reads inside text: strings as they are, everything else as JSON. */
+/**
+ * How a value reads inside text: strings as they are, everything else as JSON.
+ *
+ * @example
+ * toText({ level: 3 }) // '{"level":3}'
+ */
 export function toText(value: unknown): string {
   if (typeof value === 'string') return value
   if (value === undefined) return ''

@@ -41,7 +41,13 @@ export function lookupReference(scope: TemplateScope, reference: TemplateReferen
   return { found: true, value: current }
 }
 
-/** Like `lookupReference`, but a missing value throws a `TemplateUnresolvedError`. */
+/**
+ * Like `lookupReference`, but a missing value throws a `TemplateUnresolvedError`.
+ *
+ * @example
+ * const [reference] = findReferences('{{draft.title}}')
+ * resolveReference({ inputs: {}, values: { draft: { title: 'Q3' } } }, reference!) // 'Q3'
+ */
 export function resolveReference(scope: TemplateScope, reference: TemplateReference): unknown {
   const result = lookupReference(scope, reference)
   if (!result.found) {

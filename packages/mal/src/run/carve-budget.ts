@@ -1,0 +1,47 @@
+import { BatonError, type Budget, type BudgetLimits } from '@baton/core'
+import type { Step } from '../plan'
+
+/**
+ * A step's own budget, carved from its parent's. When the parent has spent all it may (calls,
+ * tokens or dollars) a step still gets to run on the parent's: steps that spend nothing
+ * (`stop`, `scratch`, `ask_user`, conditions) go on, and any step that would spend is refused
+ * by the budget itself. A cancelled or timed-out parent stops every step.
+ */
+export function carveBudget(
+  parent: Budget,
+  limits: BudgetLimits | undefined,
+  name: string,
+): { budget: Budget; borrowed: boolean } {
+  if (parent.aborted && isSpendExhaustion(parent.signal.reason)) {
+    return { budget: parent, borrowed: true }
+  }
+  return { budget: parent.child(capped(limits, parent), { name }), borrowed: false }
+}
+
+function isSpendExhaustion(reason: unknown): boolean {
+  return (
+    BatonError.isInstance(reason) &&
+    reason.code === 'BUDGET_EXCEEDED' &&
+    reason.details.dimension !== 'wallMs'
+  )
+}
+
+export function throwIfStopped(budget: Budget): void {
+  if (budget.aborted && !isSpendExhaustion(budget.signal.reason)) throw budget.signal.reason
+}
+
+export function stepLimits(step: Step): BudgetLimits | undefined {
+  return 'budget' in step ? step.budget : undefined
+}
+
+// A step gets what it asks for, or what its parent has left if that is less.
+function capped(limits: BudgetLimits | undefined, parent: Budget): BudgetLimits | undefined {
+  if (!limits) return undefined
+  const left = parent.remaining()
+  const result: BudgetLimits = {}
+  if (limits.calls !== undefined) result.calls = Math.min(limits.calls, left.calls)
+  if (limits.tokens !== undefined) result.tokens = Math.min(limits.tokens, left.tokens)
+  if (limits.costUsd !== undefined) result.costUsd = Math.min(limits.costUsd, left.costUsd)
+  if (limits.maxWallMs !== undefined) result.maxWallMs = Math.min(limits.maxWallMs, left.wallMs)
+  return result
+}

@@ -1,0 +1,92 @@
+import { BatonError, type Budget } from '@baton/core'
+import type { FanoutStep, Step } from '../plan'
+import { carveBudget, throwIfStopped } from './carve-budget'
+import type { BlockOutcome, Frame } from './interpreter-types'
+import { FanoutFailedError } from './run-errors'
+
+export type RunFanoutOptions = {
+  step: FanoutStep
+  /** The fanout step's frame: its budget is the one branches are carved from. */
+  frame: Frame
+  runBlock: (steps: Step[], frame: Frame) => Promise<BlockOutcome>
+}
+
+/**
+ * Runs a fanout's branches, at most `concurrency` at a time, each on a budget of its own and
+ * a copy of the scope, and gathers them (`all`, `any-success` or `first`). Losing or
+ * remaining branches are cancelled through their budgets.
+ *
+ * @example
+ * const value = await runFanout({ step, frame, runBlock: (steps, frame) => interpreter.runBlock(steps, frame) })
+ */
+export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
+  const { step, frame, runBlock } = options
+  const { branches, gather } = step
+  const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
+  const budgets = new Map<number, Budget>()
+  const locals: Record<string, unknown>[] = []
+  const successes = new Map<number, unknown>()
+  const failures = new Map<number, unknown>()
+  let winner: number | undefined
+  let settled = false
+  const cancelOthers = (except: number, reason: string) => {
+    settled = true
+    for (const [index, budget] of budgets) if (index !== except) budget.cancel(reason)
+  }
+  let next = 0
+  const worker = async () => {
+    while (next < branches.length && !settled) {
+      const index = next++
+      const branch = branches[index]!
+      const values = { ...frame.values }
+      locals[index] = values
+      try {
+        const { budget } = carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`)
+        budgets.set(index, budget)
+        const outcome = await runBlock(branch.steps, {
+          ...frame,
+          budget,
+          values,
+          path: `${frame.path}.branches[${index}].steps`,
+        })
+        if (settled) continue
+        const value =
+          outcome.kind === 'stop' ? outcome.output : outcome.kind === 'next' ? outcome.last : null
+        successes.set(index, value)
+        if (gather === 'first') {
+          winner = index
+          cancelOthers(index, `branch "${branch.id}" finished first`)
+        }
+      } catch (error) {
+        failures.set(index, error)
+        if (gather === 'all' && !settled) cancelOthers(index, `branch "${branch.id}" failed`)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  for (const values of locals) if (values) Object.assign(frame.values, values)
+  throwIfStopped(frame.budget)
+  if (gather === 'all') {
+    const [first] = failures.values()
+    if (failures.size > 0) throw first
+    return Object.fromEntries(
+      branches.map((branch, index) => [branch.id, successes.get(index) ?? null]),
+    )
+  }
+  if (gather === 'first' && winner !== undefined) return successes.get(winner) ?? null
+  if (gather === 'any-success' && successes.size > 0) {
+    return Object.fromEntries(
+      [...successes]
+        .sort(([a], [b]) => a - b)
+        .map(([index, value]) => [branches[index]!.id, value]),
+    )
+  }
+  throw new FanoutFailedError({
+    path: frame.path,
+    failures: [...failures].map(([index, error]) => ({
+      id: branches[index]!.id,
+      code: BatonError.isInstance(error) ? error.code : 'STEP_FAILED',
+      message: error instanceof Error ? error.message : String(error),
+    })),
+  })
+}
