@@ -1,4 +1,4 @@
-import { AgentSwarm, parseWith } from '@baton/core'
+import { AgentSwarm, parseWith, ValidationError } from '@baton/core'
 import { z } from 'zod'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { fetchList, type ListEndpoint } from '../http/fetch-list'
@@ -120,8 +120,13 @@ export function createAdvancedAgentStore(
                 unavailable: (where, reason, errorOptions) =>
                   new SwarmsUnavailableError(where, reason, errorOptions),
               })
-        if (!Array.isArray(raw)) throw new TypeError('the swarm source did not return a list')
-        const swarms = parseSwarmList(raw)
+        const list = Array.isArray(raw) ? raw : (raw as { swarms?: unknown } | null)?.swarms
+        if (!Array.isArray(list)) {
+          throw new ValidationError('swarm list', [
+            { path: '', message: 'expected a list of swarms or { swarms: [...] }' },
+          ])
+        }
+        const swarms = parseSwarmList(list)
         if (loadNumber === latestLoad) set({ swarms })
         return swarms
       },

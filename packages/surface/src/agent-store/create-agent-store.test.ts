@@ -89,6 +89,19 @@ describe('createAgentStore', () => {
     expect(store.getState().error?.code).toBe('VALIDATION_FAILED')
   })
 
+  it('loads { agents } from a function and refuses anything that is not a list', async () => {
+    const store = createAgentStore()
+    await store.getState().load(async () => ({ agents: [critic] }))
+    expect(store.getState().agents).toEqual([critic])
+    await expect(store.getState().load(async () => 'nope')).rejects.toThrow(
+      /expected a list of agents/,
+    )
+    expect(store.getState()).toMatchObject({
+      agents: [critic],
+      error: { code: 'VALIDATION_FAILED' },
+    })
+  })
+
   it('loads through a function and ignores an earlier load that answers last', async () => {
     const store = createAgentStore()
     let releaseSlow: (list: unknown[]) => void = () => {}

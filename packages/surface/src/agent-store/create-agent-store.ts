@@ -1,10 +1,10 @@
-import type { Agent } from '@baton/core'
+import { type Agent, ValidationError } from '@baton/core'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { parseMentions } from '../mentions/parse-mentions'
 import { type AgentListEndpoint, fetchAgentList } from './fetch-agent-list'
 import { parseListedAgent } from './parse-listed-agent'
 
-/** Where `load` gets the agents: a function returning the raw list, or a server. */
+/** Where `load` gets the agents: a function returning the list (or `{ agents }`), or a server. */
 export type AgentSource = (() => Promise<unknown>) | AgentListEndpoint
 
 export type AgentStoreState = {
@@ -81,8 +81,13 @@ export function createAgentStore(initial: readonly unknown[] = []): AgentStore {
       set({ status: 'loading', error: null })
       try {
         const raw = typeof source === 'function' ? await source() : await fetchAgentList(source)
-        if (!Array.isArray(raw)) throw new TypeError('the agent source did not return a list')
-        const agents = parseList(raw)
+        const list = Array.isArray(raw) ? raw : (raw as { agents?: unknown } | null)?.agents
+        if (!Array.isArray(list)) {
+          throw new ValidationError('agent list', [
+            { path: '', message: 'expected a list of agents or { agents: [...] }' },
+          ])
+        }
+        const agents = parseList(list)
         if (loadNumber === latestLoad) set({ agents, status: 'ready', error: null })
         return agents
       } catch (error) {
