@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli')
@@ -9,7 +9,13 @@ export type ChildResult = { code: number | null; stdout: string; stderr: string 
 export function runTsx(
   file: string,
   args: string[],
-  options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
+  options: {
+    stdin?: string
+    cwd?: string
+    env?: Record<string, string>
+    /** Called with the child process once it has started (to signal it, say). */
+    onStart?: (child: ChildProcess) => void
+  } = {},
 ): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [tsxCli, '--conditions=@baton/source', file, ...args], {
@@ -25,8 +31,10 @@ export function runTsx(
     child.stderr.on('data', (chunk) => {
       stderr += chunk
     })
+    options.onStart?.(child)
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(options.stdin ?? '')
+    if (options.stdin === undefined) child.stdin.end()
+    else child.stdin.end(options.stdin)
   })
 }

@@ -143,6 +143,25 @@ describe('mal run', { timeout: 120_000 }, () => {
     expect(unanswered.code).toBe(2)
   })
 
+  it('cancels the run on Ctrl-C (SIGINT) and exits 130', async () => {
+    await writeFile(
+      file('slow.yaml'),
+      'steps:\n  - op: models_call\n    saveAs: slow\n    model: offline:default\n    prompt: "[[sleep:60000]]"\n',
+    )
+    const { code, stderr } = await runTsx(cli, ['run', 'slow.yaml'], {
+      cwd: directory,
+      onStart: (child) => {
+        // Interrupt once the step is under way.
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('→ steps[0]')) child.kill('SIGINT')
+        })
+      },
+    })
+    expect(stderr).toMatch(/✗ steps\[0\] models_call slow · CANCELLED/)
+    expect(stderr).toMatch(/■ cancelled/)
+    expect(code).toBe(130)
+  })
+
   it('refuses bad usage with exit 64', async () => {
     expect((await mal(['launch', 'seed.yaml'])).code).toBe(64)
     const badInput = await mal(['run', 'seed.yaml', '--input', 'oops'])

@@ -1,8 +1,9 @@
-import { formatPath } from '@baton/core'
+import { formatPath, parseWith } from '@baton/core'
 import { parsePlan } from '../validate'
 import { executeRun } from './execute-run'
 import { RunStateError } from './run-errors'
 import type { RunPlanOptions, RunResult } from './run-options'
+import { RunPlanOptionsSchema } from './run-options-schema'
 import { RunState } from './run-state'
 
 /**
@@ -21,6 +22,7 @@ export async function resumeRun(
   answer: unknown,
   options: Omit<RunPlanOptions, 'inputs'>,
 ): Promise<RunResult> {
+  parseWith(RunPlanOptionsSchema, options, 'resumeRun options')
   const parsed = RunState.safeParse(typeof state === 'string' ? safeJson(state) : state)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

@@ -389,6 +389,18 @@ describe('runPlan ops', () => {
     })
   })
 
+  it('refuses options that are not what they claim to be', async () => {
+    await expect(
+      runPlan({ steps: [{ op: 'stop', output: 'x' }] }, { registry: {} as never, model: 'gpt-4o' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      issues: [
+        { path: 'registry', message: expect.stringMatching(/registry client/) },
+        { path: 'model', message: expect.stringMatching(/provider:model-id/) },
+      ],
+    })
+  })
+
   it('fails a step whose template reads a value a skipped branch never saved', async () => {
     const result = await runPlan(
       {

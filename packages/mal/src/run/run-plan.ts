@@ -1,8 +1,10 @@
+import { parseWith } from '@baton/core'
 import type { Plan } from '../plan'
 import { parsePlan } from '../validate'
 import { executeRun } from './execute-run'
 import { resolveInputs } from './resolve-inputs'
 import type { RunPlanOptions, RunResult } from './run-options'
+import { RunPlanOptionsSchema } from './run-options-schema'
 
 /**
  * Runs a MAL plan. The plan is validated first (a `PlanValidationError` rejects the promise,
@@ -22,6 +24,7 @@ export async function runPlan(
   plan: Plan | string | object,
   options: RunPlanOptions,
 ): Promise<RunResult> {
+  parseWith(RunPlanOptionsSchema, options, 'runPlan options')
   const validated = parsePlan(plan)
   const inputs = resolveInputs(validated.inputs, options.inputs)
   return executeRun({ plan: validated, inputs, options })

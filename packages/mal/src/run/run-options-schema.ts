@@ -1,0 +1,36 @@
+import { ModelRef } from '@baton/core'
+import { z } from 'zod'
+
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+
+/** What `runPlan` and `resumeRun` accept; checked before anything runs. */
+export const RunPlanOptionsSchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  registry: z.custom(
+    hasMethods('ensureRegisteredAgent'),
+    'must be a registry client (see createRegistryClient or createStaticRegistry)',
+  ),
+  host: z
+    .custom(hasMethods('task', 'delegate'), 'must be an AgentHost (task and delegate)')
+    .optional(),
+  budget: z
+    .custom(hasMethods('child', 'reserve'), 'must be a budget (see createBudget)')
+    .optional(),
+  signal: z.instanceof(AbortSignal, { message: 'must be an AbortSignal' }).optional(),
+  onEvent: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
+  models: z.custom(hasMethods('languageModel'), 'must be a model registry').optional(),
+  toolRegistry: z.custom(hasMethods('get', 'names'), 'must be a tool registry').optional(),
+  tools: z
+    .record(z.string(), z.custom(hasMethods('execute'), 'must be a tool with execute'))
+    .optional(),
+  workspaceRoot: z.string().min(1).optional(),
+  memory: z.custom(hasMethods('read', 'append'), 'must be a memory store').optional(),
+  coordinatorWallet: z.string().min(1).optional(),
+  model: ModelRef.optional(),
+  runId: z.string().min(1).optional(),
+})
