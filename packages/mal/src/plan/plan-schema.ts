@@ -1,6 +1,7 @@
 import { Budget, type BudgetLimits } from '@baton/core'
 import { z } from 'zod'
-import { Name, type Step, StepSchema } from './step-schema'
+import { Name, StepSchema } from './step-schema'
+import type { Step } from './step-types'
 
 export const InputType = z.enum(['string', 'number', 'boolean', 'object', 'array', 'any'])
 export type InputType = z.infer<typeof InputType>

@@ -1,5 +1,6 @@
-import { Budget, type BudgetLimits, ModelRef, parseWallet, type Wallet } from '@baton/core'
+import { Budget, ModelRef, parseWallet, type Wallet } from '@baton/core'
 import { z } from 'zod'
+import type { DelegateStep, Isolation as IsolationType, Step, StepOp, TaskStep } from './step-types'
 
 /** A name a step saves its value under (and that templates read). */
 export const Name = z
@@ -37,87 +38,7 @@ const refuseModel = (op: string) =>
       })
     })
 
-const Isolation = z.enum(['none', 'memory', 'workspace'])
-export type Isolation = z.infer<typeof Isolation>
-
-export type TaskStep = {
-  op: 'task'
-  saveAs: string
-  agentWallet: Wallet
-  prompt: string
-  tools?: string[]
-  persona?: string
-  budget?: BudgetLimits
-  isolation: Isolation
-}
-export type DelegateStep = {
-  op: 'delegate'
-  saveAs: string
-  agentWallet: Wallet
-  prompt: string
-  budget?: BudgetLimits
-}
-export type ModelsCallStep = {
-  op: 'models_call'
-  saveAs: string
-  model: string
-  prompt: string
-  system?: string
-  temperature?: number
-  budget?: BudgetLimits
-}
-export type Gather = 'all' | 'any-success' | 'first'
-export type FanoutBranch = { id: string; steps: Step[] }
-export type FanoutStep = {
-  op: 'fanout'
-  saveAs: string
-  branches: FanoutBranch[]
-  gather: Gather
-  concurrency?: number
-}
-export type IfStep = { op: 'if'; cond: string; then: Step[]; else?: Step[] }
-export type LoopStep = { op: 'loop'; while: string; do: Step[]; maxIters: number }
-export type ToolStep = {
-  op: 'tool'
-  saveAs: string
-  toolName: string
-  args: Record<string, unknown>
-  budget?: BudgetLimits
-}
-export type ScratchAction = 'write' | 'read' | 'list' | 'delete'
-export type ScratchStep = {
-  op: 'scratch'
-  action: ScratchAction
-  key?: string
-  value?: unknown
-  saveAs?: string
-}
-export type SynthesizeStep = {
-  op: 'synthesize'
-  saveAs: string
-  from: string[]
-  instruction: string
-  model?: string
-  budget?: BudgetLimits
-}
-export type AskUserStep = { op: 'ask_user'; saveAs: string; question: string }
-export type StopStep = { op: 'stop'; output: unknown; reason?: string }
-
-/** One step of a MAL plan. */
-export type Step =
-  | TaskStep
-  | DelegateStep
-  | ModelsCallStep
-  | FanoutStep
-  | IfStep
-  | LoopStep
-  | ToolStep
-  | ScratchStep
-  | SynthesizeStep
-  | AskUserStep
-  | StopStep
-
-export type StepOp = Step['op']
+const Isolation = z.enum(['none', 'memory', 'workspace']) satisfies z.ZodType<IsolationType>
 
 const TaskSchema = z
   .strictObject({

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import {
-  BatonError,
-  type Budget,
-  type BudgetLimits,
-  createBudget,
-  createModelRegistry,
-  type ModelRegistry,
-} from '@baton/core'
+import { BatonError, createModelRegistry, type ModelRegistry } from '@baton/core'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
 import type { RunServices } from './ops/step-context'
 import { failurePathOf, PlanInterpreter, usageOf } from './plan-interpreter'
+import { rootBudget } from './root-budget'
 import type { RunEvent, RunUsage } from './run-event'
 import type { RunPlanOptions, RunResult } from './run-options'
 import type { RunCursor, RunState } from './run-state'
@@ -159,32 +153,6 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     // Nothing may be charged to a finished run; this also stops its wall-clock timer.
     budget.cancel('the run has finished')
   }
-}
-
-function rootBudget(input: { plan: Plan; options: RunPlanOptions; previous?: RunState }): Budget {
-  const limits: BudgetLimits = { ...input.plan.budget }
-  const spent = input.previous?.usage
-  // A resumed run has what the plan had, less what it spent before the pause.
-  if (spent) {
-    if (limits.calls !== undefined) limits.calls = Math.max(0, limits.calls - spent.calls)
-    if (limits.tokens !== undefined) limits.tokens = Math.max(0, limits.tokens - spent.tokens)
-    if (limits.costUsd !== undefined) limits.costUsd = Math.max(0, limits.costUsd - spent.costUsd)
-  }
-  if (limits.maxWallMs !== undefined && input.previous) {
-    limits.maxWallMs = Math.max(0, limits.maxWallMs - input.previous.wallMs)
-  }
-  const name = input.plan.name ? `plan:${input.plan.name}` : 'plan'
-  const parent = input.options.budget
-  if (!parent) return createBudget(limits, { name })
-  const left = parent.remaining()
-  const capped: BudgetLimits = {}
-  for (const key of ['calls', 'tokens', 'costUsd'] as const) {
-    const value = Math.min(limits[key] ?? Infinity, left[key])
-    if (Number.isFinite(value)) capped[key] = value
-  }
-  const wall = Math.min(limits.maxWallMs ?? Infinity, left.wallMs)
-  if (Number.isFinite(wall)) capped.maxWallMs = wall
-  return parent.child(capped, { name })
 }
 
 function add(a: RunUsage | undefined, b: RunUsage): RunUsage {
