@@ -4,10 +4,10 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import type { Budget, Reservation } from '../budget/create-budget'
+import type { Budget, Remaining, Reservation } from '../budget/create-budget'
 import { readPrompt } from '../models/offline/read-prompt'
 import { findPrice, priceUsage } from '../models/price-table'
-import type { PriceTable } from '../models/types'
+import type { ModelPrice, PriceTable } from '../models/types'
 
 /** What one model call cost, as charged. */
 export type CallCharge = {
@@ -35,7 +35,11 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
 /**
  * Language model middleware that makes every call pay its way: it reserves one call and an
  * estimate of tokens and cost on the budget before the call (a refused reservation means no
- * call), caps `maxOutputTokens` by the tokens left, and settles the real usage afterwards.
+ * call), caps `maxOutputTokens` by the tokens and money left, and settles the real usage
+ * afterwards (a provider that reports no usage is charged the whole allowance). So a run can
+ * go past a tokens or cost limit only by what its input estimate missed. A call that does not
+ * fit while other calls on the budget tree hold reservations waits for them to settle (or for
+ * an abort) instead of failing on money they have not spent.
  *
  * @example
  * const model = wrapLanguageModel({ model: base, middleware: budgetMiddleware({ budget, model: 'offline:default', prices: defaultPriceTable }) })
@@ -43,81 +47,133 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
 export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageModelV3Middleware {
   const { budget, model, prices, wallet, onCharge } = options
 
-  const reserve = (params: LanguageModelV3CallOptions) => {
-    params.abortSignal?.throwIfAborted()
-    budget.throwIfAborted()
+  const reserve = async (params: LanguageModelV3CallOptions) => {
     const inputEstimate = estimateInputTokens(params, model)
-    const left = budget.remaining()
     const price = findPrice(model, prices)
-    // How many output tokens the tokens and the money left can pay for.
-    let room = Infinity
-    if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
-    if (Number.isFinite(left.costUsd) && price.outputPerMTok > 0) {
-      const inputCost = (inputEstimate * price.inputPerMTok) / 1_000_000
-      const byCost = Math.floor(((left.costUsd - inputCost) * 1_000_000) / price.outputPerMTok)
-      room = Math.min(room, byCost)
-    }
-    const fits = room >= 1
     const wanted = params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS
-    const maxOutputTokens = fits ? Math.min(wanted, room) : wanted
-    const outputBound = maxOutputTokens
-    const estimate = {
-      tokens: inputEstimate + outputBound,
-      costUsd: priceUsage(model, { inputTokens: inputEstimate, outputTokens: outputBound }, prices),
+    for (;;) {
+      params.abortSignal?.throwIfAborted()
+      budget.throwIfAborted()
+      const room = outputRoom({ left: budget.remaining(), price, inputEstimate })
+      if (room >= 1) {
+        const maxOutputTokens = Math.min(wanted, room)
+        const estimate = reservedEstimate({ inputEstimate, outputTokens: maxOutputTokens })
+        const left = budget.remaining()
+        // Capped by what is left only to absorb rounding: the room already fits both.
+        const reservation = budget.reserve({
+          calls: 1,
+          tokens: Math.min(estimate.tokens, left.tokens),
+          costUsd: Math.min(estimate.costUsd, left.costUsd),
+        })
+        const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
+        return { reservation, call, inputEstimate, maxOutputTokens }
+      }
+      // Calls in flight hold reservations sized for their longest answer; most settle for
+      // less. Waiting for them keeps concurrent siblings from failing on money not yet spent.
+      const released = budget.nextRelease()
+      if (!released) break
+      await untilAborted(released, [params.abortSignal, budget.signal])
     }
-    // Without room for an answer the full estimate is reserved, so the budget refuses it
-    // with a BudgetExceededError that names the dimension; otherwise it is capped by what is left.
-    const reservation = budget.reserve({
-      calls: 1,
-      tokens: fits ? Math.min(estimate.tokens, left.tokens) : estimate.tokens,
-      costUsd: fits ? Math.min(estimate.costUsd, left.costUsd) : estimate.costUsd,
-    })
-    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
-    return { reservation, call, inputEstimate }
+    // Nothing in flight can give money back: reserving the full estimate is refused with a
+    // BudgetExceededError that names the budget and the dimension.
+    // (Only a shortfall within the budget's rounding tolerance is accepted, and then used.)
+    const estimate = reservedEstimate({ inputEstimate, outputTokens: wanted })
+    const reservation = budget.reserve({ calls: 1, ...estimate })
+    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens: wanted }
+    return { reservation, call, inputEstimate, maxOutputTokens: wanted }
   }
 
-  const settle = (reservation: Reservation, usage: LanguageModelV3Usage, inputEstimate: number) => {
-    const inputTokens = usage.inputTokens.total ?? inputEstimate
-    const outputTokens = usage.outputTokens.total ?? 0
+  const reservedEstimate = (usage: { inputEstimate: number; outputTokens: number }) => ({
+    tokens: usage.inputEstimate + usage.outputTokens,
+    costUsd: priceUsage(
+      model,
+      { inputTokens: usage.inputEstimate, outputTokens: usage.outputTokens },
+      prices,
+    ),
+  })
+
+  type Held = { reservation: Reservation; inputEstimate: number; maxOutputTokens: number }
+
+  const settle = (held: Held, usage: LanguageModelV3Usage) => {
+    // A provider that does not report usage is charged its worst case, never nothing.
+    const inputTokens = usage.inputTokens.total ?? held.inputEstimate
+    const outputTokens = usage.outputTokens.total ?? held.maxOutputTokens
     const costUsd = priceUsage(model, { inputTokens, outputTokens }, prices)
     const tokens = inputTokens + outputTokens
-    reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : {})
+    held.reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : {})
     onCharge?.({ inputTokens, outputTokens, tokens, costUsd })
   }
 
   return {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model: inner }) {
-      const { reservation, call, inputEstimate } = reserve(params)
+      const { call, ...held } = await reserve(params)
       try {
         const result = await inner.doGenerate(call)
-        settle(reservation, result.usage, inputEstimate)
+        settle(held, result.usage)
         return result
       } catch (error) {
-        reservation.release()
+        held.reservation.release()
         throw error
       }
     },
     async wrapStream({ params, model: inner }) {
-      const { reservation, call, inputEstimate } = reserve(params)
+      const { call, ...held } = await reserve(params)
       let result: Awaited<ReturnType<typeof inner.doStream>>
       try {
         result = await inner.doStream(call)
       } catch (error) {
-        reservation.release()
+        held.reservation.release()
         throw error
       }
       const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
         transform(part, controller) {
-          if (part.type === 'finish') settle(reservation, part.usage, inputEstimate)
+          if (part.type === 'finish') settle(held, part.usage)
           controller.enqueue(part)
         },
         // A stream that ends without a finish part (error, abort) charges nothing.
-        flush: () => reservation.release(),
+        flush: () => held.reservation.release(),
       })
       return { ...result, stream: result.stream.pipeThrough(watch) }
     },
   }
+}
+
+/**
+ * How many output tokens the tokens and the money left can pay for once the prompt is paid.
+ * A prompt that alone costs more than the money left leaves no room, even at a free output price.
+ */
+function outputRoom(options: {
+  left: Remaining
+  price: ModelPrice
+  inputEstimate: number
+}): number {
+  const { left, price, inputEstimate } = options
+  let room = Infinity
+  if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
+  if (Number.isFinite(left.costUsd)) {
+    const afterInput = left.costUsd - (inputEstimate * price.inputPerMTok) / 1_000_000
+    if (afterInput < 0) return 0
+    if (price.outputPerMTok > 0) {
+      room = Math.min(room, Math.floor((afterInput * 1_000_000) / price.outputPerMTok))
+    }
+  }
+  return room
+}
+
+/** Resolves with `promise`, or rejects with the reason of the first of `signals` to abort. */
+function untilAborted(promise: Promise<void>, signals: (AbortSignal | undefined)[]): Promise<void> {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined)
+  const signal = AbortSignal.any(present)
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    })
+  })
 }
 
 /**

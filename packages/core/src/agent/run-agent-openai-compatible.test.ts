@@ -10,9 +10,18 @@ import { AgentRunError } from './agent-errors'
 import { runAgent } from './run-agent'
 
 type Seen = { path: string; authorization: string | undefined; body: Record<string, unknown> }
+type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number }
 
-/** A minimal Chat Completions endpoint; `status` picks the HTTP status of the n-th request. */
-async function startServer(status: (request: number) => number) {
+const reportedUsage: Usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 }
+
+/**
+ * A minimal Chat Completions endpoint; `status` picks the HTTP status of the n-th request and
+ * `usage` what it reports for a request body (`undefined`: no usage field).
+ */
+async function startServer(
+  status: (request: number) => number,
+  usage: (body: Record<string, unknown>) => Usage | undefined,
+) {
   const seen: Seen[] = []
   const server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>
@@ -42,7 +51,7 @@ async function startServer(status: (request: number) => number) {
             finish_reason: 'stop',
           },
         ],
-        usage: { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 },
+        usage: usage(body),
       }),
     )
   })
@@ -63,10 +72,15 @@ describe('runAgent with an OpenAI-compatible endpoint', () => {
   let seen: Seen[]
   let baseUrl: string
   let status: (request: number) => number
+  let usage: (body: Record<string, unknown>) => Usage | undefined
 
   beforeEach(async () => {
     status = () => 200
-    ;({ server, seen, baseUrl } = await startServer((request) => status(request)))
+    usage = () => reportedUsage
+    ;({ server, seen, baseUrl } = await startServer(
+      (request) => status(request),
+      (body) => usage(body),
+    ))
   })
   afterEach(async () => {
     server.close()
@@ -126,5 +140,30 @@ describe('runAgent with an OpenAI-compatible endpoint', () => {
     expect(seen).toHaveLength(2)
     expect(result.usage.calls).toBe(1)
     expect(budget.spent().calls).toBe(1)
+  })
+
+  it('keeps a cost budget even when the endpoint answers with every output token it was allowed', async () => {
+    // The prompt is billed at less than the estimate, so only the output cap stands in the way.
+    usage = (body) => {
+      const completion = body.max_tokens as number
+      return { prompt_tokens: 10, completion_tokens: completion, total_tokens: 10 + completion }
+    }
+    const budget = createBudget({ cost: 0.002 })
+    const result = await runAgent(agent, 'Say hello', { budget, models: models() })
+    expect(result.usage.tokens - 10).toBe(seen[0]?.body.max_tokens)
+    expect(budget.spent().costUsd).toBeLessThanOrEqual(0.002 + 1e-12)
+    expect(budget.spent().costUsd).toBeGreaterThan(0.0019)
+  })
+
+  it('charges the whole answer allowance when the endpoint reports no usage', async () => {
+    usage = () => undefined
+    const budget = createBudget({ tokens: 5000 })
+    const result = await runAgent(agent, 'Say hello', { budget, models: models() })
+    const allowance = seen[0]?.body.max_tokens as number
+    expect(allowance).toBeGreaterThan(0)
+    // The prompt is charged at its estimate, the answer at the most it was allowed.
+    expect(result.usage.tokens).toBeGreaterThan(allowance)
+    expect(budget.spent().tokens).toBe(result.usage.tokens)
+    expect(budget.spent().tokens).toBeLessThanOrEqual(5000)
   })
 })

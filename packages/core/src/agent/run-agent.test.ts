@@ -345,6 +345,39 @@ describe('runAgent', () => {
     expect(parent.spent().calls).toBe(3)
   })
 
+  it('lets a sibling wait for the money a call in flight holds instead of failing', async () => {
+    // One call reserves every cent of the parent (its 4096-token allowance costs more); it
+    // settles for a few tokens, and the siblings then run on what it gave back.
+    const parent = createBudget({ cost: 0.001 })
+    const runs = ['one', 'two', 'three'].map((name) =>
+      runAgent(makeAgent(), `task ${name} [[sleep:50]]`, { budget: parent.child({}, { name }) }),
+    )
+    const results = await Promise.all(runs)
+    expect(results.map((result) => result.usage.calls)).toEqual([1, 1, 1])
+    expect(parent.spent().costUsd).toBeLessThanOrEqual(0.001)
+  })
+
+  it('stops waiting for a sibling when its own signal aborts, charging nothing', async () => {
+    const parent = createBudget({ cost: 0.001 })
+    const first = runAgent(makeAgent(), 'slow [[sleep:2000]]', { budget: parent.child() })
+    const controller = new AbortController()
+    const reason = new Error('person pressed stop')
+    const waiting = parent.child()
+    const second = runAgent(makeAgent(), 'quick', { budget: waiting, signal: controller.signal })
+    setTimeout(() => controller.abort(reason), 50)
+    await expect(second).rejects.toBe(reason)
+    expect(waiting.spent().calls).toBe(0)
+    await expect(first).resolves.toMatchObject({ usage: { calls: 1 } })
+  })
+
+  it('refuses a call whose prompt alone costs more than the money left, even with free output', async () => {
+    const budget = createBudget({ cost: 0.00001 })
+    const prices = { 'offline:*': { inputPerMTok: 1, outputPerMTok: 0 } }
+    const run = runAgent(makeAgent(), 'q'.repeat(400), { budget, prices })
+    await expect(run).rejects.toMatchObject({ code: 'BUDGET_EXCEEDED', dimension: 'costUsd' })
+    expect(budget.spent()).toMatchObject({ calls: 0, costUsd: 0 })
+  })
+
   it('refuses to start on an aborted signal', async () => {
     const budget = createBudget()
     budget.cancel('before start')

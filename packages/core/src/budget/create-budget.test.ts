@@ -237,6 +237,36 @@ describe('createBudget', () => {
     })
   })
 
+  describe('nextRelease', () => {
+    it('is undefined when no reservation is held anywhere on the chain', () => {
+      const root = createBudget({ cost: 1 })
+      const child = root.child()
+      expect(child.nextRelease()).toBeUndefined()
+      root.child().reserve({ costUsd: 0.5 }).release()
+      expect(child.nextRelease()).toBeUndefined()
+    })
+
+    it("resolves when a sibling's reservation is settled or released", async () => {
+      const root = createBudget({ cost: 1 })
+      const waiting = root.child()
+      const sibling = root.child().child()
+      const first = sibling.reserve({ costUsd: 0.9 })
+      const second = sibling.reserve({ costUsd: 0.1 })
+      const woken: string[] = []
+      const settled = waiting.nextRelease()?.then(() => woken.push('settle'))
+      await Promise.resolve()
+      expect(woken).toEqual([])
+      first.settle({ costUsd: 0.01 })
+      await settled
+      expect(waiting.remaining().costUsd).toBeCloseTo(0.89, 9)
+      const released = waiting.nextRelease()?.then(() => woken.push('release'))
+      second.release()
+      await released
+      expect(woken).toEqual(['settle', 'release'])
+      expect(waiting.nextRelease()).toBeUndefined()
+    })
+  })
+
   describe('signal', () => {
     it('aborts with a wallMs BudgetExceededError when the deadline passes', async () => {
       const budget = createBudget({ maxWallMs: 30 }, { name: 'quick' })

@@ -45,6 +45,13 @@ export interface Budget {
   canAfford(usage: ChargeInput): boolean
   /** Holds `estimate` against the whole chain until settled or released. */
   reserve(estimate: ChargeInput): Reservation
+  /**
+   * Resolves the next time a reservation that holds back part of what this budget has left
+   * (its own, an ancestor's, or any of their descendants') is settled or released, so a
+   * call that does not fit next to calls in flight can wait for them instead of failing.
+   * `undefined` when no reservation is held on the chain: waiting would free nothing.
+   */
+  nextRelease(): Promise<void> | undefined
   remaining(): Remaining
   spent(): Spend & { wallMs: number }
   /** Spend attributed per wallet (only charges that named one). */
@@ -134,6 +141,7 @@ class BudgetNode implements Budget {
   #reserved = zero()
   #byWallet = new Map<string, Spend>()
   #listeners = new Set<(event: ChargeEvent) => void>()
+  #releaseWaiters = new Set<() => void>()
   #timer: ReturnType<typeof setTimeout> | undefined
   #children = 0
 
@@ -227,6 +235,7 @@ class BudgetNode implements Budget {
       if (!open) return
       open = false
       for (const node of this.#chain()) node.#add(node.#reserved, amount, -1)
+      for (const node of this.#chain()) node.#wakeReleaseWaiters()
     }
     return {
       amount,
@@ -241,6 +250,21 @@ class BudgetNode implements Budget {
         this.#apply(spend, options.wallet)
       },
     }
+  }
+
+  nextRelease(): Promise<void> | undefined {
+    const chain = [...this.#chain()]
+    const held = chain.some((node) => DIMENSIONS.some((key) => node.#reserved[key] > EPSILON))
+    if (!held) return undefined
+    return new Promise((resolve) => {
+      // Registered on every node of the chain: a release anywhere below a common ancestor
+      // wakes that ancestor, and the first wake-up unregisters the waiter everywhere.
+      const wake = () => {
+        for (const node of chain) node.#releaseWaiters.delete(wake)
+        resolve()
+      }
+      for (const node of chain) node.#releaseWaiters.add(wake)
+    })
   }
 
   remaining(): Remaining {
@@ -401,6 +425,10 @@ class BudgetNode implements Budget {
       }
     }
     if (errors.length > 0) throw errors[0]
+  }
+
+  #wakeReleaseWaiters(): void {
+    for (const wake of [...this.#releaseWaiters]) wake()
   }
 
   #add(target: Spend, spend: Spend, sign: 1 | -1): void {
