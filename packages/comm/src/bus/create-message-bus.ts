@@ -173,9 +173,10 @@ class Bus implements MessageBus {
 
   async allow(escalationId: string, extraHops: number): Promise<Escalation> {
     this.#assertOpen('allow an escalation')
-    if (!Number.isInteger(extraHops) || extraHops < 0) {
-      throw new ValidationError('allowance', [
-        { path: 'extraHops', message: `expected a whole number ≥ 0, got ${extraHops}` },
+    if (!Number.isInteger(extraHops) || extraHops < 1) {
+      // 0 would leave the held message undeliverable; a person who wants no more hops stops the chain.
+      throw new ValidationError(`allowance for escalation "${escalationId}"`, [
+        { path: 'extraHops', message: `expected a whole number ≥ 1, got ${extraHops}` },
       ])
     }
     const { escalation, heldMessage } = await this.loopGuard.allow({ escalationId, extraHops })

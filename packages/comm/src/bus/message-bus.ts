@@ -57,7 +57,10 @@ export type MessageBus = {
   correlations(): string[]
   hops(correlationId: string): number
   escalations(): Escalation[]
-  /** Delivers the held message and lets exactly `extraHops` more hops through. */
+  /**
+   * Lets the chain make exactly `extraHops` (≥ 1) more hops beyond where it was held, the held
+   * message being the first of them (delivered now); the hop after those is held again.
+   */
   allow(escalationId: string, extraHops: number): Promise<Escalation>
   /** Ends the chain; later messages of its correlation are refused. */
   stop(escalationId: string, reason: string): Promise<Escalation>

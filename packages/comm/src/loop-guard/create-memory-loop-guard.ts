@@ -147,7 +147,9 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
       const chain = touch(escalation.correlationId)
       chain.status = 'active'
       chain.openEscalationId = undefined
-      chain.limit = entry.heldHop + extraHops
+      // The held message is the first of the extra hops: the chain may now reach the hop count
+      // it was held at plus `extraHops`, and the next escalation says so.
+      chain.limit = entry.heldHop - 1 + extraHops
       chain.next = entry.heldHop + 1
       chain.ids.add(entry.heldMessage.id)
       extendPath(chain.path, entry.heldMessage)

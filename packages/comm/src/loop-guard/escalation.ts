@@ -21,7 +21,7 @@ export const Escalation = z.object({
   resolvedAt: z.iso.datetime().optional(),
   /** Why a person stopped the chain. */
   reason: z.string().optional(),
-  /** How many hops a person allowed beyond the held message. */
-  extraHops: z.number().int().min(0).optional(),
+  /** How many more hops a person allowed, the held message included. */
+  extraHops: z.number().int().min(1).optional(),
 })
 export type Escalation = z.output<typeof Escalation>

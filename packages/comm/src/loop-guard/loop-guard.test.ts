@@ -1,3 +1,4 @@
+import { ValidationError } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { createMessageBus } from '../bus/create-message-bus'
 import type { Envelope } from '../envelope/envelope'
@@ -72,7 +73,7 @@ describe('createMemoryLoopGuard (through the bus)', () => {
     await bus.close()
   })
 
-  it('lets exactly extraHops more hops through after allow, delivering the held message first', async () => {
+  it('lets exactly extraHops more hops through after allow, the held message first', async () => {
     const { bus, delivered, escalations } = pingPong(4)
     const resolved: Escalation[] = []
     bus.on('escalation-resolved', (escalation) => resolved.push(escalation))
@@ -85,11 +86,13 @@ describe('createMemoryLoopGuard (through the bus)', () => {
 
     expect(allowed).toMatchObject({ id: first.id, status: 'allowed', extraHops: 2 })
     expect(resolved).toEqual([allowed])
-    // the held hop 5, then exactly two more (6 and 7); hop 8 is held again
-    expect(delivered.map((message) => message.hop)).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+    // exactly two more hops: the held hop 5, then hop 6; hop 7 is held again
+    expect(delivered.map((message) => message.hop)).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(bus.hops(first.correlationId)).toBe(6)
     expect(escalations).toHaveLength(2)
-    expect(escalations[1]).toMatchObject({ status: 'open', hops: 7 })
-    expect(escalations[1]?.lastMessage.hop).toBe(8)
+    expect(escalations[1]).toMatchObject({ status: 'open', hops: 6 })
+    expect(escalations[1]?.lastMessage.hop).toBe(7)
+    expect(escalations[1]?.path).toEqual(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A'])
     await expect(bus.allow(first.id, 1)).rejects.toMatchObject({
       code: 'ESCALATION_ALREADY_RESOLVED',
     })
@@ -143,6 +146,35 @@ describe('createMemoryLoopGuard (through the bus)', () => {
     await expect(
       bus.send({ from: { agentId: 'D' }, to: { agentId: 'E' }, content: 'x', ...same }),
     ).rejects.toMatchObject({ code: 'LOOP_GUARD_ESCALATED' })
+    await bus.close()
+  })
+
+  it('holds a chain after 4 hops when maxHops is not given', async () => {
+    const bus = createMessageBus()
+    let message = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'x' })
+    for (const next of ['A', 'B', 'A', 'B']) message = await bus.forward(message, next)
+    expect(bus.loopGuard.maxHops).toBe(4)
+    expect(message.hop).toBe(4)
+    await expect(bus.forward(message, 'A')).rejects.toMatchObject({
+      code: 'LOOP_GUARD_ESCALATED',
+      escalation: { hops: 4 },
+    })
+    await bus.close()
+  })
+
+  it('refuses an allowance that is not a whole number of at least one hop, naming it', async () => {
+    const { bus, escalations } = pingPong(1)
+    await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'task' })
+    await bus.settled()
+    const id = escalations[0]!.id
+    for (const extraHops of [0, -1, 1.5, Number.NaN]) {
+      const error = await bus.allow(id, extraHops).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(ValidationError)
+      expect((error as ValidationError).message).toContain('extraHops')
+      expect((error as ValidationError).message).toContain(id)
+    }
+    // the escalation is still open and can be allowed properly
+    await expect(bus.allow(id, 1)).resolves.toMatchObject({ status: 'allowed' })
     await bus.close()
   })
 

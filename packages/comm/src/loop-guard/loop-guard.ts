@@ -24,7 +24,10 @@ export type LoopGuard = {
   admit(envelope: Envelope): Promise<Admission>
   /** Records a message some other guard admitted (it arrived over a rail), without refusing it. */
   observe(envelope: Envelope): Promise<void>
-  /** Delivers the held message and lets exactly `extraHops` more hops through. */
+  /**
+   * Lets the chain make exactly `extraHops` (≥ 1) more hops beyond where it was held, the held
+   * message being the first of them (delivered now); the hop after those is held again.
+   */
   allow(options: { escalationId: string; extraHops: number }): Promise<AllowResult>
   /** Ends the chain: every later message of the correlation is refused. */
   stop(options: { escalationId: string; reason: string }): Promise<Escalation>

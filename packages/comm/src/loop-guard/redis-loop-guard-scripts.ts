@@ -60,7 +60,7 @@ if status ~= 'open' then return {'resolved', status} end
 local held = redis.call('HMGET', esc, 'heldHop', 'heldId', 'from', 'to')
 local heldHop = tonumber(held[1])
 redis.call('HSET', esc, 'status', 'allowed', 'extraHops', ARGV[1], 'resolvedAt', ARGV[2])
-redis.call('HSET', chain, 'status', 'active', 'open', '', 'limit', heldHop + tonumber(ARGV[1]), 'next', heldHop + 1)
+redis.call('HSET', chain, 'status', 'active', 'open', '', 'limit', heldHop - 1 + tonumber(ARGV[1]), 'next', heldHop + 1)
 redis.call('SADD', ids, held[2])
 if redis.call('LINDEX', path, -1) ~= held[3] then redis.call('RPUSH', path, held[3]) end
 redis.call('RPUSH', path, held[4])

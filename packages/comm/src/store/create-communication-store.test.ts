@@ -65,7 +65,7 @@ describe('createCommunicationStore', () => {
     expect(selectOpenEscalations(store.getState())).toBe(open)
     expect(open[0]).toMatchObject({ correlationId: first.correlationId, status: 'open' })
 
-    await allow(open[0]!.id, 0)
+    await allow(open[0]!.id, 1)
     expect(selectOpenEscalations(store.getState())).toEqual([])
     const view = selectCorrelation(first.correlationId)(store.getState())!
     expect(view.messages.map((message) => message.to.agentId)).toEqual(['A', 'B', 'C'])

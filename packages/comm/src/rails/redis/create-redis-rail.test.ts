@@ -132,8 +132,8 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     })
     expect(await guard.hops(escalation!.correlationId)).toBe(4)
 
-    await operator.allow(escalation!.id, 1)
-    // the held hop 5 reaches A, A's hop 6 reaches B, and B's hop 7 is held again
+    await operator.allow(escalation!.id, 2)
+    // two more hops: the held hop 5 reaches A, A's hop 6 reaches B, and B's hop 7 is held again
     await until(
       () => refusals().length === 2,
       () => a.stderr() + b.stderr(),
@@ -143,6 +143,7 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     expect(refusals()[1]).toMatchObject({ agentId: 'B', code: 'LOOP_GUARD_ESCALATED' })
     const open = (await guard.escalations()).filter((item) => item.status === 'open')
     expect(open).toHaveLength(1)
+    expect(open[0]).toMatchObject({ hops: 6, lastMessage: { hop: 7 } })
     // process B raised it; the operator's bus and store heard of it through Redis
     await until(
       () => selectOpenEscalations(store.getState()).length === 1,
