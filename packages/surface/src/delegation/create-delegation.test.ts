@@ -3,6 +3,7 @@ import {
   createMessageBus,
   type Envelope,
   type MessageBus,
+  type Transport,
 } from '@baton/comm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { analyst, critic, makeSwarm, ops, opsOrchestrator } from '../__fixtures__/agents'
@@ -49,13 +50,23 @@ describe('createDelegation', () => {
     expect(swarms.getState().runs).toEqual({})
   })
 
-  it.each(['swarm_', 'swarm_bad id', 'swarm_a/b'])(
+  it.each(['swarm_', 'swarm_bad id', 'swarm_a/b', 'swarm_research!'])(
     'starts nothing for the malformed swarm id %j',
     async (id) => {
-      const { delegation, sent, swarms } = setUp()
+      const started: string[] = []
+      const runner: SwarmRunner = {
+        start: async (swarmId) => {
+          started.push(swarmId)
+          return 'run-1'
+        },
+        subscribe: () => () => {},
+      }
+      const { delegation, sent, swarms } = setUp({ runner })
       const result = await delegation.delegate('analyst', id, 'do it')
       expect(result).toMatchObject({ success: false, errorCode: 'INVALID_SWARM_ID' })
       expect(result.delegatedTo).toBeUndefined()
+      expect(result.message).toContain(`"${id}"`)
+      expect(started).toEqual([])
       expect(sent).toEqual([])
       expect(swarms.getState().runs).toEqual({})
     },
@@ -140,12 +151,40 @@ describe('createDelegation', () => {
     expect(bus.correlations()).toEqual([])
   })
 
-  it('reports a transport error when the bus is closed', async () => {
+  it('awaits and reports a transport error when the rail cannot take the message', async () => {
+    let attempts = 0
+    const refusingRail: Transport = {
+      name: 'flaky',
+      start: async () => {},
+      publish: async () => {
+        attempts += 1
+        // Fail after a turn of the event loop, so a send that is not awaited would miss it.
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        throw new Error('connection reset by peer')
+      },
+      close: async () => {},
+    }
+    const bus = createMessageBus({ transport: refusingRail })
+    buses.push(bus)
+    const delegation = createDelegation({
+      agents: createAgentStore([analyst, opsOrchestrator]),
+      swarms: createAdvancedAgentStore(),
+      comm: createCommunicationStore(bus),
+    })
+    const result = await delegation.delegate('analyst', 'ops', 'anyone there?')
+    expect(attempts).toBe(1)
+    expect(result).toMatchObject({ success: false, errorCode: 'TRANSPORT_FAILED' })
+    expect(result.delegatedTo).toBeUndefined()
+    expect(result.message).toMatch(/^Could not send the task to Ops Orchestrator: flaky rail: /)
+    expect(result.message).toContain('connection reset by peer')
+    expect(bus.correlations()).toEqual([])
+  })
+
+  it('reports a bus that is already closed', async () => {
     const { delegation, bus } = setUp()
     await bus.close()
     const result = await delegation.delegate('analyst', 'ops', 'anyone there?')
-    expect(result.success).toBe(false)
-    expect(result.errorCode).toMatch(/[A-Z_]+/)
+    expect(result).toMatchObject({ success: false, errorCode: 'BUS_CLOSED' })
     expect(result.message).toContain('Ops Orchestrator')
   })
 

@@ -14,12 +14,23 @@ const DelegationRequest = z.object({
   task: z.string().trim().min(1, 'must not be empty'),
 })
 
+// The messages down the cause chain, each once: a rail's "could not take envelope" alone
+// would hide the "connection reset" that explains it.
+function describeChain(error: unknown): string {
+  const parts: string[] = []
+  for (let current = error, depth = 0; current != null && depth < 5; depth++) {
+    const message = current instanceof Error ? current.message : String(current)
+    if (!parts.some((part) => part.includes(message))) parts.push(message)
+    current = current instanceof Error ? current.cause : undefined
+  }
+  return parts.join(' (cause: ') + ')'.repeat(parts.length - 1)
+}
+
 function failure(error: unknown, prefix = ''): DelegationResult {
   const code = (error as { code?: unknown } | null)?.code
-  const message = error instanceof Error ? error.message : String(error)
   return {
     success: false,
-    message: `${prefix}${message}`,
+    message: `${prefix}${describeChain(error)}`,
     errorCode: typeof code === 'string' ? code : 'UNKNOWN',
   }
 }

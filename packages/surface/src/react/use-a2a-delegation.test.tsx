@@ -51,16 +51,16 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((created) => created.bus.close()))
 })
 
-function renderChat(runner?: SwarmRunner) {
+function renderChat(options: { runner?: SwarmRunner; from?: string } = {}) {
   const created = createBatonStores({
     agents: [analyst, critic, ops, opsOrchestrator],
     swarms: [makeSwarm()],
-    runner: runner ?? (({ swarms }) => inProcessRunnerFor(() => swarms)),
+    runner: options.runner ?? (({ swarms }) => inProcessRunnerFor(() => swarms)),
   })
   stores.push(created)
   render(
     <BatonProvider stores={created}>
-      <Chat from="analyst" />
+      <Chat from={options.from ?? 'analyst'} />
     </BatonProvider>,
   )
   return created
@@ -97,8 +97,10 @@ describe('useA2ADelegation', () => {
 
   it('reports the error when a swarm run fails to start, leaving no run', async () => {
     const created = renderChat({
-      start: () => Promise.reject(new Error('no capacity for swarms')),
-      subscribe: () => () => {},
+      runner: {
+        start: () => Promise.reject(new Error('no capacity for swarms')),
+        subscribe: () => () => {},
+      },
     })
     const result = await send('@Research Swarm go')
     expect(result).toMatchObject({ success: false })
@@ -137,6 +139,15 @@ describe('useA2ADelegation', () => {
     const events = created.swarms.getState().runs[result.runId!]!.events
     expect(events[0]?.type).toBe('swarm-start')
     expect(events.at(-1)?.type).toBe('swarm-finish')
+  })
+
+  it('reports the bus refusing the message (loop guard) as a failure, not a success', async () => {
+    const created = renderChat({ from: 'ops' })
+    const result = await send('@Ops Orchestrator talk to yourself')
+    expect(result).toMatchObject({ success: false, errorCode: 'LOOP_GUARD_SELF' })
+    expect(result.delegatedTo).toBeUndefined()
+    expect(result.message).toMatch(/^Could not send the task to Ops Orchestrator: /)
+    expect(created.bus.correlations()).toEqual([])
   })
 
   it('routes nothing for a regular agent', async () => {
