@@ -59,9 +59,9 @@ const mentionable = listMentionableAgents(
 )
 
 for (const text of [
-  '@Ops Orchestrator review yesterday’s incidents',
-  '@Research Swarm compare Q1 and Q2 revenue',
-  '@Analyst summarise the churn numbers',
+  '@Ops Orchestrator review yesterday’s incidents', // → A2A message to ops
+  '@Research Swarm compare Q1 and Q2 revenue', // → swarm run
+  '@Analyst summarise the churn numbers', // → the caller runs Analyst itself
 ]) {
   const { targets, task } = parseMentions(text, mentionable)
   const result = await delegation.delegate('user', targets[0]!.id, task)
