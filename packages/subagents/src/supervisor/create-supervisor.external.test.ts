@@ -44,6 +44,13 @@ describe('createSupervisor with external agents', () => {
     expect(report).toMatchObject({ status: 'done', result: 'patched', costUsd: 0.25 })
     expect(report?.files).toEqual(['patch.diff', 'stand-in.pids'])
     expect(budget.spent().costUsd).toBe(0.25)
+    // Its session was not kept: one turn only.
+    expect(() => supervisor.sendAgent(id, 'more')).toThrow(
+      expect.objectContaining({
+        code: 'SUBAGENT_UNAVAILABLE',
+        message: expect.stringMatching(/multiTurn/),
+      }),
+    )
   })
 
   it('relays its question and writes the answer to it', async () => {
@@ -68,6 +75,25 @@ describe('createSupervisor with external agents', () => {
     expect((await supervisor.waitAgents([id]))?.[id]?.result).toMatch(
       /^second \(turn 2, resumed session-\d+\)$/,
     )
+  })
+
+  it('keeps a multi-turn one within its original budget across turns', async () => {
+    const { budget, supervisor } = supervise()
+    const costly = JSON.stringify({ result: 'turn done', totalCostUsd: 0.2 })
+    const id = supervisor.delegate(costly, {
+      agent: 'stand-in',
+      multiTurn: true,
+      budget: { cost: 0.3 },
+    })
+    expect((await supervisor.waitAgents([id]))?.[id]).toMatchObject({
+      status: 'done',
+      costUsd: 0.2,
+    })
+    supervisor.sendAgent(id, costly)
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('budget-exhausted')
+    expect(report?.costUsd).toBeCloseTo(0.2, 12)
+    expect(budget.spent().costUsd).toBeCloseTo(0.2, 12)
   })
 
   it("works in the caller's directory with share, and hands it back when it exits", async () => {

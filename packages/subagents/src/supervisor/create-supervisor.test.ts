@@ -218,11 +218,46 @@ describe('createSupervisor', () => {
     const report = (await supervisor.waitAgents([id]))?.[id]
     expect(report).toMatchObject({ status: 'done', result: 'second turn done', modelCalls: 3 })
 
-    const once = supervisor.delegate('One turn only')
-    await supervisor.waitAgents([once])
-    expect(() => supervisor.sendAgent(once, 'more')).toThrow(
-      expect.objectContaining({ code: 'SUBAGENT_UNAVAILABLE' }),
+    expect(() => supervisor.sendAgent(id, 'one more')).not.toThrow()
+    expect(() => supervisor.sendAgent(id, 'while it works')).toThrow(
+      expect.objectContaining({
+        code: 'SUBAGENT_UNAVAILABLE',
+        message: expect.stringMatching(/working/),
+      }),
     )
+    expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
+  })
+
+  it('lets a model child whose turn is over go on with what it has, without multiTurn', async () => {
+    const { budget, supervisor } = supervise({ calls: 10 })
+    const id = supervisor.delegate(
+      directive('write_file', { path: 'draft.md', content: 'first' }),
+      { budget: { calls: 5 } },
+    )
+    expect((await supervisor.waitAgents([id]))?.[id]).toMatchObject({
+      status: 'done',
+      modelCalls: 2,
+    })
+    supervisor.sendAgent(id, `Check your draft ${directive('read_file', { path: 'draft.md' })}`)
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report).toMatchObject({ status: 'done', modelCalls: 4, files: ['draft.md'] })
+    expect(report?.result).toContain('first')
+    expect(budget.spent().calls).toBe(4)
+    // One call of its 5 is left: a third turn that wants two runs out, and the caller paid 5.
+    supervisor.sendAgent(id, `Once more ${listFiles}`)
+    expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('budget-exhausted')
+    expect(budget.spent().calls).toBe(5)
+    expect(() => supervisor.sendAgent(id, 'again')).toThrow(
+      expect.objectContaining({
+        code: 'SUBAGENT_UNAVAILABLE',
+        message: expect.stringMatching(/ended/),
+      }),
+    )
+
+    const cancelled = supervisor.delegate('Short job')
+    await supervisor.waitAgents([cancelled])
+    await supervisor.cancelAgent(cancelled)
+    expect(() => supervisor.sendAgent(cancelled, 'more')).toThrow(/budget has ended/)
   })
 
   it('gives a custom runner the tools and the whole conversation on each turn', async () => {

@@ -219,7 +219,12 @@ class SupervisorNode implements Supervisor {
     }
     if (subagent.status === 'running') throw refuse('it is working; wait for its turn to end')
     if (subagent.status !== 'done') throw refuse('it has ended')
-    if (!subagent.multiTurn) throw refuse('it was not delegated with multiTurn: true')
+    // A model sub-agent keeps its conversation and directory, so it can always go on; an
+    // external agent's session is kept only when it was delegated for several turns.
+    if (subagent.adapter && !subagent.multiTurn) {
+      throw refuse('it is an external agent that was not delegated with multiTurn: true')
+    }
+    if (subagent.budget.aborted) throw refuse('its budget has ended (cancelled or used up)')
     if (subagent.workspaceKind === 'share') subagent.workspace = this.workspace.lend(id)
     subagent.status = 'running'
     delete subagent.endedAt

@@ -22,7 +22,11 @@ export type DelegateOptions = {
   model?: string
   /** An external agent (`'claude-code'`, `'codex'`, or a configured adapter) instead of a model. */
   agent?: string
-  /** Keeps it available for `sendAgent` after its turn, within its original budget. */
+  /**
+   * Keeps an external agent available for `sendAgent` after its turn (its session resumed),
+   * within its original budget; for a model sub-agent, keeps what it delegated running
+   * between turns. A model sub-agent whose turn is `done` takes `sendAgent` either way.
+   */
   multiTurn?: boolean
 }
 
@@ -121,7 +125,10 @@ export interface Supervisor {
     ids?: string[],
     options?: { timeoutMs?: number },
   ): Promise<Record<string, SubagentReport> | null>
-  /** More to do (multi-turn sub-agents), or the answer to its question. */
+  /**
+   * The answer to its question, or more to do for one whose turn is `done`: it goes on with
+   * its conversation, directory and what is left of its budget (external agents: `multiTurn` only).
+   */
   sendAgent(id: string, text: string): void
   /** Stops it and everything it started, processes included; resolves with its report. */
   cancelAgent(id: string): Promise<SubagentReport>
