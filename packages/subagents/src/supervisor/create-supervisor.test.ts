@@ -307,6 +307,49 @@ describe('createSupervisor', () => {
     )
   })
 
+  it('refuses bad options with VALIDATION_FAILED naming what was wrong and where', () => {
+    const { supervisor } = supervise()
+    const workspace = { kind: 'directory' as const, root }
+    const cases: [() => unknown, RegExp][] = [
+      [() => supervisor.delegate(''), /task: must say what to do/],
+      [() => supervisor.delegate('x', { budget: { cals: 3 } as never }), /budget.*"cals"/],
+      [() => supervisor.delegate('x', { budget: { calls: -1 } }), /budget: calls/],
+      [() => supervisor.delegate('x', { model: 'gpt' }), /delegate options: model/],
+      [() => supervisor.delegate('x', { model: 'offline:a', agent: 'codex' }), /not both/],
+      [() => supervisor.sendAgent('sub-1', ''), /message: must not be empty/],
+      [() => createSupervisor({ workspace, budget: createBudget({}) } as never), /agent: must be/],
+      [
+        () => createSupervisor({ agent: makeAgent(), workspace, budget: {} as never }),
+        /budget: must be a budget/,
+      ],
+      [
+        () =>
+          createSupervisor({
+            agent: makeAgent(),
+            workspace,
+            budget: createBudget({}),
+            workspaceProviders: { browser: {} as never },
+          }),
+        /workspaceProviders.browser: must be \{ create/,
+      ],
+      [
+        () =>
+          createSupervisor({
+            agent: makeAgent(),
+            workspace,
+            budget: createBudget({}),
+            runner: {} as never,
+          }),
+        /runner: must be \{ run/,
+      ],
+    ]
+    for (const [act, message] of cases) {
+      expect(act).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }))
+      expect(act).toThrow(message)
+    }
+    expect(supervisor.tree()).toEqual([])
+  })
+
   it('refuses unknown and unavailable workspace kinds and adapters at delegate', () => {
     const budget = createBudget({ calls: 10 })
     const supervisor = createSupervisor({

@@ -2,7 +2,8 @@ import type { Agent, Budget } from '@baton/core'
 import { ModelRef } from '@baton/core'
 import { z } from 'zod'
 import { AgentAdapterSchema } from '../adapters/types'
-import type { Workspace } from '../workspace/types'
+import type { SubagentRunner } from '../runner/types'
+import type { Workspace, WorkspaceProvider } from '../workspace/types'
 
 export const DelegateOptionsSchema = z
   .object({
@@ -34,7 +35,22 @@ export const SupervisorOptionsSchema = z.object({
     (value) => typeof (value as Budget | undefined)?.child === 'function',
     'must be a budget (see createBudget)',
   ),
+  runner: z
+    .custom<SubagentRunner>(
+      (value) => typeof (value as SubagentRunner | undefined)?.run === 'function',
+      'must be { run(turn) }',
+    )
+    .optional(),
   adapters: z.record(z.string(), AgentAdapterSchema).optional(),
+  workspaceProviders: z
+    .record(
+      z.string().min(1),
+      z.custom<WorkspaceProvider>(
+        (value) => typeof (value as WorkspaceProvider | undefined)?.create === 'function',
+        'must be { create(options), unavailableReason?() }',
+      ),
+    )
+    .optional(),
   maxDepth: z.number().int().min(0).default(3),
 })
 
