@@ -52,6 +52,19 @@ describe('parseMentions', () => {
     expect(parsed.task).toBe('mail ops@example.com and analyst@ops-bot.io')
   })
 
+  it('does not take the domain of an e-mail address for a mention even when it names an agent', () => {
+    const site = makeAgent({ id: 'site', name: 'example.com' })
+    const known = [...agents, site]
+    expect(parseMentions('mail ops@example.com, or root@analyst', known)).toEqual({
+      targets: [],
+      task: 'mail ops@example.com, or root@analyst',
+    })
+    expect(parseMentions('(@Analyst) and "@example.com" check', known).targets).toEqual([
+      analyst,
+      site,
+    ])
+  })
+
   it('does not match a name that continues into a longer word', () => {
     expect(parseMentions('@Analysts unite', agents).targets).toEqual([])
     expect(parseMentions('@ops-bot2 hi', agents).targets).toEqual([])
