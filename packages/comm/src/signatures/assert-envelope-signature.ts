@@ -1,3 +1,4 @@
+import { MalformedWalletError, parseWallet } from '@baton/core'
 import { recoverMessageAddress } from 'viem'
 import type { Envelope } from '../envelope/envelope'
 import { canonicalizeEnvelope } from './canonicalize-envelope'
@@ -18,8 +19,9 @@ export async function assertEnvelopeSignature(
   resolveWallet: ResolveWallet,
 ): Promise<void> {
   const base = { envelopeId: envelope.id, agentId: envelope.from.agentId }
-  const expected = await resolveWallet(envelope.from.agentId)
-  if (!expected) throw new SignatureError({ ...base, problem: 'unknown-sender' })
+  const resolved = await resolveWallet(envelope.from.agentId)
+  if (!resolved) throw new SignatureError({ ...base, problem: 'unknown-sender' })
+  const expected = walletOf(resolved, envelope.from.agentId)
   if (!envelope.signature) {
     throw new SignatureError({ ...base, problem: 'missing', expectedWallet: expected })
   }
@@ -34,5 +36,21 @@ export async function assertEnvelopeSignature(
   }
   if (signer.toLowerCase() !== expected.toLowerCase()) {
     throw new SignatureError({ ...base, problem: 'mismatch', expectedWallet: expected })
+  }
+}
+
+// A malformed wallet from `resolveWallet` is a configuration mistake; say which agent it was for
+// rather than report every envelope of that agent as a forgery.
+function walletOf(resolved: string, agentId: string): string {
+  try {
+    return parseWallet(resolved)
+  } catch (error) {
+    const reason = MalformedWalletError.isInstance(error)
+      ? String(error.details.reason)
+      : 'unreadable'
+    throw new MalformedWalletError(
+      resolved,
+      `${reason} (resolveWallet gave it for agent "${agentId}")`,
+    )
   }
 }

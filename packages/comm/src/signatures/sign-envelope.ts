@@ -1,5 +1,6 @@
+import { parseWith, ValidationError } from '@baton/core'
 import type { LocalAccount } from 'viem'
-import type { Envelope } from '../envelope/envelope'
+import { Envelope } from '../envelope/envelope'
 import { canonicalizeEnvelope } from './canonicalize-envelope'
 
 /**
@@ -11,6 +12,13 @@ import { canonicalizeEnvelope } from './canonicalize-envelope'
  * const signed = await signEnvelope(createEnvelope({ from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'hi' }), account)
  */
 export async function signEnvelope(envelope: Envelope, account: LocalAccount): Promise<Envelope> {
-  const signature = await account.signMessage({ message: canonicalizeEnvelope(envelope) })
-  return { ...envelope, signature }
+  // Signing what is not a valid envelope would hand out a signature no bus accepts.
+  const checked = parseWith(Envelope, envelope, 'envelope to sign')
+  if (typeof account?.signMessage !== 'function') {
+    throw new ValidationError(`signer of envelope "${checked.id}"`, [
+      { path: 'account', message: 'expected a viem LocalAccount (e.g. privateKeyToAccount(key))' },
+    ])
+  }
+  const signature = await account.signMessage({ message: canonicalizeEnvelope(checked) })
+  return { ...checked, signature }
 }

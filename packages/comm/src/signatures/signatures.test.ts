@@ -53,6 +53,22 @@ describe('signEnvelope / verifyEnvelope', () => {
     expect(await verifyEnvelope(draft(), ops.address)).toBe(false)
     expect(await verifyEnvelope({ ...signed, signature: '0x1234' }, ops.address)).toBe(false)
   })
+  it('throws a typed error for a malformed wallet or a value that is not an envelope', async () => {
+    const signed = await signEnvelope(draft(), ops)
+    await expect(verifyEnvelope(signed, '0x1234')).rejects.toMatchObject({
+      code: 'MALFORMED_WALLET',
+    })
+    const broken = { ...signed, hop: -1 }
+    const error = await verifyEnvelope(broken, ops.address).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED' })
+    expect((error as Error).message).toContain('hop')
+    await expect(signEnvelope({ ...draft(), correlationId: '' }, ops)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    })
+    await expect(
+      signEnvelope(draft(), { address: ops.address } as unknown as typeof ops),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+  })
 })
 
 describe('createMessageBus with requireSignatures', () => {
@@ -125,6 +141,16 @@ describe('createMessageBus with requireSignatures', () => {
     const forwarded = await bus.forward(first, 'reviewer')
     expect(await verifyEnvelope(forwarded, analyst.address)).toBe(true)
     expect(received).toEqual([forwarded])
+    await bus.close()
+  })
+
+  it('names the agent whose configured wallet is malformed', async () => {
+    const bus = createMessageBus({ requireSignatures: true, resolveWallet: () => '0xnot-a-wallet' })
+    const error = await bus
+      .send(await signEnvelope(draft(), ops))
+      .catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'MALFORMED_WALLET' })
+    expect((error as Error).message).toContain('agent "ops"')
     await bus.close()
   })
 

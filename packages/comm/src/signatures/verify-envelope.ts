@@ -1,22 +1,27 @@
-import { parseWallet } from '@baton/core'
+import { parseWallet, parseWith } from '@baton/core'
 import { verifyMessage } from 'viem'
-import type { Envelope } from '../envelope/envelope'
+import { Envelope } from '../envelope/envelope'
 import { canonicalizeEnvelope } from './canonicalize-envelope'
 
 /**
  * True when `envelope` carries a signature by `expectedWallet` over exactly its current
- * content. Unsigned, tampered, unreadable or otherwise-signed envelopes give false.
+ * content. Unsigned, tampered, unreadable or otherwise-signed envelopes give false; a
+ * malformed `expectedWallet` throws `MalformedWalletError`, a non-envelope `ValidationError`.
  *
  * @example
  * if (!(await verifyEnvelope(envelope, '0x52908400098527886E0F7030069857D2E4169EE7'))) refuse(envelope)
  */
 export async function verifyEnvelope(envelope: Envelope, expectedWallet: string): Promise<boolean> {
-  if (!envelope.signature) return false
+  // A malformed wallet or a value that is not an envelope is the caller's mistake, not a
+  // signature that fails: both throw (MalformedWalletError, ValidationError) instead of false.
+  const address = parseWallet(expectedWallet)
+  const checked = parseWith(Envelope, envelope, 'envelope to verify')
+  if (!checked.signature) return false
   try {
     return await verifyMessage({
-      address: parseWallet(expectedWallet),
-      message: canonicalizeEnvelope(envelope),
-      signature: envelope.signature as `0x${string}`,
+      address,
+      message: canonicalizeEnvelope(checked),
+      signature: checked.signature as `0x${string}`,
     })
   } catch {
     return false
