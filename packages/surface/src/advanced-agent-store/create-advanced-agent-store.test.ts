@@ -187,6 +187,19 @@ describe('createAdvancedAgentStore', () => {
     expect(store.getState().swarms).toHaveLength(1)
   })
 
+  it('loads { swarms } from a function and refuses a body that holds no list, keeping the old swarms', async () => {
+    const store = createAdvancedAgentStore()
+    await store.getState().loadSwarms(async () => ({ swarms: [makeSwarm()] }))
+    expect(store.getState().swarms.map((swarm) => swarm.id)).toEqual(['research'])
+    await expect(store.getState().loadSwarms(async () => ({ agents: [] }))).rejects.toThrow(
+      /swarm list: .*expected a list of swarms or \{ swarms: \[\.\.\.\] \}/,
+    )
+    await expect(
+      store.getState().loadSwarms(async () => [makeSwarm({ id: 'ok' }), { id: 'bad id' }]),
+    ).rejects.toThrow(/swarms\[1\]/)
+    expect(store.getState().swarms.map((swarm) => swarm.id)).toEqual(['research'])
+  })
+
   it('validates swarms it is given and replaces one with the same id', () => {
     const store = createAdvancedAgentStore()
     expect(() => store.getState().setSwarms([{ id: 'x' }])).toThrow(/swarms\[0\]/)

@@ -1,7 +1,8 @@
-import { AgentSwarm, parseWith, ValidationError } from '@baton/core'
+import { AgentSwarm, parseWith } from '@baton/core'
 import { z } from 'zod'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { fetchList, type ListEndpoint } from '../http/fetch-list'
+import { requireListInBody } from '../http/list-in-body'
 import { InvalidSwarmIdError } from '../swarm-agent/invalid-swarm-id-error'
 import { isValidSwarmId } from '../swarm-agent/swarm-agent-id'
 import type { SwarmRunEvent, SwarmRunner } from '../swarm-runner/types'
@@ -120,13 +121,7 @@ export function createAdvancedAgentStore(
                 unavailable: (where, reason, errorOptions) =>
                   new SwarmsUnavailableError(where, reason, errorOptions),
               })
-        const list = Array.isArray(raw) ? raw : (raw as { swarms?: unknown } | null)?.swarms
-        if (!Array.isArray(list)) {
-          throw new ValidationError('swarm list', [
-            { path: '', message: 'expected a list of swarms or { swarms: [...] }' },
-          ])
-        }
-        const swarms = parseSwarmList(list)
+        const swarms = parseSwarmList(requireListInBody(raw, 'swarms'))
         if (loadNumber === latestLoad) set({ swarms })
         return swarms
       },

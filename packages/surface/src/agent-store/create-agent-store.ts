@@ -1,5 +1,6 @@
-import { type Agent, ValidationError } from '@baton/core'
+import type { Agent } from '@baton/core'
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import { requireListInBody } from '../http/list-in-body'
 import { parseMentions } from '../mentions/parse-mentions'
 import { type AgentListEndpoint, fetchAgentList } from './fetch-agent-list'
 import { parseListedAgent } from './parse-listed-agent'
@@ -81,13 +82,7 @@ export function createAgentStore(initial: readonly unknown[] = []): AgentStore {
       set({ status: 'loading', error: null })
       try {
         const raw = typeof source === 'function' ? await source() : await fetchAgentList(source)
-        const list = Array.isArray(raw) ? raw : (raw as { agents?: unknown } | null)?.agents
-        if (!Array.isArray(list)) {
-          throw new ValidationError('agent list', [
-            { path: '', message: 'expected a list of agents or { agents: [...] }' },
-          ])
-        }
-        const agents = parseList(list)
+        const agents = parseList(requireListInBody(raw, 'agents'))
         if (loadNumber === latestLoad) set({ agents, status: 'ready', error: null })
         return agents
       } catch (error) {

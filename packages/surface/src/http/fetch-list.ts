@@ -1,4 +1,5 @@
 import { type BatonError, type BatonErrorOptions, redactUrl } from '@baton/core'
+import { listInBody } from './list-in-body'
 
 export type ListEndpoint = {
   /** The server's base URL (user info is sent as Basic credentials, never shown in errors). */
@@ -88,8 +89,8 @@ export async function fetchList(options: FetchListOptions): Promise<unknown[]> {
   } catch (error) {
     throw unavailable(where, 'the body is not JSON', { cause: error })
   }
-  const list = Array.isArray(body) ? body : (body as Record<string, unknown> | null)?.[path]
-  if (!Array.isArray(list)) {
+  const list = listInBody(body, path)
+  if (!list) {
     throw unavailable(where, `the body is neither a list nor { ${path}: [...] }`)
   }
   return list

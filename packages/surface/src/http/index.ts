@@ -5,3 +5,4 @@ export {
   resolveEndpoint,
   stripUserInfo,
 } from './fetch-list'
+export { listInBody, requireListInBody } from './list-in-body'
