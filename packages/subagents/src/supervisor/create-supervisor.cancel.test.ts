@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { SubagentRunner } from '../runner/types'
 import {
   directive,
   eventually,
@@ -29,6 +30,13 @@ async function pidsIn(directory: string): Promise<number[] | undefined> {
   const text = await readFile(path.join(directory, 'stand-in.pids'), 'utf8').catch(() => '')
   const pids = text.split('\n').filter(Boolean).map(Number)
   return pids.length >= 2 ? pids : undefined
+}
+
+// Promise.withResolvers is not in Node 20.
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {}
+  const promise = new Promise<T>((settle) => (resolve = settle))
+  return { promise, resolve }
 }
 
 describe('createSupervisor cancelAgent', () => {
@@ -73,6 +81,39 @@ describe('createSupervisor cancelAgent', () => {
     expect(statuses).toHaveLength(4)
     expect(statuses.every(([, status]) => status === 'cancelled')).toBe(true)
     expect(cancels.map((event) => event.depth).sort()).toEqual([1, 2, 2, 3])
+  })
+
+  it('records no charge after it returns, even from a turn that ignores the abort', async () => {
+    const budget = createBudget({ calls: 10, cost: 1 }, { name: 'lead' })
+    const started = deferred<void>()
+    const finished = deferred<unknown>()
+    const runner: SubagentRunner = {
+      run: async (turn) => {
+        started.resolve()
+        // A model call already in flight, from a provider that ignores the abort signal.
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        try {
+          turn.budget.charge({ calls: 1, costUsd: 0.25 })
+          finished.resolve(undefined)
+        } catch (error) {
+          finished.resolve(error)
+        }
+        return { text: 'finished late', messages: [] }
+      },
+    }
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      runner,
+    })
+    const id = supervisor.delegate('Slow call')
+    await started.promise
+    const report = await supervisor.cancelAgent(id)
+    expect(report.status).toBe('cancelled')
+    expect(await finished.promise).toMatchObject({ code: 'CANCELLED' })
+    expect(budget.spent()).toMatchObject({ calls: 0, costUsd: 0 })
+    expect((await supervisor.report(id)).status).toBe('cancelled')
   })
 
   it('kills an external agent whose seconds run out, with timed-out', async () => {

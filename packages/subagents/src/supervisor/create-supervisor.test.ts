@@ -95,6 +95,21 @@ describe('createSupervisor', () => {
     expect(total).toBe(budget.spent().calls)
   })
 
+  it('never overspends the parent’s cost when 100 children race for it', async () => {
+    const { budget, supervisor } = supervise({ calls: 1000, cost: 0.002 })
+    const ids = Array.from({ length: 100 }, (_, index) =>
+      supervisor.delegate(`Part ${index} ${listFiles.repeat(4)}`, { budget: { cost: 0.0001 } }),
+    )
+    const reports = Object.values((await supervisor.waitAgents(ids)) ?? {})
+    const spent = budget.spent()
+    expect(spent.costUsd).toBeGreaterThan(0)
+    expect(spent.costUsd).toBeLessThanOrEqual(0.002 + 1e-12)
+    expect(reports.map((report) => report.status)).toContain('budget-exhausted')
+    for (const report of reports) expect(report.costUsd).toBeLessThanOrEqual(0.0001 + 1e-12)
+    const total = reports.reduce((sum, report) => sum + report.costUsd, 0)
+    expect(total).toBeCloseTo(spent.costUsd, 12)
+  })
+
   it('stops a model child whose seconds run out with timed-out', async () => {
     const { supervisor } = supervise()
     const id = supervisor.delegate('[[sleep:20000]] Slow thinking', { budget: { seconds: 0.3 } })
