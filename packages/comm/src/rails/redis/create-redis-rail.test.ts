@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageBus } from '../../bus/create-message-bus'
+import { createEnvelope } from '../../envelope/create-envelope'
 import type { Envelope } from '../../envelope/envelope'
 import { createRedisLoopGuard } from '../../loop-guard/create-redis-loop-guard'
 import { createCommunicationStore } from '../../store/create-communication-store'
@@ -164,6 +165,38 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     await guard.close()
     for (const peer of [a, b]) peer.child.stdin?.write('exit\n')
   }, 120_000)
+
+  it('lets exactly one of many racing guards take the last hop of a chain', async () => {
+    const prefix = `race-${Date.now()}`
+    // Each guard has its own connection, as buses in different processes would.
+    const guards = Array.from({ length: 4 }, () =>
+      createRedisLoopGuard({ url, prefix, maxHops: 4 }),
+    )
+    const correlationId = 'corr_race'
+    const envelopes = Array.from({ length: 24 }, (_, index) =>
+      createEnvelope({
+        from: { agentId: `agent-${index}` },
+        to: { agentId: `agent-${index + 1}` },
+        content: '.',
+        correlationId,
+      }),
+    )
+    const admissions = await Promise.all(
+      envelopes.map((envelope, index) => guards[index % guards.length]!.admit(envelope)),
+    )
+    const statuses = admissions.map((admission) => admission.status)
+    // hops 0 to 4 pass, one message is held, every other one waits on that escalation
+    expect(statuses.filter((status) => status === 'admitted')).toHaveLength(5)
+    expect(statuses.filter((status) => status === 'escalated')).toHaveLength(1)
+    expect(statuses.filter((status) => status === 'waiting')).toHaveLength(18)
+    const hops = admissions.flatMap((admission) =>
+      admission.status === 'admitted' ? [admission.hops] : [],
+    )
+    expect(hops.sort()).toEqual([0, 1, 2, 3, 4])
+    expect(await guards[0]!.hops(correlationId)).toBe(4)
+    expect(await guards[3]!.escalations()).toHaveLength(1)
+    for (const guard of guards) await guard.close()
+  })
 
   it('delivers envelopes sent before the recipient subscribed, each once', async () => {
     const prefix = `early-${Date.now()}`
