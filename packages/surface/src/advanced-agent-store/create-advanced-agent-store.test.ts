@@ -200,6 +200,17 @@ describe('createAdvancedAgentStore', () => {
     expect(store.getState().swarms.map((swarm) => swarm.id)).toEqual(['research'])
   })
 
+  it('refuses options it cannot work with when it is made, naming each bad one', () => {
+    const make = (options: unknown) => () =>
+      createAdvancedAgentStore(options as Parameters<typeof createAdvancedAgentStore>[0])
+    expect(make({ runner: { start: () => 'run-1' } })).toThrow(
+      /Invalid createAdvancedAgentStore options: runner: must be a SwarmRunner/,
+    )
+    expect(make({ maxEventsPerRun: 1 })).toThrow(/maxEventsPerRun/)
+    expect(make({ maxEventsPerRun: Number.NaN })).toThrow(/maxEventsPerRun/)
+    expect(make({ swarms: 'research' })).toThrow(/swarms: must be a list of swarms/)
+  })
+
   it('validates swarms it is given and replaces one with the same id', () => {
     const store = createAdvancedAgentStore()
     expect(() => store.getState().setSwarms([{ id: 'x' }])).toThrow(/swarms\[0\]/)

@@ -6,6 +6,7 @@ import { requireListInBody } from '../http/list-in-body'
 import { InvalidSwarmIdError } from '../swarm-agent/invalid-swarm-id-error'
 import { isValidSwarmId } from '../swarm-agent/swarm-agent-id'
 import type { SwarmRunEvent, SwarmRunner } from '../swarm-runner/types'
+import { AdvancedAgentStoreOptionsSchema } from './advanced-agent-store-options-schema'
 import { applySwarmEvent, type SwarmRunState } from './apply-swarm-event'
 import { parseSwarmList } from './parse-swarm-list'
 import {
@@ -48,7 +49,7 @@ export type CreateAdvancedAgentStoreOptions = {
   /** Starts the runs; without one `startSwarmRun` rejects with `SwarmRunnerMissingError`. */
   runner?: SwarmRunner
   swarms?: readonly unknown[]
-  /** Events kept per run (default 500; the first is always kept). */
+  /** Events kept per run: an integer, at least 2 (default 500; the first is always kept). */
   maxEventsPerRun?: number
 }
 
@@ -67,7 +68,8 @@ const Task = z.string().trim().min(1, 'must not be empty')
 export function createAdvancedAgentStore(
   options: CreateAdvancedAgentStoreOptions = {},
 ): AdvancedAgentStore {
-  const maxEvents = Math.max(2, options.maxEventsPerRun ?? 500)
+  parseWith(AdvancedAgentStoreOptionsSchema, options, 'createAdvancedAgentStore options')
+  const maxEvents = options.maxEventsPerRun ?? 500
   const subscriptions = new Map<string, () => void>()
   let latestLoad = 0
 

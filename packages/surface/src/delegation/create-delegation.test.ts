@@ -224,6 +224,15 @@ describe('createDelegation', () => {
     })
   })
 
+  it('refuses stores it cannot route with when it is made, naming each one', () => {
+    const make = (options: unknown) => () =>
+      createDelegation(options as Parameters<typeof createDelegation>[0])
+    expect(make({ agents: [analyst], swarms: createAdvancedAgentStore(), comm: {} })).toThrow(
+      /Invalid createDelegation options: agents: must be an agent store.*comm: must be a message bus/,
+    )
+    expect(make(undefined)).toThrow(/Invalid createDelegation options/)
+  })
+
   it('sends through the bus itself as well as through the communication store', async () => {
     const bus = createMessageBus()
     buses.push(bus)

@@ -1,6 +1,7 @@
-import { issuesOf } from '@baton/core'
+import { issuesOf, parseWith } from '@baton/core'
 import { z } from 'zod'
 import { isSwarmAgentId, swarmIdFromAgentId } from '../swarm-agent/swarm-agent-id'
+import { DelegationOptionsSchema } from './delegation-options-schema'
 import type {
   CreateDelegationOptions,
   Delegation,
@@ -44,6 +45,7 @@ function failure(error: unknown, prefix = ''): DelegationResult {
  * // { success: true, delegatedTo: 'swarm:research', route: 'swarm', runId: '…' }
  */
 export function createDelegation(options: CreateDelegationOptions): Delegation {
+  parseWith(DelegationOptionsSchema, options, 'createDelegation options')
   const messenger = (): DelegationMessenger =>
     'getState' in options.comm ? options.comm.getState() : options.comm
 

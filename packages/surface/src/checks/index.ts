@@ -1,0 +1,1 @@
+export { hasMethods } from './has-methods'
