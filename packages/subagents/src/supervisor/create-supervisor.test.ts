@@ -393,14 +393,16 @@ describe('createSupervisor', () => {
   })
 
   it('gives a child of a provided kind its workspace and the tools of that kind', async () => {
+    const created: string[] = []
     const supervisor = createSupervisor({
       agent: makeAgent(),
       workspace: { kind: 'directory', root },
       budget: createBudget({ calls: 10 }),
       workspaceProviders: {
         browser: {
-          create: ({ directory }) =>
-            createDirectoryWorkspace({
+          create: ({ id, directory }) => {
+            created.push(id)
+            return createDirectoryWorkspace({
               root: directory,
               kind: 'browser',
               tools: () => ({
@@ -410,16 +412,25 @@ describe('createSupervisor', () => {
                   execute: async ({ url }) => ({ title: `Page at ${url}` }),
                 }),
               }),
-            }),
+            })
+          },
         },
       },
     })
-    const id = supervisor.delegate(directive('open_page', { url: 'https://example.com' }), {
+    const openPage = directive('open_page', { url: 'https://example.com' })
+    // Its own sub-agent asks for 'new': a workspace of its caller's kind, from the same provider.
+    const grandchild = directive('delegate_agent', { task: `Look too ${openPage}` })
+    const id = supervisor.delegate(`${openPage}${grandchild}${directive('wait_agents')}`, {
       workspace: 'browser',
     })
     const report = (await supervisor.waitAgents([id]))?.[id]
     expect(report?.result).toContain('Page at https://example.com')
     expect(supervisor.tree()[0]?.workspace).toBe('browser')
+    expect(created).toEqual([id, `${id}.1`])
+    expect(supervisor.tree()[0]?.children[0]).toMatchObject({
+      status: 'done',
+      directory: path.join(root, '.subagents', id, '.subagents', `${id}.1`),
+    })
   })
 
   it("disposes a provider's workspace on cleanup", async () => {
