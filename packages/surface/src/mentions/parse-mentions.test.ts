@@ -107,6 +107,14 @@ describe('parseMentions', () => {
     expect(parseMentions('@Analyst go', list).targets).toEqual([])
   })
 
+  it('refuses text that is not a string, or agents that are not a list, naming the argument', () => {
+    const parse = parseMentions as (text: unknown, agents: unknown) => unknown
+    expect(() => parse(undefined, agents)).toThrow(
+      /Invalid parseMentions arguments: text: must be a string/,
+    )
+    expect(() => parse('@Analyst hi', null)).toThrow(/agents: must be a list of agents/)
+  })
+
   it('returns no targets and the trimmed text when there are no agents', () => {
     expect(parseMentions('  @Analyst hi ', [])).toEqual({ targets: [], task: '@Analyst hi' })
   })

@@ -1,4 +1,4 @@
-import type { Agent } from '@baton/core'
+import { type Agent, ValidationError } from '@baton/core'
 
 export type ParsedMentions = {
   /** The mentioned agents, each once, in the order they are first mentioned. */
@@ -68,6 +68,13 @@ function candidateIndex(agents: readonly Agent[]): Map<string, Candidate[]> {
  * // { targets: [opsOrchestrator], task: 'review yesterday’s incidents' }
  */
 export function parseMentions(text: string, agents: readonly Agent[]): ParsedMentions {
+  // Callers pass chat input straight through; say which argument was wrong, not "matchAll of undefined".
+  if (typeof text !== 'string' || !Array.isArray(agents)) {
+    throw new ValidationError('parseMentions arguments', [
+      ...(typeof text === 'string' ? [] : [{ path: 'text', message: 'must be a string' }]),
+      ...(Array.isArray(agents) ? [] : [{ path: 'agents', message: 'must be a list of agents' }]),
+    ])
+  }
   const candidates = candidateIndex(agents)
   const targets: Agent[] = []
   const segments: string[] = []
