@@ -4,10 +4,12 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import type { Budget, Remaining, Reservation } from '../budget/create-budget'
+import type { Budget, Reservation } from '../budget/create-budget'
 import { readPrompt } from '../models/offline/read-prompt'
 import { findPrice, priceUsage } from '../models/price-table'
-import type { ModelPrice, PriceTable } from '../models/types'
+import type { PriceTable } from '../models/types'
+import { outputRoom } from './output-room'
+import { untilAborted } from './until-aborted'
 
 /** What one model call cost, as charged. */
 export type CallCharge = {
@@ -137,43 +139,6 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       return { ...result, stream: result.stream.pipeThrough(watch) }
     },
   }
-}
-
-/**
- * How many output tokens the tokens and the money left can pay for once the prompt is paid.
- * A prompt that alone costs more than the money left leaves no room, even at a free output price.
- */
-function outputRoom(options: {
-  left: Remaining
-  price: ModelPrice
-  inputEstimate: number
-}): number {
-  const { left, price, inputEstimate } = options
-  let room = Infinity
-  if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
-  if (Number.isFinite(left.costUsd)) {
-    const afterInput = left.costUsd - (inputEstimate * price.inputPerMTok) / 1_000_000
-    if (afterInput < 0) return 0
-    if (price.outputPerMTok > 0) {
-      room = Math.min(room, Math.floor((afterInput * 1_000_000) / price.outputPerMTok))
-    }
-  }
-  return room
-}
-
-/** Resolves with `promise`, or rejects with the reason of the first of `signals` to abort. */
-function untilAborted(promise: Promise<void>, signals: (AbortSignal | undefined)[]): Promise<void> {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined)
-  const signal = AbortSignal.any(present)
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    })
-  })
 }
 
 /**

@@ -1,0 +1,24 @@
+import type { Remaining } from '../budget/create-budget'
+import type { ModelPrice } from '../models/types'
+
+/**
+ * How many output tokens the tokens and the money left can pay for once the prompt is paid.
+ * A prompt that alone costs more than the money left leaves no room, even at a free output price.
+ */
+export function outputRoom(options: {
+  left: Remaining
+  price: ModelPrice
+  inputEstimate: number
+}): number {
+  const { left, price, inputEstimate } = options
+  let room = Infinity
+  if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
+  if (Number.isFinite(left.costUsd)) {
+    const afterInput = left.costUsd - (inputEstimate * price.inputPerMTok) / 1_000_000
+    if (afterInput < 0) return 0
+    if (price.outputPerMTok > 0) {
+      room = Math.min(room, Math.floor((afterInput * 1_000_000) / price.outputPerMTok))
+    }
+  }
+  return room
+}
