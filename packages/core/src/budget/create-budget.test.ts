@@ -218,14 +218,16 @@ describe('createBudget', () => {
       expect(root.spent().calls).toBe(2)
     })
 
-    it('records nothing when the budget was cancelled before the call returned', () => {
+    it('records a call that returned after its budget was cancelled, since it was paid for', () => {
       const root = createBudget({ calls: 3 })
       const child = root.child()
       const reservation = child.reserve({ calls: 1 })
       child.cancel('user stopped it')
-      reservation.settle({ calls: 1 })
-      expect(root.spent().calls).toBe(0)
-      expect(root.remaining().calls).toBe(3)
+      reservation.settle({ calls: 1, costUsd: 0.01 })
+      expect(root.spent()).toMatchObject({ calls: 1, costUsd: 0.01 })
+      expect(child.spent().calls).toBe(1)
+      expect(root.remaining().calls).toBe(2)
+      expect(() => child.charge({ calls: 1 })).toThrow(BudgetCancelledError)
     })
 
     it('records usage past the estimate as spent, and aborts when it reaches a limit', () => {

@@ -20,8 +20,9 @@ export interface Reservation {
   readonly amount: Spend
   /**
    * Records the real usage (which replaces the reserved amount). It is recorded as it is, even
-   * past the estimate, because it was spent; reaching a limit then aborts that budget. On a
-   * cancelled budget nothing is recorded. Settling or releasing twice does nothing.
+   * past the estimate, because it was spent; reaching a limit then aborts that budget. It is
+   * recorded on a cancelled budget too (the call returned, so it was paid for). Settling or
+   * releasing twice does nothing.
    */
   settle(actual: ChargeInput, options?: ChargeOptions): void
   /** Gives the reserved amount back without charging anything. */
@@ -245,8 +246,8 @@ class BudgetNode implements Budget {
         // An invalid amount throws here and leaves the reservation held.
         const spend = toSpend(actual)
         release()
-        // A cancelled budget records nothing more: the call it paid for was aborted.
-        if (this.#cancelledInChain()) return
+        // Recorded even on a cancelled budget: a call that returned was paid for, and an
+        // ancestor's books must show it whatever happened to the branch that made it.
         this.#apply(spend, options.wallet)
       },
     }
@@ -337,13 +338,6 @@ class BudgetNode implements Budget {
       }
     }
     return limiting
-  }
-
-  #cancelledInChain(): boolean {
-    for (const node of this.#chain()) {
-      if (node.#controller.signal.reason instanceof BudgetCancelledError) return true
-    }
-    return false
   }
 
   #assertAffordable(spend: Spend, action = 'charge'): void {
