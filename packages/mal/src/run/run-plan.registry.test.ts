@@ -53,6 +53,14 @@ describe('runPlan against a registry server', () => {
     expect(registry.requests).toContain(analystWallet.toLowerCase())
   })
 
+  // A registry that is gone: a port that was listening a moment ago and is now closed.
+  let goneUrl: string
+  beforeAll(async () => {
+    const gone = await startRegistryServer({})
+    goneUrl = gone.url
+    await gone.close()
+  })
+
   const failing: [string, string, () => void, string][] = [
     [
       '404 (unregistered)',
@@ -80,43 +88,46 @@ describe('runPlan against a registry server', () => {
       'REGISTRY_UNAVAILABLE',
     ],
     ['a malformed wallet', '0x12345', () => {}, 'MALFORMED_WALLET'],
+    ['a network error', analystWallet, () => {}, 'REGISTRY_UNAVAILABLE'],
   ]
 
-  for (const [row, wallet, arrange, code] of failing) {
-    it(`fails the step closed when the registry look-up meets ${row}`, async () => {
-      arrange()
-      const before = registry.requests.length
-      const result = await runPlan(
-        {
-          inputs: { reviewer: 'string' },
-          steps: [
-            {
-              op: 'delegate',
-              saveAs: 'analysis',
-              agentWallet: '{{inputs.reviewer}}',
-              prompt: 'Review this',
-            },
-            { op: 'stop', output: '{{analysis}}' },
-          ],
-        },
-        {
-          inputs: { reviewer: wallet },
-          registry: createRegistryClient({ baseUrl: registry.url, timeoutMs: 300 }),
-        },
-      )
-      expect(result.status).toBe('failed')
-      expect(result.error).toMatchObject({ code, path: 'steps[0]' })
-      const stepError = result.events.find((event) => event.type === 'step-error')
-      expect(stepError).toMatchObject({
-        path: 'steps[0]',
-        code,
-        usage: { calls: 0, tokens: 0, costUsd: 0 },
+  for (const [row, wallet, arrange, code] of failing)
+    for (const op of ['delegate', 'task'] as const) {
+      it(`fails a ${op} step closed when the registry look-up meets ${row}`, async () => {
+        arrange()
+        const before = registry.requests.length
+        const baseUrl = row === 'a network error' ? goneUrl : registry.url
+        const result = await runPlan(
+          {
+            inputs: { reviewer: 'string' },
+            steps: [
+              {
+                op,
+                saveAs: 'analysis',
+                agentWallet: '{{inputs.reviewer}}',
+                prompt: 'Review this',
+              },
+              { op: 'stop', output: '{{analysis}}' },
+            ],
+          },
+          {
+            inputs: { reviewer: wallet },
+            registry: createRegistryClient({ baseUrl, timeoutMs: 300 }),
+          },
+        )
+        expect(result.status).toBe('failed')
+        expect(result.error).toMatchObject({ code, path: 'steps[0]' })
+        const stepError = result.events.find((event) => event.type === 'step-error')
+        expect(stepError).toMatchObject({
+          path: 'steps[0]',
+          code,
+          usage: { calls: 0, tokens: 0, costUsd: 0 },
+        })
+        expect(result.events.some((event) => event.type === 'step-finish')).toBe(false)
+        expect(result.usage).toEqual({ calls: 0, tokens: 0, costUsd: 0 })
+        expect(result.usageByWallet).toEqual({})
+        // A malformed wallet is refused before any request is made.
+        if (code === 'MALFORMED_WALLET') expect(registry.requests.length).toBe(before)
       })
-      expect(result.events.some((event) => event.type === 'step-finish')).toBe(false)
-      expect(result.usage).toEqual({ calls: 0, tokens: 0, costUsd: 0 })
-      expect(result.usageByWallet).toEqual({})
-      // A malformed wallet is refused before any request is made.
-      if (code === 'MALFORMED_WALLET') expect(registry.requests.length).toBe(before)
-    })
-  }
+    }
 })
