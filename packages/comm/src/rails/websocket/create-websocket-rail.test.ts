@@ -96,22 +96,29 @@ async function startCuttableProxy(targetPort: number, cutAfterBytes: number) {
 }
 
 describe('createWebSocketRail', () => {
-  it('carries 10,000 envelopes between two processes with no loss and no duplicate, across a dropped connection', async () => {
+  it('exchanges 10,000 envelopes between two processes with no loss and no duplicate, across a dropped connection', async () => {
     const listener = startPeer(['listen'])
     const { port } = (await listener.next('listening')) as Line & { port: number }
     // Each envelope is a few hundred bytes: cut the line about a third of the way through.
-    const proxy = await startCuttableProxy(port, 1_000_000)
-    const sender = startPeer(['connect', `ws://127.0.0.1:${proxy.port}`, '10000'])
-
-    const flushed = (await sender.next('flushed')) as Line & { stats: { resent: number } }
+    const proxy = await startCuttableProxy(port, 600_000)
+    const connector = startPeer(['connect', `ws://127.0.0.1:${proxy.port}`])
+    await connector.next('ready')
+    // 5,000 each way, at the same time
+    connector.command('send 5000')
+    listener.command('send 5000')
+    type Flushed = Line & { stats: { resent: number } }
+    const flushed = (await Promise.all([connector.next('flushed'), listener.next('flushed')])) as [
+      Flushed,
+      Flushed,
+    ]
     expect(proxy.cuts()).toBe(1)
     // the cut lost envelopes in flight, which were sent again
-    expect(flushed.stats.resent).toBeGreaterThan(0)
-
-    listener.command('report')
-    const report = await listener.next('report')
-    expect(report).toMatchObject({ unique: 10_000, duplicates: 0 })
-    listener.command('exit')
+    expect(flushed[0].stats.resent).toBeGreaterThan(0)
+    for (const peer of [listener, connector]) peer.command('report')
+    for (const peer of [listener, connector]) {
+      expect(await peer.next('report')).toMatchObject({ unique: 5_000, duplicates: 0 })
+      peer.command('exit')
+    }
   }, 180_000)
 
   it('delivers both ways between a listener and a connector in one process, and locally', async () => {
