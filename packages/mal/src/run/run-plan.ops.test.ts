@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createStaticRegistry, createToolRegistry } from '@baton/core'
+import {
+  createModelRegistry,
+  createOfflineModel,
+  createStaticRegistry,
+  createToolRegistry,
+  type ModelRegistry,
+} from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
@@ -174,6 +180,63 @@ describe('runPlan ops', () => {
     expect(result.usage.calls).toBe(2)
     const finishes = result.events.filter((event) => event.type === 'step-finish')
     expect(finishes[0]).toMatchObject({ wallet: '0xC00000000000000000000000000000000000000C' })
+  })
+
+  it('sends system, temperature and a step budget cap to the model, and synthesize its sources to the model it names', async () => {
+    type LanguageModel = ReturnType<ModelRegistry['languageModel']>
+    const calls: { model: string; options: Parameters<LanguageModel['doGenerate']>[0] }[] = []
+    const recording = (modelId: string): LanguageModel => {
+      const inner = createOfflineModel(modelId)
+      return {
+        ...inner,
+        doGenerate(options) {
+          calls.push({ model: modelId, options })
+          return inner.doGenerate(options)
+        },
+      }
+    }
+    const models = createModelRegistry({
+      providers: { offline: recording },
+      prices: { 'offline:*': { inputPerMTok: 0.1, outputPerMTok: 0.4 } },
+    })
+    const result = await runPlan(
+      {
+        inputs: { topic: 'string' },
+        steps: [
+          {
+            op: 'models_call',
+            saveAs: 'draft',
+            model: 'offline:drafter',
+            system: 'You draft notes on {{topic}}.',
+            prompt: '[[answer:first draft]]',
+            temperature: 0.3,
+            budget: { tokens: 200 },
+          },
+          {
+            op: 'synthesize',
+            saveAs: 'final',
+            from: ['draft', 'topic'],
+            instruction: 'Polish it. [[answer:polished]]',
+            model: 'offline:editor',
+          },
+          { op: 'stop', output: '{{final}}' },
+        ],
+      },
+      { registry: registry(), models, inputs: { topic: 'refunds' } },
+    )
+    expect(result.output).toBe('polished')
+    expect(calls.map((call) => call.model)).toEqual(['drafter', 'editor'])
+    const [draft, final] = calls.map((call) => call.options)
+    expect(draft?.prompt[0]).toEqual({ role: 'system', content: 'You draft notes on refunds.' })
+    expect(draft?.temperature).toBe(0.3)
+    // The answer is capped by what the step's 200 tokens leave after the prompt.
+    expect(draft?.maxOutputTokens).toBeGreaterThan(0)
+    expect(draft?.maxOutputTokens).toBeLessThan(200)
+    expect(final?.temperature).toBeUndefined()
+    const finalPrompt = JSON.stringify(final?.prompt)
+    expect(finalPrompt).toContain('## draft\\nfirst draft')
+    expect(finalPrompt).toContain('## topic\\nrefunds')
+    expect(finalPrompt).toContain('Polish it.')
   })
 
   it('runs tool and scratch steps, validating tool arguments', async () => {
