@@ -167,5 +167,11 @@ describe('mal run', { timeout: 120_000 }, () => {
     const badInput = await mal(['run', 'seed.yaml', '--input', 'oops'])
     expect(badInput.stderr).toMatch(/must look like name=value/)
     expect(badInput.code).toBe(64)
+    await writeFile(file('bad-agents.json'), JSON.stringify([{ id: 'x', wallet: '0x12' }]))
+    const badAgents = await mal(['run', 'seed.yaml', '--agents', 'bad-agents.json'])
+    expect(badAgents.stderr).toMatch(
+      /Bad agents in bad-agents\.json: .*\[0\]\.wallet: Malformed wallet "0x12"/,
+    )
+    expect(badAgents.code).toBe(64)
   })
 })

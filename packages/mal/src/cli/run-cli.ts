@@ -183,7 +183,12 @@ async function registryOf(options: {
   }
   if (!Array.isArray(agents))
     throw new CliUsageError(`${options.agentsFile} must hold a JSON array of agents.`)
-  return createStaticRegistry(agents)
+  try {
+    return createStaticRegistry(agents)
+  } catch (error) {
+    // Name the file: the registry's own message only knows array positions.
+    throw new CliUsageError(`Bad agents in ${options.agentsFile}: ${(error as Error).message}`)
+  }
 }
 
 function budgetOf(values: Record<string, unknown>) {
