@@ -4,24 +4,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Agent, createBudget } from '@baton/core'
+import { createBudget } from '@baton/core'
 import { createSupervisor, type SubagentTreeNode } from '@baton/subagents'
+import { benchAgent } from './bench-agent'
 
 const ROUNDS = 3
 const standIn = fileURLToPath(
   new URL('../src/adapters/__fixtures__/stand-in-agent.mjs', import.meta.url),
 )
-const agent = Agent.parse({
-  id: 'bench-lead',
-  wallet: '0x52908400098527886E0F7030069857D2E4169EE7',
-  creator: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
-  name: 'Bench Lead',
-  type: 'orchestrator',
-  model: 'offline:default',
-  maxIterations: 20,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-})
+const agent = benchAgent
 const escapeBrackets = (json: string) => json.replace(/\[/g, '\\u005b').replace(/\]/g, '\\u005d')
 const tool = (name: string, args: object = {}) =>
   `[[tool:${name} ${escapeBrackets(JSON.stringify(args))}]]`

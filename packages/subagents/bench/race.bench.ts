@@ -3,8 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { Agent, type BudgetInput, createBudget } from '@baton/core'
+import { type BudgetInput, createBudget } from '@baton/core'
 import { createSupervisor } from '@baton/subagents'
+import { benchAgent } from './bench-agent'
 
 const CHILDREN = 100
 const ROUNDS = 2
@@ -16,17 +17,7 @@ const SCENARIOS: { parent: BudgetInput; child?: BudgetInput }[] = [
   { parent: { costUsd: 0.003 }, child: { costUsd: 0.0001 } },
   { parent: { calls: 150, costUsd: 0.003 }, child: { calls: 4, costUsd: 0.0001 } },
 ]
-const agent = Agent.parse({
-  id: 'bench-lead',
-  wallet: '0x52908400098527886E0F7030069857D2E4169EE7',
-  creator: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
-  name: 'Bench Lead',
-  type: 'orchestrator',
-  model: 'offline:default',
-  maxIterations: 20,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-})
+const agent = benchAgent
 // Each child would make 6 calls (5 tool calls and an answer): 600 wanted against 150 allowed.
 const task = `Survey your part ${'[[tool:list_files {}]]'.repeat(5)}`
 
