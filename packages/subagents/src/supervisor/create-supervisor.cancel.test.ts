@@ -83,15 +83,20 @@ describe('createSupervisor cancelAgent', () => {
     expect(cancels.map((event) => event.depth).sort()).toEqual([1, 2, 2, 3])
   })
 
-  it('records no charge after it returns, even from a turn that ignores the abort', async () => {
+  it('records no charge after it returns, even for a model call that was in flight', async () => {
     const budget = createBudget({ calls: 10, cost: 1 }, { name: 'lead' })
     const started = deferred<void>()
     const finished = deferred<unknown>()
     const runner: SubagentRunner = {
       run: async (turn) => {
+        // As runAgent does: reserve, call the model, settle what the call really cost.
+        const reservation = turn.budget.reserve({ calls: 1, costUsd: 0.5 })
         started.resolve()
-        // A model call already in flight, from a provider that ignores the abort signal.
+        // A call already in flight, from a provider that answers despite the abort: it was
+        // paid for, so core records it even on a cancelled budget.
         await new Promise((resolve) => setTimeout(resolve, 1500))
+        reservation.settle({ calls: 1, costUsd: 0.25 })
+        // Anything after that is refused.
         try {
           turn.budget.charge({ calls: 1, costUsd: 0.25 })
           finished.resolve(undefined)
@@ -110,9 +115,14 @@ describe('createSupervisor cancelAgent', () => {
     const id = supervisor.delegate('Slow call')
     await started.promise
     const report = await supervisor.cancelAgent(id)
-    expect(report.status).toBe('cancelled')
+    const spentAtCancel = budget.spent()
+    expect(report).toMatchObject({ status: 'cancelled', modelCalls: 1, costUsd: 0.25 })
     expect(await finished.promise).toMatchObject({ code: 'CANCELLED' })
-    expect(budget.spent()).toMatchObject({ calls: 0, costUsd: 0 })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(budget.spent()).toMatchObject({
+      calls: spentAtCancel.calls,
+      costUsd: spentAtCancel.costUsd,
+    })
     expect((await supervisor.report(id)).status).toBe('cancelled')
   })
 

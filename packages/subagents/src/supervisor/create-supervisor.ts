@@ -41,6 +41,8 @@ import type {
 } from './types'
 
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
+/** How long `cancelAgent` waits for a turn that ignores its aborted signal. */
+const CANCEL_UNWIND_MS = 30_000
 
 type Listener = (payload: never) => void
 
@@ -425,8 +427,10 @@ class SupervisorNode implements Supervisor {
     await Promise.all([subagent.supervisor.cancelAll(), subagent.process?.stop()])
     delete subagent.process
     if (subagent.workspaceKind === 'share') (subagent.workspace as WorkspaceLease).release()
-    // Let the turn unwind (its runner sees the aborted signal), but never hang on it.
-    await settledWithin(subagent.turn, 1000)
+    // Wait for the turn to unwind (its runner sees the aborted signal): a model call that was
+    // in flight and still returns is paid for and recorded, and it must be recorded before the
+    // cancel returns, never after. Capped so a runner that ignores the signal cannot hang it.
+    await settledWithin(subagent.turn, CANCEL_UNWIND_MS)
     if (willGoOn) {
       this.#emit('agent-cancel', {
         id: subagent.id,
