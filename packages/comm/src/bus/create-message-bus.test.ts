@@ -183,6 +183,38 @@ describe('createMessageBus', () => {
   })
 })
 
+describe('createMessageBus options', () => {
+  const invalid: [string, Parameters<typeof createMessageBus>[0], string][] = [
+    ['a retention of no messages', { retention: { maxMessages: 0 } }, 'retention.maxMessages'],
+    ['a fractional age', { retention: { maxAgeMs: 1.5 } }, 'retention.maxAgeMs'],
+    ['a negative hop limit', { loopGuard: { maxHops: -1 } }, 'loopGuard.maxHops'],
+    ['signatures with no wallets', { requireSignatures: true }, 'resolveWallet'],
+    [
+      'a rail without publish',
+      { transport: { name: 'half' } as unknown as Transport },
+      'transport.start',
+    ],
+    [
+      'a callback that is not a function',
+      { onEscalation: 'log' as unknown as () => void },
+      'onEscalation',
+    ],
+  ]
+  for (const [what, options, field] of invalid) {
+    it(`refuses ${what} with a ValidationError naming ${field}`, () => {
+      let caught: unknown
+      try {
+        createMessageBus(options)
+      } catch (error) {
+        caught = error
+      }
+      expect(caught).toBeInstanceOf(ValidationError)
+      expect((caught as ValidationError).message).toContain('message bus options')
+      expect((caught as ValidationError).message).toContain(field)
+    })
+  }
+})
+
 describe('createMessageBus retention', () => {
   it('drops the least recently active conversations past maxMessages, with their hop counts', async () => {
     const bus = createMessageBus({ retention: { maxMessages: 10 } })

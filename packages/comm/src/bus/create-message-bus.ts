@@ -17,6 +17,7 @@ import { createEmitter, type Emitter } from './create-emitter'
 import { DeliveryError } from './delivery-error'
 import type { MessageBus, MessageBusEvents, MessageBusOptions, MessageHandler } from './message-bus'
 import { MessageBusClosedError } from './message-bus-closed-error'
+import { MessageBusSettings } from './message-bus-settings'
 import { DEFAULT_RETENTION, MessageHistory } from './message-history'
 
 /**
@@ -52,6 +53,7 @@ class Bus implements MessageBus {
   #closed = false
 
   constructor(options: MessageBusOptions) {
+    parseWith(MessageBusSettings, options, 'message bus options')
     this.#options = options
     this.#now = options.now ?? Date.now
     this.#events = createEmitter<MessageBusEvents>()

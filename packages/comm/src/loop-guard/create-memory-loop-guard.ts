@@ -1,5 +1,7 @@
+import { parseWith } from '@baton/core'
 import { newId } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
+import { FunctionOption, LoopGuardSettings, PositiveWhole } from '../options/option-schemas'
 import { extendPath, hopOf } from './chain-state'
 import type { Escalation } from './escalation'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
@@ -17,6 +19,12 @@ export type MemoryLoopGuardOptions = LoopGuardOptions & {
   maxCorrelations?: number
   now?: () => number
 }
+
+const MemoryLoopGuardSettings = LoopGuardSettings.extend({
+  maxAgeMs: PositiveWhole.optional(),
+  maxCorrelations: PositiveWhole.optional(),
+  now: FunctionOption.optional(),
+})
 
 type Chain = {
   /** The next hop number: every hop below it has been used. */
@@ -42,6 +50,7 @@ type Held = { escalation: Escalation; heldMessage: Envelope; heldHop: number }
  * const bus = createMessageBus({ loopGuard })
  */
 export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): LoopGuard {
+  parseWith(MemoryLoopGuardSettings, options, 'memory loop guard options')
   const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
   const maxAgeMs = options.maxAgeMs ?? 60 * 60 * 1000
   const maxCorrelations = options.maxCorrelations ?? 10_000

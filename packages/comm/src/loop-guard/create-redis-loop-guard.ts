@@ -1,6 +1,13 @@
+import { parseWith } from '@baton/core'
 import type { Redis } from 'ioredis'
+import { z } from 'zod'
 import { newId } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
+import {
+  LoopGuardSettings,
+  PositiveWhole,
+  RedisConnectionSettings,
+} from '../options/option-schemas'
 import { connectRedis, type RedisConnectionOptions } from '../rails/redis/connect-redis'
 import { Escalation, type EscalationStatus } from './escalation'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
@@ -20,6 +27,14 @@ export type RedisLoopGuardOptions = RedisConnectionOptions &
     maxAgeMs?: number
   }
 
+const RedisLoopGuardSettings = z.intersection(
+  RedisConnectionSettings,
+  LoopGuardSettings.extend({
+    prefix: z.string().min(1).optional(),
+    maxAgeMs: PositiveWhole.optional(),
+  }),
+)
+
 type Scripted = Redis & {
   batonAdmit(...args: (string | number)[]): Promise<string[]>
   batonObserve(...args: (string | number)[]): Promise<number>
@@ -36,6 +51,7 @@ type Scripted = Redis & {
  * const bus = createMessageBus({ loopGuard, transport: createRedisRail({ url: 'redis://127.0.0.1:6379' }) })
  */
 export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard {
+  parseWith(RedisLoopGuardSettings, options, 'redis loop guard options')
   const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
   const prefix = options.prefix ?? 'baton'
   const ttl = options.maxAgeMs ?? 60 * 60 * 1000

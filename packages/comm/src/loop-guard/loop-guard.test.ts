@@ -2,6 +2,7 @@ import { ValidationError } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { createMessageBus } from '../bus/create-message-bus'
 import type { Envelope } from '../envelope/envelope'
+import { createMemoryLoopGuard } from './create-memory-loop-guard'
 import type { Escalation } from './escalation'
 import { LoopGuardError } from './loop-guard-error'
 
@@ -176,6 +177,11 @@ describe('createMemoryLoopGuard (through the bus)', () => {
     // the escalation is still open and can be allowed properly
     await expect(bus.allow(id, 1)).resolves.toMatchObject({ status: 'allowed' })
     await bus.close()
+  })
+
+  it('refuses malformed options of a memory guard, naming them', () => {
+    expect(() => createMemoryLoopGuard({ maxHops: -2 })).toThrow(/maxHops/)
+    expect(() => createMemoryLoopGuard({ maxCorrelations: 0 })).toThrow(/maxCorrelations/)
   })
 
   it('refuses allow and stop for an escalation it does not know', async () => {

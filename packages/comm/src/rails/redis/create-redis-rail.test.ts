@@ -23,6 +23,30 @@ if (!hasRedis && !process.env.CI) {
   console.warn(`Skipping the Redis rail tests: redis-server is not on PATH; ${install}.`)
 }
 
+describe('createRedisRail and createRedisLoopGuard options', () => {
+  it('refuses malformed options with a ValidationError naming the option, before connecting', () => {
+    const rail = (options: unknown) => () =>
+      createRedisRail(options as Parameters<typeof createRedisRail>[0])
+    const guard = (options: unknown) => () =>
+      createRedisLoopGuard(options as Parameters<typeof createRedisLoopGuard>[0])
+    const cases: [() => unknown, string][] = [
+      [rail({}), 'exactly one of `url` and `redis`'],
+      [rail({ url: 'http://127.0.0.1:6379' }), 'url'],
+      [rail({ url: 'redis://127.0.0.1:6379', blockMs: -5 }), 'blockMs'],
+      [guard({ url: 'redis://127.0.0.1:6379', maxHops: 2.5 }), 'maxHops'],
+      [guard({ url: 'redis://127.0.0.1:6379', prefix: '' }), 'prefix'],
+    ]
+    for (const [create, field] of cases) {
+      expect(create).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          message: expect.stringContaining(field),
+        }),
+      )
+    }
+  })
+})
+
 describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLoopGuard', () => {
   let server: ChildProcess | undefined
   let dataDir = ''

@@ -1,5 +1,12 @@
+import { parseWith } from '@baton/core'
 import type { Redis } from 'ioredis'
+import { z } from 'zod'
 import type { Envelope } from '../../envelope/envelope'
+import {
+  FunctionOption,
+  PositiveWhole,
+  RedisConnectionSettings,
+} from '../../options/option-schemas'
 import { BoundedIdSet } from '../bounded-id-set'
 import type { Transport, TransportReceiver } from '../transport'
 import { TransportError } from '../transport-error'
@@ -36,8 +43,23 @@ export type RedisRailOptions = RedisConnectionOptions & {
  * })
  */
 export function createRedisRail(options: RedisRailOptions): Transport {
+  parseWith(RedisRailSettings, options, 'redis rail options')
   return new RedisRail(options)
 }
+
+const RedisRailSettings = z.intersection(
+  RedisConnectionSettings,
+  z.object({
+    prefix: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+    consumer: z.string().min(1).optional(),
+    blockMs: PositiveWhole.optional(),
+    batchSize: PositiveWhole.optional(),
+    claimIdleMs: PositiveWhole.optional(),
+    maxStreamLength: PositiveWhole.optional(),
+    onError: FunctionOption.optional(),
+  }),
+)
 
 const NAME = 'redis'
 

@@ -250,6 +250,23 @@ describe('createWebSocketRail', () => {
     await hubBus.close()
   })
 
+  it('refuses malformed options with a ValidationError naming the option', () => {
+    const cases: [Parameters<typeof createWebSocketRail>[0], string][] = [
+      [{ peerId: '', connect: ['ws://127.0.0.1:1'] }, 'peerId'],
+      [{ peerId: 'a', connect: ['http://127.0.0.1:1'] }, 'connect[0]'],
+      [{ peerId: 'a', listen: { port: 70_000 } }, 'listen.port'],
+      [{ peerId: 'a', listen: { port: 0 }, heartbeatMs: 0 }, 'heartbeatMs'],
+    ]
+    for (const [options, field] of cases) {
+      expect(() => createWebSocketRail(options)).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          message: expect.stringContaining(field),
+        }),
+      )
+    }
+  })
+
   it('refuses a rail with neither listen nor connect', () => {
     expect(() => createWebSocketRail({ peerId: 'lonely' })).toThrow(/needs `listen`/)
   })

@@ -1,5 +1,8 @@
+import { parseWith } from '@baton/core'
 import type { WebSocket, WebSocketServer } from 'ws'
+import { z } from 'zod'
 import type { Envelope } from '../../envelope/envelope'
+import { PositiveWhole, wholeNumber } from '../../options/option-schemas'
 import { BoundedIdSet } from '../bounded-id-set'
 import type { Transport, TransportReceiver } from '../transport'
 import { TransportError } from '../transport-error'
@@ -61,8 +64,27 @@ export type WebSocketRail = Transport & {
  * const bus = createMessageBus({ transport: worker })
  */
 export function createWebSocketRail(options: WebSocketRailOptions): WebSocketRail {
+  parseWith(WebSocketRailSettings, options, 'websocket rail options')
   return new WebSocketRailImpl(options)
 }
+
+const WebSocketRailSettings = z.object({
+  peerId: z.string().min(1),
+  listen: z
+    .object({
+      port: wholeNumber(0).max(65_535, 'expected a port from 0 to 65535'),
+      host: z.string().min(1).optional(),
+    })
+    .optional(),
+  connect: z.array(z.string().regex(/^wss?:\/\/[^/]/, 'expected a ws:// or wss:// URL')).optional(),
+  reconnect: z
+    .object({ minDelayMs: PositiveWhole.optional(), maxDelayMs: PositiveWhole.optional() })
+    .optional(),
+  maxPending: PositiveWhole.optional(),
+  dedupeWindow: PositiveWhole.optional(),
+  heartbeatMs: PositiveWhole.optional(),
+  peerTimeoutMs: PositiveWhole.optional(),
+})
 
 const NAME = 'websocket'
 

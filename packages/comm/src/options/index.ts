@@ -1,0 +1,7 @@
+export {
+  FunctionOption,
+  LoopGuardSettings,
+  PositiveWhole,
+  RedisConnectionSettings,
+  wholeNumber,
+} from './option-schemas'
