@@ -1,10 +1,27 @@
-import { createStaticRegistry } from '@baton/core'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import {
+  createModelRegistry,
+  createOfflineModel,
+  createStaticRegistry,
+  defaultPriceTable,
+  type ModelRegistry,
+  priceUsage,
+} from '@baton/core'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentRecord, analystWallet } from '../__fixtures__/agents'
 import { runPlan } from './run-plan'
 
 type Shape =
   | { kind: 'call'; promptLength: number; answerLength: number }
+  | {
+      kind: 'delegate' | 'task'
+      promptLength: number
+      answerLength: number
+      isolation: 'none' | 'memory' | 'workspace'
+    }
   | {
       kind: 'fanout'
       branches: Shape[][]
@@ -21,6 +38,13 @@ const { step } = fc.letrec<{ step: Shape }>((tie) => ({
       kind: fc.constant('call' as const),
       promptLength: fc.integer({ min: 1, max: 600 }),
       answerLength: fc.integer({ min: 0, max: 4000 }),
+    }),
+    // Agents spend through core's runAgent (and task through a supervisor), not models_call.
+    fc.record({
+      kind: fc.constantFrom('delegate' as const, 'task' as const),
+      promptLength: fc.integer({ min: 1, max: 600 }),
+      answerLength: fc.integer({ min: 0, max: 4000 }),
+      isolation: fc.constantFrom('none' as const, 'memory' as const, 'workspace' as const),
     }),
     fc.record({
       kind: fc.constant('fanout' as const),
@@ -46,11 +70,13 @@ const { step } = fc.letrec<{ step: Shape }>((tie) => ({
   ),
 }))
 
+// Unbiased, so most runs get far enough to spend (fast-check otherwise favours 0).
 const limits = fc.record(
   {
-    calls: fc.integer({ min: 0, max: 12 }),
-    tokens: fc.integer({ min: 0, max: 6000 }),
-    costUsd: fc.double({ min: 0, max: 0.002, noNaN: true }),
+    calls: fc.noBias(fc.integer({ min: 0, max: 12 })),
+    tokens: fc.noBias(fc.integer({ min: 0, max: 12_000 })),
+    // Whole tenths of a cent-hundredth: a double would mostly be a denormal near 0.
+    costUsd: fc.noBias(fc.integer({ min: 0, max: 300 })).map((units) => units / 100_000),
   },
   { requiredKeys: [] },
 )
@@ -58,6 +84,8 @@ const limits = fc.record(
 function toPlan(shapes: Shape[], budget: Record<string, number>) {
   let count = 0
   const name = () => `s${++count}`
+  const prompt = (shape: { promptLength: number; answerLength: number }) =>
+    `${'p'.repeat(shape.promptLength)}${shape.answerLength ? ` [[answer:${'a'.repeat(shape.answerLength)}]]` : ''}`
   const convert = (shape: Shape): Record<string, unknown> => {
     switch (shape.kind) {
       case 'call':
@@ -65,7 +93,17 @@ function toPlan(shapes: Shape[], budget: Record<string, number>) {
           op: 'models_call',
           saveAs: name(),
           model: 'offline:default',
-          prompt: `${'p'.repeat(shape.promptLength)}${shape.answerLength ? ` [[answer:${'a'.repeat(shape.answerLength)}]]` : ''}`,
+          prompt: prompt(shape),
+        }
+      case 'delegate':
+        return { op: 'delegate', saveAs: name(), agentWallet: analystWallet, prompt: prompt(shape) }
+      case 'task':
+        return {
+          op: 'task',
+          saveAs: name(),
+          agentWallet: analystWallet,
+          prompt: prompt(shape),
+          isolation: shape.isolation,
         }
       case 'fanout':
         return {
@@ -93,33 +131,81 @@ function toPlan(shapes: Shape[], budget: Record<string, number>) {
   return { budget, steps: shapes.map(convert) }
 }
 
-const registry = createStaticRegistry([])
+const registry = createStaticRegistry([agentRecord()])
+let workspaceRoot: string
+beforeAll(async () => {
+  workspaceRoot = await mkdtemp(path.join(tmpdir(), 'mal-property-'))
+})
+afterAll(() => rm(workspaceRoot, { recursive: true, force: true }))
+
+const none = { calls: 0, tokens: 0, costUsd: 0 }
+
+// What the model really did, counted at the model, not by the budgets under test: a step
+// that escaped its budget would still show here.
+function meteredModels() {
+  const spent = { ...none }
+  const metered = (modelId: string): ReturnType<ModelRegistry['languageModel']> => {
+    const inner = createOfflineModel(modelId)
+    return {
+      ...inner,
+      async doGenerate(options) {
+        const result = await inner.doGenerate(options)
+        const inputTokens = result.usage.inputTokens.total ?? 0
+        const outputTokens = result.usage.outputTokens.total ?? 0
+        spent.calls += 1
+        spent.tokens += inputTokens + outputTokens
+        spent.costUsd += priceUsage(
+          `offline:${modelId}`,
+          { inputTokens, outputTokens },
+          defaultPriceTable,
+        )
+        return result
+      },
+      doStream: () => Promise.reject(new Error('the property test meters doGenerate only')),
+    }
+  }
+  return { models: createModelRegistry({ providers: { offline: metered } }), spent }
+}
 
 describe('runPlan budgets (property)', () => {
-  it('never spends more than the plan budget, whatever the plan', async () => {
+  it('never spends more than the plan budget, whatever the plan', {
+    timeout: 300_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 1, maxLength: 4 }),
         limits,
         async (shapes, budget) => {
-          const result = await runPlan(toPlan(shapes, budget), { registry })
+          const { models, spent } = meteredModels()
+          const result = await runPlan(toPlan(shapes, budget), { registry, workspaceRoot, models })
           expect(['done', 'failed']).toContain(result.status)
-          if (budget.calls !== undefined)
-            expect(result.usage.calls).toBeLessThanOrEqual(budget.calls)
-          if (budget.tokens !== undefined)
-            expect(result.usage.tokens).toBeLessThanOrEqual(budget.tokens)
-          if (budget.costUsd !== undefined) {
-            expect(result.usage.costUsd).toBeLessThanOrEqual(budget.costUsd + 1e-12)
+          // Both what the run charged and what the model really did stay within the budget.
+          for (const usage of [result.usage, spent]) {
+            if (budget.calls !== undefined) expect(usage.calls).toBeLessThanOrEqual(budget.calls)
+            if (budget.tokens !== undefined) expect(usage.tokens).toBeLessThanOrEqual(budget.tokens)
+            if (budget.costUsd !== undefined)
+              expect(usage.costUsd).toBeLessThanOrEqual(budget.costUsd + 1e-12)
           }
-          // Every charge is attributed: the coordinator did all the work here.
-          const attributed = result.usageByWallet.coordinator ?? { calls: 0, tokens: 0, costUsd: 0 }
-          expect(attributed.calls).toBe(result.usage.calls)
-          expect(attributed.tokens).toBe(result.usage.tokens)
-          if (result.status === 'failed')
+          // Every call the model answered was charged to the run, cancelled branches' too.
+          expect(result.usage.calls).toBe(spent.calls)
+          // Every charge is attributed, to the coordinator (models_call) or the agent.
+          const coordinator = result.usageByWallet.coordinator ?? none
+          const agent = result.usageByWallet[analystWallet] ?? none
+          expect(Object.keys(result.usageByWallet).sort()).toEqual(
+            Object.keys(result.usageByWallet)
+              .filter((wallet) => wallet === 'coordinator' || wallet === analystWallet)
+              .sort(),
+          )
+          expect(coordinator.calls + agent.calls).toBe(result.usage.calls)
+          expect(coordinator.tokens + agent.tokens).toBe(result.usage.tokens)
+          // A task's supervisor reports running out as a task that ended budget-exhausted.
+          if (result.status === 'failed' && result.error?.code === 'TASK_FAILED')
+            expect(result.error.message).toMatch(/ended budget-exhausted/)
+          else if (result.status === 'failed')
             expect(result.error?.code).toMatch(/^(BUDGET_EXCEEDED|FANOUT_FAILED)$/)
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 80 },
     )
   })
 })

@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  createModelRegistry,
+  createOfflineModel,
+  createStaticRegistry,
+  type ModelRegistry,
+} from '@baton/core'
+import { describe, expect, it } from 'vitest'
+import { runPlan } from './run-plan'
+
+// `offline:*` answers at once; `late:*` answers after a while and, like a provider whose
+// answer was already on its way, is not stopped by an abort. Both count what they answered.
+function countingModels() {
+  const answered = { calls: 0 }
+  const provider =
+    (delayMs: number) =>
+    (modelId: string): ReturnType<ModelRegistry['languageModel']> => {
+      const inner = createOfflineModel(modelId)
+      return {
+        ...inner,
+        async doGenerate(options) {
+          if (delayMs) await sleep(delayMs)
+          const { abortSignal: _ignored, ...rest } = options
+          const result = await inner.doGenerate(rest)
+          answered.calls += 1
+          return result
+        },
+      }
+    }
+  const models = createModelRegistry({
+    providers: { offline: provider(0), late: provider(200) },
+    prices: { 'late:*': { inputPerMTok: 0.1, outputPerMTok: 0.4 } },
+  })
+  return { models, answered }
+}
+
+const call = (saveAs: string, model: string) => ({ op: 'models_call', saveAs, model, prompt: 'p' })
+
+describe('runPlan spend accounting', () => {
+  // A `first` fanout cancels the losing branches' budgets as soon as one wins. A loser whose
+  // call is answered anyway was paid for: it must show in the run's usage (and its budget),
+  // or a later step could spend the same money again.
+  it('charges a call answered after its branch lost a first-gather fanout', {
+    timeout: 60_000,
+  }, async () => {
+    const { models, answered } = countingModels()
+    const result = await runPlan(
+      {
+        steps: [
+          {
+            op: 'fanout',
+            saveAs: 'fastest',
+            gather: 'first',
+            branches: [
+              { id: 'quick', steps: [call('quick', 'offline:default')] },
+              { id: 'late', steps: [call('late', 'late:default')] },
+            ],
+          },
+        ],
+      },
+      { registry: createStaticRegistry([]), models },
+    )
+    expect(result.status).toBe('done')
+    expect(result.values.fastest).toBe(result.values.quick)
+    // The fanout waits for its losers to wind down, so the late answer is in by now.
+    expect(answered.calls).toBe(2)
+    expect(result.usage.calls).toBe(2)
+    expect(result.usageByWallet.coordinator?.calls).toBe(2)
+  })
+})
