@@ -10,6 +10,7 @@ import {
 } from '@baton/core'
 import { createSupervisor } from '@baton/subagents'
 import { sendA2AMessage } from '../a2a'
+import { isSpendExhaustion } from '../run/carve-budget'
 import { TaskFailedError } from '../run/run-errors'
 import type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
 
@@ -95,6 +96,9 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         },
       })
       const onAbort = () => {
+        // Spending the budget up is no cancellation: a turn whose last call used it up exactly
+        // still finishes (and any further call is refused by the budget itself).
+        if (isSpendExhaustion(signal.reason)) return
         void supervisor.cancelAll()
       }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -104,6 +108,9 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         })
         const reports = await supervisor.waitAgents([id])
         const report = reports?.[id]
+        // A finished task keeps its answer even if its last call used the budget up exactly
+        // (which aborts the budget's signal); anything else on an aborted signal is that abort.
+        if (report?.status === 'done') return { text: report.result }
         signal.throwIfAborted()
         if (!report) {
           throw new TaskFailedError({
@@ -112,7 +119,6 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
             reason: 'its supervisor was paused',
           })
         }
-        if (report.status === 'done') return { text: report.result }
         if (report.status === 'asking') await supervisor.cancelAgent(id)
         throw new TaskFailedError({
           wallet: agent.wallet,

@@ -18,7 +18,14 @@ export function carveBudget(
   return { budget: parent.child(capped(limits, parent), { name }), borrowed: false }
 }
 
-function isSpendExhaustion(reason: unknown): boolean {
+/**
+ * Whether a budget's abort reason is that it spent all it may (calls, tokens or dollars),
+ * rather than a cancellation or a deadline: its work so far stands, nothing more is spent.
+ *
+ * @example
+ * if (budget.aborted && isSpendExhaustion(budget.signal.reason)) return lastAnswer
+ */
+export function isSpendExhaustion(reason: unknown): boolean {
   return (
     BatonError.isInstance(reason) &&
     reason.code === 'BUDGET_EXCEEDED' &&

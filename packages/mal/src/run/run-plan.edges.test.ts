@@ -40,6 +40,33 @@ describe('runPlan edges', () => {
     expect(entries.every((entry) => entry.wallet === analystWallet)).toBe(true)
   })
 
+  it('keeps the answer of a task or delegate whose one call uses its step budget up exactly', async () => {
+    for (const op of ['task', 'delegate']) {
+      const result = await runPlan(
+        {
+          steps: [
+            {
+              op,
+              saveAs: 'answer',
+              agentWallet: analystWallet,
+              prompt: '[[answer:done in one]]',
+              budget: { calls: 1 },
+            },
+            { op: 'stop', output: '{{answer}}' },
+          ],
+        },
+        { registry: registry() },
+      )
+      expect({ op, status: result.status, error: result.error }).toEqual({
+        op,
+        status: 'done',
+        error: undefined,
+      })
+      expect(result.output).toBe('done in one')
+      expect(result.usage.calls).toBe(1)
+    }
+  })
+
   it('fails a delegate to a remote agent with the typed A2A error and charges nothing', async () => {
     const result = await runPlan(
       { steps: [{ op: 'delegate', saveAs: 'r', agentWallet: remoteWallet, prompt: 'hi' }] },
