@@ -99,6 +99,23 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
     return { ...entry, chain }
   }
 
+  // Marks an open escalation resolved and frees its chain from waiting on it.
+  function resolve(
+    escalationId: string,
+    changes: Pick<Escalation, 'status' | 'extraHops' | 'reason'>,
+  ): { entry: Held; escalation: Escalation; chain: Chain } {
+    const entry = find(escalationId)
+    const escalation: Escalation = {
+      ...entry.escalation,
+      ...changes,
+      resolvedAt: new Date(now()).toISOString(),
+    }
+    held.set(escalationId, { ...entry, escalation })
+    const chain = touch(escalation.correlationId)
+    chain.openEscalationId = undefined
+    return { entry, escalation, chain }
+  }
+
   function admitNow(envelope: Envelope): Admission {
     const chain = touch(envelope.correlationId)
     const open = chain.openEscalationId ? held.get(chain.openEscalationId) : undefined
@@ -145,17 +162,8 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
       extendPath(chain.path, envelope)
     },
     async allow({ escalationId, extraHops }) {
-      const entry = find(escalationId)
-      const escalation: Escalation = {
-        ...entry.escalation,
-        status: 'allowed',
-        extraHops,
-        resolvedAt: new Date(now()).toISOString(),
-      }
-      held.set(escalationId, { ...entry, escalation })
-      const chain = touch(escalation.correlationId)
+      const { entry, escalation, chain } = resolve(escalationId, { status: 'allowed', extraHops })
       chain.status = 'active'
-      chain.openEscalationId = undefined
       // The held message is the first of the extra hops: the chain may now reach the hop count
       // it was held at plus `extraHops`, and the next escalation says so.
       chain.limit = entry.heldHop - 1 + extraHops
@@ -165,17 +173,8 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
       return { escalation, heldMessage: entry.heldMessage }
     },
     async stop({ escalationId, reason }) {
-      const entry = find(escalationId)
-      const escalation: Escalation = {
-        ...entry.escalation,
-        status: 'stopped',
-        reason,
-        resolvedAt: new Date(now()).toISOString(),
-      }
-      held.set(escalationId, { ...entry, escalation })
-      const chain = touch(escalation.correlationId)
+      const { escalation, chain } = resolve(escalationId, { status: 'stopped', reason })
       chain.status = 'stopped'
-      chain.openEscalationId = undefined
       return escalation
     },
     async hops(correlationId) {

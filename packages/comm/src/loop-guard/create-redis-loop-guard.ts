@@ -71,14 +71,24 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     return connection.then(({ client }) => client)
   }
 
+  const chainKey = (correlationId: string) => `${prefix}:chain:${correlationId}`
   const keys = {
-    chain: (correlationId: string) => `${prefix}:chain:${correlationId}`,
-    path: (correlationId: string) => `${prefix}:path:${correlationId}`,
-    ids: (correlationId: string) => `${prefix}:ids:${correlationId}`,
+    chain: chainKey,
+    /** The chain, path and ids keys of one correlation, in the order the scripts take them. */
+    ofChain: (correlationId: string) =>
+      [
+        chainKey(correlationId),
+        `${prefix}:path:${correlationId}`,
+        `${prefix}:ids:${correlationId}`,
+      ] as const,
     escalation: (escalationId: string) => `${prefix}:escalation:${escalationId}`,
     index: `${prefix}:escalations`,
     events: `${prefix}:escalation-events`,
   }
+
+  // ARGV 1 to 6 of both the admit and the observe script.
+  const hopArguments = (envelope: Envelope) =>
+    [envelope.id, envelope.from.agentId, envelope.to.agentId, envelope.hop, maxHops, ttl] as const
 
   // Other buses learn of an escalation through a Redis channel; a missed announcement is not
   // lost state, since `escalations()` reads Redis itself.
@@ -147,17 +157,10 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
       const candidate = newId('esc')
       const now = Date.now()
       const [status, value = ''] = await client.batonAdmit(
-        keys.chain(correlationId),
-        keys.path(correlationId),
-        keys.ids(correlationId),
+        ...keys.ofChain(correlationId),
         keys.escalation(candidate),
         keys.index,
-        envelope.id,
-        envelope.from.agentId,
-        envelope.to.agentId,
-        envelope.hop,
-        maxHops,
-        ttl,
+        ...hopArguments(envelope),
         candidate,
         JSON.stringify(envelope),
         new Date(now).toISOString(),
@@ -173,17 +176,7 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     async observe(envelope) {
       const client = await connect()
       const { correlationId } = envelope
-      await client.batonObserve(
-        keys.chain(correlationId),
-        keys.path(correlationId),
-        keys.ids(correlationId),
-        envelope.id,
-        envelope.from.agentId,
-        envelope.to.agentId,
-        envelope.hop,
-        maxHops,
-        ttl,
-      )
+      await client.batonObserve(...keys.ofChain(correlationId), ...hopArguments(envelope))
     },
     async allow({ escalationId, extraHops }) {
       const client = await connect()
@@ -191,9 +184,7 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
       const { correlationId } = held
       const reply = await client.batonAllow(
         keys.escalation(escalationId),
-        keys.chain(correlationId),
-        keys.path(correlationId),
-        keys.ids(correlationId),
+        ...keys.ofChain(correlationId),
         extraHops,
         new Date().toISOString(),
         ttl,
