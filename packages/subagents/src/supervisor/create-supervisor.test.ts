@@ -117,6 +117,11 @@ describe('createSupervisor', () => {
     expect(report?.status).toBe('timed-out')
     expect(report?.error).toMatch(/ran out of time/)
     expect(report?.modelCalls).toBe(0)
+    // Its seconds count from its start to the end of its turn: about the 0.3 it was given
+    // (timers may fire a millisecond early, hence the margin).
+    expect(report?.seconds).toBeGreaterThanOrEqual(0.25)
+    const later = await supervisor.report(id)
+    expect(later.seconds).toBe(report?.seconds)
   })
 
   it('lets a child ask a question, and go on with the answer', async () => {
