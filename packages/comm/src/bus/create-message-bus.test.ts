@@ -241,6 +241,24 @@ describe('createMessageBus retention', () => {
     await bus.close()
   })
 
+  it('keeps at most maxCorrelations escalations, dropping resolved ones before open ones', async () => {
+    const bus = createMessageBus({ retention: { maxCorrelations: 3 }, loopGuard: { maxHops: 0 } })
+    const raise = async (index: number) => {
+      const first = await bus.send({ from: ops, to: { agentId: `agent-${index}` }, content: 'x' })
+      await bus.forward(first, 'ops').catch(() => {})
+      return bus.escalations().at(-1)!
+    }
+    const resolved = await raise(0)
+    await bus.stop(resolved.id, 'enough')
+    const open: string[] = []
+    for (let index = 1; index <= 3; index += 1) open.push((await raise(index)).id)
+    // the resolved one went first
+    expect(bus.escalations().map((escalation) => escalation.id)).toEqual(open)
+    for (let index = 4; index <= 10; index += 1) open.push((await raise(index)).id)
+    expect(bus.escalations().map((escalation) => escalation.id)).toEqual(open.slice(-3))
+    await bus.close()
+  })
+
   it('drops conversations idle longer than maxAgeMs (injected clock)', async () => {
     let now = 1_000_000
     const bus = createMessageBus({ retention: { maxAgeMs: 60_000 }, now: () => now })

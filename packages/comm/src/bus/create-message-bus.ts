@@ -15,6 +15,7 @@ import { assertEnvelopeSignature } from '../signatures/assert-envelope-signature
 import { signEnvelope } from '../signatures/sign-envelope'
 import { createEmitter, type Emitter } from './create-emitter'
 import { DeliveryError } from './delivery-error'
+import { EscalationBook } from './escalation-book'
 import type { MessageBus, MessageBusEvents, MessageBusOptions, MessageHandler } from './message-bus'
 import { MessageBusClosedError } from './message-bus-closed-error'
 import { MessageBusSettings } from './message-bus-settings'
@@ -46,7 +47,7 @@ class Bus implements MessageBus {
   readonly #handlers = new Map<string, Set<MessageHandler>>()
   readonly #delivered = new Set<string>()
   readonly #hops = new Map<string, number>()
-  readonly #escalations = new Map<string, Escalation>()
+  readonly #escalations: EscalationBook
   readonly #pending = new Set<Promise<void>>()
   readonly #started: Promise<void>
   readonly #unwatch: (() => void) | undefined
@@ -58,6 +59,7 @@ class Bus implements MessageBus {
     this.#now = options.now ?? Date.now
     this.#events = createEmitter<MessageBusEvents>()
     const retention = { ...DEFAULT_RETENTION, ...options.retention }
+    this.#escalations = new EscalationBook(retention.maxCorrelations)
     const guard = options.loopGuard
     this.#ownsLoopGuard = !isLoopGuard(guard)
     this.loopGuard = isLoopGuard(guard)
@@ -170,7 +172,7 @@ class Bus implements MessageBus {
   }
 
   escalations(): Escalation[] {
-    return [...this.#escalations.values()]
+    return this.#escalations.list()
   }
 
   async allow(escalationId: string, extraHops: number): Promise<Escalation> {
@@ -332,9 +334,7 @@ class Bus implements MessageBus {
   // Escalations reach a bus from its own sends and resolutions and, with a shared guard, from
   // other buses; each new one and each change of status is announced once.
   #learn(escalation: Escalation): void {
-    const known = this.#escalations.get(escalation.id)
-    if (known && (known.status === escalation.status || known.status !== 'open')) return
-    this.#escalations.set(escalation.id, escalation)
+    if (!this.#escalations.learn(escalation)) return
     if (escalation.status === 'open') {
       this.#options.onEscalation?.(escalation)
       this.#events.emit('escalation', escalation)
@@ -350,11 +350,7 @@ class Bus implements MessageBus {
   #expire(correlationId: string, messages: readonly Envelope[]): void {
     for (const message of messages) this.#delivered.delete(message.id)
     this.#hops.delete(correlationId)
-    for (const [id, escalation] of this.#escalations) {
-      if (escalation.correlationId === correlationId && escalation.status !== 'open') {
-        this.#escalations.delete(id)
-      }
-    }
+    this.#escalations.forgetResolved(correlationId)
     this.#events.emit('correlation-expired', { correlationId })
   }
 
