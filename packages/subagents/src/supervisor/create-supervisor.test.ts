@@ -172,6 +172,18 @@ describe('createSupervisor', () => {
     expect(await workspace.readFile('shared.md')).toBe('from the child')
   })
 
+  it('hands the workspace back to the caller when a share child is cancelled', async () => {
+    const { supervisor } = supervise()
+    const id = supervisor.delegate('[[sleep:20000]] Long edit', { workspace: 'share' })
+    await expect(supervisor.workspace.writeFile('mine.md', 'x')).rejects.toMatchObject({
+      code: 'WORKSPACE_BUSY',
+    })
+    expect((await supervisor.cancelAgent(id)).status).toBe('cancelled')
+    expect(supervisor.workspace.holder).toBeUndefined()
+    await supervisor.workspace.writeFile('mine.md', 'mine again')
+    expect(await supervisor.workspace.readFile('mine.md')).toBe('mine again')
+  })
+
   it("refuses a child's file tools that try to leave its directory", async () => {
     const { supervisor } = supervise()
     await createDirectoryWorkspace({ root }).writeFile('secret.txt', 'top secret')
