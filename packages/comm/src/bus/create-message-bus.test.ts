@@ -95,6 +95,15 @@ describe('createMessageBus', () => {
     await bus.close()
   })
 
+  it('refuses a subscription without an agent id or a handler, naming what is wrong', async () => {
+    const bus = createMessageBus()
+    expect(() => bus.subscribe('', () => {})).toThrow(/subscription: agentId/)
+    expect(() => bus.subscribe('analyst', 'log' as unknown as () => void)).toThrow(
+      /subscription: handler: expected a function/,
+    )
+    await bus.close()
+  })
+
   it('rejects a malformed message with a ValidationError naming the field', async () => {
     const bus = createMessageBus()
     const error = await bus

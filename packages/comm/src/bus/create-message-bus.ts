@@ -18,7 +18,7 @@ import { DeliveryError } from './delivery-error'
 import { EscalationBook } from './escalation-book'
 import type { MessageBus, MessageBusEvents, MessageBusOptions, MessageHandler } from './message-bus'
 import { MessageBusClosedError } from './message-bus-closed-error'
-import { MessageBusSettings } from './message-bus-settings'
+import { MessageBusSettings, Subscription } from './message-bus-settings'
 import { DEFAULT_RETENTION, MessageHistory } from './message-history'
 
 /**
@@ -143,6 +143,7 @@ class Bus implements MessageBus {
 
   subscribe(agentId: string, handler: MessageHandler): () => void {
     this.#assertOpen('subscribe')
+    parseWith(Subscription, { agentId, handler }, 'subscription')
     let handlers = this.#handlers.get(agentId)
     if (!handlers) {
       handlers = new Set()

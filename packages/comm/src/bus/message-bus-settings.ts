@@ -49,3 +49,6 @@ export const MessageBusSettings = z
       })
     }
   })
+
+/** What `bus.subscribe` takes: an agent id and a handler for its envelopes. */
+export const Subscription = z.object({ agentId: z.string().min(1), handler: FunctionOption })
