@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet, reviewerWallet } from '../__fixtures__/agents'
 import { type RegistryServer, startRegistryServer } from '../__fixtures__/registry-server'
 import { runTsx } from '../__fixtures__/run-tsx'
+import { seedPlan as seed } from '../__fixtures__/seed-plan'
 
 const cli = fileURLToPath(new URL('../cli.ts', import.meta.url))
 let directory: string
@@ -13,19 +14,6 @@ let registry: RegistryServer
 const file = (name: string) => path.join(directory, name)
 const mal = (args: string[], stdin?: string) =>
   runTsx(cli, args, { cwd: directory, ...(stdin === undefined ? {} : { stdin }) })
-
-const seed = `name: risk-review
-inputs: { request: string }
-budget: { maxWallMs: 300000, cost: 0.50 }
-steps:
-  - op: delegate
-    saveAs: analysis
-    agentWallet: "${analystWallet}"
-    prompt: "Analyze this request and return risk notes: {{inputs.request}}"
-    budget: { maxWallMs: 120000 }
-  - op: stop
-    output: "{{analysis}}"
-`
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'mal-cli-'))

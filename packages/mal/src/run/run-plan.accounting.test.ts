@@ -1,35 +1,17 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import {
-  createModelRegistry,
-  createOfflineModel,
-  createStaticRegistry,
-  type ModelRegistry,
-} from '@baton/core'
+import { createStaticRegistry } from '@baton/core'
 import { describe, expect, it } from 'vitest'
+import { offlineModels } from '../__fixtures__/offline-models'
 import { runPlan } from './run-plan'
 
 // `offline:*` answers at once; `late:*` answers after a while and, like a provider whose
 // answer was already on its way, is not stopped by an abort. Both count what they answered.
 function countingModels() {
   const answered = { calls: 0 }
-  const provider =
-    (delayMs: number) =>
-    (modelId: string): ReturnType<ModelRegistry['languageModel']> => {
-      const inner = createOfflineModel(modelId)
-      return {
-        ...inner,
-        async doGenerate(options) {
-          if (delayMs) await sleep(delayMs)
-          const { abortSignal: _ignored, ...rest } = options
-          const result = await inner.doGenerate(rest)
-          answered.calls += 1
-          return result
-        },
-      }
-    }
-  const models = createModelRegistry({
-    providers: { offline: provider(0), late: provider(200) },
-    prices: { 'late:*': { inputPerMTok: 0.1, outputPerMTok: 0.4 } },
+  const models = offlineModels({
+    providers: { offline: {}, late: { delayMs: 200, ignoreAbort: true } },
+    onAnswer: () => {
+      answered.calls += 1
+    },
   })
   return { models, answered }
 }

@@ -2,17 +2,12 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import {
-  createModelRegistry,
-  createOfflineModel,
-  createStaticRegistry,
-  createToolRegistry,
-  type ModelRegistry,
-} from '@baton/core'
+import { createStaticRegistry, createToolRegistry } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
 import { agentRecord, analystWallet, remoteWallet, reviewerWallet } from '../__fixtures__/agents'
+import { type CallOptions, offlineModels } from '../__fixtures__/offline-models'
 import type { RunEvent } from './run-event'
 import { runPlan } from './run-plan'
 
@@ -183,21 +178,9 @@ describe('runPlan ops', () => {
   })
 
   it('sends system, temperature and a step budget cap to the model, and synthesize its sources to the model it names', async () => {
-    type LanguageModel = ReturnType<ModelRegistry['languageModel']>
-    const calls: { model: string; options: Parameters<LanguageModel['doGenerate']>[0] }[] = []
-    const recording = (modelId: string): LanguageModel => {
-      const inner = createOfflineModel(modelId)
-      return {
-        ...inner,
-        doGenerate(options) {
-          calls.push({ model: modelId, options })
-          return inner.doGenerate(options)
-        },
-      }
-    }
-    const models = createModelRegistry({
-      providers: { offline: recording },
-      prices: { 'offline:*': { inputPerMTok: 0.1, outputPerMTok: 0.4 } },
+    const calls: { model: string; options: CallOptions }[] = []
+    const models = offlineModels({
+      onCall: ({ modelId, options }) => calls.push({ model: modelId, options }),
     })
     const result = await runPlan(
       {

@@ -1,17 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import {
-  createModelRegistry,
-  createOfflineModel,
-  createStaticRegistry,
-  defaultPriceTable,
-  type ModelRegistry,
-  priceUsage,
-} from '@baton/core'
+import { createStaticRegistry, defaultPriceTable, priceUsage } from '@baton/core'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet } from '../__fixtures__/agents'
+import { offlineModels } from '../__fixtures__/offline-models'
 import { runPlan } from './run-plan'
 
 type Shape =
@@ -144,27 +138,20 @@ const none = { calls: 0, tokens: 0, costUsd: 0 }
 // that escaped its budget would still show here.
 function meteredModels() {
   const spent = { ...none }
-  const metered = (modelId: string): ReturnType<ModelRegistry['languageModel']> => {
-    const inner = createOfflineModel(modelId)
-    return {
-      ...inner,
-      async doGenerate(options) {
-        const result = await inner.doGenerate(options)
-        const inputTokens = result.usage.inputTokens.total ?? 0
-        const outputTokens = result.usage.outputTokens.total ?? 0
-        spent.calls += 1
-        spent.tokens += inputTokens + outputTokens
-        spent.costUsd += priceUsage(
-          `offline:${modelId}`,
-          { inputTokens, outputTokens },
-          defaultPriceTable,
-        )
-        return result
-      },
-      doStream: () => Promise.reject(new Error('the property test meters doGenerate only')),
-    }
-  }
-  return { models: createModelRegistry({ providers: { offline: metered } }), spent }
+  const models = offlineModels({
+    onAnswer: ({ modelId, result }) => {
+      const inputTokens = result.usage.inputTokens.total ?? 0
+      const outputTokens = result.usage.outputTokens.total ?? 0
+      spent.calls += 1
+      spent.tokens += inputTokens + outputTokens
+      spent.costUsd += priceUsage(
+        `offline:${modelId}`,
+        { inputTokens, outputTokens },
+        defaultPriceTable,
+      )
+    },
+  })
+  return { models, spent }
 }
 
 describe('runPlan budgets (property)', () => {

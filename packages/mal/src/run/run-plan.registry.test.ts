@@ -2,20 +2,8 @@ import { createRegistryClient } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet } from '../__fixtures__/agents'
 import { type RegistryServer, startRegistryServer } from '../__fixtures__/registry-server'
+import { seedPlan as seed } from '../__fixtures__/seed-plan'
 import { runPlan } from './run-plan'
-
-const seed = `name: risk-review
-inputs: { request: string }
-budget: { maxWallMs: 300000, cost: 0.50 }
-steps:
-  - op: delegate
-    saveAs: analysis
-    agentWallet: "${analystWallet}"
-    prompt: "Analyze this request and return risk notes: {{inputs.request}}"
-    budget: { maxWallMs: 120000 }
-  - op: stop
-    output: "{{analysis}}"
-`
 
 let registry: RegistryServer
 beforeAll(async () => {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { seedPlan as seed } from '../__fixtures__/seed-plan'
 import { parsePlan, safeParsePlan } from './parse-plan'
 import { PlanValidationError } from './plan-validation-error'
 
 const WALLET = '0x1111111111111111111111111111111111111111'
-
-const seed = `name: risk-review
-inputs: { request: string }
-budget: { maxWallMs: 300000, cost: 0.50 }
-steps:
-  - op: delegate
-    saveAs: analysis
-    agentWallet: "${WALLET}"
-    prompt: "Analyze this request and return risk notes: {{inputs.request}}"
-    budget: { maxWallMs: 120000 }
-  - op: stop
-    output: "{{analysis}}"
-`
 
 function issuesOf(source: string | object, options = {}) {
   const result = safeParsePlan(source, options)
