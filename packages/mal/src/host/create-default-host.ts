@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
+  BatonError,
   createInMemoryMemoryStore,
   type MemoryStore,
   type ModelRegistry,
@@ -75,6 +76,9 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       const { agent, budget, signal, isolation } = request
       const root = options.workspaceRoot ?? (await mkdtemp(path.join(tmpdir(), 'baton-mal-task-')))
       const memory = isolation === 'none' ? options.memory : createInMemoryMemoryStore()
+      // The supervisor's report keeps only a message; the step should fail with the budget's
+      // own typed error, so the runner keeps it.
+      let budgetError: BatonError | undefined
       const supervisor = createSupervisor({
         agent,
         workspace: { kind: 'directory', root },
@@ -82,16 +86,23 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         ...runOptions,
         runner: {
           async run(turn) {
-            const result = await runAgent(turn.agent, turn.messages, {
-              budget: turn.budget,
-              signal: turn.signal,
-              extraTools: turn.tools,
-              ...runOptions,
-              ...(request.tools ? { tools: request.tools } : {}),
-              ...(request.persona ? { persona: request.persona } : {}),
-              ...(memory ? { memory } : {}),
-            })
-            return { text: result.text, messages: result.messages }
+            try {
+              const result = await runAgent(turn.agent, turn.messages, {
+                budget: turn.budget,
+                signal: turn.signal,
+                extraTools: turn.tools,
+                ...runOptions,
+                ...(request.tools ? { tools: request.tools } : {}),
+                ...(request.persona ? { persona: request.persona } : {}),
+                ...(memory ? { memory } : {}),
+              })
+              return { text: result.text, messages: result.messages }
+            } catch (error) {
+              if (BatonError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
+                budgetError = error
+              }
+              throw error
+            }
           },
         },
       })
@@ -119,6 +130,8 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
             reason: 'its supervisor was paused',
           })
         }
+        const outOfBudget = report.status === 'budget-exhausted' || report.status === 'timed-out'
+        if (outOfBudget && budgetError) throw budgetError
         if (report.status === 'asking') await supervisor.cancelAgent(id)
         throw new TaskFailedError({
           wallet: agent.wallet,

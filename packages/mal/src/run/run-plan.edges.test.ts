@@ -67,6 +67,36 @@ describe('runPlan edges', () => {
     }
   })
 
+  it('fails a task or delegate that runs out of its budget with the budget error', async () => {
+    for (const [op, limits, dimension] of [
+      ['task', { cost: 0.000001 }, 'costUsd'],
+      ['delegate', { cost: 0.000001 }, 'costUsd'],
+      ['task', { tokens: 5 }, 'tokens'],
+    ] as const) {
+      const result = await runPlan(
+        {
+          steps: [
+            {
+              op,
+              saveAs: 'answer',
+              agentWallet: analystWallet,
+              prompt: `Write at length. [[answer:${'words '.repeat(200)}]]`,
+              budget: limits,
+            },
+          ],
+        },
+        { registry: registry() },
+      )
+      expect({ op, status: result.status, code: result.error?.code }).toEqual({
+        op,
+        status: 'failed',
+        code: 'BUDGET_EXCEEDED',
+      })
+      expect(result.error?.message).toMatch(new RegExp(`Budget "steps\\[0\\].*${dimension}`))
+      expect(result.usage.calls).toBe(0)
+    }
+  })
+
   it('fails a delegate to a remote agent with the typed A2A error and charges nothing', async () => {
     const result = await runPlan(
       { steps: [{ op: 'delegate', saveAs: 'r', agentWallet: remoteWallet, prompt: 'hi' }] },
