@@ -31,6 +31,18 @@ describe('runPlan cancellation and time limits', () => {
                   { op: 'models_call', saveAs: 'c', model: 'offline:x', prompt: '[[answer:ok]]' },
                 ],
               },
+              {
+                id: 'slow-task',
+                steps: [
+                  {
+                    op: 'task',
+                    saveAs: 'd',
+                    agentWallet: analystWallet,
+                    prompt: 'go',
+                    isolation: 'workspace',
+                  },
+                ],
+              },
             ],
           },
           { op: 'models_call', saveAs: 'after', model: 'offline:x', prompt: 'never' },
@@ -56,6 +68,7 @@ describe('runPlan cancellation and time limits', () => {
       expect.arrayContaining([
         'steps[0].branches[0].steps[0]',
         'steps[0].branches[1].steps[0]',
+        'steps[0].branches[3].steps[0]',
         'steps[0]',
       ]),
     )
