@@ -120,9 +120,9 @@ const LoopSchema = z.strictObject({
           ? 'a loop needs maxIters (the most iterations it may run)'
           : 'must be a whole number',
     })
-    .int()
-    .min(1)
-    .max(10_000),
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000'),
 })
 
 const ToolSchema = z.strictObject({

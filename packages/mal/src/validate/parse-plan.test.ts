@@ -224,6 +224,17 @@ steps:
     ])
   })
 
+  it('says what is wrong with a maxIters that is there but not a count of iterations', () => {
+    const loop = (maxIters: unknown) => ({
+      steps: [{ op: 'loop', while: 'true', maxIters, do: [{ op: 'stop', output: 'x' }] }],
+    })
+    const messageOf = (maxIters: unknown) => issuesOf(loop(maxIters))[0]
+    expect(messageOf(0)).toMatchObject({ path: 'steps[0].maxIters', message: 'must be at least 1' })
+    expect(messageOf(2.5)?.message).toBe('must be a whole number')
+    expect(messageOf('3')?.message).toBe('must be a whole number')
+    expect(messageOf(10_001)?.message).toBe('must be at most 10000')
+  })
+
   it('throws a PlanValidationError with code PLAN_INVALID', () => {
     let error: unknown
     try {
