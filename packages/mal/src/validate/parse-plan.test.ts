@@ -224,6 +224,24 @@ steps:
     ])
   })
 
+  it('names each field a step leaves out', () => {
+    const issues = issuesOf({
+      steps: [
+        // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
+        { op: 'if', then: [] },
+        { op: 'ask_user', saveAs: 'q' },
+        { op: 'delegate', saveAs: 'd', prompt: 'hi' },
+        { op: 'stop' },
+      ],
+    })
+    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
+      ['steps[0].cond', '"cond" is missing (a string)'],
+      ['steps[1].question', '"question" is missing (a string)'],
+      ['steps[2].agentWallet', '"agentWallet" is missing (a string)'],
+      ['steps[3].output', '"output" is missing'],
+    ])
+  })
+
   it('says what is wrong with a maxIters that is there but not a count of iterations', () => {
     const loop = (maxIters: unknown) => ({
       steps: [{ op: 'loop', while: 'true', maxIters, do: [{ op: 'stop', output: 'x' }] }],

@@ -86,6 +86,13 @@ function zodIssues(error: z.ZodError): RawIssue[] {
     if (issue.code === 'invalid_union' && path.at(-1) === 'op') {
       return [{ path, message: `unknown op; expected one of ${opsList()}` }]
     }
+    // zod says "expected string, received undefined"; a plan author left a field out.
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+      const key = path.at(-1)
+      const expected = issue.expected === 'nonoptional' ? '' : ` (a ${issue.expected})`
+      const field = typeof key === 'string' ? `"${key}"` : 'a value'
+      return [{ path, message: `${field} is missing${expected}` }]
+    }
     return [{ path, message: issue.message }]
   })
 }
