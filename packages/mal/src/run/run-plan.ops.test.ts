@@ -222,6 +222,23 @@ describe('runPlan ops', () => {
     expect(finalPrompt).toContain('Polish it.')
   })
 
+  it('runs task and delegate on the card model of the agent the registry returned', async () => {
+    const used: string[] = []
+    const models = offlineModels({ onCall: ({ modelId }) => used.push(modelId) })
+    const cards = createStaticRegistry([agentRecord({ model: 'offline:analyst-card-model' })])
+    const result = await runPlan(
+      {
+        steps: [
+          { op: 'delegate', saveAs: 'd', agentWallet: analystWallet, prompt: 'one' },
+          { op: 'task', saveAs: 't', agentWallet: analystWallet, prompt: 'two' },
+        ],
+      },
+      { registry: cards, models, workspaceRoot },
+    )
+    expect(result.status).toBe('done')
+    expect(used).toEqual(['analyst-card-model', 'analyst-card-model'])
+  })
+
   it('runs tool and scratch steps, validating tool arguments', async () => {
     const result = await runPlan(
       {
