@@ -80,25 +80,23 @@ describe('runPlan cancellation and time limits', () => {
   })
 
   it('aborts a step that passes its maxWallMs and fails the run with BUDGET_EXCEEDED', async () => {
-    const result = await runPlan(
-      {
-        budget: { maxWallMs: 60_000 },
-        steps: [
-          {
-            op: 'delegate',
-            saveAs: 'slow',
-            agentWallet: analystWallet,
-            prompt: 'take your time',
-            budget: { maxWallMs: 300 },
-          },
-        ],
-      },
-      { registry },
-    )
-    expect(result.status).toBe('failed')
-    expect(result.error).toMatchObject({ code: 'BUDGET_EXCEEDED', path: 'steps[0]' })
-    expect(result.error?.message).toMatch(/300 ms deadline/)
-    expect(result.usage.calls).toBe(0)
+    for (const op of ['delegate', 'task', 'models_call'] as const) {
+      const step =
+        op === 'models_call'
+          ? { op, saveAs: 'slow', model: 'offline:x', prompt: '[[sleep:20000]]' }
+          : { op, saveAs: 'slow', agentWallet: analystWallet, prompt: 'take your time' }
+      const result = await runPlan(
+        { budget: { maxWallMs: 60_000 }, steps: [{ ...step, budget: { maxWallMs: 300 } }] },
+        { registry },
+      )
+      expect({ op, status: result.status, error: result.error }).toMatchObject({
+        op,
+        status: 'failed',
+        error: { code: 'BUDGET_EXCEEDED', path: 'steps[0]' },
+      })
+      expect(result.error?.message).toMatch(/300 ms deadline/)
+      expect(result.usage.calls).toBe(0)
+    }
   })
 
   it('stops a run that spends its whole budget and reports the budget error', async () => {
