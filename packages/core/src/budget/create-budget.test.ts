@@ -59,6 +59,16 @@ describe('createBudget', () => {
     expect(grandchild.remaining()).toMatchObject({ calls: 4, tokens: 850, costUsd: 0.75 })
   })
 
+  it('keeps cost books free of float noise', () => {
+    const budget = createBudget()
+    const child = budget.child()
+    child.charge({ costUsd: 0.1 })
+    child.charge({ costUsd: 0.2 })
+    child.charge({ costUsd: 0.000025 })
+    expect(budget.spent().costUsd).toBe(0.300025)
+    expect(child.spent().costUsd).toBe(0.300025)
+  })
+
   it('refuses a charge past an ancestor limit, records nothing, and aborts only the asker', () => {
     const root = createBudget({ calls: 10, cost: 1 }, { name: 'team' })
     const asker = root.child({}, { name: 'asker' })

@@ -101,6 +101,9 @@ function normalize(limits: BudgetInput | undefined): BudgetLimits {
   return result.data
 }
 
+/** Rounds to 1e-12 USD. */
+const roundUsd = (value: number): number => Math.round(value * 1e12) / 1e12
+
 const zero = (): Spend => ({ calls: 0, tokens: 0, costUsd: 0 })
 
 /** Checksumming hashes the address; a run charges the same few wallets over and over. */
@@ -426,7 +429,10 @@ class BudgetNode implements Budget {
   }
 
   #add(target: Spend, spend: Spend, sign: 1 | -1): void {
-    for (const key of DIMENSIONS) target[key] += sign * spend[key]
+    target.calls += sign * spend.calls
+    target.tokens += sign * spend.tokens
+    // Books are kept to a billionth of a cent, so sums of prices do not grow float noise.
+    target.costUsd = roundUsd(target.costUsd + sign * spend.costUsd)
   }
 
   #scheduleDeadline(): void {

@@ -56,5 +56,6 @@ export function priceUsage(
   const input = Math.max(0, usage.inputTokens ?? 0)
   const output = Math.max(0, usage.outputTokens ?? 0)
   const cost = (input * price.inputPerMTok + output * price.outputPerMTok) / 1_000_000
-  return Number.isFinite(cost) ? cost : 0
+  // Rounded to 1e-12 USD so that prices add up without float noise.
+  return Number.isFinite(cost) ? Math.round(cost * 1e12) / 1e12 : 0
 }
