@@ -1,0 +1,3 @@
+import { batonProject } from '../../vitest.shared.mjs'
+
+export default batonProject('playground')
