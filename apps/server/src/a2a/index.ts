@@ -1,0 +1,1 @@
+export { a2aPlugin } from './a2a-plugin'
