@@ -229,7 +229,7 @@ class Bus implements MessageBus {
     const admission = await this.loopGuard.admit(envelope)
     if (admission.status === 'escalated' || admission.status === 'waiting') {
       this.#learn(admission.escalation)
-      throw LoopGuardError.escalated(admission.escalation)
+      throw LoopGuardError.escalated(admission.escalation, admission.status === 'escalated')
     }
     if (admission.status === 'stopped') {
       throw LoopGuardError.stopped(envelope, admission.escalation)

@@ -74,6 +74,32 @@ describe('createMemoryLoopGuard (through the bus)', () => {
     await bus.close()
   })
 
+  it('says whether an escalated message was held (delivered on allow) or dropped', async () => {
+    const bus = createMessageBus({ loopGuard: { maxHops: 1 } })
+    const received: string[] = []
+    for (const agentId of ['C', 'D']) {
+      bus.subscribe(agentId, (message) => {
+        received.push(message.content)
+      })
+    }
+    const first = await bus.send({ from: { agentId: 'A' }, to: { agentId: 'B' }, content: 'x' })
+    const second = await bus.forward(first, 'C')
+    const kept = (await bus.forward(second, 'D', 'kept').catch((error) => error)) as LoopGuardError
+    const dropped = (await bus
+      .forward(second, 'D', 'dropped')
+      .catch((error) => error)) as LoopGuardError
+    expect(kept).toMatchObject({ code: 'LOOP_GUARD_ESCALATED', held: true })
+    expect(kept.details.held).toBe(true)
+    expect(kept.message).toContain('is held')
+    expect(dropped).toMatchObject({ code: 'LOOP_GUARD_ESCALATED', held: false })
+    expect(dropped.details.held).toBe(false)
+    expect(dropped.message).toContain('dropped')
+    expect(dropped.escalation?.id).toBe(kept.escalation?.id)
+    await bus.allow(kept.escalation!.id, 1)
+    expect(received).toEqual(['x', 'kept'])
+    await bus.close()
+  })
+
   it('lets exactly extraHops more hops through after allow, the held message first', async () => {
     const { bus, delivered, escalations } = pingPong(4)
     const resolved: Escalation[] = []
