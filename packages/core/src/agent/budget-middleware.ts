@@ -128,17 +128,81 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
         held.reservation.release()
         throw error
       }
-      const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        transform(part, controller) {
-          if (part.type === 'finish') settle(held, part.usage)
-          controller.enqueue(part)
-        },
-        // A stream that ends without a finish part (error, abort) charges nothing.
-        flush: () => held.reservation.release(),
-      })
-      return { ...result, stream: result.stream.pipeThrough(watch) }
+      return { ...result, stream: settledStream(result.stream, held, settle) }
     },
   }
+}
+
+type Held = { reservation: Reservation; inputEstimate: number; maxOutputTokens: number }
+
+/**
+ * Passes the parts of a streamed call through and settles its reservation in every way the
+ * stream can end: its finish part settles the reported usage; an error or a cancel (the caller
+ * aborted) before it settles what the call used so far (its input, and the output it sent at
+ * one token per four characters) or releases the reservation if nothing came back, so no
+ * reservation is ever left holding a budget.
+ */
+function settledStream(
+  source: ReadableStream<LanguageModelV3StreamPart>,
+  held: Held,
+  settle: (held: Held, usage: LanguageModelV3Usage) => void,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const reader = source.getReader()
+  let outputCharacters = 0
+  let answered = false
+  let settled = false
+  const settleOnce = (usage: LanguageModelV3Usage) => {
+    if (settled) return
+    settled = true
+    settle(held, usage)
+  }
+  const settleSoFar = () => {
+    if (settled) return
+    if (!answered) {
+      settled = true
+      return held.reservation.release()
+    }
+    const outputTokens = Math.max(1, Math.ceil(outputCharacters / 4))
+    settleOnce({
+      inputTokens: {
+        total: held.inputEstimate,
+        noCache: undefined,
+        cacheRead: undefined,
+        cacheWrite: undefined,
+      },
+      outputTokens: { total: outputTokens, text: undefined, reasoning: undefined },
+    })
+  }
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<LanguageModelV3StreamPart>
+      try {
+        next = await reader.read()
+      } catch (error) {
+        settleSoFar()
+        return controller.error(error)
+      }
+      if (next.done) {
+        // A stream that ends without a finish part settles what it sent, like an error.
+        settleSoFar()
+        return controller.close()
+      }
+      const part = next.value
+      if (part.type === 'finish') settleOnce(part.usage)
+      else if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        answered = true
+        outputCharacters += part.delta.length
+      } else if (part.type === 'tool-input-delta') {
+        answered = true
+        outputCharacters += part.delta.length
+      } else if (part.type === 'tool-call') answered = true
+      controller.enqueue(part)
+    },
+    async cancel(reason) {
+      settleSoFar()
+      await reader.cancel(reason)
+    },
+  })
 }
 
 /**

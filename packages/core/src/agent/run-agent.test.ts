@@ -357,6 +357,33 @@ describe('runAgent', () => {
     expect(parent.spent().costUsd).toBeLessThanOrEqual(0.001)
   })
 
+  it('lets two of three concurrent runs on a shared calls budget succeed, failing the third alone', async () => {
+    const budget = createBudget({ calls: 2 })
+    const runs = ['one', 'two', 'three'].map((name) =>
+      runAgent(makeAgent(), `task ${name} [[sleep:100]]`, { budget }),
+    )
+    const outcomes = await Promise.allSettled(runs)
+    const succeeded = outcomes.filter((outcome) => outcome.status === 'fulfilled')
+    const failed = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected' ? [outcome.reason] : [],
+    )
+    expect(succeeded).toHaveLength(2)
+    expect(failed).toHaveLength(1)
+    expect(failed[0]).toMatchObject({ code: 'BUDGET_EXCEEDED', dimension: 'calls' })
+    expect(budget.spent().calls).toBe(2)
+  })
+
+  it('runs a third call on a shared calls budget once a call in flight gives its call back', async () => {
+    const budget = createBudget({ calls: 2 })
+    const failing = runAgent(makeAgent(), '[[sleep:50]] [[fail:model melted]]', { budget })
+    const slow = runAgent(makeAgent(), 'slow [[sleep:100]]', { budget })
+    const third = runAgent(makeAgent(), 'third', { budget })
+    await expect(failing).rejects.toThrow('model melted')
+    await expect(slow).resolves.toMatchObject({ usage: { calls: 1 } })
+    await expect(third).resolves.toMatchObject({ usage: { calls: 1 } })
+    expect(budget.spent().calls).toBe(2)
+  })
+
   it('stops waiting for a sibling when its own signal aborts, charging nothing', async () => {
     const parent = createBudget({ cost: 0.001 })
     const first = runAgent(makeAgent(), 'slow [[sleep:2000]]', { budget: parent.child() })

@@ -232,7 +232,11 @@ class BudgetNode implements Budget {
 
   reserve(estimate: ChargeInput): Reservation {
     const amount = toSpend(estimate)
-    this.#assertAffordable(amount, 'reserve')
+    this.throwIfAborted()
+    // A reservation that does not fit is "not now", not "used up": it refuses this one call
+    // and aborts nothing, so calls in flight on the same budget go on.
+    const refusal = this.#refusal(amount, 'reserve')
+    if (refusal) throw refusal
     for (const node of this.#chain()) node.#add(node.#reserved, amount, 1)
     let open = true
     const release = () => {
