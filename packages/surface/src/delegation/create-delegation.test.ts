@@ -213,8 +213,8 @@ describe('createDelegation', () => {
     expect(bus.history(started.correlationId!).map((envelope) => envelope.hop)).toEqual([
       0, 1, 2, 3,
     ])
-    const refused = await delegation.forward(message, 'analyst')
-    expect(refused).toMatchObject({ success: false, errorCode: 'LOOP_GUARD_ESCALATED' })
+    const held = await delegation.forward(message, 'analyst')
+    expect(held).toMatchObject({ success: true, held: true, errorCode: 'LOOP_GUARD_ESCALATED' })
     expect(escalations).toEqual([started.correlationId])
     // The chain had made 3 hops when the 4th was held for a person.
     expect(bus.escalations()[0]).toMatchObject({
@@ -222,6 +222,34 @@ describe('createDelegation', () => {
       hops: 3,
       lastMessage: { hop: 4, correlationId: started.correlationId, to: { agentId: 'analyst' } },
     })
+  })
+
+  it('reports a held forward as held (delivered after allow) and a dropped one as not sent', async () => {
+    const { delegation, bus } = setUp({ maxHops: 1 })
+    const received: Envelope[] = []
+    bus.subscribe('critic', (envelope) => {
+      received.push(envelope)
+    })
+    const started = await delegation.delegate('analyst', 'ops', 'pass it on')
+    const first = await delegation.forward(started.envelope!, 'analyst')
+    expect(first.success).toBe(true)
+    expect(first.held).toBeUndefined()
+    const held = await delegation.forward(first.envelope!, 'critic', 'the held one')
+    expect(held).toMatchObject({
+      success: true,
+      held: true,
+      delegatedTo: 'critic',
+      correlationId: started.correlationId,
+      escalationId: bus.escalations()[0]?.id,
+    })
+    const dropped = await delegation.forward(first.envelope!, 'critic', 'the dropped one')
+    expect(dropped).toMatchObject({ success: false, errorCode: 'LOOP_GUARD_ESCALATED' })
+    expect(dropped.held).toBeUndefined()
+    expect(dropped.message).toMatch(/dropped/)
+    await bus.allow(held.escalationId!, 2)
+    await bus.settled()
+    // Only the held message reaches the agent; the dropped one never does.
+    expect(received.map((envelope) => envelope.content)).toEqual(['the held one'])
   })
 
   it('refuses stores it cannot route with when it is made, naming each one', () => {

@@ -1,4 +1,5 @@
-import { issuesOf, parseWith } from '@baton/core'
+import type { LoopGuardError } from '@baton/comm'
+import { BatonError, issuesOf, parseWith } from '@baton/core'
 import { z } from 'zod'
 import { isSwarmAgentId, swarmIdFromAgentId } from '../swarm-agent/swarm-agent-id'
 import { DelegationOptionsSchema } from './delegation-options-schema'
@@ -34,6 +35,37 @@ function failure(error: unknown, prefix = ''): DelegationResult {
     message: `${prefix}${describeChain(error)}`,
     errorCode: typeof code === 'string' ? code : 'UNKNOWN',
   }
+}
+
+// A message the loop guard holds for a person is not lost: `allow` delivers it. Only a message
+// that will never be delivered is a failure.
+function heldOrFailure(
+  error: unknown,
+  sent: { delegatedTo: string; prefix: string },
+): DelegationResult {
+  if (isHeld(error)) {
+    const escalationId = error.escalation?.id
+    return {
+      success: true,
+      held: true,
+      delegatedTo: sent.delegatedTo,
+      route: 'message',
+      correlationId: error.correlationId,
+      ...(escalationId ? { escalationId } : {}),
+      errorCode: error.code,
+      message: `Held for a person by the loop guard (escalation "${escalationId}"): it is delivered to "${sent.delegatedTo}" if they allow the chain more hops.`,
+    }
+  }
+  return failure(error, sent.prefix)
+}
+
+// By its marker and code rather than instanceof: two copies of @baton/comm may be installed.
+function isHeld(error: unknown): error is LoopGuardError {
+  return (
+    BatonError.isInstance(error) &&
+    error.code === 'LOOP_GUARD_ESCALATED' &&
+    (error as Partial<LoopGuardError>).held === true
+  )
 }
 
 /**
@@ -130,7 +162,10 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
           message: `Sent to ${target.name} (correlation "${envelope.correlationId}").`,
         }
       } catch (error) {
-        return failure(error, `Could not send the task to ${target.name}: `)
+        return heldOrFailure(error, {
+          delegatedTo: target.id,
+          prefix: `Could not send the task to ${target.name}: `,
+        })
       }
     },
 
@@ -146,7 +181,10 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
           message: `Forwarded to "${toAgentId}" (hop ${envelope.hop}).`,
         }
       } catch (error) {
-        return failure(error, `Could not forward to "${toAgentId}": `)
+        return heldOrFailure(error, {
+          delegatedTo: toAgentId,
+          prefix: `Could not forward to "${toAgentId}": `,
+        })
       }
     },
   }

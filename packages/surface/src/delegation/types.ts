@@ -18,7 +18,9 @@ export type DelegationRoute = 'swarm' | 'message' | 'direct'
 
 /**
  * The outcome of `delegate` / `forward`. `success: false` always carries a `message` saying
- * what was wrong; nothing was started or sent in that case.
+ * what was wrong; nothing was started or sent in that case, and nothing ever will be.
+ * `success: true, held: true` is a message the loop guard keeps for a person: it is delivered
+ * if they allow the chain (`bus.allow(escalationId, hops)`), and dropped if they stop it.
  */
 export type DelegationResult = {
   success: boolean
@@ -32,7 +34,14 @@ export type DelegationResult = {
   envelope?: Envelope
   /** The swarm run that was started (route `swarm`). */
   runId?: string
-  /** The stable code of the error behind a failure (`UNKNOWN` when it had none). */
+  /** The loop guard holds the message until a person decides (`escalationId`). */
+  held?: boolean
+  /** The escalation that holds the message, when `held`. */
+  escalationId?: string
+  /**
+   * The stable code of the error behind a failure (`UNKNOWN` when it had none), or
+   * `LOOP_GUARD_ESCALATED` beside `held: true`.
+   */
   errorCode?: string
 }
 
