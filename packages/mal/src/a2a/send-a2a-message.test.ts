@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type A2AAnswer, type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
+import { type SdkEchoAgent, startSdkEchoAgent } from './__fixtures__/sdk-echo-agent'
 import { sendA2AMessage } from './send-a2a-message'
 
 let server: A2AServer | undefined
@@ -25,6 +26,7 @@ describe('sendA2AMessage', () => {
       result: {
         kind: 'message',
         role: 'agent',
+        messageId: 'reply-1',
         parts: [
           { kind: 'text', text: 'hello back' },
           { kind: 'data', data: { ok: true } },
@@ -100,7 +102,12 @@ describe('sendA2AMessage', () => {
         id: 't',
         status: {
           state: 'failed',
-          message: { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'no data' }] },
+          message: {
+            kind: 'message',
+            role: 'agent',
+            messageId: 'status-1',
+            parts: [{ kind: 'text', text: 'no data' }],
+          },
         },
       },
     }))
@@ -120,5 +127,89 @@ describe('sendA2AMessage', () => {
     const pending = caught(sendA2AMessage({ endpoint: url, text: 'x', signal: controller.signal }))
     setTimeout(() => controller.abort(new Error('stop now')), 50)
     expect(await pending).toMatchObject({ message: 'stop now' })
+  })
+})
+
+describe('sendA2AMessage with an agent made of the SDK server pieces', () => {
+  let agent: SdkEchoAgent | undefined
+  afterEach(async () => {
+    await agent?.close()
+    agent = undefined
+  })
+
+  it('streams the task to its answer when the card allows streaming', async () => {
+    agent = await startSdkEchoAgent({ streaming: true })
+    const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi' })
+    expect(reply).toMatchObject({
+      text: 'echo: hi',
+      state: 'completed',
+      taskId: expect.any(String),
+    })
+    expect(agent.methods[0]).toBe('SendStreamingMessage')
+  })
+
+  it('sends and polls when the card does not stream', async () => {
+    agent = await startSdkEchoAgent({ streaming: false, workMs: 50 })
+    const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi', pollMs: 10 })
+    expect(reply).toMatchObject({ text: 'echo: hi', state: 'completed' })
+    expect(agent.methods[0]).toBe('SendMessage')
+    expect(agent.methods.slice(1).every((method) => method === 'GetTask')).toBe(true)
+  })
+
+  it.each([true, false])(
+    'cancels the remote task when the caller aborts (streaming: %s)',
+    async (streaming) => {
+      agent = await startSdkEchoAgent({ streaming, workMs: 60_000 })
+      const controller = new AbortController()
+      const pending = caught(
+        sendA2AMessage({
+          endpoint: agent.cardUrl,
+          text: 'x',
+          signal: controller.signal,
+          pollMs: 10,
+        }),
+      )
+      await vi.waitFor(() => expect(agent?.methods.length).toBeGreaterThan(0), { timeout: 10_000 })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      controller.abort(new Error('step cancelled'))
+      expect(await pending).toMatchObject({ message: 'step cancelled' })
+      expect(agent.methods).toContain('CancelTask')
+      expect(agent.cancelled).toHaveLength(1)
+    },
+  )
+})
+
+describe('sendA2AMessage polling', () => {
+  it('polls a long-working task without piling up abort listeners', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on('warning', onWarning)
+    let polls = 0
+    const { url } = await serve((request): A2AAnswer => {
+      if (request.method === 'tasks/get') polls += 1
+      const done = polls >= 15
+      return {
+        result: {
+          kind: 'task',
+          id: 't1',
+          contextId: 'c1',
+          status: { state: done ? 'completed' : 'working' },
+          ...(done
+            ? { artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text: 'ok' }] }] }
+            : {}),
+        },
+      }
+    })
+    const controller = new AbortController()
+    const reply = await sendA2AMessage({
+      endpoint: url,
+      text: 'x',
+      pollMs: 1,
+      signal: controller.signal,
+    })
+    process.off('warning', onWarning)
+    expect(reply.text).toBe('ok')
+    expect(polls).toBe(15)
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([])
   })
 })

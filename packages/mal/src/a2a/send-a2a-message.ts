@@ -1,33 +1,52 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  SendMessageRequest,
+  type Task,
+  TaskState,
+  taskStateToJSON,
+} from '@a2a-js/sdk'
+import type { Client } from '@a2a-js/sdk/client'
+import { isJsonRpcError } from '@a2a-js/sdk/errors'
 import { BatonError } from '@baton/core'
 import { A2AHttpError, A2AResponseError, A2ARpcError, A2ATimeoutError } from './a2a-errors'
-import { A2AMessage, A2ATask, JsonRpcResponse, partsText } from './a2a-schema'
+import { a2aPartsText } from './a2a-parts-text'
+import { createA2AClient } from './create-a2a-client'
 
 export type SendA2AMessageOptions = {
-  /** The agent's JSON-RPC endpoint. */
+  /** The agent's card URL (`…/.well-known/agent-card.json`), or the JSON-RPC URL of an agent with no card. */
   endpoint: string
   text: string
   /** The whole exchange, polling included, must finish within this (default 120000). */
   timeoutMs?: number
+  /** Aborting cancels the remote task (`CancelTask`) before the promise rejects with the reason. */
   signal?: AbortSignal
   fetch?: typeof globalThis.fetch
-  /** How often a task that is still working is polled with `tasks/get` (default 250). */
+  /** How often a task that is still working is polled with `GetTask` (default 250). */
   pollMs?: number
+  /** Continues a conversation the remote agent has seen (its A2A `contextId`). */
+  contextId?: string
 }
 
-export type A2AReply = { text: string; taskId?: string; state?: string }
+export type A2AReply = { text: string; taskId?: string; state?: string; contextId?: string }
 
-const TERMINAL_FAILURES = new Set([
-  'failed',
-  'canceled',
-  'rejected',
-  'auth-required',
-  'input-required',
+const FAILED_STATES = new Set([
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+  TaskState.TASK_STATE_AUTH_REQUIRED,
+  TaskState.TASK_STATE_INPUT_REQUIRED,
 ])
+/** How long a cancelled step waits for the remote agent to acknowledge `CancelTask`. */
+const CANCEL_TIMEOUT_MS = 5_000
 
 /**
- * Sends one user message to a remote agent over A2A (JSON-RPC 2.0 `message/send`) and returns
- * its answer: the text of the reply Message, or of the Task's artifacts once it completes.
+ * Sends one user message to a remote agent over A2A with the official `@a2a-js/sdk`
+ * client (JSON-RPC; streaming when the agent's card allows it, polling otherwise) and
+ * returns its answer: the text of the reply Message, or of the Task's artifacts once it
+ * completes. When the caller aborts, the remote task is cancelled.
  *
  * @example
  * const reply = await sendA2AMessage({ endpoint: agent.endpoint, text: 'Summarize the incident' })
@@ -35,108 +54,129 @@ const TERMINAL_FAILURES = new Set([
  */
 export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2AReply> {
   const { endpoint, timeoutMs = 120_000, pollMs = 250 } = options
-  const fetch = options.fetch ?? globalThis.fetch
+  const baseFetch = options.fetch ?? globalThis.fetch
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
 
-  const call = async (method: string, params: unknown): Promise<unknown> => {
-    let response: Response
-    let body: string
-    try {
-      response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
-        signal,
-      })
-      body = await response.text()
-    } catch (error) {
-      throw failure(error)
+  // A request the SDK makes without a signal of its own (the card) is bounded by the step's;
+  // the cancel after an abort brings its own. A status other than 200 becomes Baton's typed
+  // error instead of the SDK's message about it.
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await baseFetch(input, { ...init, signal: init?.signal ?? signal })
+    if (response.status !== 200) {
+      await response.body?.cancel()
+      throw new A2AHttpError({ endpoint, status: response.status })
     }
-    if (response.status !== 200) throw new A2AHttpError({ endpoint, status: response.status })
-    let json: unknown
-    try {
-      json = JSON.parse(body)
-    } catch (error) {
-      throw new A2AResponseError({
-        endpoint,
-        reason: 'answered with a body that is not JSON',
-        cause: error,
-      })
-    }
-    const parsed = JsonRpcResponse.safeParse(json)
-    if (!parsed.success) {
-      throw new A2AResponseError({
-        endpoint,
-        reason: 'answered with something that is not a JSON-RPC 2.0 response',
-      })
-    }
-    if (parsed.data.error) {
-      const { code, message, data } = parsed.data.error
-      throw new A2ARpcError({ endpoint, rpcCode: code, rpcMessage: message, data })
-    }
-    return parsed.data.result
+    return response
   }
 
   const failure = (error: unknown): unknown => {
     if (options.signal?.aborted) return options.signal.reason
     if (timeout.aborted) return new A2ATimeoutError({ endpoint, timeoutMs })
-    if (BatonError.isInstance(error)) return error
+    for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+      if (BatonError.isInstance(cause)) return cause
+    }
+    if (isJsonRpcError(error)) {
+      return new A2ARpcError({
+        endpoint,
+        rpcCode: error.envelopeCode,
+        rpcMessage: error.message,
+        data: error.data,
+      })
+    }
     return new A2AResponseError({
       endpoint,
-      reason: `could not be reached (${error instanceof Error ? error.message : String(error)})`,
+      reason: `could not be understood (${error instanceof Error ? error.message : String(error)})`,
       cause: error,
     })
   }
 
-  let result = await call('message/send', {
-    message: {
-      role: 'user',
-      parts: [{ kind: 'text', text: options.text }],
-      messageId: randomUUID(),
-      kind: 'message',
-    },
-    configuration: { blocking: true, acceptedOutputModes: ['text/plain', 'application/json'] },
-  })
-  for (;;) {
-    const message = A2AMessage.safeParse(result)
-    if (message.success) return { text: partsText(message.data.parts) }
-    const task = A2ATask.safeParse(result)
-    if (!task.success) {
-      throw new A2AResponseError({ endpoint, reason: 'answered with neither a Message nor a Task' })
-    }
-    const { id, status, artifacts = [] } = task.data
-    if (status.state === 'completed') {
-      const text = artifacts.map((artifact) => partsText(artifact.parts)).join('\n')
-      return {
-        text: text || partsText(status.message?.parts ?? []),
-        taskId: id,
-        state: status.state,
+  let client: Client | undefined
+  let taskId: string | undefined
+  try {
+    const connection = await createA2AClient({ endpoint, fetch })
+    client = connection.client
+    const request = SendMessageRequest.fromJSON({
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: options.text }],
+        ...(options.contextId ? { contextId: options.contextId } : {}),
+      },
+      // Not blocking: the task id comes back at once, so an abort can cancel the task.
+      configuration: {
+        acceptedOutputModes: ['text/plain', 'application/json'],
+        returnImmediately: true,
+      },
+    })
+    let task: Task
+    if (connection.streaming) {
+      let reply: A2AReply | undefined
+      for await (const event of client.sendMessageStream(request, { signal })) {
+        const payload = event.payload
+        if (payload?.$case === 'task') taskId = payload.value.id
+        else if (payload?.$case === 'statusUpdate') taskId = payload.value.taskId
+        else if (payload?.$case === 'message' && taskId === undefined) {
+          reply = { text: a2aPartsText(payload.value.parts), contextId: payload.value.contextId }
+        }
       }
+      if (reply) return reply
+      if (taskId === undefined) {
+        throw new A2AResponseError({ endpoint, reason: 'streamed neither a Message nor a Task' })
+      }
+      task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId }), { signal })
+    } else {
+      const result = await client.sendMessage(request, { signal })
+      if ('messageId' in result) {
+        return { text: a2aPartsText(result.parts), contextId: result.contextId }
+      }
+      task = result
+      taskId = task.id
     }
-    if (TERMINAL_FAILURES.has(status.state)) {
-      const said = partsText(status.message?.parts ?? [])
-      throw new A2AResponseError({
-        endpoint,
-        reason: `ended task ${id} as "${status.state}"${said ? `: ${said}` : ''}`,
-      })
+    for (;;) {
+      const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED
+      if (state === TaskState.TASK_STATE_COMPLETED) {
+        const text = task.artifacts.map((artifact) => a2aPartsText(artifact.parts)).join('\n')
+        return {
+          text: text || a2aPartsText(task.status?.message?.parts ?? []),
+          taskId: task.id,
+          state: stateName(state),
+          contextId: task.contextId,
+        }
+      }
+      if (FAILED_STATES.has(state)) {
+        taskId = undefined // nothing left to cancel
+        const said = a2aPartsText(task.status?.message?.parts ?? [])
+        throw new A2AResponseError({
+          endpoint,
+          reason: `ended task ${task.id} as "${stateName(state)}"${said ? `: ${said}` : ''}`,
+        })
+      }
+      // Submitted or working: ask again until it ends or the time is up.
+      await sleep(pollMs, undefined, { signal })
+      task = await client.getTask(GetTaskRequest.fromJSON({ id: task.id }), { signal })
     }
-    // submitted / working: ask again until it ends or the time is up.
-    try {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, pollMs)
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer)
-            reject(signal.reason)
-          },
-          { once: true },
-        )
-      })
-    } catch (error) {
-      throw failure(error)
-    }
-    result = await call('tasks/get', { id })
+  } catch (error) {
+    if (client && taskId !== undefined && signal.aborted) await cancelRemoteTask(client, taskId)
+    throw failure(error)
   }
+}
+
+/** Asks the remote agent to stop; a refusal or silence changes nothing for the caller. */
+async function cancelRemoteTask(client: Client, taskId: string): Promise<void> {
+  try {
+    await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }), {
+      signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+    })
+  } catch {
+    // The task may have finished meanwhile (TaskNotCancelable) or the agent be gone.
+  }
+}
+
+/** `TASK_STATE_INPUT_REQUIRED` → `input-required`, the spelling of A2A's JSON and docs. */
+function stateName(state: TaskState): string {
+  return taskStateToJSON(state)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-')
 }
