@@ -1,12 +1,19 @@
 import { BatonError } from '@baton/core'
 
+const builtInNames = ['claude-code', 'codex']
+
 /** `delegate` named an external agent that is neither built in nor configured. */
 export class UnknownAdapterError extends BatonError {
   override name = 'UnknownAdapterError'
   constructor(options: { adapter: string; known: string[] }) {
+    const known = options.known.length > 0 ? options.known.join(', ') : 'none'
+    // Built-in adapters are opt-in, so name the way to enable one.
+    const hint = builtInNames.includes(options.adapter)
+      ? ` It is built in but not enabled: pass adapters: ['${options.adapter}'] to createSupervisor.`
+      : ''
     super(
       'UNKNOWN_AGENT_ADAPTER',
-      `No external agent adapter is named "${options.adapter}" (known: ${options.known.join(', ')}).`,
+      `No external agent adapter is named "${options.adapter}" (enabled: ${known}).${hint}`,
       { details: { adapter: options.adapter, known: options.known } },
     )
   }
@@ -40,6 +47,18 @@ export class AdapterProcessError extends BatonError {
         details: { command: options.command, exitCode: options.exitCode, stderr: options.stderr },
         ...(options.stderr ? { metaMessages: [`stderr: ${options.stderr}`] } : {}),
       },
+    )
+  }
+}
+
+/** An adapter's arguments would pass a task that starts with `-` where the program reads flags. */
+export class UnsafeAdapterArgumentsError extends BatonError {
+  override name = 'UnsafeAdapterArgumentsError'
+  constructor(options: { command: string; index: number }) {
+    super(
+      'AGENT_ADAPTER_UNSAFE_ARGUMENTS',
+      `External agent "${options.command}" was not started: its task starts with "-" and argument ${options.index} would pass it as a flag; the adapter must put the task after "--".`,
+      { details: { command: options.command, index: options.index } },
     )
   }
 }

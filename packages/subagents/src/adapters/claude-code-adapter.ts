@@ -2,7 +2,7 @@ import { parseJson } from './parse-baton-line'
 import type { AdapterEvent, AgentAdapter } from './types'
 
 /**
- * Claude Code in print mode (`claude -p --output-format stream-json --verbose`). Each
+ * Claude Code in print mode (`claude -p --output-format stream-json --verbose -- <task>`). Each
  * `assistant` message's usage is charged as one call; the `result` line carries the report
  * and `total_cost_usd`; `session_id` lets a multi-turn sub-agent `--resume`.
  *
@@ -13,14 +13,17 @@ import type { AdapterEvent, AgentAdapter } from './types'
  */
 export const claudeCodeAdapter: AgentAdapter = {
   command: 'claude',
+  // The prompt after `--`, so a task that reads like a flag stays the prompt.
   args: (task, _directory, context) => [
     '-p',
-    task,
     '--output-format',
     'stream-json',
     '--verbose',
     ...(context.sessionId ? ['--resume', context.sessionId] : []),
+    '--',
+    task,
   ],
+  passEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'],
   parse: parseClaudeCodeLine,
 }
 

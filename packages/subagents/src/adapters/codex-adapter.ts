@@ -2,7 +2,7 @@ import { parseJson } from './parse-baton-line'
 import type { AdapterEvent, AgentAdapter } from './types'
 
 /**
- * OpenAI Codex CLI (`codex exec --json`). Each `turn.completed` is charged with its token
+ * OpenAI Codex CLI (`codex exec --json -- <task>`). Each `turn.completed` is charged with its token
  * usage (Codex reports no price, so cost stays 0 unless a result says otherwise); the last
  * `agent_message` item is the report; `thread.started` gives the session to `resume`.
  *
@@ -11,10 +11,12 @@ import type { AdapterEvent, AgentAdapter } from './types'
  */
 export const codexAdapter: AgentAdapter = {
   command: 'codex',
+  // After `--`, so a task that reads like a flag stays the prompt.
   args: (task, _directory, context) =>
     context.sessionId
-      ? ['exec', '--json', 'resume', context.sessionId, task]
-      : ['exec', '--json', '--skip-git-repo-check', task],
+      ? ['exec', '--json', 'resume', '--', context.sessionId, task]
+      : ['exec', '--json', '--skip-git-repo-check', '--', task],
+  passEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
   parse: parseCodexLine,
 }
 

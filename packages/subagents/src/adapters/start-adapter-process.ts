@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import type { Budget } from '@baton/core'
+import { adapterEnvironment } from './adapter-environment'
 import { AdapterProcessError } from './adapter-errors'
+import { checkAdapterArguments } from './check-adapter-arguments'
 import { parseBatonLine } from './parse-baton-line'
 import type { AdapterEvent, AdapterTurnContext, AgentAdapter } from './types'
 
@@ -30,7 +32,8 @@ export interface AdapterProcess {
 }
 
 /**
- * Starts an external agent in its own process group, with `directory` as its working directory.
+ * Starts an external agent in its own process group, with `directory` as its working directory
+ * and only the environment its adapter allows (`adapterEnvironment`).
  *
  * @example
  * const child = startAdapterProcess({ adapter: codexAdapter, task, directory, context: { turn: 1 }, budget })
@@ -39,17 +42,15 @@ export interface AdapterProcess {
 export function startAdapterProcess(options: StartAdapterProcessOptions): AdapterProcess {
   const { adapter, budget } = options
   budget.throwIfAborted()
-  const child = spawn(
-    adapter.command,
-    adapter.args(options.task, options.directory, options.context),
-    {
-      cwd: options.directory,
-      // A group of its own, so a stop reaches everything it started.
-      detached: true,
-      env: { ...process.env, ...adapter.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  )
+  const args = adapter.args(options.task, options.directory, options.context)
+  checkAdapterArguments({ command: adapter.command, args, task: options.task })
+  const child = spawn(adapter.command, args, {
+    cwd: options.directory,
+    // A group of its own, so a stop reaches everything it started.
+    detached: true,
+    env: adapterEnvironment(adapter),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
   )

@@ -49,11 +49,20 @@ export type AdapterTurnContext = {
 export type AgentAdapter = {
   /** An executable on `PATH`, or a path to one. */
   command: string
-  /** The arguments for a turn; `directory` is also its working directory. */
+  /**
+   * The arguments for a turn; `directory` is also its working directory. The task is text a
+   * model may have written: put it after `--` (or pass it as an option's value), never where
+   * the program reads flags. A task that starts with `-` and is not after `--` is refused.
+   */
   args: (task: string, directory: string, context: AdapterTurnContext) => string[]
   /** Turns one line of its stdout into events (default: Baton's JSON-lines format). */
   parse?: (line: string) => AdapterEvent | AdapterEvent[] | undefined
-  /** Added to the environment it runs with. */
+  /**
+   * Names of the caller's environment variables it is given (its API key, say). Nothing else
+   * of the caller's environment reaches it but `PATH` and `HOME`.
+   */
+  passEnv?: readonly string[]
+  /** Set in the environment it runs with (after `passEnv`). */
   env?: Record<string, string>
   /** Between SIGTERM and SIGKILL when it is stopped (default 2000 ms). */
   killGraceMs?: number
@@ -72,6 +81,7 @@ export const AgentAdapterSchema = z.object({
       'must be a function',
     )
     .optional(),
+  passEnv: z.array(z.string().min(1)).optional(),
   env: z.record(z.string(), z.string()).optional(),
   killGraceMs: z.number().int().nonnegative().optional(),
 })

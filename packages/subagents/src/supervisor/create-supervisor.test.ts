@@ -412,7 +412,8 @@ describe('createSupervisor', () => {
   it('gives a child of a provided kind its workspace and the tools of that kind', async () => {
     const created: string[] = []
     const supervisor = createSupervisor({
-      agent: makeAgent(),
+      // A kind's tools are granted as the card lists them, like the file tools.
+      agent: makeAgent({ tools: ['open_page'] }),
       workspace: { kind: 'directory', root },
       budget: createBudget({ calls: 10 }),
       workspaceProviders: {

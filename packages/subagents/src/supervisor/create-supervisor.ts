@@ -3,19 +3,18 @@ import path from 'node:path'
 import { type Agent, parseWith } from '@baton/core'
 import type { ToolSet } from 'ai'
 import { z } from 'zod'
-import { builtInAdapters } from '../adapters/built-in-adapters'
+import { enabledAdapters } from '../adapters/enabled-adapters'
 import { resolveAdapter } from '../adapters/resolve-adapter'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import { createAgentRunner } from '../runner/create-agent-runner'
 import type { SubagentRunner } from '../runner/types'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
-import { createFileTools } from '../workspace/create-file-tools'
 import { SUBAGENTS_DIRECTORY, snapshotFiles } from '../workspace/snapshot-files'
 import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
 import { checkWorkspaceKind, makeWorkspace } from './choose-workspace'
-import { createDelegationTools } from './create-delegation-tools'
+import { grantedTools } from './granted-tools'
 import { messageOf, statusOf } from './status-of'
 import { currentWorkspaceOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import {
@@ -74,7 +73,7 @@ class SupervisorNode implements Supervisor {
   readonly #internal: Internal
   readonly #maxDepth: number
   readonly #runner: SubagentRunner
-  readonly #adapters: Record<string, AgentAdapter>
+  readonly #adapters: Readonly<Record<string, AgentAdapter>>
   readonly #children = new Map<string, Subagent>()
   readonly #listeners = new Map<SupervisorEventName, Set<Listener>>()
   readonly #changeListeners = new Set<() => void>()
@@ -88,7 +87,7 @@ class SupervisorNode implements Supervisor {
     this.depth = internal.depth
     this.#maxDepth = parsed.maxDepth
     this.#runner = options.runner ?? createAgentRunner()
-    this.#adapters = { ...builtInAdapters, ...options.adapters }
+    this.#adapters = enabledAdapters(options.adapters)
     this.workspace =
       'lend' in options.workspace
         ? options.workspace
@@ -152,6 +151,8 @@ class SupervisorNode implements Supervisor {
     subagent.supervisor = new SupervisorNode(
       {
         ...this.#options,
+        // Already the enabled ones: a list of built-in names would be looked up again.
+        adapters: this.#adapters,
         agent,
         budget,
         runner: this.#runner,
@@ -308,7 +309,7 @@ class SupervisorNode implements Supervisor {
   }
 
   tools(): ToolSet {
-    return { ...createFileTools(this.workspace), ...createDelegationTools(this) }
+    return grantedTools({ agent: this.#options.agent, workspace: this.workspace, supervisor: this })
   }
 
   async #runTurn(subagent: Subagent, text: string): Promise<void> {
@@ -328,9 +329,12 @@ class SupervisorNode implements Supervisor {
   async #runModelTurn(subagent: Subagent, text: string): Promise<void> {
     subagent.conversation.push({ role: 'user', content: text })
     const tools: ToolSet = {
-      ...createFileTools(subagent.workspace),
-      ...subagent.workspace.tools?.(),
-      ...createDelegationTools(subagent.supervisor),
+      ...grantedTools({
+        agent: subagent.agent,
+        workspace: subagent.workspace,
+        supervisor: subagent.supervisor,
+      }),
+      // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
       ask_caller: createAskCallerTool((question) => this.#ask(subagent, question)),
     }
     const result = await this.#runner.run({

@@ -41,7 +41,9 @@ export const SupervisorOptionsSchema = z.object({
       'must be { run(turn) }',
     )
     .optional(),
-  adapters: z.record(z.string(), AgentAdapterSchema).optional(),
+  adapters: z
+    .union([z.array(z.string().min(1)), z.record(z.string(), AgentAdapterSchema)])
+    .optional(),
   workspaceProviders: z
     .record(
       z.string().min(1),

@@ -1,6 +1,6 @@
 import type { Agent, Budget, BudgetInput, ModelRegistry, ToolRegistry } from '@baton/core'
 import type { ToolSet } from 'ai'
-import type { AgentAdapter } from '../adapters/types'
+import type { AdaptersOption } from '../adapters/enabled-adapters'
 import type { SubagentRunner } from '../runner/types'
 import type { Workspace, WorkspaceProvider, WorkspaceSpec } from '../workspace/types'
 
@@ -100,8 +100,12 @@ export type CreateSupervisorOptions = {
   budget: Budget
   /** Runs a sub-agent's turn (default: `runAgent` from `@baton/core`). */
   runner?: SubagentRunner
-  /** External agents by name, added to (or replacing) the built-in `claude-code` and `codex`. */
-  adapters?: Record<string, AgentAdapter>
+  /**
+   * The external agents its sub-agents may be: none by default. A list enables built-in ones
+   * (`['codex']`, `['claude-code']`); a record gives adapters by name (`{ codex: codexAdapter,
+   * mine: { command, args } }`). Each runs with an allowlisted environment.
+   */
+  adapters?: AdaptersOption
   /** Providers of workspace kinds other than `directory`. */
   workspaceProviders?: Record<string, WorkspaceProvider>
   /** How deep sub-agents may nest (default 3: children, grandchildren, great-grandchildren). */
@@ -145,6 +149,9 @@ export interface Supervisor {
     event: E,
     listener: (payload: SupervisorEvents[E]) => void,
   ): () => void
-  /** The caller's own tools: its file tools (refused while lent) and the delegation tools. */
+  /**
+   * The caller's own tools, as its card allows: the file tools it lists (refused while lent),
+   * and the delegation tools if `agentCard.canDelegate`.
+   */
   tools(): ToolSet
 }
