@@ -1,27 +1,33 @@
 import { randomUUID } from 'node:crypto'
-import { BatonError, createModelRegistry, type ModelRegistry } from '@baton/core'
+import { BatonError, type Budget, createModelRegistry, type ModelRegistry } from '@baton/core'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
+import { EventLog } from './event-log'
 import type { RunServices } from './ops/step-context'
 import { failurePathOf, PlanInterpreter, usageOf } from './plan-interpreter'
 import { rootBudget } from './root-budget'
+import { CheckpointError } from './run-errors'
 import type { RunEvent, RunUsage } from './run-event'
+import type { RunEventChannel } from './run-event-channel'
 import type { RunPlanOptions, RunResult } from './run-options'
 import type { RunCursor, RunState } from './run-state'
+import { sealState } from './seal-state'
 
 export type ExecuteRunInput = {
   plan: Plan
   inputs: Record<string, unknown>
   options: RunPlanOptions
-  /** Present when continuing a paused run. */
-  resume?: { state: RunState; answer: unknown }
+  runId: string
+  /** Where `run.events` goes (see `startRun`). */
+  channel?: RunEventChannel
+  /** Present when continuing a paused run (with its answer) or a checkpoint (without). */
+  resume?: { state: RunState; answer?: { value: unknown } }
 }
 
 /** Runs (or resumes) a validated plan to its end, a pause, a failure or a cancellation. */
 export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
-  const { plan, inputs, options, resume } = input
-  const runId = resume?.state.runId ?? options.runId ?? randomUUID()
-  const events: RunEvent[] = []
+  const { plan, inputs, options, resume, runId, channel } = input
+  const log = new EventLog(options.maxEvents)
   let sequence = resume?.state.sequence ?? 0
   const emit = (body: unknown) => {
     const event = {
@@ -30,7 +36,8 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
       sequence: sequence++,
       at: new Date().toISOString(),
     } as RunEvent
-    events.push(event)
+    log.push(event)
+    channel?.push(event)
     try {
       options.onEvent?.(event)
     } catch {
@@ -38,10 +45,6 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     }
   }
   const previous = resume?.state
-  const budget = rootBudget({ plan, options, ...(previous ? { previous } : {}) })
-  const onCancel = () => budget.cancel('the run was cancelled')
-  if (options.signal?.aborted) onCancel()
-  options.signal?.addEventListener('abort', onCancel, { once: true })
 
   let models: ModelRegistry | undefined
   const modelsOf = () => {
@@ -63,19 +66,46 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     tools: options.tools ?? {},
     coordinatorWallet: options.coordinatorWallet ?? 'coordinator',
     model: options.model ?? 'offline:default',
-    scratch: structuredClone(previous?.scratch ?? {}),
+    scratch: copyRecord(previous?.scratch),
   }
-  const values = structuredClone(previous?.values ?? {})
+  const values = copyRecord(previous?.values)
   const interpreter = new PlanInterpreter({
     services,
     inputs,
     emit,
-    ...(resume ? { answer: { value: resume.answer } } : {}),
+    ...(channel ? { beforeStep: () => channel.room() } : {}),
+    ...(resume?.answer ? { answer: resume.answer } : {}),
   })
+  let budget: Budget | undefined
   const usage = (): RunUsage => add(previous?.usage, usageOf(budget))
-  const usageByWallet = () => mergeByWallet(previous?.usageByWallet ?? {}, budget.spentByWallet())
+  const usageByWallet = () =>
+    mergeByWallet(previous?.usageByWallet ?? {}, budget?.spentByWallet() ?? {})
+  let planJson: Record<string, unknown> | undefined
+  const stateAt = (cursor: RunCursor, pending?: RunState['pending'], next = sequence): RunState => {
+    // One copy of the plan serves every state of the run: states are data, never mutated.
+    planJson ??= structuredClone(plan) as unknown as Record<string, unknown>
+    const state: RunState = {
+      version: 1,
+      runId,
+      stateId: randomUUID(),
+      plan: planJson,
+      inputs,
+      values: structuredClone(values),
+      scratch: structuredClone(services.scratch),
+      cursor,
+      ...(pending ? { pending } : {}),
+      usage: usage(),
+      usageByWallet: usageByWallet(),
+      wallMs: (previous?.wallMs ?? 0) + (budget?.spent().wallMs ?? 0),
+      sequence: next,
+    }
+    return options.secret === undefined ? state : sealState(state, options.secret)
+  }
   const finish = (
-    result: Omit<RunResult, 'runId' | 'usage' | 'usageByWallet' | 'events' | 'values'>,
+    result: Omit<
+      RunResult,
+      'runId' | 'usage' | 'usageByWallet' | 'events' | 'values' | 'eventsDropped'
+    >,
   ): RunResult => {
     emit({
       type: 'run-finish',
@@ -85,8 +115,28 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
       usage: usage(),
       ...(result.error ? { error: result.error } : {}),
     })
-    return { runId, ...result, values, usage: usage(), usageByWallet: usageByWallet(), events }
+    return {
+      runId,
+      ...result,
+      values,
+      usage: usage(),
+      usageByWallet: usageByWallet(),
+      events: log.events(),
+      ...(log.dropped > 0 ? { eventsDropped: log.dropped } : {}),
+    }
   }
+  const onCancel = () => budget?.cancel('the run was cancelled')
+  const { onCheckpoint } = options
+  const afterStep = onCheckpoint
+    ? async (index: number) => {
+        const checkpoint = stateAt({ index: index + 1 })
+        try {
+          await onCheckpoint(checkpoint)
+        } catch (error) {
+          throw new CheckpointError({ index, cause: error })
+        }
+      }
+    : undefined
 
   emit({
     type: 'run-start',
@@ -95,10 +145,19 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     resumed: Boolean(resume),
   })
   try {
+    // Inside the try: a caller's budget that is already spent is a failed run, not a throw.
+    budget = rootBudget({ plan, options, ...(previous ? { previous } : {}) })
+    if (options.signal?.aborted) onCancel()
+    options.signal?.addEventListener('abort', onCancel, { once: true })
+    const paused = previous?.pending !== undefined
     const outcome = await interpreter.runBlock(
       plan.steps,
       { budget, values, path: 'steps' },
-      previous?.cursor,
+      paused ? previous.cursor : undefined,
+      {
+        ...(previous && !paused ? { start: previous.cursor.index } : {}),
+        ...(afterStep ? { afterStep } : {}),
+      },
     )
     if (outcome.kind === 'pause') {
       emit({
@@ -107,21 +166,9 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
         saveAs: outcome.saveAs,
         question: outcome.question,
       })
-      const state: RunState = {
-        version: 1,
-        runId,
-        plan: structuredClone(plan) as unknown as Record<string, unknown>,
-        inputs,
-        values: structuredClone(values),
-        scratch: structuredClone(services.scratch),
-        cursor: outcome.cursor as RunCursor,
-        pending: { path: outcome.path, saveAs: outcome.saveAs, question: outcome.question },
-        usage: usage(),
-        usageByWallet: usageByWallet(),
-        wallMs: (previous?.wallMs ?? 0) + budget.spent().wallMs,
-        // The run-finish event below takes one more number.
-        sequence: sequence + 1,
-      }
+      const pending = { path: outcome.path, saveAs: outcome.saveAs, question: outcome.question }
+      // The run-finish event below takes one more number.
+      const state = stateAt(outcome.cursor as RunCursor, pending, sequence + 1)
       return finish({ status: 'paused', output: null, state, question: outcome.question })
     }
     if (outcome.kind === 'stop') {
@@ -151,13 +198,29 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
   } finally {
     options.signal?.removeEventListener('abort', onCancel)
     // Nothing may be charged to a finished run; this also stops its wall-clock timer.
-    budget.cancel('the run has finished')
+    budget?.cancel('the run has finished')
   }
+}
+
+// A null-prototype copy, so a saved key like `__proto__` is a key like any other.
+function copyRecord(record: Record<string, unknown> | undefined): Record<string, unknown> {
+  const copy = Object.create(null) as Record<string, unknown>
+  if (record) for (const key of Object.keys(record)) copy[key] = structuredClone(record[key])
+  return copy
 }
 
 function add(a: RunUsage | undefined, b: RunUsage): RunUsage {
   if (!a) return b
-  return { calls: a.calls + b.calls, tokens: a.tokens + b.tokens, costUsd: a.costUsd + b.costUsd }
+  return {
+    calls: a.calls + b.calls,
+    tokens: a.tokens + b.tokens,
+    costUsd: roundUsd(a.costUsd + b.costUsd),
+  }
+}
+
+// Cost books are kept to 1e-12 USD (as core's budgets are), so sums carry no float noise.
+function roundUsd(value: number): number {
+  return Math.round(value * 1e12) / 1e12
 }
 
 function mergeByWallet(

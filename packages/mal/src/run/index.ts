@@ -1,7 +1,9 @@
 export { type CallModelOptions, type CallModelResult, callModel } from './call-model'
 export { resolveInputs } from './resolve-inputs'
 export { resumeRun } from './resume-run'
+export { createMemoryResumeStore, type ResumeStore } from './resume-store'
 export {
+  CheckpointError,
   FanoutFailedError,
   ModelCallError,
   PlanInputError,
@@ -17,6 +19,9 @@ export {
   RunStatus,
   RunUsage,
 } from './run-event'
-export type { PlanTool, RunPlanOptions, RunResult } from './run-options'
+export type { RunEventStream } from './run-event-channel'
+export type { RunHandle } from './run-handle'
+export type { PlanTool, ResumeRunOptions, RunPlanOptions, RunResult } from './run-options'
 export { runPlan } from './run-plan'
 export { RunCursor, RunState } from './run-state'
+export { isSealedBy, type RunSecret, sealState } from './seal-state'

@@ -28,6 +28,16 @@ export type InterpreterOptions = {
   emit: (event: EventBody) => void
   /** The answer to the `ask_user` a resumed run stopped at. */
   answer?: { value: unknown }
+  /** Awaited (when it gives a promise) before each step starts: a slow event reader's brake. */
+  beforeStep?: () => Promise<void> | undefined
+}
+
+/** How a top-level block is run: from which step, and what follows each finished step. */
+export type BlockControl = {
+  /** The first step to run (a checkpoint's cursor); the steps before it are done. */
+  start?: number
+  /** Awaited after each step that finished without ending the block. */
+  afterStep?: (index: number) => Promise<void>
 }
 
 const failurePaths = new WeakMap<object, string>()
@@ -53,10 +63,18 @@ export class PlanInterpreter {
     this.#answer = options.answer
   }
 
-  async runBlock(steps: Step[], frame: Frame, resume?: RunCursor): Promise<BlockOutcome> {
+  async runBlock(
+    steps: Step[],
+    frame: Frame,
+    resume?: RunCursor,
+    control?: BlockControl,
+  ): Promise<BlockOutcome> {
     let last: unknown = null
-    for (let index = resume?.index ?? 0; index < steps.length; index++) {
+    const { beforeStep } = this.#options
+    for (let index = resume?.index ?? control?.start ?? 0; index < steps.length; index++) {
       const step = steps[index]!
+      const brake = beforeStep?.()
+      if (brake) await brake
       const result = await this.#runStep(
         step,
         { ...frame, path: `${frame.path}[${index}]` },
@@ -65,6 +83,7 @@ export class PlanInterpreter {
       if (result.kind === 'pause') return { ...result, cursor: { ...result.cursor, index } }
       if (result.kind === 'stop') return result
       if ('saveAs' in step && step.saveAs !== undefined) last = frame.values[step.saveAs] ?? null
+      if (control?.afterStep) await control.afterStep(index)
     }
     return { kind: 'next', last }
   }

@@ -22,6 +22,19 @@ export class RunStateError extends BatonError {
   }
 }
 
+/** `onCheckpoint` failed: the run stops rather than go on with a step it could not record. */
+export class CheckpointError extends BatonError {
+  override name = 'CheckpointError'
+  constructor(options: { index: number; cause: unknown }) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause)
+    super(
+      'CHECKPOINT_FAILED',
+      `The checkpoint after steps[${options.index}] could not be saved: ${reason}`,
+      { details: { index: options.index }, cause: options.cause },
+    )
+  }
+}
+
 /** A `tool` step named a tool that neither `tools` nor `toolRegistry` provides. */
 export class ToolNotFoundError extends BatonError {
   override name = 'ToolNotFoundError'

@@ -33,4 +33,14 @@ export const RunPlanOptionsSchema = z.object({
   coordinatorWallet: z.string().min(1).optional(),
   model: ModelRef.optional(),
   runId: z.string().min(1).optional(),
+  onCheckpoint: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
+  secret: z
+    .union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)])
+    .optional(),
+  maxEvents: z.number().int().min(2).optional(),
+  eventBuffer: z.number().int().min(1).optional(),
+  resumed: z
+    .custom(hasMethods('claim'), 'must be a resume store (see createMemoryResumeStore)')
+    .optional(),
+  answer: z.unknown().optional(),
 })

@@ -1,7 +1,9 @@
 import type { Budget, MemoryStore, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
 import type { AgentHost } from '../host'
+import type { ResumeStore } from './resume-store'
 import type { RunErrorInfo, RunEvent, RunStatus, RunUsage } from './run-event'
 import type { RunState } from './run-state'
+import type { RunSecret } from './seal-state'
 
 /** An AI SDK tool, as core's tool registry holds them. */
 export type PlanTool = NonNullable<ReturnType<ToolRegistry['get']>>
@@ -35,6 +37,28 @@ export type RunPlanOptions = {
   model?: string
   /** Names the run in its events (default: a random UUID). */
   runId?: string
+  /**
+   * Awaited after each top-level step has finished (its value saved, its events emitted) and
+   * before the next one starts, with the state `resumeRun` continues from at the next step.
+   * If it throws, the run fails with `CHECKPOINT_FAILED` before the next step starts.
+   */
+  onCheckpoint?: (checkpoint: RunState) => Promise<void> | void
+  /** Seals every state the run gives out (HMAC-SHA256); `resumeRun` then refuses one that was changed. */
+  secret?: RunSecret
+  /** How many events `result.events` keeps: the `run-start` and the latest (default 1000). */
+  maxEvents?: number
+  /** How many unread events `run.events` holds before the run waits for its reader (default 256). */
+  eventBuffer?: number
+}
+
+export type ResumeRunOptions = Omit<RunPlanOptions, 'inputs' | 'runId'> & {
+  /**
+   * Records resumed states so each is resumed at most once (default: one store for this
+   * process). A server that resumes in several processes passes one backed by its database.
+   */
+  resumed?: ResumeStore
+  /** The answer to a paused run's `ask_user` (the `resumeRun(plan, state, options)` form). */
+  answer?: unknown
 }
 
 export type RunResult = {
@@ -48,8 +72,11 @@ export type RunResult = {
   values: Record<string, unknown>
   usage: RunUsage
   usageByWallet: Record<string, RunUsage>
+  /** The `run-start` and the latest events, at most `maxEvents` (the full stream is `onEvent`'s and `run.events`'). */
   events: RunEvent[]
-  /** When `status` is `paused`: the JSON state `resumeRun` continues from. */
+  /** How many events `events` left out (only when it did). */
+  eventsDropped?: number
+  /** When `status` is `paused`: the JSON state `resumeRun` continues from (sealed when a `secret` was given). */
   state?: RunState
   /** When `status` is `paused`: what the run asks. */
   question?: string

@@ -1,4 +1,5 @@
 export { type CheckPlanOptions, checkPlan, type RawIssue } from './check-plan'
+export { ensurePlan } from './ensure-plan'
 export {
   type ParsePlanOptions,
   parsePlan,
@@ -7,3 +8,4 @@ export {
 } from './parse-plan'
 export { formatIssue, type PlanIssue, PlanValidationError } from './plan-validation-error'
 export { locatePath, type SourcePosition } from './source-map'
+export { isValidatedPlan } from './validated-plans'

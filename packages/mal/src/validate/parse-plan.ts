@@ -5,6 +5,7 @@ import { type Plan, PlanSchema } from '../plan'
 import { type CheckPlanOptions, checkPlan, type RawIssue } from './check-plan'
 import { type PlanIssue, PlanValidationError } from './plan-validation-error'
 import { locatePath } from './source-map'
+import { markValidated } from './validated-plans'
 
 export type ParsePlanOptions = CheckPlanOptions & {
   /** Names the source in messages (e.g. the file name). */
@@ -62,7 +63,7 @@ export function safeParsePlan(
     ...checkPlan(raw, options),
   ])
   if (issues.length > 0 || !parsed.success) return fail(issues)
-  return { success: true, plan: parsed.data }
+  return { success: true, plan: markValidated(parsed.data) }
 }
 
 /**
