@@ -105,7 +105,7 @@ describe('runAgent', () => {
     const seen: number[] = []
     const budget = createBudget()
     const result = await runAgent(
-      makeAgent(),
+      makeAgent({ tools: ['add'] }),
       'Add [[tool:add {"a":1,"b":2}]] [[tool:add {"a":5,"b":5}]]',
       { budget, toolRegistry, onStep: (step) => seen.push(step.index) },
     )
@@ -137,11 +137,15 @@ describe('runAgent', () => {
   it('returns structured output after its tool calls when asked for one', async () => {
     const { toolRegistry } = addTools()
     const schema = z.object({ verdict: z.enum(['approve', 'reject']), score: z.number().min(1) })
-    const voted = await runAgent(makeAgent(), '[[tool:add {"a":1,"b":1}]] Vote on the plan', {
-      budget: createBudget(),
-      toolRegistry,
-      output: Output.object({ schema }),
-    })
+    const voted = await runAgent(
+      makeAgent({ tools: ['add'] }),
+      '[[tool:add {"a":1,"b":1}]] Vote on the plan',
+      {
+        budget: createBudget(),
+        toolRegistry,
+        output: Output.object({ schema }),
+      },
+    )
     expect(voted.steps).toHaveLength(2)
     expect(voted.output).toEqual({ verdict: 'approve', score: 1 })
     const told = await runAgent(makeAgent(), 'Vote [[json:{"verdict":"reject","score":3}]]', {
@@ -200,6 +204,36 @@ describe('runAgent', () => {
     ).rejects.toThrow(UnknownToolError)
   })
 
+  it('narrows the extra tools too: tools: [] lets no tool run', async () => {
+    const ran: string[] = []
+    const budget = createBudget()
+    const result = await runAgent(makeAgent({ tools: [] }), '[[tool:shell {"command":"rm"}]]', {
+      budget,
+      tools: [],
+      extraTools: {
+        shell: tool({
+          inputSchema: z.object({ command: z.string() }),
+          execute: async ({ command }) => {
+            ran.push(command)
+            return 'done'
+          },
+        }),
+      },
+    })
+    expect(ran).toEqual([])
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      error: expect.stringContaining('shell'),
+    })
+  })
+
+  it('refuses a card tool when no tool registry provides it, before any model call', async () => {
+    const budget = createBudget()
+    const run = runAgent(makeAgent({ tools: ['add'] }), 'hi', { budget })
+    await expect(run).rejects.toBeInstanceOf(UnknownToolError)
+    await expect(run).rejects.toThrow('Tool "add" is not registered. Registered tools: none.')
+    expect(budget.spent().calls).toBe(0)
+  })
+
   it('does not let the model call a tool narrowed out of the run', async () => {
     const { toolRegistry, calls } = addTools()
     const result = await runAgent(
@@ -220,7 +254,7 @@ describe('runAgent', () => {
   it('stops after maxIterations model calls', async () => {
     const { toolRegistry, calls } = addTools()
     const budget = createBudget()
-    const result = await runAgent(makeAgent({ maxIterations: 3 }), tenTools(5), {
+    const result = await runAgent(makeAgent({ tools: ['add'], maxIterations: 3 }), tenTools(5), {
       budget,
       toolRegistry,
       maxIterations: 2,
@@ -244,7 +278,7 @@ describe('runAgent', () => {
   it('rejects with BudgetExceededError when a calls budget runs out mid-run, never overspending', async () => {
     const { toolRegistry, calls } = addTools()
     const budget = createBudget({ calls: 2 })
-    const run = runAgent(makeAgent(), tenTools(5), { budget, toolRegistry })
+    const run = runAgent(makeAgent({ tools: ['add'] }), tenTools(5), { budget, toolRegistry })
     await expect(run).rejects.toBeInstanceOf(BudgetExceededError)
     expect(budget.spent().calls).toBe(2)
     expect(calls.length).toBeLessThanOrEqual(2)
@@ -303,7 +337,7 @@ describe('runAgent', () => {
   it('rejects with BudgetCancelledError when its budget is cancelled mid-run', async () => {
     const { toolRegistry, calls } = addTools()
     const budget = createBudget()
-    const run = runAgent(makeAgent(), `${tenTools(1)} [[sleep:200]]`, {
+    const run = runAgent(makeAgent({ tools: ['add'] }), `${tenTools(1)} [[sleep:200]]`, {
       budget,
       toolRegistry,
       onStep: () => budget.cancel('user stopped it'),
@@ -324,7 +358,7 @@ describe('runAgent', () => {
     const { toolRegistry } = addTools()
     const parent = createBudget({ calls: 3 })
     const runs = ['one', 'two', 'three'].map((name) =>
-      runAgent(makeAgent(), tenTools(5), {
+      runAgent(makeAgent({ tools: ['add'] }), tenTools(5), {
         budget: parent.child({}, { name }),
         toolRegistry,
       }),
@@ -422,6 +456,33 @@ describe('runAgent', () => {
     expect(budget.remaining().calls).toBe(3)
   })
 
+  it('keeps each agent to its own memory unless their cards name the same scope', async () => {
+    const memory = createInMemoryMemoryStore()
+    const { models, prompts } = recordingModels()
+    const alice = makeAgent({ id: 'alice', name: 'Alice' })
+    const bob = makeAgent({
+      id: 'bob',
+      name: 'Bob',
+      wallet: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+    })
+    await runAgent(alice, 'my secret is hunter2', { budget: createBudget(), memory, models })
+    await runAgent(bob, 'what do you remember?', { budget: createBudget(), memory, models })
+    expect(JSON.stringify(prompts[1])).not.toContain('hunter2')
+    expect(await memory.read(bob.wallet)).toHaveLength(2)
+    const team = { memoryScope: 'team' }
+    await runAgent({ ...alice, ...team }, 'the plan is ready', {
+      budget: createBudget(),
+      memory,
+      models,
+    })
+    await runAgent({ ...bob, ...team }, 'what is the plan?', {
+      budget: createBudget(),
+      memory,
+      models,
+    })
+    expect(JSON.stringify(prompts[3])).toContain('the plan is ready')
+  })
+
   it('recalls memory of its scope and appends the exchange after a run', async () => {
     const memory = createInMemoryMemoryStore()
     const { models, prompts } = recordingModels()
@@ -464,12 +525,12 @@ describe('runAgent', () => {
 
   it('continues a conversation from the messages of the previous run', async () => {
     const { toolRegistry } = addTools()
-    const first = await runAgent(makeAgent(), '[[tool:add {"a":2,"b":3}]]', {
+    const first = await runAgent(makeAgent({ tools: ['add'] }), '[[tool:add {"a":2,"b":3}]]', {
       budget: createBudget(),
       toolRegistry,
     })
     const second = await runAgent(
-      makeAgent(),
+      makeAgent({ tools: ['add'] }),
       [
         { role: 'user', content: 'start' },
         ...first.messages,

@@ -8,6 +8,7 @@ import { AgentType, ModelRef } from '../schemas/agent'
 import { parseWith } from '../schemas/parse'
 import { Wallet } from '../schemas/wallet'
 import { assertAllowed } from '../tools/create-tool-registry'
+import { UnknownToolError } from '../tools/tool-errors'
 import { AgentRunError } from './agent-errors'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
 import { buildSystemPrompt } from './build-system-prompt'
@@ -23,7 +24,7 @@ const RunnableAgent = z.object({
   model: ModelRef,
   tools: z.array(z.string()).default([]),
   persona: z.string().optional(),
-  memoryScope: z.string().min(1).default('agent'),
+  memoryScope: z.string().min(1).optional(),
   maxIterations: z.number().int().min(1).default(8),
   temperature: z.number().min(0).max(2).optional(),
   agentCard: z
@@ -83,8 +84,10 @@ export async function runAgent(
       onCharge: (charge) => charges.push(charge),
     }),
   })
+  // Its own memory unless its card names a scope it shares with others.
+  const memoryScope = card.memoryScope ?? card.wallet
   const memory = options.memory
-    ? await options.memory.read(card.memoryScope, { limit: settings.memoryLimit ?? 20 })
+    ? await options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
     : []
   const steps: AgentStep[] = []
 
@@ -109,7 +112,7 @@ export async function runAgent(
     })
     if (options.memory) {
       const createdAt = new Date().toISOString()
-      await options.memory.append(card.memoryScope, [
+      await options.memory.append(memoryScope, [
         { role: 'user', content: inputText(input), wallet: card.wallet, createdAt },
         { role: 'assistant', content: result.text, wallet: card.wallet, createdAt },
       ])
@@ -140,13 +143,26 @@ export async function runAgent(
   }
 }
 
+/**
+ * The tools of one run. The card's list gates the tool registry's tools; a run that narrows
+ * (`options.tools`) narrows every tool, the runtime's extras too, so `tools: []` means none.
+ * Without narrowing, extras stay granted as the runtime's own (workspace and delegation tools).
+ * A listed tool that neither provides is an `UnknownToolError` before any model call.
+ */
 function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
   assertAllowed(allowed, options.tools)
   const extra = options.extraTools ?? {}
-  // A card may list a tool the runtime grants (a workspace file tool); it need not be registered.
-  const named = (names: readonly string[]) => names.filter((name) => !(name in extra))
-  const bound = options.toolRegistry
-    ? options.toolRegistry.bind(named(allowed), options.tools ? named(options.tools) : undefined)
-    : {}
-  return { ...bound, ...extra }
+  const tools: ToolSet = {}
+  for (const name of options.tools ?? allowed) {
+    const granted = Object.hasOwn(extra, name) ? extra[name] : options.toolRegistry?.get(name)
+    if (!granted) {
+      throw new UnknownToolError({
+        toolName: name,
+        registered: [...(options.toolRegistry?.names() ?? []), ...Object.keys(extra)],
+      })
+    }
+    tools[name] = granted
+  }
+  if (options.tools) return tools
+  return { ...tools, ...extra }
 }

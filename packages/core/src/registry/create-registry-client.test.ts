@@ -117,6 +117,45 @@ describe('createRegistryClient', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('hands out a frozen agent from its cache, so no caller can change it for the next', async () => {
+    const server = await registryOfAnalyst()
+    const registry = createRegistryClient({ baseUrl: server.url })
+    const agent = await registry.ensureRegisteredAgent(analystWallet)
+    expect(() => (agent.tools as string[]).push('rm_rf')).toThrow(TypeError)
+    expect(() => {
+      ;(agent as { model: string }).model = 'openai:gpt-4o'
+    }).toThrow(TypeError)
+    const again = await registry.ensureRegisteredAgent(analystWallet)
+    expect(again).toEqual(agent)
+    expect(again.model).toBe(agentRecord().model)
+    expect(again.tools).not.toContain('rm_rf')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('fails closed on a redirect, even to a path that serves the agent', async () => {
+    const server = await serve((request, response) => {
+      if (request.url === `/agent/${analystWallet}`) {
+        response.writeHead(302, { location: `/elsewhere/agent/${analystWallet}` })
+        response.end()
+      } else json(response, 200, agentRecord())
+    })
+    const registry = createRegistryClient({ baseUrl: server.url })
+    const error = await rejection(registry.ensureRegisteredAgent(analystWallet))
+    expect(error).toBeInstanceOf(RegistryUnavailableError)
+    expect(error.message).toContain('redirect')
+    expect(server.requests.map((request) => request.url)).toEqual([`/agent/${analystWallet}`])
+  })
+
+  it('fails closed on a 3xx that a custom fetch hands back as it is', async () => {
+    const registry = createRegistryClient({
+      baseUrl: 'http://registry.example',
+      fetch: async () => new Response(null, { status: 307, headers: { location: '/other' } }),
+    })
+    const error = await rejection(registry.ensureRegisteredAgent(analystWallet))
+    expect(error).toBeInstanceOf(RegistryUnavailableError)
+    expect(error.details).toMatchObject({ status: 307 })
+  })
+
   it('fails closed when a 200 body is not JSON', async () => {
     const server = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' })
@@ -417,5 +456,20 @@ describe('createRegistryClient', () => {
       'ttlMs',
     ])
     expect(() => createRegistryClient({ baseUrl: 'not a url' })).toThrow(ValidationError)
+  })
+
+  it('refuses a timeoutMs longer than a timer can wait, which would time out at once', () => {
+    const error = (() => {
+      try {
+        createRegistryClient({ baseUrl: 'http://registry.example', timeoutMs: 3e9 })
+      } catch (error) {
+        return error as ValidationError
+      }
+    })()
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error?.issues.map((issue) => issue.path)).toEqual(['timeoutMs'])
+    expect(() =>
+      createRegistryClient({ baseUrl: 'http://registry.example', timeoutMs: 2_147_483_647 }),
+    ).not.toThrow()
   })
 })

@@ -29,12 +29,21 @@ export interface HttpRegistryClient extends RegistryClient {
   clear(): void
 }
 
+/** setTimeout fires at once for any delay past 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647
+
 const isFunction = (value: unknown) => typeof value === 'function'
 
 const Options = z.object({
   baseUrl: RegistryBaseUrl,
   fetch: z.custom<typeof globalThis.fetch>(isFunction, 'must be a function').optional(),
-  timeoutMs: z.number().finite().positive().default(4000),
+  // A timer cannot wait longer; past it every look-up would time out at once.
+  timeoutMs: z
+    .number()
+    .finite()
+    .positive()
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`)
+    .default(4000),
   ttlMs: z.number().finite().nonnegative().default(300_000),
   now: z.custom<() => number>(isFunction, 'must be a function').optional(),
 })

@@ -27,6 +27,22 @@ describe('createStaticRegistry', () => {
     expect(await registry.ensureRegisteredAgent(analystWallet)).toEqual(parsed)
   })
 
+  it('hands out a frozen agent, so no caller can change what the next look-up returns', async () => {
+    const config = { limits: { depth: 2 } }
+    const registry = createStaticRegistry([agentRecord({ config })])
+    const agent = await registry.ensureRegisteredAgent(analystWallet)
+    expect(() => (agent.tools as string[]).push('rm_rf')).toThrow(TypeError)
+    expect(() => {
+      ;(agent as { model: string }).model = 'openai:gpt-4o'
+    }).toThrow(TypeError)
+    expect(Object.isFrozen(agent.agentCard)).toBe(true)
+    const again = await registry.ensureRegisteredAgent(analystWallet)
+    expect(again.tools).not.toContain('rm_rf')
+    expect(again.model).toBe('offline:default')
+    // The caller's own objects stay theirs to change.
+    expect(Object.isFrozen(config.limits)).toBe(false)
+  })
+
   it('refuses an unknown wallet as unregistered', async () => {
     const registry = createStaticRegistry([agentRecord()])
     const error = await registry.ensureRegisteredAgent(reviewerWallet).catch((error) => error)

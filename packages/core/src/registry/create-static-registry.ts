@@ -2,6 +2,7 @@ import { ValidationError } from '../errors/baton-error'
 import { Agent, type AgentInput } from '../schemas/agent'
 import { issuesOf } from '../schemas/parse'
 import type { Wallet } from '../wallet/parse-wallet'
+import { freezeAgent } from './freeze-agent'
 import type { EnsureRegisteredAgentOptions, RegistryClient } from './registry-client'
 import { registryWallet } from './registry-wallet'
 import { UnregisteredAgentError } from './unregistered-agent-error'
@@ -31,7 +32,9 @@ export function createStaticRegistry(agents: readonly AgentInput[]): RegistryCli
     if (byWallet.has(parsed.data.wallet)) {
       issues.push({ path: `[${index}].wallet`, message: `${parsed.data.wallet} is listed twice` })
     }
-    byWallet.set(parsed.data.wallet, parsed.data)
+    // Every look-up hands out this one object: frozen, so no caller can change it for the next
+    // (a copy first, so the values the caller passed in `config` are not frozen under it).
+    byWallet.set(parsed.data.wallet, freezeAgent(structuredClone(parsed.data)))
   })
   if (issues.length > 0) throw new ValidationError('agents', issues)
 

@@ -1,6 +1,7 @@
 import { Agent } from '../schemas/agent'
 import { issuesOf } from '../schemas/parse'
 import type { Wallet } from '../wallet/parse-wallet'
+import { freezeAgent } from './freeze-agent'
 import { agentUrl, type RegistryTarget, scrubSecrets, shownUrl } from './registry-target'
 import { RegistryUnavailableError } from './registry-unavailable-error'
 import { UnregisteredAgentError } from './unregistered-agent-error'
@@ -48,6 +49,8 @@ export async function fetchRegisteredAgent(options: FetchRegisteredAgentOptions)
     try {
       response = await options.fetch(url, {
         method: 'GET',
+        // Fail closed: a registry that redirects is not answering for the agent at this URL.
+        redirect: 'error',
         headers: {
           accept: 'application/json',
           ...(target.authorization ? { authorization: target.authorization } : {}),
@@ -106,7 +109,8 @@ export async function fetchRegisteredAgent(options: FetchRegisteredAgentOptions)
         },
       )
     }
-    return parsed.data
+    // Cached and shared by every caller: frozen, so none of them can change it for the others.
+    return freezeAgent(parsed.data)
   } finally {
     clearTimeout(timer)
   }

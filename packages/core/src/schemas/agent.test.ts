@@ -31,7 +31,8 @@ describe('Agent', () => {
       description: '',
       capabilities: [],
       tools: [],
-      memoryScope: 'agent',
+      // An agent's own memory by default: its wallet.
+      memoryScope: '0x52908400098527886E0F7030069857D2E4169EE7',
       maxIterations: 8,
       temperature: 0.2,
       status: 'idle',

@@ -40,7 +40,9 @@ export const Agent = z
     capabilities: z.array(z.string()).default([]),
     tools: z.array(z.string()).default([]),
     persona: z.string().optional(),
-    memoryScope: z.string().min(1).default('agent'),
+    // Left out, an agent remembers on its own (its wallet); agents share memory only when
+    // their cards name the same scope.
+    memoryScope: z.string().min(1).optional(),
     maxIterations: z.number().int().min(1).max(100).default(8),
     temperature: z.number().min(0).max(2).default(0.2),
     status: AgentStatus.default('idle'),
@@ -52,7 +54,11 @@ export const Agent = z
     // A factory, so that no two agents share (and mutate) one default card's arrays.
     agentCard: AgentCard.default(() => AgentCard.parse({})),
   })
-  .transform((agent) => ({ ...agent, provider: agent.provider ?? agent.model.split(':')[0]! }))
+  .transform((agent) => ({
+    ...agent,
+    provider: agent.provider ?? agent.model.split(':')[0]!,
+    memoryScope: agent.memoryScope ?? agent.wallet,
+  }))
   .superRefine((agent, context) => {
     if (agent.provider !== agent.model.split(':')[0]) {
       context.addIssue({

@@ -12,7 +12,7 @@ export function makeAgent(overrides: Partial<AgentInput> = {}): Agent {
     name: 'Ada',
     type: 'worker',
     model: 'offline:default',
-    tools: ['add'],
+    tools: [],
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     agentCard: { capabilityDescription: 'Adds numbers.' },
