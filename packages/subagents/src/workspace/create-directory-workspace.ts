@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { ToolSet } from 'ai'
-import { resolveInside } from './resolve-inside'
+import { openInside } from './open-inside'
 import type { Workspace, WorkspaceLease } from './types'
 import { WorkspaceBusyError } from './workspace-errors'
 
@@ -76,26 +76,42 @@ class DirectoryWorkspace implements WorkspaceLease {
 
   async readFile(file: string): Promise<string> {
     this.#assertUsable(`read "${file}"`)
-    return readFile(await resolveInside(this.root, file), 'utf8')
+    const { handle } = await openInside(this.root, file, 'read')
+    try {
+      return await handle.readFile('utf8')
+    } finally {
+      await handle.close()
+    }
   }
 
   async writeFile(file: string, content: string): Promise<void> {
     this.#assertUsable(`write "${file}"`)
-    const target = await resolveInside(this.root, file)
-    await mkdir(path.dirname(target), { recursive: true })
-    // Checked again after mkdir: a directory created on the way must not be a way out.
-    await resolveInside(this.root, file)
-    await writeFile(target, content, 'utf8')
+    const { handle } = await openInside(this.root, file, 'write')
+    try {
+      // Truncated only now, through the checked descriptor: opening with O_TRUNC would empty
+      // a file before it is known to be inside.
+      await handle.truncate(0)
+      await handle.writeFile(content, 'utf8')
+    } finally {
+      await handle.close()
+    }
   }
 
   async listFiles(directory = '.'): Promise<string[]> {
     this.#assertUsable(`list "${directory}"`)
-    const start = await resolveInside(this.root, directory)
-    const entries = await readdir(start, { recursive: true, withFileTypes: true })
-    return entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.relative(this.root, path.join(entry.parentPath, entry.name)))
-      .sort()
+    const { handle, location } = await openInside(this.root, directory, 'directory')
+    try {
+      const start = path.relative(this.root, path.resolve(this.root, directory))
+      const entries = await readdir(location, { recursive: true, withFileTypes: true })
+      return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) =>
+          path.join(start, path.relative(location, path.join(entry.parentPath, entry.name))),
+        )
+        .sort()
+    } finally {
+      await handle.close()
+    }
   }
 
   #assertUsable(action: string): void {

@@ -1,8 +1,10 @@
+export { checkWorkspacePath, MAX_NAME_BYTES, MAX_PATH_BYTES } from './check-workspace-path'
 export {
   type CreateDirectoryWorkspaceOptions,
   createDirectoryWorkspace,
 } from './create-directory-workspace'
 export { createFileTools } from './create-file-tools'
+export { type OpenedInside, type OpenInsideMode, openInside } from './open-inside'
 export { resolveInside } from './resolve-inside'
 export {
   changedFiles,
@@ -18,6 +20,7 @@ export type {
   WorkspaceSpec,
 } from './types'
 export {
+  InvalidWorkspacePathError,
   UnknownWorkspaceKindError,
   WorkspaceBusyError,
   WorkspaceEscapeError,

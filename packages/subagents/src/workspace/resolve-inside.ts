@@ -1,10 +1,12 @@
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import path from 'node:path'
+import { checkWorkspacePath } from './check-workspace-path'
 import { WorkspaceEscapeError } from './workspace-errors'
 
 /**
  * Resolves a relative `file` inside `root`, refusing absolute paths, `..` that climbs out,
- * and symlinks (anywhere on the way) that point outside `root`.
+ * and symlinks (anywhere on the way) that point outside `root`. A check by name: the path may
+ * change before it is used, so the workspace's own file operations use `openInside`.
  *
  * @example
  * await resolveInside('/srv/work/sub-1', 'notes/todo.md') // '/srv/work/sub-1/notes/todo.md'
@@ -12,11 +14,8 @@ import { WorkspaceEscapeError } from './workspace-errors'
  */
 export async function resolveInside(root: string, file: string): Promise<string> {
   const refuse = (reason: string) => new WorkspaceEscapeError({ path: file, root, reason })
-  if (file.includes('\0')) throw refuse('it contains a NUL byte')
-  if (path.isAbsolute(file) || /^[a-zA-Z]:[\\/]/.test(file))
-    throw refuse('absolute paths are refused')
+  checkWorkspacePath(root, file)
   const target = path.resolve(root, file)
-  if (!isWithin(path.resolve(root), target)) throw refuse('".." climbs out of the workspace')
   const realRoot = await realpath(root)
   // The target may not exist yet (write_file): the nearest existing ancestor decides where
   // it would really land, which catches a symlinked directory on the way.

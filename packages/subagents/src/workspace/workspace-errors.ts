@@ -48,3 +48,20 @@ export class WorkspaceUnavailableError extends BatonError {
     )
   }
 }
+
+/** A path the file system cannot take: a name longer than 255 bytes, or a path past 4095. */
+export class InvalidWorkspacePathError extends BatonError {
+  override name = 'InvalidWorkspacePathError'
+  constructor(options: { path: string; root: string; reason: string }) {
+    super(
+      'WORKSPACE_PATH_INVALID',
+      `Path "${shorten(options.path)}" cannot be used in the workspace: ${options.reason}.`,
+      { details: { path: options.path, root: options.root, reason: options.reason } },
+    )
+  }
+}
+
+// A model may send a path of thousands of characters; the message stays readable.
+function shorten(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 40)}…${text.slice(-30)}` : text
+}
