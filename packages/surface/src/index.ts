@@ -1,2 +1,3 @@
 export * from './react'
+export * from './server'
 export * from './vanilla'

@@ -1,0 +1,73 @@
+import type { Agent } from '@baton/core'
+import { useDraftStore } from '../ui/draft-store'
+
+/** One agent (or swarm) as a card; its examples are prompts that open the chat. */
+export function AgentCardView({ agent }: { agent: Agent }) {
+  const setDraft = useDraftStore((state) => state.setDraft)
+  const card = agent.agentCard
+  const swarm = agent.id.startsWith('swarm_')
+  const tryPrompt = (prompt: string) => {
+    setDraft(`@${agent.name} ${prompt}`)
+    window.location.hash = '#/chat'
+  }
+  const examples = card.examples.length > 0 ? card.examples : swarm ? ['Plan a small release'] : []
+  return (
+    <article className="panel card" aria-label={agent.name} data-agent-id={agent.id}>
+      <h3>{agent.name}</h3>
+      <div className="row">
+        <span className="pill">
+          {swarm ? `swarm · ${String(agent.config.strategy)}` : agent.type}
+        </span>
+        <span
+          className={`pill ${card.trustTier === 'high' ? 'ok' : card.trustTier === 'medium' ? 'warn' : ''}`}
+        >
+          trust: {card.trustTier}
+        </span>
+        {card.canDelegate ? (
+          <span className="pill ok">can delegate</span>
+        ) : (
+          <span className="pill">does not delegate</span>
+        )}
+      </div>
+      {card.tagline && card.tagline !== agent.name ? (
+        <p>
+          <strong>{card.tagline}</strong>
+        </p>
+      ) : null}
+      <p className="muted">{card.capabilityDescription || agent.description}</p>
+      <p>
+        Model <code>{agent.model}</code>
+        {agent.tools.length > 0 ? (
+          <>
+            {' '}
+            · tools{' '}
+            {agent.tools.map((tool) => (
+              <code key={tool} style={{ marginRight: 4 }}>
+                {tool}
+              </code>
+            ))}
+          </>
+        ) : null}
+      </p>
+      {!swarm ? (
+        <p className="muted" style={{ fontSize: '0.8rem', wordBreak: 'break-all' }}>
+          {agent.wallet}
+        </p>
+      ) : null}
+      {examples.length > 0 ? (
+        <div className="examples">
+          {examples.map((example) => (
+            <button
+              key={example}
+              type="button"
+              className="example"
+              onClick={() => tryPrompt(example)}
+            >
+              Try: {example}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </article>
+  )
+}

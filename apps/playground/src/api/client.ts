@@ -1,0 +1,109 @@
+import type { Agent, AgentSwarm } from '@baton/core'
+import { requestJson, type ServerEndpoint } from '@baton/surface'
+
+/** The server this page was served from (the server serves the playground at `/`). */
+export const endpoint: ServerEndpoint = {
+  baseUrl: typeof window === 'undefined' ? 'http://127.0.0.1:8787' : window.location.origin,
+}
+
+const api = 'api/v1/'
+const id = (value: string) => encodeURIComponent(value)
+
+/** A step of a run, as the server lists it. */
+export type RunStep = {
+  path: string
+  op: string
+  status?: string
+  wallet?: string
+  saveAs?: string
+  usage?: { calls: number; tokens: number; costUsd: number }
+  [key: string]: unknown
+}
+
+/** A node of a run's delegation tree: who delegated to whom, status and spend. */
+export type DelegationNode = {
+  id: string
+  wallet?: string
+  agentId?: string
+  name?: string
+  label?: string
+  status?: string
+  spentUsd?: number
+  costUsd?: number
+  usage?: { calls?: number; tokens?: number; costUsd?: number }
+  budgetLeftUsd?: number
+  budget?: { costUsd?: number; calls?: number; tokens?: number }
+  remaining?: { costUsd?: number; calls?: number; tokens?: number }
+  children?: DelegationNode[]
+  [key: string]: unknown
+}
+
+export type RunSummary = {
+  id: string
+  status: string
+  plan?: unknown
+  planName?: string
+  name?: string
+  createdAt?: string
+  [key: string]: unknown
+}
+
+export type RunDetail = RunSummary & {
+  output?: unknown
+  steps?: RunStep[]
+  usage?: unknown
+  usageByWallet?: Record<string, { calls: number; tokens: number; costUsd: number }>
+  tree?: DelegationNode
+  delegationTree?: DelegationNode
+  question?: string
+  error?: { code: string; message: string }
+}
+
+export type SavedPlan = {
+  id?: string
+  name: string
+  source?: string
+  plan?: unknown
+  yaml?: string
+}
+
+export type SpendRow = { key: string; calls: number; tokens: number; costUsd: number }
+
+function listIn<Item>(body: unknown, key: string): Item[] {
+  if (Array.isArray(body)) return body as Item[]
+  const list = (body as Record<string, unknown> | undefined)?.[key]
+  return Array.isArray(list) ? (list as Item[]) : []
+}
+
+/** Every call the playground makes to the server; nothing else talks to it. */
+export const serverApi = {
+  agentsUrl: `${endpoint.baseUrl}/api/v1`,
+  listAgents: async () => listIn<Agent>(await requestJson(endpoint, `${api}agents`), 'agents'),
+  getAgent: (wallet: string) => requestJson<Agent>(endpoint, `agent/${id(wallet)}`),
+  registerAgent: (registration: unknown) =>
+    requestJson<unknown>(endpoint, `${api}agents`, { body: registration }),
+  listSwarms: async () => listIn<AgentSwarm>(await requestJson(endpoint, `${api}swarms`), 'swarms'),
+  listRuns: async () => listIn<RunSummary>(await requestJson(endpoint, `${api}runs`), 'runs'),
+  getRun: async (runId: string): Promise<RunDetail> => {
+    const body = await requestJson<RunDetail & { run?: RunDetail }>(
+      endpoint,
+      `${api}runs/${id(runId)}`,
+    )
+    return body.run && typeof body.run === 'object' ? body.run : body
+  },
+  startRun: async (request: { plan: string; inputs: Record<string, unknown> }) => {
+    const body = await requestJson<{ id?: string; run?: { id: string } }>(endpoint, `${api}runs`, {
+      body: request,
+    })
+    return body.id ?? body.run?.id ?? ''
+  },
+  cancelRun: (runId: string) =>
+    requestJson(endpoint, `${api}runs/${id(runId)}/cancel`, { method: 'POST', body: {} }),
+  resumeRun: (runId: string) =>
+    requestJson(endpoint, `${api}runs/${id(runId)}/resume`, { method: 'POST', body: {} }),
+  answerRun: (runId: string, answer: string) =>
+    requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer } }),
+  listPlans: async () => listIn<SavedPlan>(await requestJson(endpoint, `${api}plans`), 'plans'),
+  spend: async (by: 'wallet' | 'run') =>
+    listIn<Record<string, unknown>>(await requestJson(endpoint, `${api}spend?by=${by}`), 'spend'),
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react'
+import { serverApi } from '../api/client'
+import { useServerData } from '../api/use-server-data'
+import { describeError } from '../ui/describe-error'
+import { DelegationTree } from './delegation-tree'
+import { useRunEvents } from './use-run-events'
+
+const finished = new Set(['done', 'stopped', 'failed', 'cancelled'])
+
+function describeEvent(event: { type: string; [key: string]: unknown }): string {
+  const where = typeof event.path === 'string' ? ` ${event.path}` : ''
+  const op = typeof event.op === 'string' ? ` (${event.op})` : ''
+  const cost = (event.usage as { costUsd?: number } | undefined)?.costUsd
+  const spent = cost === undefined ? '' : ` · $${cost.toFixed(4)}`
+  const detail =
+    typeof event.message === 'string'
+      ? ` · ${event.message}`
+      : typeof event.question === 'string'
+        ? ` · asks: ${event.question}`
+        : typeof event.status === 'string'
+          ? ` · ${event.status}`
+          : ''
+  return `${event.type}${where}${op}${spent}${detail}`
+}
+
+/** One run: status, output, the live events, the delegation tree, questions, cancel/resume. */
+export function RunDetailView({ runId }: { runId: string }) {
+  const { events, status: streamStatus } = useRunEvents(runId)
+  const detail = useServerData(() => serverApi.getRun(runId), [runId, events.length])
+  const [answer, setAnswer] = useState('')
+  const [error, setError] = useState<string>()
+  const run = detail.data
+  const status = run?.status ?? 'starting'
+  const question =
+    run?.question ??
+    (events.findLast((event) => event.type === 'run-pause')?.question as string | undefined)
+  const paused = status === 'paused'
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(undefined)
+    try {
+      await action()
+      detail.reload()
+    } catch (failure) {
+      setError(describeError(failure))
+    }
+  }
+
+  return (
+    <div className="stack" data-run-id={runId} data-run-status={status}>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2 style={{ margin: 0, fontSize: '1.1rem' }}>
+          Run <code>{runId}</code> <span className="pill">{status}</span>
+        </h2>
+        <div className="row">
+          {!finished.has(status) ? (
+            <button
+              type="button"
+              className="danger"
+              onClick={() => act(() => serverApi.cancelRun(runId))}
+            >
+              Cancel
+            </button>
+          ) : null}
+          {paused || status === 'cancelled' || status === 'failed' ? (
+            <button
+              type="button"
+              className="ghost"
+              onClick={() => act(() => serverApi.resumeRun(runId))}
+            >
+              Resume
+            </button>
+          ) : null}
+        </div>
+      </div>
+      {detail.error ? <p className="error-text">{detail.error}</p> : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {paused && question ? (
+        <form
+          className="panel"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void act(() => serverApi.answerRun(runId, answer)).then(() => setAnswer(''))
+          }}
+        >
+          <label htmlFor="run-answer" style={{ color: 'inherit' }}>
+            The plan asks: <strong>{question}</strong>
+          </label>
+          <div className="row">
+            <input
+              id="run-answer"
+              value={answer}
+              onChange={(event) => setAnswer(event.target.value)}
+              style={{ flex: 1, width: 'auto' }}
+            />
+            <button type="submit">Answer</button>
+          </div>
+        </form>
+      ) : null}
+      <DelegationTree root={run?.tree ?? run?.delegationTree} />
+      {run?.output !== undefined && run.output !== null ? (
+        <div>
+          <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>Output</h3>
+          <pre>
+            {typeof run.output === 'string' ? run.output : JSON.stringify(run.output, null, 2)}
+          </pre>
+        </div>
+      ) : null}
+      {run?.error ? (
+        <p className="error-text">
+          {run.error.code}: {run.error.message}
+        </p>
+      ) : null}
+      <div>
+        <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>
+          Events{' '}
+          {streamStatus?.state === 'retrying' ? (
+            <span className="pill bad">stream dropped, retrying</span>
+          ) : streamStatus?.state === 'open' ? (
+            <span className="pill ok">live</span>
+          ) : null}
+        </h3>
+        <ol className="panel events" aria-label="Run events">
+          {events.map((event, index) => (
+            <li key={`${event.sequence ?? index}`} data-event-type={event.type}>
+              {describeEvent(event)}
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,166 @@
+import { useAgentStore } from '@baton/surface'
+import { useEffect, useMemo, useState } from 'react'
+import { parse } from 'yaml'
+import { type SavedPlan, serverApi } from '../api/client'
+import { useServerData } from '../api/use-server-data'
+import { describeError } from '../ui/describe-error'
+import { examplePlan } from './example-plans'
+import { MalEditor } from './mal-editor'
+import { issuesFromRefusal, type PlanIssue } from './plan-diagnostics'
+import { RunDetailView } from './run-detail-view'
+
+function planSource(plan: SavedPlan): string {
+  if (typeof plan.source === 'string') return plan.source
+  if (typeof plan.yaml === 'string') return plan.yaml
+  return JSON.stringify(plan.plan ?? {}, null, 2)
+}
+
+function inputNames(source: string): string[] {
+  try {
+    const inputs = (parse(source) as { inputs?: unknown } | null)?.inputs
+    return inputs && typeof inputs === 'object' ? Object.keys(inputs) : []
+  } catch {
+    return []
+  }
+}
+
+function selectedRunFromHash(): string | undefined {
+  const query = window.location.hash.split('?')[1]
+  return new URLSearchParams(query).get('run') ?? undefined
+}
+
+/** Write or pick a MAL plan, run it with inputs, and watch its events and delegation tree. */
+export function RunsView() {
+  const agents = useAgentStore((state) => state.agents)
+  const plans = useServerData(serverApi.listPlans, [])
+  const runs = useServerData(serverApi.listRuns, [], { intervalMs: 3000 })
+  const [source, setSource] = useState('')
+  const [inputs, setInputs] = useState<Record<string, string>>({})
+  const [issues, setIssues] = useState<PlanIssue[]>([])
+  const [error, setError] = useState<string>()
+  const [runId, setRunId] = useState<string | undefined>(selectedRunFromHash)
+  const [starting, setStarting] = useState(false)
+  const savedPlans = plans.data ?? []
+
+  useEffect(() => {
+    if (source) return
+    const first = savedPlans[0]
+    if (first) setSource(planSource(first))
+    else if (!plans.loading && agents.length > 0) setSource(examplePlan(agents))
+  }, [savedPlans, plans.loading, agents, source])
+
+  const names = useMemo(() => inputNames(source), [source])
+
+  const run = async () => {
+    setStarting(true)
+    setError(undefined)
+    setIssues([])
+    try {
+      const values = Object.fromEntries(names.map((name) => [name, inputs[name] ?? '']))
+      const id = await serverApi.startRun({ plan: source, inputs: values })
+      setRunId(id)
+      window.history.replaceState(null, '', `#/runs?run=${encodeURIComponent(id)}`)
+      runs.reload()
+    } catch (failure) {
+      setIssues(issuesFromRefusal(failure))
+      setError(`The run did not start: ${describeError(failure)}`)
+    } finally {
+      setStarting(false)
+    }
+  }
+
+  return (
+    <section className="stack" aria-labelledby="runs-title">
+      <h1 id="runs-title">Runs</h1>
+      <p className="muted">
+        A MAL plan delegates to registered agents by wallet, each step with a budget carved from the
+        run's. Edit one, run it, and watch who delegated to whom and what each spent.
+      </p>
+      <div className="split">
+        <div className="stack">
+          <div className="row">
+            <label htmlFor="plan-pick" style={{ margin: 0 }}>
+              Plan
+            </label>
+            <select
+              id="plan-pick"
+              style={{ width: 'auto', flex: 1 }}
+              onChange={(event) => {
+                const index = Number(event.target.value)
+                const chosen = savedPlans[index]
+                setSource(chosen ? planSource(chosen) : examplePlan(agents))
+                setIssues([])
+              }}
+            >
+              {savedPlans.map((plan, index) => (
+                <option key={plan.id ?? plan.name} value={index}>
+                  {plan.name}
+                </option>
+              ))}
+              <option value={-1}>Example: one delegate, then stop</option>
+            </select>
+          </div>
+          <MalEditor value={source} onChange={setSource} serverIssues={issues} />
+          {issues.length > 0 ? (
+            <ul className="issues" aria-label="Plan errors">
+              {issues.map((issue) => (
+                <li key={`${issue.line}:${issue.column}:${issue.message}`}>
+                  {issue.line ? `line ${issue.line}: ` : ''}
+                  {issue.path ? `${issue.path}: ` : ''}
+                  {issue.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {names.map((name) => (
+            <div key={name}>
+              <label htmlFor={`input-${name}`}>Input {name}</label>
+              <input
+                id={`input-${name}`}
+                value={inputs[name] ?? ''}
+                placeholder={name === 'request' ? 'Ship the billing change on Friday' : ''}
+                onChange={(event) => setInputs({ ...inputs, [name]: event.target.value })}
+              />
+            </div>
+          ))}
+          <div className="row">
+            <button type="button" onClick={run} disabled={starting || !source.trim()}>
+              {starting ? 'Starting…' : 'Run the plan'}
+            </button>
+          </div>
+          {error ? (
+            <p className="error-text" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div className="panel">
+            <h2 style={{ marginTop: 0, fontSize: '1rem' }}>Recent runs</h2>
+            {runs.error ? <p className="error-text">{runs.error}</p> : null}
+            <ul style={{ paddingLeft: '1.1rem', margin: 0 }}>
+              {(runs.data ?? []).slice(0, 8).map((summary) => (
+                <li key={summary.id}>
+                  <button
+                    type="button"
+                    className="ghost"
+                    onClick={() => setRunId(summary.id)}
+                    aria-pressed={summary.id === runId}
+                  >
+                    {summary.planName ?? summary.name ?? summary.id}
+                  </button>{' '}
+                  <span className="pill">{summary.status}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+        <div>
+          {runId ? (
+            <RunDetailView key={runId} runId={runId} />
+          ) : (
+            <p className="muted">Run a plan to see it here.</p>
+          )}
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,187 @@
+import type { CommunicationState, CorrelationView, Envelope, Escalation } from '@baton/comm'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { type EventStreamStatus, openEventStream } from './open-event-stream'
+import { envelopeIn, escalationIn, escalationListIn } from './parse-server-body'
+import { requestJson, type ServerEndpoint } from './request-json'
+
+/** `CommunicationState` of a server's bus, plus how its live stream stands. */
+export type ServerCommunicationState = CommunicationState & {
+  /** The messages stream: `open`, or `retrying` with the reason while the server is away. */
+  connection: EventStreamStatus
+  /** The server's hop limit per conversation, once it has said (undefined until then). */
+  maxHops: number | undefined
+  /** Reads one conversation (`GET /api/v1/conversations/:correlationId`) into the store. */
+  loadConversation(correlationId: string): Promise<CorrelationView | undefined>
+  /** Re-reads the escalations (`GET /api/v1/escalations`). */
+  refreshEscalations(): Promise<readonly Escalation[]>
+}
+
+export type ServerCommunicationStore = StoreApi<ServerCommunicationState>
+
+export type CreateServerCommunicationStoreOptions = ServerEndpoint & {
+  /** Follow `GET /api/v1/messages/stream` from the start (default true). */
+  live?: boolean
+  retryMs?: number
+}
+
+const api = 'api/v1/'
+
+/**
+ * The communication store of a Baton server's bus, for browsers: `send`, `forward` and
+ * `reply` post to `/api/v1/messages`, `allow` and `stop` resolve escalations there, and
+ * conversations, hop counts and escalations follow the server's live stream (retried when
+ * it drops). The loop guard is the server's; nothing of it runs here.
+ *
+ * @example
+ * const comm = createServerCommunicationStore({ baseUrl: location.origin })
+ * await comm.getState().send({ from: { agentId: 'user' }, to: { agentId: 'orchestrator' }, content: 'hi' })
+ */
+export function createServerCommunicationStore(
+  options: CreateServerCommunicationStoreOptions,
+): ServerCommunicationStore {
+  const correlations = new Map<string, CorrelationView>()
+  const seen = new Set<string>()
+
+  // A replayed or re-read message is kept once; the map and the conversation view are
+  // replaced so selectors see the change, and hops is the highest hop seen.
+  const append = (envelope: Envelope, notify = true) => {
+    if (seen.has(envelope.id)) return
+    seen.add(envelope.id)
+    const previous = correlations.get(envelope.correlationId)
+    const messages = [...(previous?.messages ?? []), envelope].sort(byHop)
+    correlations.set(envelope.correlationId, {
+      correlationId: envelope.correlationId,
+      messages,
+      hops: Math.max(previous?.hops ?? 0, envelope.hop),
+      version: (previous?.version ?? 0) + 1,
+    })
+    store.setState((state) => ({
+      correlations: new Map(correlations),
+      version: notify ? state.version + 1 : state.version,
+    }))
+  }
+
+  const store = createStore<ServerCommunicationState>()((set, get) => {
+    const changed = () => set((state) => ({ version: state.version + 1 }))
+    const posted = async (body: unknown): Promise<Envelope> => {
+      const answer = await requestJson(options, `${api}messages`, { body })
+      const envelope = envelopeIn(answer)
+      if (!envelope) throw new TypeError('The server answered a message post without the envelope.')
+      append(envelope)
+      return envelope
+    }
+    const resolved = async (path: string, body: unknown): Promise<Escalation> => {
+      const answer = await requestJson(options, `${api}${path}`, { body })
+      const escalation = escalationIn(answer)
+      await get().refreshEscalations()
+      if (!escalation) throw new TypeError(`The server answered ${path} without the escalation.`)
+      return escalation
+    }
+    return {
+      correlations: new Map(correlations),
+      escalations: [],
+      version: 0,
+      connection: { state: 'connecting' },
+      maxHops: undefined,
+      send: (input) => posted(input),
+      forward: (message, to, content) =>
+        posted({
+          from: { agentId: message.to.agentId },
+          to: typeof to === 'string' ? { agentId: to } : to,
+          content: content ?? message.content,
+          type: 'direct',
+          correlationId: message.correlationId,
+          inReplyTo: message.id,
+          hop: message.hop + 1,
+        }),
+      reply: (message, content) =>
+        posted({
+          from: { agentId: message.to.agentId },
+          to: { agentId: message.from.agentId },
+          content,
+          type: 'reply',
+          correlationId: message.correlationId,
+          inReplyTo: message.id,
+          hop: message.hop + 1,
+        }),
+      allow: (escalationId, extraHops) =>
+        resolved(`escalations/${encodeURIComponent(escalationId)}/allow`, { extraHops }),
+      stop: (escalationId, reason) =>
+        resolved(`escalations/${encodeURIComponent(escalationId)}/stop`, { reason }),
+      detach: () => stream?.close(),
+      async loadConversation(correlationId) {
+        const answer = await requestJson(
+          options,
+          `${api}conversations/${encodeURIComponent(correlationId)}`,
+        )
+        const list = Array.isArray(answer)
+          ? answer
+          : ((answer as { messages?: unknown[] } | undefined)?.messages ?? [])
+        for (const item of list) {
+          const envelope = envelopeIn(item)
+          if (envelope) append(envelope, false)
+        }
+        changed()
+        return correlations.get(correlationId)
+      },
+      async refreshEscalations() {
+        const body = await requestJson(options, `${api}escalations`)
+        const escalations = escalationListIn(body)
+        const maxHops = (body as { maxHops?: unknown } | undefined)?.maxHops
+        set((state) => ({
+          escalations,
+          version: state.version + 1,
+          ...(typeof maxHops === 'number' ? { maxHops } : {}),
+        }))
+        return escalations
+      },
+    }
+  })
+
+  const onEvent = (name: string, data: string) => {
+    let body: unknown
+    try {
+      body = JSON.parse(data)
+    } catch {
+      return
+    }
+    const type = (body as { type?: unknown } | null)?.type
+    const kind = typeof type === 'string' && name === 'message' ? type : name
+    if (kind.startsWith('escalation')) {
+      void store
+        .getState()
+        .refreshEscalations()
+        .catch(() => undefined)
+      return
+    }
+    const envelope = envelopeIn(body)
+    if (envelope) append(envelope)
+  }
+
+  const stream =
+    options.live === false
+      ? undefined
+      : openEventStream({
+          endpoint: options,
+          path: `${api}messages/stream`,
+          ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
+          onEvent: (event) => onEvent(event.event, event.data),
+          onStatus: (connection) => {
+            store.setState({ connection })
+            // Whatever changed while the stream was away is read again when it is back.
+            if (connection.state === 'open')
+              void store
+                .getState()
+                .refreshEscalations()
+                .catch(() => undefined)
+          },
+        })
+
+  return store
+}
+
+function byHop(left: Envelope, right: Envelope): number {
+  return left.hop === right.hop
+    ? left.createdAt.localeCompare(right.createdAt)
+    : left.hop - right.hop
+}
