@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -74,7 +74,10 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
 
     async task(request: HostTaskRequest): Promise<HostResult> {
       const { agent, budget, signal, isolation } = request
-      const root = options.workspaceRoot ?? (await mkdtemp(path.join(tmpdir(), 'baton-mal-task-')))
+      // An isolated task gets a directory of its own under the root, made for it alone: each
+      // task has its own supervisor, whose first sub-agent is always `sub-1`, so the root
+      // itself would hand every task the same `<root>/.subagents/sub-1`.
+      const root = await taskRoot(options.workspaceRoot, isolation)
       const memory = isolation === 'none' ? options.memory : createInMemoryMemoryStore()
       // The supervisor's report keeps only a message; the step should fail with the budget's
       // own typed error, so the runner keeps it.
@@ -144,7 +147,29 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       } finally {
         signal.removeEventListener('abort', onAbort)
         if (!options.workspaceRoot) await rm(root, { recursive: true, force: true })
+        else if (root !== options.workspaceRoot) await removeIfEmpty(root)
       }
     },
+  }
+}
+
+async function taskRoot(workspaceRoot: string | undefined, isolation: string): Promise<string> {
+  if (!workspaceRoot) return mkdtemp(path.join(tmpdir(), 'baton-mal-task-'))
+  if (isolation !== 'workspace') return workspaceRoot
+  await mkdir(workspaceRoot, { recursive: true })
+  return mkdtemp(path.join(workspaceRoot, 'task-'))
+}
+
+// A task that wrote nothing leaves no empty directory behind in the caller's root.
+async function removeIfEmpty(directory: string): Promise<void> {
+  try {
+    await rmdir(path.join(directory, '.subagents'))
+  } catch {
+    // Not there, or not empty: either way, nothing to tidy.
+  }
+  try {
+    await rmdir(directory)
+  } catch {
+    // Not empty: the task's files stay for the caller.
   }
 }
