@@ -145,4 +145,70 @@ describe('createSupervisor cancelAgent', () => {
     const pids = await pidsIn(report!.directory)
     expect(pids?.filter(isAlive)).toEqual([])
   })
+
+  it('records nothing after cancelAgent returns, even from a runner that settles 200 ms late', async () => {
+    const budget = createBudget({ calls: 100 }, { name: 'lead' })
+    // Each turn reserves a call; on abort it rejects at once but settles the call 200 ms
+    // later, as a runner that lets its request go on would.
+    const runner: SubagentRunner = {
+      run: (turn) =>
+        new Promise((resolve, reject) => {
+          turn.budget.charge({ calls: 1 })
+          const reservation = turn.budget.reserve({ calls: 1 })
+          turn.signal.addEventListener('abort', () => {
+            reject(turn.signal.reason)
+            setTimeout(() => reservation.settle({ calls: 1, costUsd: 0.001 }), 200)
+          })
+          void resolve
+        }),
+    }
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      runner,
+    })
+    const refused: SupervisorEvents['charge-refused'][] = []
+    supervisor.on('charge-refused', (event) => refused.push(event))
+    const ids = [supervisor.delegate('one'), supervisor.delegate('two')]
+    await eventually(() => (budget.spent().calls === 2 ? true : undefined))
+    await Promise.all(ids.map((id) => supervisor.cancelAgent(id)))
+    const atCancel = budget.spent()
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(budget.spent()).toMatchObject({ calls: 2, costUsd: atCancel.costUsd })
+    expect(atCancel.calls).toBe(2)
+    expect(refused.map((event) => [event.id, event.usage.calls])).toEqual([
+      [ids[0], 1],
+      [ids[1], 1],
+    ])
+    // The reservations were given back: the budget is whole for what comes next.
+    expect(budget.remaining().calls).toBe(98)
+  })
+
+  it('records a late call that settles before cancelAgent returns (liveness of the books)', async () => {
+    const budget = createBudget({ calls: 100 }, { name: 'lead' })
+    const runner: SubagentRunner = {
+      run: (turn) =>
+        new Promise((_resolve, reject) => {
+          const reservation = turn.budget.reserve({ calls: 1 })
+          turn.signal.addEventListener('abort', () => {
+            setTimeout(() => {
+              reservation.settle({ calls: 1 })
+              reject(turn.signal.reason)
+            }, 50)
+          })
+        }),
+    }
+    const supervisor = createSupervisor({
+      agent: makeAgent(),
+      workspace: { kind: 'directory', root },
+      budget,
+      runner,
+    })
+    const id = supervisor.delegate('one')
+    await eventually(() => (budget.remaining().calls === 99 ? true : undefined))
+    const report = await supervisor.cancelAgent(id)
+    expect(report).toMatchObject({ status: 'cancelled', modelCalls: 1 })
+    expect(budget.spent().calls).toBe(1)
+  })
 })

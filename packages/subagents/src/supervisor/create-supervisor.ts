@@ -15,6 +15,7 @@ import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
 import { checkWorkspaceKind, makeWorkspace } from './choose-workspace'
 import { grantedTools } from './granted-tools'
+import { createSealableBudget } from './sealable-budget'
 import { messageOf, statusOf } from './status-of'
 import { currentWorkspaceOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import {
@@ -118,9 +119,22 @@ class SupervisorNode implements Supervisor {
     })
     const id = `${this.#internal.idPrefix}${this.#count + 1}`
     // Carved last: every check that can refuse has passed, so nothing is left half-made.
-    const budget = this.#options.budget.child(options.budget, {
+    const carved = this.#options.budget.child(options.budget, {
       name: `${this.#options.budget.name}/${id}`,
     })
+    // Sealed when its cancel returns: from then on nothing is recorded against it.
+    const { budget, seal } = createSealableBudget(carved, (usage) =>
+      this.#emit('charge-refused', {
+        id,
+        parentId: this.#internal.ownerId,
+        depth,
+        usage: {
+          calls: usage.calls ?? 0,
+          tokens: usage.tokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+          costUsd: usage.costUsd ?? 0,
+        },
+      }),
+    )
     this.#count += 1
     let workspace: Workspace
     try {
@@ -137,6 +151,7 @@ class SupervisorNode implements Supervisor {
       result: '',
       agent,
       budget,
+      seal,
       workspaceKind: settings.workspace,
       workspace,
       multiTurn: settings.multiTurn,
@@ -435,6 +450,9 @@ class SupervisorNode implements Supervisor {
     // in flight and still returns is paid for and recorded, and it must be recorded before the
     // cancel returns, never after. Capped so a runner that ignores the signal cannot hang it.
     await settledWithin(subagent.turn, CANCEL_UNWIND_MS)
+    // Whatever the runner does later (a settle of a call it let go on, a charge), nothing more
+    // reaches the books of this subtree: it is refused and reported as `charge-refused`.
+    subagent.seal()
     if (willGoOn) {
       this.#emit('agent-cancel', {
         id: subagent.id,

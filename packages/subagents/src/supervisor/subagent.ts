@@ -16,6 +16,8 @@ export type Subagent = {
   error?: string
   agent: Agent
   budget: Budget
+  /** Seals its budget (at the end of its cancel): nothing more is recorded against it. */
+  seal: () => void
   workspaceKind: string
   /** Its workspace; for `share`, the lease of the current turn. */
   workspace: Workspace

@@ -88,6 +88,16 @@ export type SupervisorEvents = {
   }
   'agent-question': { id: string; parentId: string | undefined; depth: number; question: string }
   'agent-cancel': { id: string; parentId: string | undefined; depth: number }
+  /**
+   * A charge that came after the sub-agent's cancel returned (a runner that let a call go
+   * on and settled it late): refused, so it is not on the books; reported here instead.
+   */
+  'charge-refused': {
+    id: string
+    parentId: string | undefined
+    depth: number
+    usage: { calls: number; tokens: number; costUsd: number }
+  }
 }
 export type SupervisorEventName = keyof SupervisorEvents
 
