@@ -1,0 +1,26 @@
+import { budgetTreeCase } from './budget-tree/budget-tree-case'
+import { busCase } from './bus/bus-case'
+import { chainCase } from './chain/chain-case'
+import { fanoutCase } from './fanout/fanout-case'
+import { malFanoutCase } from './mal-fanout/mal-fanout-case'
+import { nestedCase } from './nested/nested-case'
+import { registryCase } from './registry/registry-case'
+import { runAgentCase } from './run-agent/run-agent-case'
+import type { BenchCase } from './types'
+import { validatePlanCase } from './validate-plan/validate-plan-case'
+
+export type { BenchCase, Figure, Size, Subject, Subjects } from './types'
+export { SUBJECTS } from './types'
+
+/** Every case, in the order of the table. */
+export const CASES: readonly BenchCase[] = [
+  chainCase,
+  runAgentCase,
+  nestedCase,
+  fanoutCase,
+  malFanoutCase,
+  busCase,
+  budgetTreeCase,
+  registryCase,
+  validatePlanCase,
+]

@@ -1,0 +1,67 @@
+import { createBudget, createStaticRegistry } from '@baton/core'
+import { parsePlan, runPlan } from '@baton/mal'
+import { benchAgentInput } from '../../fixtures'
+import { createInstantLanguageModel, createInstantModels, INSTANT_MODEL_REF } from '../../instant'
+import { withPeakRss } from '../../measure'
+import type { Figure, Size, Subjects } from '../types'
+import { branchCount } from './mal-fanout-case'
+
+async function measure(size: Size, fanOut: (width: number) => Promise<number>): Promise<Figure> {
+  const width = branchCount(size)
+  await fanOut(Math.max(1, width / 10))
+  let elapsed = 0
+  const { result, peakMiB } = await withPeakRss(async () => {
+    const started = performance.now()
+    const done = await fanOut(width)
+    elapsed = performance.now() - started
+    return done
+  })
+  if (result !== width) throw new Error(`${result} of ${width} branches answered`)
+  return { value: elapsed, memoryMiB: peakMiB }
+}
+
+function fanoutPlan(width: number) {
+  return parsePlan({
+    name: 'fanout',
+    steps: [
+      {
+        op: 'fanout',
+        saveAs: 'all',
+        branches: Array.from({ length: width }, (_, index) => ({
+          id: `b${index}`,
+          steps: [
+            { op: 'models_call', saveAs: `v${index}`, model: INSTANT_MODEL_REF, prompt: 'Hi' },
+          ],
+        })),
+      },
+    ],
+  })
+}
+
+/** N branches, each one instant model call, joined. */
+export const malFanoutSubjects: Subjects = {
+  bare: (size) => {
+    const model = createInstantLanguageModel()
+    return measure(size, async (width) => {
+      const results = await Promise.all(
+        Array.from({ length: width }, () => model.doGenerate({ prompt: [] })),
+      )
+      return results.length
+    })
+  },
+
+  baton: (size) => {
+    const registry = createStaticRegistry([benchAgentInput])
+    const models = createInstantModels()
+    const plans = new Map<number, ReturnType<typeof fanoutPlan>>()
+    // Plans are parsed before the clock starts: this row is about running the fan-out.
+    for (const width of [Math.max(1, branchCount(size) / 10), branchCount(size)]) {
+      plans.set(width, fanoutPlan(width))
+    }
+    return measure(size, async (width) => {
+      const result = await runPlan(plans.get(width)!, { registry, models, budget: createBudget() })
+      if (result.status !== 'done') throw new Error(`the plan ended ${result.status}`)
+      return result.usage.calls
+    })
+  },
+}

@@ -1,0 +1,130 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createBudget } from '@baton/core'
+import { createAgentRunner, createSupervisor, type SubagentRunner } from '@baton/subagents'
+import type { ToolExecutionOptions, ToolSet } from 'ai'
+import { benchAgent } from '../../fixtures'
+import { createInstantLanguageModel, createInstantModels } from '../../instant'
+import { formatNumber } from '../../report/format-number'
+import type { Figure, Subjects } from '../types'
+import { depthsOf } from './nested-case'
+
+const call: ToolExecutionOptions = { toolCallId: 'bench', messages: [] }
+
+async function execute(tools: ToolSet, name: string, input: unknown): Promise<unknown> {
+  const found = tools[name]
+  if (!found?.execute) throw new Error(`the sub-agent has no ${name} tool`)
+  return found.execute(input as never, call)
+}
+
+/**
+ * A sub-agent's turn: one instant model call (through the default runner, with all its tools),
+ * then, above the bottom level, one `delegate_agent` to the next level and a `wait_agents` for it:
+ * the tool calls a model would make, made by the runner so the model stays instant.
+ */
+function delegatingRunner(depth: number, reached: { depth: number }): SubagentRunner {
+  const base = createAgentRunner()
+  return {
+    async run(turn) {
+      const result = await base.run(turn)
+      const level = Number(/level (\d+)/.exec(String(turn.messages.at(-1)?.content))?.[1])
+      reached.depth = Math.max(reached.depth, level)
+      if (level < depth) {
+        const { id } = (await execute(turn.tools, 'delegate_agent', {
+          task: `level ${level + 1}`,
+        })) as { id: string }
+        const reports = (await execute(turn.tools, 'wait_agents', { ids: [id] })) as Record<
+          string,
+          { status: string; error?: string }
+        >
+        const report = reports[id]
+        if (report?.status !== 'done') {
+          throw new Error(`level ${level + 1} ended ${report?.status}: ${report?.error ?? ''}`)
+        }
+      }
+      return result
+    },
+  }
+}
+
+async function nest(depth: number): Promise<{ msPerLevel: number; cleanupMs: number }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'baton-bench-nested-'))
+  const reached = { depth: 0 }
+  const supervisor = createSupervisor({
+    agent: benchAgent,
+    workspace: { kind: 'directory', root },
+    budget: createBudget(),
+    models: createInstantModels(),
+    runner: delegatingRunner(depth, reached),
+    maxDepth: depth,
+  })
+  try {
+    const started = performance.now()
+    const id = supervisor.delegate('level 1')
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    const elapsed = performance.now() - started
+    if (report?.status !== 'done' || reached.depth < depth) {
+      throw new Error(
+        `depth ${depth}: reached level ${reached.depth}, ${report?.status}: ${report?.error ?? ''}`,
+      )
+    }
+    const cleanupStarted = performance.now()
+    await supervisor.cleanup()
+    return { msPerLevel: elapsed / depth, cleanupMs: performance.now() - cleanupStarted }
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+/** A tree of N levels, each waiting for the one below it. */
+export const nestedSubjects: Subjects = {
+  async bare(size) {
+    const model = createInstantLanguageModel()
+    const [shallow, deep] = depthsOf(size)
+    const level = async (index: number, depth: number): Promise<void> => {
+      await model.doGenerate({ prompt: [] })
+      if (index < depth) await level(index + 1, depth)
+    }
+    const timeOf = async (depth: number) => {
+      await level(1, depth)
+      const started = performance.now()
+      await level(1, depth)
+      return (performance.now() - started) / depth
+    }
+    const shallowMs = await timeOf(shallow)
+    const deepMs = await timeOf(deep)
+    return {
+      value: deepMs,
+      text: `${formatNumber(shallowMs)} at depth ${shallow}, ${formatNumber(deepMs)} at depth ${deep}`,
+      details: { shallowMs, deepMs },
+    }
+  },
+
+  async baton(size): Promise<Figure> {
+    const [shallow, deep] = depthsOf(size)
+    await nest(Math.min(5, shallow))
+    const first = await nest(shallow)
+    const shallowText = `${formatNumber(first.msPerLevel)} at depth ${shallow}`
+    try {
+      const second = await nest(deep)
+      return {
+        value: second.msPerLevel,
+        text: `${shallowText}, ${formatNumber(second.msPerLevel)} at depth ${deep} (cleanup ${formatNumber(second.cleanupMs)} ms)`,
+        details: {
+          shallowMs: first.msPerLevel,
+          deepMs: second.msPerLevel,
+          deepCleanupMs: second.cleanupMs,
+        },
+      }
+    } catch (error) {
+      // The shallow figure still stands; the row says why the deep tree did not.
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+      return {
+        value: first.msPerLevel,
+        text: `${shallowText}; depth ${deep} failed: ${reason?.slice(0, 120)}`,
+        details: { shallowMs: first.msPerLevel, deepError: reason ?? '' },
+      }
+    }
+  },
+}

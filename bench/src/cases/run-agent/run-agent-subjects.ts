@@ -1,0 +1,58 @@
+import { createBudget, runAgent } from '@baton/core'
+import { END, START } from '@langchain/langgraph'
+import { Agent as OpenAIAgent, Runner } from '@openai/agents'
+import { benchAgent } from '../../fixtures'
+import {
+  createInstantAgentsProvider,
+  createInstantChatModel,
+  createInstantLanguageModel,
+  createInstantModels,
+} from '../../instant'
+import { timePerOperation } from '../../measure'
+import { createLooseGraph } from '../../peers'
+import type { Figure, Subjects } from '../types'
+import { runCount } from './run-agent-case'
+
+async function loop(count: number, call: () => Promise<unknown>): Promise<Figure> {
+  const { microseconds } = await timePerOperation({
+    operations: count,
+    work: async () => {
+      for (let index = 0; index < count; index += 1) await call()
+    },
+  })
+  return { value: microseconds }
+}
+
+/** One agent run with one instant model call, awaited before the next. */
+export const runAgentSubjects: Subjects = {
+  bare: (size) => {
+    const model = createInstantLanguageModel()
+    return loop(runCount(size), async () => model.doGenerate({ prompt: [] }))
+  },
+
+  // A one-node graph whose node calls the model: the smallest LangGraph agent run.
+  langgraph: (size) => {
+    const model = createInstantChatModel()
+    const graph = createLooseGraph()
+      .addNode('agent', async () => ({ last: String((await model.invoke('Hi')).content) }))
+      .addEdge(START, 'agent')
+      .addEdge('agent', END)
+      .compile()
+    return loop(runCount(size), () => graph.invoke({ last: '' }))
+  },
+
+  agents: (size) => {
+    const runner = new Runner({
+      modelProvider: createInstantAgentsProvider(),
+      tracingDisabled: true,
+    })
+    const agent = new OpenAIAgent({ name: 'worker', instructions: 'Answer.' })
+    return loop(runCount(size), () => runner.run(agent, 'Hi'))
+  },
+
+  baton: (size) => {
+    const models = createInstantModels()
+    const budget = createBudget()
+    return loop(runCount(size), () => runAgent(benchAgent, 'Hi', { budget, models }))
+  },
+}

@@ -1,0 +1,2 @@
+export { withPeakRss } from './peak-rss'
+export { timePerOperation } from './time-per-op'

@@ -1,0 +1,1 @@
+export { createLooseGraph, type GraphState, type LooseGraph } from './loose-graph'

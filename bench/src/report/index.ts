@@ -1,0 +1,7 @@
+export { buildRow } from './build-row'
+export { describeMachine, type Machine } from './describe-machine'
+export { formatNumber } from './format-number'
+export { formatTable } from './format-table'
+export { type BenchArgs, parseBenchArgs } from './parse-args'
+export { CHILD_NODE_FLAGS, runInChild } from './run-in-child'
+export type { Outcome, Row } from './types'

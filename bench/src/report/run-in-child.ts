@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import type { Size, Subject } from '../cases'
+import type { Outcome } from './types'
+
+const benchDirectory = fileURLToPath(new URL('../..', import.meta.url))
+const entry = fileURLToPath(new URL('../run-subject.ts', import.meta.url))
+
+/** The flags every measuring process runs with: TypeScript sources, and `gc()` for settled heaps. */
+export const CHILD_NODE_FLAGS = ['--import', 'tsx', '--conditions=@baton/source', '--expose-gc']
+
+/**
+ * Measures `subjects` of case `name` in a fresh Node process and returns what each reported;
+ * a process that dies or overruns `timeoutMs` gives an error outcome for whatever it left out.
+ *
+ * @example
+ * const outcomes = await runInChild({ name: 'bus', size: 'tiny', subjects: ['baton'], timeoutMs: 60_000 })
+ */
+export async function runInChild(options: {
+  name: string
+  size: Size
+  subjects: Subject[]
+  timeoutMs: number
+}): Promise<Partial<Record<Subject, Outcome>>> {
+  const { name, size, subjects, timeoutMs } = options
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, name, size, ...subjects], {
+    cwd: benchDirectory,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    child.kill('SIGKILL')
+  }, timeoutMs)
+  await new Promise<void>((resolve) => child.on('close', () => resolve()))
+  clearTimeout(timer)
+
+  const outcomes: Partial<Record<Subject, Outcome>> = {}
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{"subject"')) continue
+    const { subject, ...outcome } = JSON.parse(line) as { subject: Subject } & Outcome
+    outcomes[subject] = outcome as Outcome
+  }
+  const lastError = stderr.trim().split('\n').filter(Boolean).at(-1)
+  const reason = timedOut
+    ? `did not finish within ${timeoutMs / 1000} s`
+    : `its process ended without a figure${lastError ? `: ${lastError}` : ''}`
+  for (const subject of subjects) outcomes[subject] ??= { ok: false, error: reason }
+  return outcomes
+}

@@ -1,0 +1,28 @@
+// The subjects of one case, measured in this process (started by main.ts, so no case inherits
+// another's heap, JIT or timers). Prints one JSON line per subject:
+// { subject, ok: true, figure } or { subject, ok: false, error }.
+import { CASES, type Size, type Subject } from './cases'
+
+const [name = '', size = 'tiny', ...subjects] = process.argv.slice(2) as [
+  string,
+  Size,
+  ...Subject[],
+]
+
+const found = CASES.find((entry) => entry.name === name)
+for (const subject of subjects) {
+  try {
+    if (!found) throw new Error(`there is no case ${name}`)
+    const measure = (await found.load())[subject]
+    if (!measure) throw new Error(`case ${name} has no ${subject} subject`)
+    const figure = await measure(size)
+    process.stdout.write(`\n${JSON.stringify({ subject, ok: true, figure })}\n`)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    process.stdout.write(
+      `\n${JSON.stringify({ subject, ok: false, error: message.split('\n')[0] })}\n`,
+    )
+  }
+}
+// Servers, timers or sockets a library left open must not keep the benchmark waiting.
+process.exit(0)
