@@ -3,6 +3,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { type EventStreamStatus, openEventStream } from './open-event-stream'
 import { envelopeIn, escalationIn, escalationListIn } from './parse-server-body'
 import { requestJson, type ServerEndpoint } from './request-json'
+import { ServerLoopGuardError, ServerRefusedError } from './server-errors'
 
 /** `CommunicationState` of a server's bus, plus how its live stream stands. */
 export type ServerCommunicationState = CommunicationState & {
@@ -64,7 +65,18 @@ export function createServerCommunicationStore(
   const store = createStore<ServerCommunicationState>()((set, get) => {
     const changed = () => set((state) => ({ version: state.version + 1 }))
     const posted = async (body: unknown): Promise<Envelope> => {
-      const answer = await requestJson(options, `${api}messages`, { body })
+      let answer: unknown
+      try {
+        answer = await requestJson(options, `${api}messages`, { body })
+      } catch (error) {
+        if (error instanceof ServerRefusedError && error.code.startsWith('LOOP_GUARD_')) {
+          void get()
+            .refreshEscalations()
+            .catch(() => undefined)
+          throw new ServerLoopGuardError(error)
+        }
+        throw error
+      }
       const envelope = envelopeIn(answer)
       if (!envelope) throw new TypeError('The server answered a message post without the envelope.')
       append(envelope)
@@ -145,9 +157,7 @@ export function createServerCommunicationStore(
     } catch {
       return
     }
-    const type = (body as { type?: unknown } | null)?.type
-    const kind = typeof type === 'string' && name === 'message' ? type : name
-    if (kind.startsWith('escalation')) {
+    if (name.startsWith('escalation')) {
       void store
         .getState()
         .refreshEscalations()

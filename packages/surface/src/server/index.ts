@@ -21,4 +21,4 @@ export {
   requestJson,
   type ServerEndpoint,
 } from './request-json'
-export { ServerRefusedError, ServerUnavailableError } from './server-errors'
+export { ServerLoopGuardError, ServerRefusedError, ServerUnavailableError } from './server-errors'

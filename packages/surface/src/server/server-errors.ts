@@ -35,3 +35,30 @@ export class ServerRefusedError extends BatonError {
     this.status = options.status
   }
 }
+
+/**
+ * The server's loop guard refused or held a message (`LOOP_GUARD_ESCALATED` /
+ * `LOOP_GUARD_STOPPED`). It carries `held`, `correlationId` and `escalation` like comm's
+ * `LoopGuardError`, so `useA2ADelegation` reports a held message as held, not as lost.
+ */
+export class ServerLoopGuardError extends ServerRefusedError {
+  override name = 'ServerLoopGuardError'
+  readonly held: boolean
+  readonly correlationId: string | undefined
+  readonly escalation: { id: string } | undefined
+  constructor(refused: ServerRefusedError) {
+    const details = refused.details
+    super({
+      where: String(details.where),
+      status: refused.status,
+      code: refused.code,
+      message: refused.shortMessage,
+      details,
+    })
+    this.held = details.held === true
+    this.correlationId =
+      typeof details.correlationId === 'string' ? details.correlationId : undefined
+    this.escalation =
+      typeof details.escalationId === 'string' ? { id: details.escalationId } : undefined
+  }
+}
