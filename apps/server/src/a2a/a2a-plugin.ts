@@ -1,13 +1,134 @@
-import type { FastifyPluginAsync } from 'fastify'
+import { timingSafeEqual } from 'node:crypto'
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  type User,
+} from '@a2a-js/sdk/server'
+import type { Agent } from '@baton/core'
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { type A2AServices, a2aServicesFrom } from './a2a-services'
+import { createA2ATaskStore } from './a2a-task-store'
+import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
+import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
+import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
+
+/** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
+const BATON_USER: User = { isAuthenticated: true, userName: 'baton' }
+
+/** Routes registered by such a plugin belong to the app that registers it, not a child of it. */
+const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
+  Object.assign(plugin, { [Symbol.for('skip-override')]: true })
 
 /**
- * Serves the Agent2Agent protocol for the agents this server hosts.
- * Not wired yet: registering it adds no routes.
+ * The A2A protocol for the agents this server hosts, on the given services: each agent's
+ * card at `GET /a2a/:agentId/.well-known/agent-card.json`, the orchestrator's at
+ * `GET /.well-known/agent-card.json`, and the JSON-RPC binding (v1.0 and v0.3 method names,
+ * SSE for streaming) at `POST /a2a/:agentId`, run by the SDK's `DefaultRequestHandler` with
+ * tasks in the database.
+ *
+ * @example
+ * await app.register(createA2APlugin({ apiToken, db, findAgent, findOrchestrator, runHostedAgent, hops }))
+ */
+export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
+  const taskStore = createA2ATaskStore(services.db)
+  // One for the server: a cancel or a resubscribe must find the bus of a task started by
+  // an earlier request.
+  const buses = new DefaultExecutionEventBusManager()
+  const executor = createHostedAgentExecutor({
+    ...services,
+    agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent,
+  })
+  const bearer = services.apiToken !== undefined
+  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`
+
+  return shared(async (app: FastifyInstance) => {
+    app.get('/.well-known/agent-card.json', async (request, reply) => {
+      const orchestrator = await services.findOrchestrator()
+      if (!orchestrator) {
+        return reply.status(404).send({
+          error: { code: 'NOT_FOUND', message: 'This server hosts no orchestrator agent.' },
+        })
+      }
+      return hostedAgentCard(orchestrator, { baseUrl: baseUrl(request), bearer })
+    })
+
+    app.get<{ Params: { agentId: string } }>(
+      '/a2a/:agentId/.well-known/agent-card.json',
+      async (request, reply) => {
+        const agent = await services.findAgent(request.params.agentId)
+        if (!agent) {
+          return reply.status(404).send({
+            error: {
+              code: 'NOT_FOUND',
+              message: `No hosted agent "${request.params.agentId}".`,
+            },
+          })
+        }
+        return hostedAgentCard(agent, { baseUrl: baseUrl(request), bearer })
+      },
+    )
+
+    // Its own context: the endpoint reads every body as text, so that malformed JSON and
+    // other media types get the JSON-RPC errors the binding defines instead of fastify's.
+    await app.register(async (endpoint) => {
+      endpoint.removeAllContentTypeParsers()
+      endpoint.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      )
+      endpoint.post<{ Params: { agentId: string } }>('/a2a/:agentId', async (request, reply) => {
+        if (services.apiToken !== undefined && !hasToken(request, services.apiToken)) {
+          reply.header('www-authenticate', 'Bearer')
+          return sendJsonRpcError(
+            reply,
+            null,
+            { code: -32600, message: 'This endpoint requires Authorization: Bearer <token>.' },
+            401,
+          )
+        }
+        const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
+        if (mediaType !== undefined && mediaType !== 'application/json') {
+          return sendJsonRpcError(reply, null, {
+            code: -32005,
+            message: `Unsupported Content-Type "${mediaType}"; expected application/json.`,
+          })
+        }
+        const agent = await services.findAgent(request.params.agentId)
+        if (!agent) {
+          return sendJsonRpcError(reply, null, {
+            code: -32600,
+            message: `No hosted agent "${request.params.agentId}" at this endpoint.`,
+            data: { reason: 'UNKNOWN_AGENT', agentId: request.params.agentId },
+          })
+        }
+        const card = toSdkAgentCard(hostedAgentCard(agent, { baseUrl: baseUrl(request), bearer }))
+        return handleJsonRpc({
+          request,
+          reply,
+          body: typeof request.body === 'string' ? request.body : '',
+          requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
+          user: BATON_USER,
+          tenant: agent.id,
+          prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
+        })
+      })
+    })
+  })
+}
+
+/**
+ * The A2A endpoints on the services the app is decorated with (`app.baton`).
  *
  * @example
  * await app.register(a2aPlugin)
  */
-export const a2aPlugin: FastifyPluginAsync = async () => {}
+export const a2aPlugin: FastifyPluginAsync = shared(async (app) => {
+  await app.register(createA2APlugin(a2aServicesFrom(app.baton)))
+})
 
-// Routes registered by this plugin belong to the root app, not an encapsulated child.
-Object.assign(a2aPlugin, { [Symbol.for('skip-override')]: true })
+function hasToken(request: FastifyRequest, token: string): boolean {
+  const [scheme, given] = (request.headers.authorization ?? '').split(' ', 2)
+  if (scheme?.toLowerCase() !== 'bearer' || !given) return false
+  const expected = Buffer.from(token)
+  const actual = Buffer.from(given)
+  return actual.length === expected.length && timingSafeEqual(actual, expected)
+}

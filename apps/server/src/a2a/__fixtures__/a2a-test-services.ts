@@ -1,0 +1,87 @@
+import { Agent, type AgentInput } from '@baton/core'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import { up } from '../../db/migrations/0002-a2a-tasks'
+import type { RunHostedAgentInput, RunHostedAgentResult } from '../../services'
+import type { A2AServices } from '../a2a-services'
+
+export const hostedAgent = (overrides: Partial<AgentInput> = {}): Agent =>
+  Agent.parse({
+    id: 'analyst',
+    wallet: '0x52908400098527886e0f7030069857d2e4169ee7',
+    creator: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    name: 'Incident Analyst',
+    type: 'specialist',
+    model: 'offline:default',
+    capabilities: ['incident-review'],
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+    agentCard: {
+      capabilityDescription: 'Reviews incidents.',
+      examples: ['Review yesterday’s incidents'],
+    },
+    ...overrides,
+  } satisfies AgentInput)
+
+export type TestServices = A2AServices & {
+  calls: RunHostedAgentInput[]
+  close(): Promise<void>
+}
+
+/**
+ * A2A services over a real PGlite database (only the A2A task table) and a stand-in agent
+ * host that answers `<name> says: <input>`, or waits for its signal when asked to.
+ */
+export async function createTestServices(
+  options: {
+    dataDir?: string
+    apiToken?: string
+    agents?: Agent[]
+    answer?: (input: RunHostedAgentInput) => Promise<RunHostedAgentResult>
+  } = {},
+): Promise<TestServices> {
+  const pglite = await PGlite.create(options.dataDir)
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
+  const exists = await pglite.query<{ found: string | null }>(
+    "select to_regclass('a2a_tasks') as found",
+  )
+  if (!exists.rows[0]?.found) await up(db)
+  const agents = options.agents ?? [
+    hostedAgent(),
+    hostedAgent({
+      id: 'lead',
+      name: 'Lead',
+      type: 'orchestrator',
+      wallet: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    }),
+  ]
+  const calls: RunHostedAgentInput[] = []
+  return {
+    apiToken: options.apiToken,
+    db,
+    calls,
+    findAgent: async (agentId) => agents.find((agent) => agent.id === agentId),
+    findOrchestrator: async () => agents.find((agent) => agent.type === 'orchestrator'),
+    hops: () => 0,
+    runHostedAgent: async (input) => {
+      calls.push(input)
+      if (options.answer) return options.answer(input)
+      const agent = input.agent as Agent
+      if (input.input.startsWith('wait')) {
+        await new Promise((_resolve, reject) => {
+          input.signal?.addEventListener('abort', () => reject(input.signal?.reason), {
+            once: true,
+          })
+        })
+      }
+      return {
+        text: `${agent.name} says: ${input.input}`,
+        usage: { calls: 1, tokens: 3, costUsd: 0 },
+        correlationId: input.correlationId ?? 'new',
+        hop: input.hop ?? 0,
+      }
+    },
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,298 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk'
+import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { createA2APlugin } from './a2a-plugin'
+import type { A2AServices } from './a2a-services'
+
+// One database for the file: PGlite takes seconds to start on a busy machine.
+let shared: TestServices
+const apps: FastifyInstance[] = []
+beforeAll(async () => {
+  shared = await createTestServices()
+})
+afterAll(async () => {
+  await shared.close()
+})
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()))
+  shared.calls.length = 0
+})
+
+async function serve(overrides: Partial<A2AServices> = {}, services: TestServices = shared) {
+  const app = Fastify()
+  apps.push(app)
+  await app.register(createA2APlugin({ ...services, ...overrides }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { base, services }
+}
+
+const sdkClient = (cardUrl: string, fetchImpl?: typeof fetch): Promise<Client> =>
+  new ClientFactory({
+    transports: [new JsonRpcTransportFactory(fetchImpl ? { fetchImpl } : {})],
+  }).createFromUrl(cardUrl, '')
+
+const message = (text: string, extra: Record<string, unknown> = {}) =>
+  SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+  })
+
+const rpc = async (url: string, body: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as Record<string, unknown>,
+  )
+
+describe('the A2A agent cards', () => {
+  it('serves a hosted agent card built from its Baton card', async () => {
+    const { base } = await serve()
+    const response = await fetch(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      name: 'Incident Analyst',
+      description: 'Reviews incidents.',
+      version: '1.0.0',
+      supportedInterfaces: [
+        { url: `${base}/a2a/analyst`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${base}/a2a/analyst`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
+      capabilities: { streaming: true },
+      defaultInputModes: ['text/plain', 'application/json'],
+      skills: [{ id: 'incident-review', examples: ['Review yesterday’s incidents'] }],
+    })
+  })
+
+  it('describes the orchestrator at the server-wide well-known path', async () => {
+    const { base } = await serve()
+    const card = await (await fetch(`${base}/.well-known/agent-card.json`)).json()
+    expect(card).toMatchObject({ name: 'Lead' })
+    expect(card.supportedInterfaces[0]).toMatchObject({
+      url: `${base}/a2a/lead`,
+      protocolVersion: '1.0',
+    })
+  })
+
+  it('answers 404 for the card of an agent it does not host', async () => {
+    const { base } = await serve()
+    const response = await fetch(`${base}/a2a/nobody/.well-known/agent-card.json`)
+    expect(response.status).toBe(404)
+  })
+})
+
+describe('the A2A JSON-RPC endpoint', () => {
+  it('answers an SDK client: send, stream, get, list, and refuses what it must', async () => {
+    const { base } = await serve()
+    const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+
+    const sent = await client.sendMessage(message('hello'))
+    expect('status' in sent).toBe(true)
+    const task = sent as Task
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(task.artifacts[0]?.parts[0]?.content).toEqual({
+      $case: 'text',
+      value: 'Incident Analyst says: hello',
+    })
+
+    const states: TaskState[] = []
+    let streamedId = ''
+    for await (const event of client.sendMessageStream(message('stream me'))) {
+      if (event.payload?.$case === 'task') streamedId = event.payload.value.id
+      if (event.payload?.$case === 'statusUpdate' && event.payload.value.status) {
+        states.push(event.payload.value.status.state)
+      }
+    }
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
+
+    const got = await client.getTask(GetTaskRequest.fromJSON({ id: streamedId }))
+    expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    const listed = await client.listTasks(ListTasksRequest.fromJSON({}))
+    expect(listed.tasks.map((each) => each.id)).toEqual(
+      expect.arrayContaining([task.id, streamedId]),
+    )
+
+    expect(
+      await caught(client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id }))),
+    ).toMatchObject({
+      envelopeCode: -32002,
+    })
+    expect(
+      await caught(client.getTask(GetTaskRequest.fromJSON({ id: 'no-such-task' }))),
+    ).toMatchObject({
+      envelopeCode: -32001,
+    })
+  })
+
+  it('keeps each agent’s tasks to itself', async () => {
+    const { base } = await serve()
+    const analyst = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    const lead = await sdkClient(`${base}/a2a/lead/.well-known/agent-card.json`)
+    const task = (await analyst.sendMessage(message('mine'))) as Task
+    expect(await caught(lead.getTask(GetTaskRequest.fromJSON({ id: task.id })))).toMatchObject({
+      envelopeCode: -32001,
+    })
+  })
+
+  it('answers malformed JSON-RPC with the spec’s errors and id null, never a 5xx', async () => {
+    const { base } = await serve()
+    const url = `${base}/a2a/analyst`
+    expect(await rpc(url, '{"jsonrpc": "2.0", "method": ')).toEqual({
+      status: 200,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+    })
+    expect(await rpc(url, '[1, 2]')).toMatchObject({
+      status: 200,
+      body: { id: null, error: { code: -32600 } },
+    })
+    expect(
+      await rpc(url, '{"jsonrpc":"1.0","method":"SendMessage"}', { 'a2a-version': '1.0' }),
+    ).toMatchObject({
+      status: 200,
+      body: { id: null, error: { code: -32600 } },
+    })
+    const wrongType = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hi',
+    })
+    expect(wrongType.status).toBe(200)
+    expect(await wrongType.json()).toMatchObject({ id: null, error: { code: -32005 } })
+  })
+
+  it('answers a JSON-RPC error for an agent it does not host', async () => {
+    const { base } = await serve()
+    const answer = await rpc(
+      `${base}/a2a/nobody`,
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } }),
+      { 'a2a-version': '1.0' },
+    )
+    expect(answer).toMatchObject({ status: 200, body: { jsonrpc: '2.0', error: { code: -32600 } } })
+  })
+
+  it('accepts the v0.3 method names from clients that send no A2A-Version', async () => {
+    const { base } = await serve()
+    const answer = await rpc(
+      `${base}/a2a/analyst`,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: {
+            kind: 'message',
+            role: 'user',
+            messageId: 'm1',
+            parts: [{ kind: 'text', text: 'old' }],
+          },
+        },
+      }),
+    )
+    expect(answer.status).toBe(200)
+    expect(answer.body.result).toMatchObject({
+      kind: 'task',
+      status: { state: 'completed' },
+      artifacts: [{ parts: [{ kind: 'text', text: 'Incident Analyst says: old' }] }],
+    })
+  })
+
+  it('continues the correlation and hop count of a contextId it has seen', async () => {
+    const { base, services } = await serve()
+    const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    const first = (await client.sendMessage(message('one'))) as Task
+    await client.sendMessage(message('two', { contextId: first.contextId }))
+    await client.sendMessage(message('three', { contextId: first.contextId }))
+    expect(services.calls.map(({ correlationId, hop }) => ({ correlationId, hop }))).toEqual([
+      { correlationId: first.contextId, hop: 0 },
+      { correlationId: first.contextId, hop: 1 },
+      { correlationId: first.contextId, hop: 2 },
+    ])
+  })
+
+  it('cancels a running task: the agent host’s signal aborts and the task ends canceled', async () => {
+    const { base, services } = await serve()
+    const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    const started = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: 'w', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
+        configuration: { returnImmediately: true },
+      }),
+    )) as Task
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const cancelled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: started.id }))
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
+    expect(services.calls[0]?.signal?.aborted).toBe(true)
+  })
+
+  it('requires the bearer token its card declares when the server has an API token', async () => {
+    const apiToken = 'a-very-secret-token-1234'
+    const { base } = await serve({ apiToken })
+    const cardUrl = `${base}/a2a/analyst/.well-known/agent-card.json`
+    const card = await (await fetch(cardUrl)).json()
+    expect(card.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) },
+    })
+    const refused = await fetch(`${base}/a2a/analyst`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+    })
+    expect(refused.status).toBe(401)
+    const withToken: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as object), authorization: `Bearer ${apiToken}` },
+      })
+    const client = await sdkClient(cardUrl, withToken)
+    const task = (await client.sendMessage(message('authorised'))) as Task
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+})
+
+describe('A2A tasks in the database', () => {
+  it('finds a task created before a restart', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-'))
+    const first = await createTestServices({ dataDir })
+    try {
+      const before = await serve({}, first)
+      const client = await sdkClient(`${before.base}/a2a/analyst/.well-known/agent-card.json`)
+      const task = (await client.sendMessage(message('remember me'))) as Task
+      await Promise.all(apps.splice(0).map((app) => app.close()))
+      await first.close()
+      const second = await createTestServices({ dataDir })
+      try {
+        const after = await serve({}, second)
+        const again = await sdkClient(`${after.base}/a2a/analyst/.well-known/agent-card.json`)
+        const found = await again.getTask(GetTaskRequest.fromJSON({ id: task.id }))
+        expect(found.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+        expect(found.artifacts[0]?.parts[0]?.content).toEqual({
+          $case: 'text',
+          value: 'Incident Analyst says: remember me',
+        })
+      } finally {
+        await Promise.all(apps.splice(0).map((app) => app.close()))
+        await second.close()
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

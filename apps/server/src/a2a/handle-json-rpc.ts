@@ -1,0 +1,202 @@
+import {
+  A2A_VERSION_HEADER,
+  Extensions,
+  formatSSEErrorEvent,
+  formatSSEEvent,
+  HTTP_EXTENSION_HEADER,
+  SSE_HEADERS,
+} from '@a2a-js/sdk'
+import {
+  A2A_LEGACY_PROTOCOL_VERSION,
+  LEGACY_HTTP_EXTENSION_HEADER,
+  LEGACY_METHOD_TASKS_RESUBSCRIBE,
+} from '@a2a-js/sdk/compat/v0_3'
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server'
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors'
+import {
+  type A2ARequestHandler,
+  defaultServerCallContextBuilder,
+  JsonRpcTransportHandler,
+  type ServerCallContext,
+  type User,
+  validateVersion,
+} from '@a2a-js/sdk/server'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+export type JsonRpcError = { code: number; message: string; data?: unknown }
+
+/**
+ * Answers a JSON-RPC error the way the binding says: HTTP 200, the error in the body, and
+ * `id: null` when the request's id could not be read.
+ *
+ * @example
+ * return sendJsonRpcError(reply, null, { code: -32700, message: 'Invalid JSON payload.' })
+ */
+export function sendJsonRpcError(
+  reply: FastifyReply,
+  id: unknown,
+  error: JsonRpcError,
+  status = 200,
+): FastifyReply {
+  return reply.status(status).type('application/json').send({ jsonrpc: '2.0', id, error })
+}
+
+export type HandleJsonRpcOptions = {
+  request: FastifyRequest
+  reply: FastifyReply
+  /** The request body, unparsed (so malformed JSON gets `-32700`, not fastify's 400). */
+  body: string
+  requestHandler: A2ARequestHandler
+  user: User
+  /** Every task of this endpoint is kept under this tenant (the hosted agent's id). */
+  tenant: string
+  /** Puts what the executor needs into the call context. */
+  prepare?: (context: ServerCallContext) => void
+}
+
+/**
+ * The A2A JSON-RPC binding on a fastify route, from the SDK's framework-independent
+ * transport handlers (the same steps as its Express `jsonRpcHandler`): v1.0 method names
+ * when the client sends `A2A-Version: 1.0`, v0.3 ones (`message/send`, `tasks/get`, ...)
+ * otherwise; streaming methods answer with server-sent events.
+ *
+ * @example
+ * app.post('/a2a/:agentId', (request, reply) => handleJsonRpc({ request, reply, body, requestHandler, user, tenant }))
+ */
+export async function handleJsonRpc(
+  options: HandleJsonRpcOptions,
+): Promise<FastifyReply | undefined> {
+  const { request, reply } = options
+  let body: { id?: unknown; method?: unknown; params?: { tenant?: unknown } }
+  try {
+    body = JSON.parse(options.body)
+  } catch {
+    return sendJsonRpcError(reply, null, {
+      code: A2A_ERROR_CODE.PARSE_ERROR,
+      message: 'Invalid JSON payload.',
+    })
+  }
+  const invalid = invalidEnvelope(body)
+  if (invalid) {
+    return sendJsonRpcError(reply, null, { code: A2A_ERROR_CODE.INVALID_REQUEST, message: invalid })
+  }
+  const id = 'id' in body ? body.id : null
+  const header = (name: string) => {
+    const value = request.headers[name.toLowerCase()]
+    return Array.isArray(value) ? value[0] : value
+  }
+  const requestedVersion = header(A2A_VERSION_HEADER) || undefined
+  const legacy = (requestedVersion ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION
+  const mapError = legacy
+    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+    : JsonRpcTransportHandler.mapToJSONRPCError
+  const paramsTenant = body.params?.tenant
+  if (paramsTenant !== undefined && paramsTenant !== '' && paramsTenant !== options.tenant) {
+    return sendJsonRpcError(reply, id ?? null, {
+      code: A2A_ERROR_CODE.INVALID_PARAMS,
+      message: `This endpoint serves tenant "${options.tenant}" only.`,
+    })
+  }
+  if (paramsTenant !== undefined) delete body.params?.tenant
+
+  try {
+    const context = defaultServerCallContextBuilder({
+      extensions: Extensions.parseServiceParameter(
+        legacy
+          ? (header(LEGACY_HTTP_EXTENSION_HEADER) ?? header(HTTP_EXTENSION_HEADER))
+          : header(HTTP_EXTENSION_HEADER),
+      ),
+      user: options.user,
+      headers: request.headers,
+      ...(requestedVersion ? { requestedVersion } : {}),
+      tenant: options.tenant,
+    })
+    options.prepare?.(context)
+    validateVersion(
+      context.requestedVersion,
+      await options.requestHandler.getAgentCard(),
+      'JSONRPC',
+    )
+    const transport = legacy
+      ? new LegacyJsonRpcTransportHandler(options.requestHandler)
+      : new JsonRpcTransportHandler(options.requestHandler)
+    const answer = await transport.handle(body as Record<string, unknown>, context)
+    if (context.activatedExtensions) {
+      reply.header(
+        legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER,
+        [...context.activatedExtensions].join(','),
+      )
+    }
+    if (!(Symbol.asyncIterator in answer)) {
+      return reply.status(200).type('application/json').send(answer)
+    }
+    const iterator = answer[Symbol.asyncIterator]()
+    // A stream that fails before its first event is a plain JSON-RPC error, not an SSE one,
+    // except v0.3's resubscribe, which always answers with a stream.
+    let first: IteratorResult<unknown> | undefined
+    if (!(legacy && body.method === LEGACY_METHOD_TASKS_RESUBSCRIBE)) {
+      try {
+        first = await iterator.next()
+      } catch (error) {
+        return sendJsonRpcError(reply, id ?? null, mapError(error))
+      }
+    }
+    reply.hijack()
+    const raw = reply.raw
+    raw.writeHead(200, { ...SSE_HEADERS, ...(reply.getHeaders() as Record<string, string>) })
+    // A client that goes away stops the stream, not the task.
+    const onClose = () => void iterator.return?.(undefined)
+    request.raw.once('close', onClose)
+    try {
+      if (first && !first.done) raw.write(formatSSEEvent(first.value))
+      for (;;) {
+        const next = await iterator.next()
+        if (next.done) break
+        raw.write(formatSSEEvent(next.value))
+      }
+    } catch (error) {
+      if (!raw.writableEnded) {
+        raw.write(formatSSEErrorEvent({ jsonrpc: '2.0', id: id ?? null, error: mapError(error) }))
+      }
+    } finally {
+      request.raw.off('close', onClose)
+      if (!raw.writableEnded) raw.end()
+    }
+    return undefined
+  } catch (error) {
+    const mapped = mapError(error)
+    if (mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR) {
+      request.log.error({ err: error }, 'A2A JSON-RPC request failed')
+    }
+    return sendJsonRpcError(
+      reply,
+      id ?? null,
+      mapped,
+      mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200,
+    )
+  }
+}
+
+/**
+ * What makes a body not a JSON-RPC 2.0 request (the SDK would call it a parameter error,
+ * -32602; the JSON-RPC spec says -32600), or undefined when it is one.
+ */
+function invalidEnvelope(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return 'A JSON-RPC request must be an object (batches are not part of A2A).'
+  }
+  const request = body as Record<string, unknown>
+  if (request.jsonrpc !== '2.0') return 'A JSON-RPC request must say "jsonrpc": "2.0".'
+  if (typeof request.method !== 'string' || request.method === '') {
+    return 'A JSON-RPC request must name its method.'
+  }
+  const id = request.id
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    return 'A JSON-RPC id must be a string, a number or null.'
+  }
+  const params = request.params
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    return 'JSON-RPC params must be an object.'
+  }
+  return undefined
+}

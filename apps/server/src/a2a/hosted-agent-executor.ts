@@ -1,0 +1,167 @@
+import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk'
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server'
+import type { Agent } from '@baton/core'
+import type { A2AServices } from './a2a-services'
+import { type Conversation, findConversation } from './find-conversation'
+
+export type HostedAgentExecutorOptions = Pick<A2AServices, 'db' | 'hops' | 'runHostedAgent'> & {
+  /** The hosted agent a request is for (the JSON-RPC endpoint puts it in the call context). */
+  agentOf(context: RequestContext): Agent
+}
+
+/** Where the endpoint leaves the hosted agent for the executor, in the call context's state. */
+export const HOSTED_AGENT_STATE_KEY = 'baton.hosted-agent'
+
+/**
+ * The A2A executor of hosted agents: each message runs the agent once through the agent
+ * host (its budget, its ledger, its loop guard) and becomes a task whose artifact is the
+ * answer. A message in a `contextId` Baton has seen continues that conversation: same
+ * correlation, one hop further; the task keeps both in `metadata.baton`.
+ *
+ * @example
+ * const executor = createHostedAgentExecutor({ ...services, agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent })
+ * new DefaultRequestHandler(card, taskStore, executor)
+ */
+export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): AgentExecutor {
+  const running = new Map<string, AbortController>()
+
+  return {
+    async execute(context: RequestContext, bus: ExecutionEventBus) {
+      const { taskId, contextId } = context
+      const agent = options.agentOf(context)
+      const known = await findConversation({ db: options.db, contextId, hops: options.hops })
+      const conversation: Conversation = known
+        ? { correlationId: known.correlationId, hop: known.hop + 1 }
+        : { correlationId: contextId, hop: 0 }
+      const publishTask = (state: TaskState, message?: Message) =>
+        bus.publish(
+          AgentEvent.task({
+            id: taskId,
+            contextId,
+            status: { state, message, timestamp: new Date().toISOString() },
+            artifacts: context.task?.artifacts ?? [],
+            history: [...(context.task?.history ?? []), context.userMessage],
+            metadata: { ...context.task?.metadata, baton: conversation },
+          }),
+        )
+      const publishStatus = (state: TaskState, message?: Message) =>
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: { state, message, timestamp: new Date().toISOString() },
+            metadata: undefined,
+          }),
+        )
+
+      const controller = new AbortController()
+      running.set(taskId, controller)
+      publishTask(TaskState.TASK_STATE_SUBMITTED)
+      publishStatus(TaskState.TASK_STATE_WORKING)
+      try {
+        const result = await options.runHostedAgent({
+          agent,
+          input: textOf(context.userMessage.parts),
+          correlationId: conversation.correlationId,
+          hop: conversation.hop,
+          signal: controller.signal,
+          from: fromOf(context.userMessage),
+        })
+        if (controller.signal.aborted) return
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: {
+              artifactId: `${taskId}-answer`,
+              name: 'answer',
+              description: `${agent.name}'s answer`,
+              parts: [textPart(result.text)],
+              metadata: { usage: result.usage },
+              extensions: [],
+            },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        )
+        publishStatus(TaskState.TASK_STATE_COMPLETED)
+      } catch (error) {
+        if (controller.signal.aborted) return
+        publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(context, errorText(error)))
+      } finally {
+        running.delete(taskId)
+      }
+      bus.finished()
+    },
+
+    async cancelTask(taskId: string, bus: ExecutionEventBus) {
+      const controller = running.get(taskId)
+      controller?.abort(new Error(`A2A task ${taskId} was cancelled`))
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: '',
+          status: {
+            state: TaskState.TASK_STATE_CANCELED,
+            message: undefined,
+            timestamp: new Date().toISOString(),
+          },
+          metadata: undefined,
+        }),
+      )
+      bus.finished()
+    },
+  }
+}
+
+function textOf(parts: readonly Part[]): string {
+  return parts
+    .flatMap((part) => {
+      if (part.content?.$case === 'text') return [part.content.value]
+      if (part.content?.$case === 'data') return [JSON.stringify(part.content.value)]
+      return []
+    })
+    .join('\n')
+}
+
+function textPart(text: string): Part {
+  return {
+    content: { $case: 'text', value: text },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'text/plain',
+  }
+}
+
+function agentMessage(context: RequestContext, text: string): Message {
+  return {
+    messageId: `${context.taskId}-status`,
+    contextId: context.contextId,
+    taskId: context.taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  }
+}
+
+/** Who asked, for the ledger and the bus: a calling Baton agent names itself in the metadata. */
+function fromOf(message: Message): string {
+  const from = message.metadata?.batonFrom
+  return typeof from === 'string' && from ? from : 'a2a-client'
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code
+    return typeof code === 'string' ? `${code}: ${error.message}` : error.message
+  }
+  return String(error)
+}

@@ -1,0 +1,42 @@
+import { type Kysely, sql } from 'kysely'
+
+/**
+ * The A2A task table, in the shape `@a2a-js/sdk`'s `DatabaseTaskStore` reads and writes
+ * (its `a2a-db` schema for PostgreSQL, under the name `a2a_tasks`), so tasks served over
+ * A2A survive a restart. Ids are `text` rather than the SDK's `varchar(36)`: a client may
+ * choose its own `contextId`, and it need not be a UUID.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Byte order, as the SDK's schema asks, so its (timestamp, id) page cursors sort the same
+  // way on every database.
+  const key = sql`text collate "C"`
+  await db.schema
+    .createTable('a2a_tasks')
+    .addColumn('tenant', key, (column) => column.notNull())
+    .addColumn('owner', key, (column) => column.notNull())
+    .addColumn('id', key, (column) => column.notNull())
+    .addColumn('context_id', key, (column) => column.notNull())
+    .addColumn('status_last_updated', 'bigint', (column) => column.notNull())
+    .addColumn('status_state', key)
+    .addColumn('status', 'text')
+    .addColumn('artifacts', 'text')
+    .addColumn('history', 'text')
+    .addColumn('metadata', 'text')
+    .addColumn('protocol_version', 'text')
+    .addPrimaryKeyConstraint('a2a_tasks_pkey', ['tenant', 'owner', 'id'])
+    .execute()
+  await db.schema
+    .createIndex('a2a_tasks_scope_updated_idx')
+    .on('a2a_tasks')
+    .columns(['tenant', 'owner', 'status_last_updated', 'id'])
+    .execute()
+  await db.schema
+    .createIndex('a2a_tasks_scope_context_updated_idx')
+    .on('a2a_tasks')
+    .columns(['tenant', 'owner', 'context_id', 'status_last_updated', 'id'])
+    .execute()
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('a2a_tasks').execute()
+}
