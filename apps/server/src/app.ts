@@ -1,0 +1,140 @@
+import fastifyCors from '@fastify/cors'
+import fastifyHelmet from '@fastify/helmet'
+import fastifyRateLimit from '@fastify/rate-limit'
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyInstance } from 'fastify'
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import { a2aPlugin } from './a2a'
+import { createServices } from './create-services'
+import { installErrorHandler } from './http/error-handler'
+import { HttpError } from './http/http-errors'
+import { servePlayground } from './plugins/playground'
+import { requireToken } from './plugins/require-token'
+import { agentRoutes } from './routes/agents'
+import { busRoutes } from './routes/bus'
+import { healthRoutes } from './routes/health'
+import { planRoutes } from './routes/plans'
+import { registryRoutes } from './routes/registry'
+import { runRoutes } from './routes/runs'
+import { spendRoutes } from './routes/spend'
+import { swarmRoutes } from './routes/swarms'
+import type { BatonServices } from './services'
+import type { Settings } from './settings'
+
+export type BuildAppOptions = {
+  settings: Settings
+  /** Pino options, or false for no logs (default: JSON logs at `settings.logLevel`). */
+  logger?: boolean | Record<string, unknown>
+}
+
+/** Log paths whose values never reach a log line. */
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.body.creatorSignature',
+  'req.body.agentSignature',
+  'req.body.signature',
+  '*.apiKey',
+  '*.token',
+  '*.OPENAI_API_KEY',
+  '*.ANTHROPIC_API_KEY',
+]
+
+/**
+ * Builds the fastify app from its plugins and services, without listening (tests use
+ * `app.inject()` and real listens alike). `app.close()` closes the services too.
+ *
+ * @example
+ * const app = await buildApp({ settings: readSettings(process.env) })
+ * await app.listen({ port: 8787, host: '127.0.0.1' })
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { settings } = options
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: settings.logLevel,
+            redact: { paths: redactedPaths, censor: '[redacted]' },
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    bodyLimit: settings.bodyLimit,
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  installErrorHandler(app)
+
+  const services = await createServices(settings, app.log)
+  app.decorate('baton', services as BatonServices)
+  let draining = false
+  app.addHook('onRequest', async () => {
+    if (draining) throw new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.')
+  })
+  app.addHook('preClose', async () => {
+    draining = true
+    // Streams never end by themselves; they would hold the close open.
+    services.beginShutdown()
+  })
+  app.addHook('onClose', async () => {
+    await services.close()
+  })
+
+  await app.register(fastifyHelmet, {
+    // The Swagger UI and the playground load their own scripts and styles.
+    contentSecurityPolicy: false,
+  })
+  await app.register(fastifyCors, {
+    origin: settings.corsOrigins.length > 0 ? settings.corsOrigins : false,
+  })
+  await app.register(fastifyRateLimit, {
+    max: settings.rateLimit.max,
+    timeWindow: settings.rateLimit.windowMs,
+    allowList: (request) => request.url === '/health' || request.url === '/ready',
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(
+        429,
+        'RATE_LIMITED',
+        `Too many requests: at most ${context.max} per ${context.after}.`,
+        {
+          max: context.max,
+        },
+      ),
+  })
+  requireToken(app, { token: settings.apiToken, publicReads: settings.publicReads })
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Baton server',
+        description: 'The registry, agents, swarms, MAL runs, the bus and spend.',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' })
+
+  await app.register(healthRoutes)
+  await app.register(registryRoutes)
+  await app.register(agentRoutes)
+  await app.register(swarmRoutes)
+  await app.register(planRoutes)
+  await app.register(runRoutes)
+  await app.register(busRoutes)
+  await app.register(spendRoutes)
+  // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
+  await app.register(a2aPlugin)
+  await servePlayground(app, settings.playgroundDir)
+  return app
+}

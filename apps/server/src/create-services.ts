@@ -1,0 +1,107 @@
+import { createMessageBus } from '@baton/comm'
+import { createModelRegistry } from '@baton/core'
+import type { FastifyBaseLogger } from 'fastify'
+import { createDatabaseMemoryStore } from './db/memory-repository'
+import { type OpenedDatabase, openDatabase } from './db/open-database'
+import { createRepositories } from './db/repositories'
+import { createInProcessQueue } from './queue'
+import { createDatabaseRegistry } from './registry/create-database-registry'
+import type { BatonServices } from './services'
+import { createAgentHost, type ServerAgentHost } from './services/agent-host'
+import { createRunService } from './services/run-service'
+import type { Settings } from './settings'
+
+export type CreatedServices = BatonServices & {
+  agentHost: ServerAgentHost
+  database: Omit<OpenedDatabase, 'db'>
+  /** Aborts `closing`: streams end, new runs are refused. */
+  beginShutdown(): void
+}
+
+/**
+ * Builds every service once: the database (migrated), repositories, registry, bus, agent
+ * host, run queue and run service. Runs left unfinished by a previous process are marked
+ * `interrupted`.
+ *
+ * @example
+ * const services = await createServices(settings, app.log)
+ */
+export async function createServices(
+  settings: Settings,
+  logger: FastifyBaseLogger,
+): Promise<CreatedServices> {
+  const opened = await openDatabase({
+    dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl,
+  })
+  const { db } = opened
+  const repositories = createRepositories(db)
+  const registry = createDatabaseRegistry(repositories.agents)
+  const memory = createDatabaseMemoryStore(db)
+  const models = createModelRegistry()
+  const bus = createMessageBus({ loopGuard: { maxHops: 8 } })
+  // The bus is in memory; the database keeps every envelope and escalation it reports.
+  bus.on('message', (envelope) => {
+    repositories.messages.save(envelope).catch((error: unknown) => {
+      logger.error({ err: error }, 'storing a message failed')
+    })
+  })
+  const saveEscalation = (
+    escalation: Parameters<typeof repositories.messages.saveEscalation>[0],
+  ) => {
+    repositories.messages.saveEscalation(escalation).catch((error: unknown) => {
+      logger.error({ err: error }, 'storing an escalation failed')
+    })
+  }
+  bus.on('escalation', saveEscalation)
+  bus.on('escalation-resolved', saveEscalation)
+
+  const agentHost = createAgentHost({
+    agents: repositories.agents,
+    registry,
+    ledger: repositories.ledger,
+    memory,
+    models,
+    bus,
+    logger,
+  })
+  const queue = createInProcessQueue({ concurrency: 4 })
+  const runs = createRunService({
+    repositories,
+    registry,
+    host: agentHost,
+    models,
+    memory,
+    queue,
+    logger,
+  })
+  const interrupted = await runs.recoverInterrupted()
+  if (interrupted.length > 0)
+    logger.warn({ runs: interrupted }, 'runs interrupted by the last stop')
+
+  const closing = new AbortController()
+  let closed = false
+  return {
+    settings,
+    db,
+    database: { kind: opened.kind, location: opened.location },
+    repositories,
+    registry,
+    bus,
+    agentHost,
+    runs,
+    memory,
+    models,
+    closing: closing.signal,
+    beginShutdown: () => closing.abort(),
+    async close() {
+      if (closed) return
+      closed = true
+      closing.abort()
+      await runs.drain(10_000)
+      await queue.close()
+      await bus.close()
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,158 @@
+import { Agent } from '@baton/core'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from './database'
+
+export type ListAgentsOptions = {
+  capability?: string
+  type?: string
+  /** Matched against id, name and description, case-insensitively. */
+  text?: string
+  limit: number
+  offset: number
+}
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+/**
+ * Agents and their history of changes. Revoked agents stay (with their history) but are
+ * never returned by `find` or `list`.
+ *
+ * @example
+ * const agents = createAgentsRepository(db)
+ * await agents.find('0x52908400098527886E0F7030069857D2E4169EE7')
+ */
+export function createAgentsRepository(db: Kysely<Database>) {
+  const toAgent = (record: unknown): Agent => Agent.parse(record)
+  return {
+    /** The live (not revoked) agent of `wallet` (checksummed), or undefined. */
+    async find(wallet: string, executor: Executor = db): Promise<Agent | undefined> {
+      const row = await executor
+        .selectFrom('agents')
+        .select('record')
+        .where('wallet', '=', wallet)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return row ? toAgent(row.record) : undefined
+    },
+
+    /** The live agent whose id is `id`, or undefined. */
+    async findById(id: string): Promise<Agent | undefined> {
+      const row = await db
+        .selectFrom('agents')
+        .select('record')
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return row ? toAgent(row.record) : undefined
+    },
+
+    /** True when the wallet was ever registered (revoked or not). */
+    async exists(wallet: string, executor: Executor = db): Promise<boolean> {
+      const row = await executor
+        .selectFrom('agents')
+        .select('wallet')
+        .where('wallet', '=', wallet)
+        .executeTakeFirst()
+      return row !== undefined
+    },
+
+    async list(options: ListAgentsOptions): Promise<{ agents: Agent[]; total: number }> {
+      let query = db.selectFrom('agents').where('revoked_at', 'is', null)
+      if (options.capability) {
+        query = query.where(sql<boolean>`record->'capabilities' ? ${options.capability}`)
+      }
+      if (options.type) query = query.where(sql<boolean>`record->>'type' = ${options.type}`)
+      if (options.text) {
+        const pattern = `%${options.text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`
+        query = query.where(
+          sql<boolean>`(record->>'id' ilike ${pattern} or record->>'name' ilike ${pattern} or record->>'description' ilike ${pattern})`,
+        )
+      }
+      const [rows, count] = await Promise.all([
+        query
+          .select('record')
+          .orderBy('created_at')
+          .orderBy('wallet')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ])
+      return { agents: rows.map((row) => toAgent(row.record)), total: Number(count.count) }
+    },
+
+    /** Stores a new agent (or replaces a revoked one) and its history entry. */
+    async insert(agent: Agent, signer: string, executor: Executor = db): Promise<void> {
+      const record = JSON.stringify(agent)
+      await executor
+        .insertInto('agents')
+        .values({ wallet: agent.wallet, id: agent.id, creator: agent.creator, record })
+        .onConflict((conflict) =>
+          conflict.column('wallet').doUpdateSet({
+            id: agent.id,
+            creator: agent.creator,
+            record,
+            updated_at: new Date(),
+            revoked_at: null,
+          }),
+        )
+        .execute()
+      await executor
+        .insertInto('agent_history')
+        .values({ wallet: agent.wallet, change: 'register', record, signer })
+        .execute()
+    },
+
+    async update(agent: Agent, signer: string, executor: Executor = db): Promise<void> {
+      const record = JSON.stringify(agent)
+      await executor
+        .updateTable('agents')
+        .set({ id: agent.id, record, updated_at: new Date() })
+        .where('wallet', '=', agent.wallet)
+        .execute()
+      await executor
+        .insertInto('agent_history')
+        .values({ wallet: agent.wallet, change: 'update', record, signer })
+        .execute()
+    },
+
+    async revoke(agent: Agent, signer: string, executor: Executor = db): Promise<void> {
+      await executor
+        .updateTable('agents')
+        .set({ revoked_at: new Date(), updated_at: new Date() })
+        .where('wallet', '=', agent.wallet)
+        .execute()
+      await executor
+        .insertInto('agent_history')
+        .values({ wallet: agent.wallet, change: 'revoke', record: JSON.stringify(agent), signer })
+        .execute()
+    },
+
+    async history(wallet: string) {
+      const rows = await db
+        .selectFrom('agent_history')
+        .select(['change', 'record', 'signer', 'at'])
+        .where('wallet', '=', wallet)
+        .orderBy('id')
+        .execute()
+      return rows.map((row) => ({
+        change: row.change,
+        agent: row.record,
+        signer: row.signer,
+        at: new Date(row.at).toISOString(),
+      }))
+    },
+
+    /** Records a signature nonce; false when it was seen before (a replay). */
+    async useNonce(nonce: string, signer: string, executor: Executor = db): Promise<boolean> {
+      const result = await executor
+        .insertInto('registration_nonces')
+        .values({ nonce: nonce.toLowerCase(), signer })
+        .onConflict((conflict) => conflict.column('nonce').doNothing())
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+    },
+  }
+}
+
+export type AgentsRepository = ReturnType<typeof createAgentsRepository>

@@ -1,0 +1,133 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type Json<T extends object | null = object | null> = JSONColumnType<T, string, string>
+
+/** Usage in every dimension a budget counts, as stored. */
+export type StoredUsage = { calls: number; tokens: number; costUsd: number }
+
+export type AgentsTable = {
+  wallet: string
+  id: string
+  creator: string
+  record: Json<Record<string, unknown>>
+  created_at: Timestamp
+  updated_at: Timestamp
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+}
+
+export type AgentHistoryTable = {
+  id: Generated<number>
+  wallet: string
+  change: 'register' | 'update' | 'revoke'
+  record: Json<Record<string, unknown>>
+  signer: string
+  at: Timestamp
+}
+
+export type RegistrationNoncesTable = {
+  nonce: string
+  signer: string
+  used_at: Timestamp
+}
+
+export type SwarmsTable = {
+  id: string
+  record: Json<Record<string, unknown>>
+  created_at: Timestamp
+}
+
+export type PlansTable = {
+  id: string
+  name: string
+  source: string
+  created_at: Timestamp
+}
+
+export type RunsTable = {
+  id: string
+  kind: 'plan' | 'swarm'
+  swarm_id: string | null
+  plan: Json<Record<string, unknown>>
+  inputs: Json<Record<string, unknown>>
+  budget: Json<Record<string, unknown> | null>
+  status: string
+  output: Json<object | null>
+  error: Json<Record<string, unknown> | null>
+  usage: Json<StoredUsage>
+  usage_by_wallet: Json<Record<string, StoredUsage>>
+  /** The state a paused (or interrupted) run continues from. */
+  state: Json<Record<string, unknown> | null>
+  question: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type RunStepsTable = {
+  run_id: string
+  path: string
+  op: string
+  save_as: string | null
+  value: Json<object | null>
+  usage: Json<StoredUsage>
+  wallet: string | null
+  duration_ms: number
+  sequence: number
+  finished_at: Timestamp
+}
+
+export type RunEventsTable = {
+  run_id: string
+  sequence: number
+  type: string
+  event: Json<Record<string, unknown>>
+}
+
+export type LedgerTable = {
+  id: Generated<number>
+  run_id: string | null
+  wallet: string
+  calls: number
+  tokens: number
+  cost_usd: number
+  at: Timestamp
+}
+
+export type MessagesTable = {
+  position: Generated<number>
+  id: string
+  correlation_id: string
+  envelope: Json<Record<string, unknown>>
+  created_at: Timestamp
+}
+
+export type EscalationsTable = {
+  id: string
+  correlation_id: string
+  status: string
+  record: Json<Record<string, unknown>>
+  updated_at: Timestamp
+}
+
+export type MemoryEntriesTable = {
+  id: Generated<number>
+  scope: string
+  entry: Json<Record<string, unknown>>
+  created_at: Timestamp
+}
+
+/** Every table of the server's schema (see `migrations/`). */
+export type Database = {
+  agents: AgentsTable
+  agent_history: AgentHistoryTable
+  registration_nonces: RegistrationNoncesTable
+  swarms: SwarmsTable
+  plans: PlansTable
+  runs: RunsTable
+  run_steps: RunStepsTable
+  run_events: RunEventsTable
+  ledger: LedgerTable
+  messages: MessagesTable
+  escalations: EscalationsTable
+  memory_entries: MemoryEntriesTable
+}

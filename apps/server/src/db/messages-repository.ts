@@ -1,0 +1,59 @@
+import type { Envelope, Escalation } from '@baton/comm'
+import type { Kysely } from 'kysely'
+import type { Database } from './database'
+
+/**
+ * Bus envelopes (by conversation) and escalations, as the bus reports them.
+ *
+ * @example
+ * await createMessagesRepository(db).conversation('corr_1')
+ */
+export function createMessagesRepository(db: Kysely<Database>) {
+  return {
+    async save(envelope: Envelope): Promise<void> {
+      await db
+        .insertInto('messages')
+        .values({
+          id: envelope.id,
+          correlation_id: envelope.correlationId,
+          envelope: JSON.stringify(envelope),
+        })
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .execute()
+    },
+    async conversation(correlationId: string): Promise<Envelope[]> {
+      const rows = await db
+        .selectFrom('messages')
+        .select('envelope')
+        .where('correlation_id', '=', correlationId)
+        .orderBy('position')
+        .execute()
+      return rows.map((row) => row.envelope as unknown as Envelope)
+    },
+    async saveEscalation(escalation: Escalation): Promise<void> {
+      const record = JSON.stringify(escalation)
+      await db
+        .insertInto('escalations')
+        .values({
+          id: escalation.id,
+          correlation_id: escalation.correlationId,
+          status: escalation.status,
+          record,
+        })
+        .onConflict((conflict) =>
+          conflict
+            .column('id')
+            .doUpdateSet({ status: escalation.status, record, updated_at: new Date() }),
+        )
+        .execute()
+    },
+    async escalations(status?: string): Promise<Escalation[]> {
+      let query = db.selectFrom('escalations').select('record').orderBy('updated_at')
+      if (status) query = query.where('status', '=', status)
+      const rows = await query.execute()
+      return rows.map((row) => row.record as unknown as Escalation)
+    },
+  }
+}
+
+export type MessagesRepository = ReturnType<typeof createMessagesRepository>

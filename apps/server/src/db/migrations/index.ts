@@ -1,0 +1,19 @@
+import type { Migration, MigrationProvider } from 'kysely'
+import * as initial from './0001-initial'
+
+/**
+ * Every migration, in order. Conventions (see README.md here): one file per change, named
+ * `NNNN-what-it-does.ts` with the next free number, exporting `up(db)` (and `down` if it
+ * can be undone); add it to this list under the same name. Never edit a released file:
+ * add a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+}
+
+/** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations
+  },
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely'
+import { type AgentsRepository, createAgentsRepository } from './agents-repository'
+import type { Database } from './database'
+import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
+import { createMessagesRepository, type MessagesRepository } from './messages-repository'
+import { createPlansRepository, type PlansRepository } from './plans-repository'
+import { createRunsRepository, type RunsRepository } from './runs-repository'
+import { createSwarmsRepository, type SwarmsRepository } from './swarms-repository'
+
+export type Repositories = {
+  agents: AgentsRepository
+  swarms: SwarmsRepository
+  plans: PlansRepository
+  runs: RunsRepository
+  ledger: LedgerRepository
+  messages: MessagesRepository
+}
+
+/**
+ * Every repository over one database.
+ *
+ * @example
+ * const repositories = createRepositories(db)
+ */
+export function createRepositories(db: Kysely<Database>): Repositories {
+  return {
+    agents: createAgentsRepository(db),
+    swarms: createSwarmsRepository(db),
+    plans: createPlansRepository(db),
+    runs: createRunsRepository(db),
+    ledger: createLedgerRepository(db),
+    messages: createMessagesRepository(db),
+  }
+}

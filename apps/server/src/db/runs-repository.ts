@@ -1,0 +1,336 @@
+import type { Kysely } from 'kysely'
+import type { Database, StoredUsage } from './database'
+
+export type RunStatus =
+  | 'queued'
+  | 'running'
+  | 'paused'
+  | 'done'
+  | 'stopped'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted'
+
+/** Statuses a run never leaves. */
+export const finalStatuses: readonly RunStatus[] = ['done', 'stopped', 'failed', 'cancelled']
+
+export type StoredRun = {
+  id: string
+  kind: 'plan' | 'swarm'
+  swarmId: string | null
+  plan: Record<string, unknown>
+  inputs: Record<string, unknown>
+  budget: Record<string, unknown> | null
+  status: RunStatus
+  output: unknown
+  error: Record<string, unknown> | null
+  usage: StoredUsage
+  usageByWallet: Record<string, StoredUsage>
+  state: Record<string, unknown> | null
+  question: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type StoredStep = {
+  path: string
+  op: string
+  saveAs: string | null
+  value: unknown
+  usage: StoredUsage
+  wallet: string | null
+  durationMs: number
+  sequence: number
+  finishedAt: string
+}
+
+export type StoredEvent = { sequence: number; type: string; event: Record<string, unknown> }
+
+const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+
+type RunRow = Database['runs'] extends infer _ ? Record<string, unknown> : never
+
+function toRun(row: RunRow): StoredRun {
+  return {
+    id: row.id as string,
+    kind: row.kind as 'plan' | 'swarm',
+    swarmId: (row.swarm_id as string | null) ?? null,
+    plan: row.plan as Record<string, unknown>,
+    inputs: row.inputs as Record<string, unknown>,
+    budget: (row.budget as Record<string, unknown> | null) ?? null,
+    status: row.status as RunStatus,
+    output: row.output ?? null,
+    error: (row.error as Record<string, unknown> | null) ?? null,
+    usage: row.usage as StoredUsage,
+    usageByWallet: row.usage_by_wallet as Record<string, StoredUsage>,
+    state: (row.state as Record<string, unknown> | null) ?? null,
+    question: (row.question as string | null) ?? null,
+    createdAt: new Date(row.created_at as Date).toISOString(),
+    updatedAt: new Date(row.updated_at as Date).toISOString(),
+  }
+}
+
+/**
+ * Runs, their finished steps and their events. A finished step, its event, its ledger
+ * entries and the run's new state are written in one transaction (`commitStep`), so a crash
+ * leaves either all of them or none.
+ *
+ * @example
+ * const runs = createRunsRepository(db)
+ * await runs.create({ id, kind: 'plan', plan, inputs })
+ */
+export function createRunsRepository(db: Kysely<Database>) {
+  return {
+    async create(run: {
+      id: string
+      kind: 'plan' | 'swarm'
+      swarmId?: string
+      plan: Record<string, unknown>
+      inputs: Record<string, unknown>
+      budget?: Record<string, unknown>
+    }): Promise<void> {
+      await db
+        .insertInto('runs')
+        .values({
+          id: run.id,
+          kind: run.kind,
+          swarm_id: run.swarmId ?? null,
+          plan: JSON.stringify(run.plan),
+          inputs: JSON.stringify(run.inputs),
+          budget: JSON.stringify(run.budget ?? null),
+          status: 'queued',
+          output: JSON.stringify(null),
+          error: JSON.stringify(null),
+          usage: JSON.stringify(zero),
+          usage_by_wallet: JSON.stringify({}),
+          state: JSON.stringify(null),
+        })
+        .execute()
+    },
+
+    async find(id: string): Promise<StoredRun | undefined> {
+      const row = await db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst()
+      return row ? toRun(row as unknown as RunRow) : undefined
+    },
+
+    async list(options: { status?: string; limit: number; offset: number }) {
+      let query = db.selectFrom('runs')
+      if (options.status) query = query.where('status', '=', options.status)
+      const [rows, count] = await Promise.all([
+        query
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ])
+      return {
+        runs: rows.map((row) => toRun(row as unknown as RunRow)),
+        total: Number(count.count),
+      }
+    },
+
+    async setStatus(id: string, status: RunStatus): Promise<void> {
+      await db
+        .updateTable('runs')
+        .set({ status, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute()
+    },
+
+    /** Marks every run that was queued or running as interrupted (at start, after a crash). */
+    async interruptUnfinished(): Promise<string[]> {
+      const rows = await db
+        .updateTable('runs')
+        .set({ status: 'interrupted', updated_at: new Date() })
+        .where('status', 'in', ['queued', 'running'])
+        .returning('id')
+        .execute()
+      return rows.map((row) => row.id)
+    },
+
+    /** Forgets events from `sequence` on (a resumed run emits them again). */
+    async dropEventsFrom(runId: string, sequence: number): Promise<void> {
+      await db
+        .deleteFrom('run_events')
+        .where('run_id', '=', runId)
+        .where('sequence', '>=', sequence)
+        .execute()
+    },
+
+    /** Appends events (ignoring ones already stored under the same sequence). */
+    async appendEvents(runId: string, events: Record<string, unknown>[]): Promise<void> {
+      if (events.length === 0) return
+      await db
+        .insertInto('run_events')
+        .values(
+          events.map((event) => ({
+            run_id: runId,
+            sequence: event.sequence as number,
+            type: event.type as string,
+            event: JSON.stringify(event),
+          })),
+        )
+        .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
+        .execute()
+    },
+
+    /**
+     * Commits one finished top-level step: its row, its event(s), its ledger entries and the
+     * state the run continues from, all at once.
+     */
+    async commitStep(input: {
+      runId: string
+      step: StoredStep
+      events: Record<string, unknown>[]
+      ledger: { wallet: string; usage: StoredUsage }[]
+      state: Record<string, unknown>
+      usage: StoredUsage
+      usageByWallet: Record<string, StoredUsage>
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const { step } = input
+        await trx
+          .insertInto('run_steps')
+          .values({
+            run_id: input.runId,
+            path: step.path,
+            op: step.op,
+            save_as: step.saveAs,
+            value: JSON.stringify(step.value ?? null),
+            usage: JSON.stringify(step.usage),
+            wallet: step.wallet,
+            duration_ms: step.durationMs,
+            sequence: step.sequence,
+          })
+          .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
+          .execute()
+        if (input.events.length > 0) {
+          await trx
+            .insertInto('run_events')
+            .values(
+              input.events.map((event) => ({
+                run_id: input.runId,
+                sequence: event.sequence as number,
+                type: event.type as string,
+                event: JSON.stringify(event),
+              })),
+            )
+            .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
+            .execute()
+        }
+        const spent = input.ledger.filter(
+          (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
+        )
+        if (spent.length > 0) {
+          await trx
+            .insertInto('ledger')
+            .values(
+              spent.map((entry) => ({
+                run_id: input.runId,
+                wallet: entry.wallet,
+                calls: entry.usage.calls,
+                tokens: entry.usage.tokens,
+                cost_usd: entry.usage.costUsd,
+              })),
+            )
+            .execute()
+        }
+        await trx
+          .updateTable('runs')
+          .set({
+            state: JSON.stringify(input.state),
+            usage: JSON.stringify(input.usage),
+            usage_by_wallet: JSON.stringify(input.usageByWallet),
+            updated_at: new Date(),
+          })
+          .where('id', '=', input.runId)
+          .execute()
+      })
+    },
+
+    /** Records how a run ended (or paused), with its remaining ledger entries. */
+    async finish(input: {
+      runId: string
+      status: RunStatus
+      output: unknown
+      error: Record<string, unknown> | null
+      usage: StoredUsage
+      usageByWallet: Record<string, StoredUsage>
+      state: Record<string, unknown> | null
+      question: string | null
+      ledger: { wallet: string; usage: StoredUsage }[]
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const spent = input.ledger.filter(
+          (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
+        )
+        if (spent.length > 0) {
+          await trx
+            .insertInto('ledger')
+            .values(
+              spent.map((entry) => ({
+                run_id: input.runId,
+                wallet: entry.wallet,
+                calls: entry.usage.calls,
+                tokens: entry.usage.tokens,
+                cost_usd: entry.usage.costUsd,
+              })),
+            )
+            .execute()
+        }
+        await trx
+          .updateTable('runs')
+          .set({
+            status: input.status,
+            output: JSON.stringify(input.output ?? null),
+            error: JSON.stringify(input.error),
+            usage: JSON.stringify(input.usage),
+            usage_by_wallet: JSON.stringify(input.usageByWallet),
+            state: JSON.stringify(input.state),
+            question: input.question,
+            updated_at: new Date(),
+          })
+          .where('id', '=', input.runId)
+          .execute()
+      })
+    },
+
+    async steps(runId: string): Promise<StoredStep[]> {
+      const rows = await db
+        .selectFrom('run_steps')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .orderBy('sequence')
+        .execute()
+      return rows.map((row) => ({
+        path: row.path,
+        op: row.op,
+        saveAs: row.save_as,
+        value: row.value ?? null,
+        usage: row.usage,
+        wallet: row.wallet,
+        durationMs: row.duration_ms,
+        sequence: row.sequence,
+        finishedAt: new Date(row.finished_at).toISOString(),
+      }))
+    },
+
+    /** Events after `afterSequence` (all of them when it is -1), in order. */
+    async events(runId: string, afterSequence = -1, limit = 1000): Promise<StoredEvent[]> {
+      const rows = await db
+        .selectFrom('run_events')
+        .select(['sequence', 'type', 'event'])
+        .where('run_id', '=', runId)
+        .where('sequence', '>', afterSequence)
+        .orderBy('sequence')
+        .limit(limit)
+        .execute()
+      return rows
+    },
+  }
+}
+
+export type RunsRepository = ReturnType<typeof createRunsRepository>

@@ -1,0 +1,87 @@
+import { BatonError } from '@baton/core'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { HttpError } from './http-errors'
+import { statusOfCode } from './status-of-code'
+
+export type ErrorBody = {
+  error: { code: string; message: string; details: Record<string, unknown> }
+}
+
+/** Fastify's own error codes (body parsing, limits) as Baton codes. */
+const fastifyCodes: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+}
+
+/**
+ * Turns any error into `{ error: { code, message, details } }` with the status of its code.
+ *
+ * @example
+ * const { status, body } = toErrorResponse(new NotFoundError('run', 'r1')) // 404
+ */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError) {
+    return {
+      status: error.statusCode,
+      body: { error: { code: error.code, message: error.shortMessage, details: error.details } },
+    }
+  }
+  if (BatonError.isInstance(error)) {
+    return {
+      status: statusOfCode(error.code),
+      body: { error: { code: error.code, message: error.shortMessage, details: error.details } },
+    }
+  }
+  const fastifyError = error as FastifyError
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((issue) => ({
+      path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+      message: issue.message ?? 'is invalid',
+    }))
+    return {
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: `Invalid request: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+          details: { issues },
+        },
+      },
+    }
+  }
+  if (fastifyError.code && fastifyCodes[fastifyError.code]) {
+    const code = fastifyCodes[fastifyError.code]!
+    return {
+      status: statusOfCode(code),
+      body: { error: { code, message: fastifyError.message, details: {} } },
+    }
+  }
+  if (fastifyError.statusCode === 429) {
+    return {
+      status: 429,
+      body: { error: { code: 'RATE_LIMITED', message: fastifyError.message, details: {} } },
+    }
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return {
+      status: fastifyError.statusCode,
+      body: { error: { code: 'BAD_REQUEST', message: fastifyError.message, details: {} } },
+    }
+  }
+  return {
+    status: 500,
+    body: { error: { code: 'INTERNAL', message: 'Internal server error.', details: {} } },
+  }
+}
+
+/** Installs the one error handler (and the 404 handler) of the app. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorResponse(error)
+    if (status >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.status(status).send(body)
+  })
+}

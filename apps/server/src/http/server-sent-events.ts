@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+export type SseMessage = { id?: string | number; event?: string; data: unknown }
+
+/**
+ * Opens a server-sent events response on `reply` (hijacked from fastify) and returns a
+ * writer. The stream ends when `end()` is called, the client leaves, or `signal` aborts;
+ * a comment line every 15 s keeps proxies from closing an idle stream.
+ *
+ * @example
+ * const sse = openEventStream(request, reply, app.baton.closing)
+ * sse.send({ id: 1, event: 'step-start', data: event })
+ */
+export function openEventStream(request: FastifyRequest, reply: FastifyReply, signal: AbortSignal) {
+  reply.hijack()
+  const response = reply.raw
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = String(value)
+  }
+  response.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  })
+  response.write(': connected\n\n')
+  let open = true
+  const closeListeners: (() => void)[] = []
+  const heartbeat = setInterval(() => {
+    if (open) response.write(': keep-alive\n\n')
+  }, 15_000)
+  const end = () => {
+    if (!open) return
+    open = false
+    clearInterval(heartbeat)
+    signal.removeEventListener('abort', end)
+    for (const listener of closeListeners) listener()
+    response.end()
+  }
+  request.raw.on('close', end)
+  response.on('close', end)
+  if (signal.aborted) queueMicrotask(end)
+  signal.addEventListener('abort', end, { once: true })
+  return {
+    get open() {
+      return open
+    },
+    send(message: SseMessage): void {
+      if (!open) return
+      let text = ''
+      if (message.id !== undefined) text += `id: ${message.id}\n`
+      if (message.event) text += `event: ${message.event}\n`
+      text += `data: ${JSON.stringify(message.data)}\n\n`
+      response.write(text)
+    },
+    onClose(listener: () => void): void {
+      closeListeners.push(listener)
+    },
+    end,
+  }
+}
+
+/** The last event id a reconnecting client saw (`Last-Event-ID`, or `?lastEventId=`), or -1. */
+export function lastEventIdOf(request: FastifyRequest): number {
+  const header = request.headers['last-event-id']
+  const query = (request.query as { lastEventId?: string } | undefined)?.lastEventId
+  const raw = (Array.isArray(header) ? header[0] : header) ?? query
+  const value = raw === undefined ? Number.NaN : Number(raw)
+  return Number.isInteger(value) && value >= 0 ? value : -1
+}

@@ -1,0 +1,51 @@
+import { BatonError } from '@baton/core'
+import { buildApp } from './app'
+import { seedDemo } from './seed/seed-demo'
+import { readSettings } from './settings'
+
+/** Reads the settings, builds the app, seeds the demo, listens, and stops cleanly on a signal. */
+async function main(): Promise<void> {
+  let settings: ReturnType<typeof readSettings>
+  try {
+    settings = readSettings(process.env)
+  } catch (error) {
+    console.error(BatonError.isInstance(error) ? error.message : error)
+    process.exit(1)
+  }
+  const app = await buildApp({ settings })
+  const seeded = settings.seed ? await seedDemo(app.baton) : undefined
+  const address = await app.listen({ port: settings.port, host: settings.host })
+  const url = address.replace('[::1]', 'localhost')
+  const database = app.baton.settings.databaseUrl
+    ? 'PostgreSQL (DATABASE_URL)'
+    : `PGlite in ${settings.dataDir}`
+  console.log(`Baton server listening on ${url}`)
+  console.log(`  open ${url}/ (playground) or ${url}/docs (HTTP API)`)
+  console.log(`  data folder: ${settings.dataDir} — ${database}`)
+  if (seeded) {
+    console.log(
+      seeded.created
+        ? `  seeded the demo: agents ${seeded.agents.join(', ')}; swarm ${seeded.swarm}; plans ${seeded.plans.join(', ')}`
+        : `  demo already seeded: agents ${seeded.agents.join(', ')}; swarm ${seeded.swarm}`,
+    )
+  }
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down')
+    try {
+      // Stops taking requests, lets runs reach their next step (10 s at most), closes the db.
+      await app.close()
+      process.exit(0)
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+  process.once('SIGINT', () => void stop('SIGINT'))
+}
+
+await main()

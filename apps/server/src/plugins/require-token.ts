@@ -1,0 +1,53 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { HttpError } from '../http/http-errors'
+
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+// Liveness and readiness stay open for orchestrators' probes.
+const alwaysOpen = new Set(['/health', '/ready'])
+
+function matches(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * With `BATON_API_TOKEN` set, every request that changes state needs
+ * `Authorization: Bearer <token>` (401 without); reads too when `BATON_PUBLIC_READS=false`.
+ *
+ * @example
+ * requireToken(app, { token: settings.apiToken, publicReads: true })
+ */
+export function requireToken(
+  app: FastifyInstance,
+  options: { token: string | undefined; publicReads: boolean },
+): void {
+  const { token } = options
+  if (!token) return
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (alwaysOpen.has(path)) return
+    if (readMethods.has(request.method) && options.publicReads) return
+    // The playground's own files are no API.
+    if (readMethods.has(request.method) && !isApiPath(path)) return
+    const header = request.headers.authorization ?? ''
+    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
+    if (!given || !matches(given, token)) {
+      throw new HttpError(401, 'UNAUTHORIZED', 'This route needs the API token as a bearer token.')
+    }
+  })
+}
+
+/** Paths the server answers itself (everything else may be the playground's). */
+export function isApiPath(path: string): boolean {
+  return (
+    path.startsWith('/api/') ||
+    path.startsWith('/agent/') ||
+    path.startsWith('/a2a') ||
+    path.startsWith('/docs') ||
+    path.startsWith('/.well-known/') ||
+    path === '/health' ||
+    path === '/ready'
+  )
+}

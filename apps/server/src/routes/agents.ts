@@ -1,0 +1,221 @@
+import { Agent, parseWallet, parseWith } from '@baton/core'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { HttpError, NotFoundError } from '../http/http-errors'
+import { assertSigner, recoverSigners } from '../signatures/verify-signed-change'
+import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
+
+const AgentBody = z
+  .record(z.string(), z.unknown())
+  .describe('the agent (see the Agent schema of @baton/core), exactly as signed')
+
+const RegisterBody = z.object({
+  agent: AgentBody,
+  creatorSignature: HexSignature,
+  agentSignature: HexSignature,
+  nonce: Nonce,
+  deadline: Deadline,
+})
+
+const ChangeBody = z.object({
+  changes: z.record(z.string(), z.unknown()),
+  signature: HexSignature,
+  nonce: Nonce,
+  deadline: Deadline,
+})
+
+const RevokeBody = z.object({ signature: HexSignature, nonce: Nonce, deadline: Deadline })
+
+const ListQuery = Page.extend({
+  capability: z.string().optional(),
+  type: z.string().optional(),
+  text: z.string().optional(),
+})
+
+/** Fields a change may not touch: the identity the signatures vouch for. */
+const fixedFields = ['wallet', 'creator', 'createdAt']
+
+/**
+ * Agents: registration signed by the creator and by the agent's wallet (EIP-712), changes
+ * and soft revocation signed by the creator, and a list with filters and pages.
+ */
+export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { repositories, registry, db } = app.baton
+
+  const useNonce = async (
+    nonce: string,
+    signer: string,
+    executor: Parameters<typeof repositories.agents.useNonce>[2],
+  ) => {
+    if (!(await repositories.agents.useNonce(nonce, signer, executor))) {
+      throw new HttpError(401, 'SIGNATURE_REPLAYED', 'This signature was used already.', { nonce })
+    }
+  }
+
+  app.post(
+    '/api/v1/agents',
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Register an agent (signed by its creator and its own wallet)',
+        body: RegisterBody,
+      },
+    },
+    async (request, reply) => {
+      const body = request.body
+      const agent = parseWith(Agent, body.agent, 'agent')
+      const [creatorSigner, agentSigner] = await recoverSigners(
+        {
+          action: 'register',
+          wallet: agent.wallet,
+          creator: agent.creator,
+          content: body.agent,
+          nonce: body.nonce,
+          deadline: body.deadline,
+        },
+        [body.creatorSignature, body.agentSignature],
+        Date.now(),
+      )
+      assertSigner(creatorSigner!, agent.creator, 'creator')
+      assertSigner(agentSigner!, agent.wallet, 'agent wallet')
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          if (await repositories.agents.find(agent.wallet, trx)) {
+            throw new HttpError(409, 'CONFLICT', `An agent is registered under ${agent.wallet}.`, {
+              wallet: agent.wallet,
+            })
+          }
+          await useNonce(body.nonce, creatorSigner!, trx)
+          await repositories.agents.insert(agent, creatorSigner!, trx)
+        })
+        .catch((error: unknown) => {
+          if ((error as { code?: string }).code === '23505') {
+            throw new HttpError(409, 'CONFLICT', `The agent id "${agent.id}" is taken.`, {
+              id: agent.id,
+            })
+          }
+          throw error
+        })
+      registry.invalidate(agent.wallet)
+      return reply.status(201).send({ agent })
+    },
+  )
+
+  app.get(
+    '/api/v1/agents',
+    { schema: { tags: ['agents'], summary: 'List agents', querystring: ListQuery } },
+    async (request) => {
+      const { limit, offset, capability, type, text } = request.query
+      const { agents, total } = await repositories.agents.list({
+        limit,
+        offset,
+        ...(capability ? { capability } : {}),
+        ...(type ? { type } : {}),
+        ...(text ? { text } : {}),
+      })
+      return { agents, total, limit, offset }
+    },
+  )
+
+  app.get(
+    '/api/v1/agents/:wallet',
+    { schema: { tags: ['agents'], summary: 'An agent and its history', params: WalletParams } },
+    async (request) => {
+      const wallet = parseWallet(request.params.wallet)
+      const agent = await repositories.agents.find(wallet)
+      if (!agent) throw new NotFoundError('agent', wallet)
+      return { agent, history: await repositories.agents.history(wallet) }
+    },
+  )
+
+  app.patch(
+    '/api/v1/agents/:wallet',
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Change an agent (signed by its creator)',
+        params: WalletParams,
+        body: ChangeBody,
+      },
+    },
+    async (request) => {
+      const wallet = parseWallet(request.params.wallet)
+      const body = request.body
+      const current = await repositories.agents.find(wallet)
+      if (!current) throw new NotFoundError('agent', wallet)
+      const [signer] = await recoverSigners(
+        {
+          action: 'update',
+          wallet,
+          creator: current.creator,
+          content: body.changes,
+          nonce: body.nonce,
+          deadline: body.deadline,
+        },
+        [body.signature],
+        Date.now(),
+      )
+      assertSigner(signer!, current.creator, 'creator')
+      const touched = fixedFields.filter((field) => field in body.changes)
+      if (touched.length > 0) {
+        throw new HttpError(
+          400,
+          'VALIDATION_FAILED',
+          `A change may not set ${touched.join(', ')}.`,
+          {
+            fields: touched,
+          },
+        )
+      }
+      const updated = parseWith(
+        Agent,
+        { ...current, ...body.changes, updatedAt: new Date().toISOString() },
+        'agent',
+      )
+      await db.transaction().execute(async (trx) => {
+        await useNonce(body.nonce, signer!, trx)
+        await repositories.agents.update(updated, signer!, trx)
+      })
+      registry.invalidate(wallet)
+      return { agent: updated }
+    },
+  )
+
+  app.delete(
+    '/api/v1/agents/:wallet',
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Revoke an agent (signed by its creator); its history stays',
+        params: WalletParams,
+        body: RevokeBody,
+      },
+    },
+    async (request) => {
+      const wallet = parseWallet(request.params.wallet)
+      const body = request.body
+      const current = await repositories.agents.find(wallet)
+      if (!current) throw new NotFoundError('agent', wallet)
+      const [signer] = await recoverSigners(
+        {
+          action: 'revoke',
+          wallet,
+          creator: current.creator,
+          content: {},
+          nonce: body.nonce,
+          deadline: body.deadline,
+        },
+        [body.signature],
+        Date.now(),
+      )
+      assertSigner(signer!, current.creator, 'creator')
+      await db.transaction().execute(async (trx) => {
+        await useNonce(body.nonce, signer!, trx)
+        await repositories.agents.revoke(current, signer!, trx)
+      })
+      registry.invalidate(wallet)
+      return { revoked: wallet }
+    },
+  )
+}

@@ -1,0 +1,211 @@
+import { Budget } from '@baton/core'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { StoredRun } from '../db/runs-repository'
+import { NotFoundError } from '../http/http-errors'
+import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
+import { delegationTree } from '../services/delegation-tree'
+import { IdParams, Page } from './schemas'
+
+const StartBody = z.object({
+  plan: z
+    .union([z.string().min(1), z.record(z.string(), z.unknown())])
+    .describe('a MAL plan: YAML or JSON text, or a JSON object'),
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  budget: Budget.optional(),
+})
+
+const ListQuery = Page.extend({
+  status: z
+    .enum(['queued', 'running', 'paused', 'done', 'stopped', 'failed', 'cancelled', 'interrupted'])
+    .optional(),
+})
+
+const EventsQuery = z.object({ lastEventId: z.string().optional() })
+
+/** What the list shows of a run. */
+function summary(run: StoredRun) {
+  return {
+    id: run.id,
+    kind: run.kind,
+    swarmId: run.swarmId,
+    name: typeof run.plan.name === 'string' ? run.plan.name : null,
+    status: run.status,
+    usage: run.usage,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  }
+}
+
+/** Streamed runs stay open while a run may still emit events. */
+const liveStatuses = new Set(['queued', 'running'])
+
+/**
+ * MAL runs: start (202), list, read (steps, usage by wallet, delegation tree), stream events
+ * (SSE, resumable with `Last-Event-ID`), cancel, answer an `ask_user`, resume.
+ */
+export const runRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { runs: service, repositories, closing } = app.baton
+  const runs = repositories.runs
+  const find = async (id: string) => {
+    const run = await runs.find(id)
+    if (!run) throw new NotFoundError('run', id)
+    return run
+  }
+
+  app.post(
+    '/api/v1/runs',
+    { schema: { tags: ['runs'], summary: 'Start a MAL run', body: StartBody } },
+    async (request, reply) => {
+      const { plan, inputs, budget } = request.body
+      const { id } = await service.start({
+        plan,
+        inputs,
+        ...(budget ? { budget: request.body.budget } : {}),
+      })
+      return reply.status(202).send({ id })
+    },
+  )
+
+  app.get(
+    '/api/v1/runs',
+    { schema: { tags: ['runs'], summary: 'List runs', querystring: ListQuery } },
+    async (request) => {
+      const { limit, offset, status } = request.query
+      const page = await runs.list({ limit, offset, ...(status ? { status } : {}) })
+      return { runs: page.runs.map(summary), total: page.total, limit, offset }
+    },
+  )
+
+  app.get(
+    '/api/v1/runs/:id',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'A run: status, output, steps, usage, tree',
+        params: IdParams,
+      },
+    },
+    async (request) => {
+      const run = await find(request.params.id)
+      const [steps, events] = await Promise.all([
+        runs.steps(run.id),
+        runs.events(run.id, -1, 10_000),
+      ])
+      return {
+        ...summary(run),
+        plan: run.plan,
+        inputs: run.inputs,
+        output: run.output,
+        error: run.error,
+        question: run.question,
+        usageByWallet: run.usageByWallet,
+        steps,
+        tree: delegationTree(
+          run,
+          events.map((stored) => stored.event),
+        ),
+      }
+    },
+  )
+
+  app.get(
+    '/api/v1/runs/:id/events',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'The run events as server-sent events (resumable with Last-Event-ID)',
+        params: IdParams,
+        querystring: EventsQuery,
+      },
+    },
+    async (request, reply) => {
+      const run = await find(request.params.id)
+      let last = lastEventIdOf(request)
+      const sse = openEventStream(request, reply, closing)
+      let pumping = false
+      let again = false
+      // Reads what is stored after the last event sent: live and late readers alike.
+      const pump = async () => {
+        if (pumping) {
+          again = true
+          return
+        }
+        pumping = true
+        try {
+          do {
+            again = false
+            const events = await runs.events(run.id, last)
+            for (const stored of events) {
+              sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
+              last = stored.sequence
+            }
+            if (events.length === 0) {
+              const current = await runs.find(run.id)
+              if (
+                current &&
+                !liveStatuses.has(current.status) &&
+                !service.active().includes(run.id)
+              ) {
+                // One more read: an event stored between the two reads is not lost.
+                const tail = await runs.events(run.id, last)
+                for (const stored of tail) {
+                  sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
+                  last = stored.sequence
+                }
+                if (tail.length === 0) sse.end()
+              }
+            }
+          } while (again && sse.open)
+        } catch (error) {
+          request.log.warn({ err: error }, 'run event stream failed')
+          sse.end()
+        } finally {
+          pumping = false
+        }
+      }
+      const off = service.notifier.listen(run.id, () => void pump())
+      sse.onClose(off)
+      await pump()
+    },
+  )
+
+  app.post(
+    '/api/v1/runs/:id/cancel',
+    { schema: { tags: ['runs'], summary: 'Cancel a run', params: IdParams } },
+    async (request) => summary(await service.cancel(request.params.id)),
+  )
+
+  app.post(
+    '/api/v1/runs/:id/answer',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: "Answer a paused run's ask_user question",
+        params: IdParams,
+        body: z.object({
+          answer: z.unknown().refine((value) => value !== undefined, 'is required'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      await service.answer(request.params.id, request.body.answer)
+      return reply.status(202).send({ id: request.params.id })
+    },
+  )
+
+  app.post(
+    '/api/v1/runs/:id/resume',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Resume an interrupted run from its last finished step',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      await service.resume(request.params.id)
+      return reply.status(202).send({ id: request.params.id })
+    },
+  )
+}

@@ -1,0 +1,95 @@
+import { Agent, AgentSwarm, parseWith } from '@baton/core'
+import type { BatonServices } from '../services'
+import { demoPlans } from './demo-plans'
+
+const creator = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
+
+const demoAgents = [
+  {
+    id: 'orchestrator',
+    wallet: '0x4444444444444444444444444444444444444444',
+    name: 'Ops Orchestrator',
+    type: 'orchestrator',
+    description: 'Splits work and delegates it to the team.',
+    capabilities: ['planning', 'delegation'],
+    agentCard: { tagline: 'Delegates to the team', canDelegate: true, trustTier: 'medium' },
+  },
+  {
+    id: 'analyst',
+    wallet: '0x1111111111111111111111111111111111111111',
+    name: 'Incident Analyst',
+    type: 'specialist',
+    description: 'Reads incidents and changes and lists what they touch.',
+    capabilities: ['analysis'],
+    persona: 'You list concrete risks, most severe first.',
+    agentCard: { tagline: 'Finds risks', trustTier: 'medium' },
+  },
+  {
+    id: 'reviewer',
+    wallet: '0x2222222222222222222222222222222222222222',
+    name: 'Reviewer',
+    type: 'reviewer',
+    description: 'Reviews work for mistakes.',
+    capabilities: ['review'],
+    agentCard: { tagline: 'Reviews work' },
+  },
+  {
+    id: 'tester',
+    wallet: '0x3333333333333333333333333333333333333333',
+    name: 'Tester',
+    type: 'worker',
+    description: 'Says which tests cover a change.',
+    capabilities: ['testing'],
+    agentCard: { tagline: 'Tests changes' },
+  },
+] as const
+
+const demoSwarm = {
+  id: 'dev-team',
+  name: 'Dev team',
+  description:
+    'The orchestrator leads; the analyst works, the reviewer criticises, the tester tests.',
+  strategy: 'hierarchical',
+  agents: [
+    { agentId: 'orchestrator', role: 'leader' },
+    { agentId: 'analyst', role: 'worker' },
+    { agentId: 'tester', role: 'specialist' },
+    { agentId: 'reviewer', role: 'critic' },
+  ],
+}
+
+export type SeedResult = { created: boolean; agents: string[]; swarm: string; plans: string[] }
+
+/**
+ * Seeds the demo on an empty database: four agents on the offline model, the `dev-team`
+ * swarm and the example plans. Idempotent: what exists is left as it is.
+ *
+ * @example
+ * const { created } = await seedDemo(app.baton)
+ */
+export async function seedDemo(services: BatonServices): Promise<SeedResult> {
+  const { agents, swarms, plans } = services.repositories
+  const stamp = new Date().toISOString()
+  let created = false
+  for (const input of demoAgents) {
+    const agent = parseWith(
+      Agent,
+      { ...input, creator, model: 'offline:default', createdAt: stamp, updatedAt: stamp },
+      'demo agent',
+    )
+    if (await agents.exists(agent.wallet)) continue
+    await agents.insert(agent, 'seed')
+    created = true
+  }
+  const swarm = parseWith(AgentSwarm, demoSwarm, 'demo swarm')
+  if (await swarms.insert(swarm)) created = true
+  for (const plan of demoPlans) {
+    if (await plans.save(plan)) created = true
+  }
+  return {
+    created,
+    agents: demoAgents.map((agent) => agent.id),
+    swarm: swarm.id,
+    plans: demoPlans.map((plan) => plan.id),
+  }
+}

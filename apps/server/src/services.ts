@@ -1,0 +1,73 @@
+import type { MessageBus } from '@baton/comm'
+import type { Agent, Budget, HttpRegistryClient, MemoryStore, ModelRegistry } from '@baton/core'
+import type { Kysely } from 'kysely'
+import type { Database } from './db/database'
+import type { Repositories } from './db/repositories'
+import type { RunService } from './services/run-service'
+import type { Settings } from './settings/settings'
+
+/** What `agentHost.runHostedAgent` takes: one message for one hosted agent. */
+export type RunHostedAgentInput = {
+  /** The hosted agent, or its wallet (any case) or id. Revoked agents are refused. */
+  agent: Agent | string
+  /** The message text. */
+  input: string
+  /** Keeps a conversation together (default: a new one). */
+  correlationId?: string
+  /** How many times the conversation has been passed on already (default 0). */
+  hop?: number
+  /** The sender's grant; the server's default per-message budget when absent. */
+  budget?: Budget
+  signal?: AbortSignal
+  /** Called with the answer text as it becomes known. */
+  onText?: (text: string) => void
+  /** Who asked (an agent id or wallet); recorded in the ledger and on the bus. */
+  from?: string
+}
+
+export type RunHostedAgentResult = {
+  text: string
+  usage: { calls: number; tokens: number; costUsd: number }
+  correlationId: string
+  hop: number
+}
+
+/**
+ * Deployed agents: runs `runAgent` with the agent's card, its memory in the database, and
+ * the spend ledger; agents whose card says `canDelegate` also get tools to forward to peers
+ * (through the loop guard).
+ */
+export interface AgentHost {
+  runHostedAgent(input: RunHostedAgentInput): Promise<RunHostedAgentResult>
+}
+
+/**
+ * The services decorated once on the fastify app as `app.baton`, built by `createServices`.
+ * Route plugins (and the A2A plugin in `a2a/`) read everything they need from here.
+ *
+ * @example
+ * app.get('/whoami', async () => ({ dataDir: app.baton.settings.dataDir }))
+ */
+export type BatonServices = {
+  settings: Settings
+  /** The one query layer over PGlite (embedded) or PostgreSQL (`DATABASE_URL`). */
+  db: Kysely<Database>
+  repositories: Repositories
+  /** A core `RegistryClient` backed by the database; `invalidate(wallet)` after a change. */
+  registry: Pick<HttpRegistryClient, 'ensureRegisteredAgent' | 'invalidate' | 'clear'>
+  bus: MessageBus
+  agentHost: AgentHost
+  runs: RunService
+  memory: MemoryStore
+  models: ModelRegistry
+  /** Aborted when the server starts shutting down (long-lived streams end on it). */
+  closing: AbortSignal
+  /** Stops background work and closes the bus and the database. */
+  close(): Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    baton: BatonServices
+  }
+}

@@ -1,0 +1,180 @@
+import { type Envelope, type MessageBus, newId } from '@baton/comm'
+import {
+  type Agent,
+  BatonError,
+  type Budget,
+  type BudgetInput,
+  createBudget,
+  type MemoryStore,
+  type ModelRegistry,
+  type RegistryClient,
+  type RunAgentOptions,
+  runAgent,
+} from '@baton/core'
+import { createDefaultHost, type AgentHost as PlanAgentHost } from '@baton/mal'
+import type { FastifyBaseLogger } from 'fastify'
+import { z } from 'zod'
+import type { AgentsRepository } from '../db/agents-repository'
+import type { LedgerRepository } from '../db/ledger-repository'
+import { NotFoundError } from '../http/http-errors'
+import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
+
+export type CreateAgentHostOptions = {
+  agents: AgentsRepository
+  registry: RegistryClient
+  ledger: LedgerRepository
+  memory: MemoryStore
+  models: ModelRegistry
+  bus: MessageBus
+  logger: FastifyBaseLogger
+  /** The grant of a message whose sender gives none. */
+  defaultBudget?: BudgetInput
+  /** How long a forwarded question waits for the peer's reply (default 60000). */
+  peerTimeoutMs?: number
+}
+
+export type ServerAgentHost = AgentHost &
+  PlanAgentHost & {
+    /** Makes the bus deliver direct messages for `agentId` to the hosted agent it names. */
+    listen(agentId: string): void
+  }
+
+type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
+
+/**
+ * Hosts the registered agents of this server: a direct message on the bus runs the agent
+ * (its card, its memory in the database, a budget) and replies in the same correlation; a
+ * MAL `delegate` or `task` runs the same way. Agents whose card says `canDelegate` get an
+ * `ask_peer` tool that forwards through the loop guard and waits for the peer's reply.
+ *
+ * @example
+ * const host = createAgentHost({ agents, registry, ledger, memory, models, bus, logger })
+ * host.listen('incident-analyst')
+ * const { text } = await host.runHostedAgent({ agent: 'incident-analyst', input: 'hi' })
+ */
+export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHost {
+  const planHost = createDefaultHost({ models: options.models, memory: options.memory })
+  const listening = new Map<string, () => void>()
+  const defaultBudget = options.defaultBudget ?? { calls: 20, costUsd: 0.5, maxWallMs: 120_000 }
+
+  const resolve = async (agent: Agent | string): Promise<Agent> => {
+    if (typeof agent !== 'string') return options.registry.ensureRegisteredAgent(agent.wallet)
+    if (agent.startsWith('0x')) return options.registry.ensureRegisteredAgent(agent)
+    const byId = await options.agents.findById(agent)
+    if (!byId) throw new NotFoundError('agent', agent)
+    return byId
+  }
+
+  const askPeerTool = (agent: Agent, message: Envelope | undefined, budget: Budget): ExtraTools => {
+    const tool = {
+      description:
+        'Ask a peer agent (by id) to do something and wait for its answer. The conversation keeps its correlation id; the loop guard counts the hop.',
+      inputSchema: z.object({ agentId: z.string().min(1), content: z.string().min(1) }),
+      execute: async ({ agentId, content }: { agentId: string; content: string }) => {
+        listen(agentId)
+        const asked = message
+          ? await options.bus.forward(message, agentId, content)
+          : await options.bus.send({
+              from: { agentId: agent.id, agentName: agent.name },
+              to: { agentId },
+              content,
+            })
+        return { answer: await replyTo(asked, budget.signal) }
+      },
+    }
+    return { ask_peer: tool } as unknown as ExtraTools
+  }
+
+  const replyTo = (asked: Envelope, signal: AbortSignal) =>
+    new Promise<string>((resolveReply, reject) => {
+      const timer = setTimeout(() => {
+        stop()
+        reject(new Error(`no reply from ${asked.to.agentId} within the time allowed`))
+      }, options.peerTimeoutMs ?? 60_000)
+      const off = options.bus.on('message', (envelope) => {
+        if (envelope.type === 'reply' && envelope.inReplyTo === asked.id) {
+          stop()
+          resolveReply(envelope.content)
+        }
+      })
+      const onAbort = () => {
+        stop()
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      const stop = () => {
+        clearTimeout(timer)
+        off()
+        signal.removeEventListener('abort', onAbort)
+      }
+    })
+
+  const run = async (
+    input: RunHostedAgentInput,
+    message?: Envelope,
+  ): Promise<RunHostedAgentResult> => {
+    const agent = await resolve(input.agent)
+    const budget = input.budget ?? createBudget(defaultBudget)
+    try {
+      const result = await runAgent(agent, input.input, {
+        budget,
+        ...(input.signal ? { signal: input.signal } : {}),
+        memory: options.memory,
+        models: options.models,
+        ...(agent.agentCard.canDelegate ? { extraTools: askPeerTool(agent, message, budget) } : {}),
+      })
+      input.onText?.(result.text)
+      return {
+        text: result.text,
+        usage: result.usage,
+        correlationId: input.correlationId ?? message?.correlationId ?? newId('corr'),
+        hop: input.hop ?? message?.hop ?? 0,
+      }
+    } finally {
+      await options.ledger.record(
+        Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({ wallet, usage })),
+      )
+    }
+  }
+
+  const listen = (agentId: string) => {
+    if (listening.has(agentId)) return
+    const off = options.bus.subscribe(agentId, async (message) => {
+      if (message.type !== 'direct') return
+      let text: string
+      try {
+        const result = await run(
+          {
+            agent: agentId,
+            input: message.content,
+            correlationId: message.correlationId,
+            hop: message.hop,
+            from: message.from.agentId,
+          },
+          message,
+        )
+        text = result.text
+      } catch (error) {
+        // A message to a revoked or unknown agent gets no reply; a failure is answered.
+        if (
+          BatonError.isInstance(error) &&
+          ['NOT_FOUND', 'UNREGISTERED_AGENT'].includes(error.code)
+        )
+          return
+        text = `[error] ${BatonError.isInstance(error) ? error.shortMessage : (error as Error).message}`
+        options.logger.warn({ err: error, agentId }, 'hosted agent failed a message')
+      }
+      await options.bus.reply(message, text).catch((error: unknown) => {
+        options.logger.warn({ err: error, agentId }, 'reply refused')
+      })
+    })
+    listening.set(agentId, off)
+  }
+
+  return {
+    runHostedAgent: (input) => run(input),
+    delegate: (request) => planHost.delegate(request),
+    task: (request) => planHost.task(request),
+    listen,
+  }
+}

@@ -1,0 +1,455 @@
+import { randomUUID } from 'node:crypto'
+import {
+  type AgentSwarm,
+  type Budget,
+  type BudgetInput,
+  Budget as BudgetSchema,
+  createBudget,
+  type MemoryStore,
+  type ModelRegistry,
+  parseWith,
+  type RegistryClient,
+} from '@baton/core'
+import {
+  type AgentHost,
+  parsePlan,
+  type RunEvent,
+  type RunPlanOptions,
+  type RunResult,
+  type RunState,
+  resumeRun,
+  runPlan,
+  runSwarm,
+  type SwarmEvent,
+} from '@baton/mal'
+import type { FastifyBaseLogger } from 'fastify'
+import type { StoredUsage } from '../db/database'
+import type { Repositories } from '../db/repositories'
+import { finalStatuses, type RunStatus, type StoredRun } from '../db/runs-repository'
+import { HttpError, NotFoundError } from '../http/http-errors'
+import type { RunJob, RunQueue } from '../queue'
+import { planTools } from './plan-tools'
+import { createRunNotifier, type RunNotifier } from './run-notifier'
+import { createSerialWriter } from './serial-writer'
+
+export type StartRunInput = {
+  /** A MAL plan: YAML or JSON text, or an object. Validated before anything is stored. */
+  plan: unknown
+  inputs?: Record<string, unknown>
+  budget?: BudgetInput
+}
+
+export interface RunService {
+  /** Validates and stores the run, queues it, and answers its id (202 semantics). */
+  start(input: StartRunInput): Promise<{ id: string }>
+  startSwarm(swarm: AgentSwarm, task: string, budget?: BudgetInput): Promise<{ id: string }>
+  cancel(id: string): Promise<StoredRun>
+  answer(id: string, answer: unknown): Promise<void>
+  /** Continues an interrupted run from its last finished step. */
+  resume(id: string): Promise<void>
+  /** Marks runs left queued or running by a previous process as interrupted. */
+  recoverInterrupted(): Promise<string[]>
+  readonly notifier: RunNotifier
+  /** Runs executing in this process. */
+  active(): string[]
+  /**
+   * Lets runs in flight reach their next step boundary (at most `timeoutMs`), then aborts
+   * the rest; every run stopped this way is left `interrupted`, resumable.
+   */
+  drain(timeoutMs: number): Promise<void>
+}
+
+export type CreateRunServiceOptions = {
+  repositories: Repositories
+  registry: RegistryClient
+  host: AgentHost
+  models: ModelRegistry
+  memory: MemoryStore
+  queue: RunQueue
+  logger: FastifyBaseLogger
+}
+
+type Active = { controller: AbortController; draining: boolean; done: Promise<void> }
+
+const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+const topLevelPath = /^steps\[\d+\]$/
+
+/**
+ * The run service: stores runs, executes them through the queue, commits each finished
+ * top-level step (value, usage, ledger, checkpoint) before the next starts, and stores every
+ * event so SSE readers can replay them.
+ *
+ * @example
+ * const runs = createRunService({ repositories, registry, host, models, memory, queue, logger })
+ * const { id } = await runs.start({ plan: yaml, inputs: { request: 'hi' } })
+ */
+export function createRunService(options: CreateRunServiceOptions): RunService {
+  return new Runs(options)
+}
+
+class ShutdownStop extends Error {
+  constructor() {
+    super('the server is shutting down')
+  }
+}
+
+class Runs implements RunService {
+  readonly notifier = createRunNotifier()
+  readonly #options: CreateRunServiceOptions
+  readonly #active = new Map<string, Active>()
+  #draining = false
+
+  constructor(options: CreateRunServiceOptions) {
+    this.#options = options
+    options.queue.process((job) => this.#execute(job))
+  }
+
+  get #runs() {
+    return this.#options.repositories.runs
+  }
+
+  active(): string[] {
+    return [...this.#active.keys()]
+  }
+
+  async start(input: StartRunInput): Promise<{ id: string }> {
+    this.#assertOpen()
+    const plan = parsePlan(input.plan as string | object)
+    const budget = input.budget ? parseWith(BudgetSchema, input.budget, 'budget') : undefined
+    const id = randomUUID()
+    await this.#runs.create({
+      id,
+      kind: 'plan',
+      plan: plan as unknown as Record<string, unknown>,
+      inputs: input.inputs ?? {},
+      ...(input.budget ? { budget: input.budget as Record<string, unknown> } : {}),
+    })
+    void budget
+    await this.#options.queue.add({ kind: 'start', runId: id })
+    return { id }
+  }
+
+  async startSwarm(swarm: AgentSwarm, task: string, budget?: BudgetInput): Promise<{ id: string }> {
+    this.#assertOpen()
+    if (budget) parseWith(BudgetSchema, budget, 'budget')
+    const id = randomUUID()
+    await this.#runs.create({
+      id,
+      kind: 'swarm',
+      swarmId: swarm.id,
+      plan: swarm as unknown as Record<string, unknown>,
+      inputs: { task },
+      ...(budget ? { budget: budget as Record<string, unknown> } : {}),
+    })
+    await this.#options.queue.add({ kind: 'swarm', runId: id })
+    return { id }
+  }
+
+  async cancel(id: string): Promise<StoredRun> {
+    const run = await this.#find(id)
+    if (finalStatuses.includes(run.status)) return run
+    const active = this.#active.get(id)
+    if (active) {
+      active.controller.abort(new Error('the run was cancelled'))
+      await active.done
+    } else {
+      await this.#runs.finish({
+        runId: id,
+        status: 'cancelled',
+        output: null,
+        error: { code: 'CANCELLED', message: 'The run was cancelled.' },
+        usage: run.usage,
+        usageByWallet: run.usageByWallet,
+        state: null,
+        question: null,
+        ledger: [],
+      })
+      this.notifier.notify(id)
+    }
+    return this.#find(id)
+  }
+
+  async answer(id: string, answer: unknown): Promise<void> {
+    this.#assertOpen()
+    const run = await this.#find(id)
+    if (run.status !== 'paused' || !run.state) {
+      throw new HttpError(409, 'RUN_NOT_RESUMABLE', `Run "${id}" is ${run.status}, not paused.`, {
+        status: run.status,
+      })
+    }
+    await this.#runs.setStatus(id, 'queued')
+    await this.#options.queue.add({ kind: 'answer', runId: id, answer })
+  }
+
+  async resume(id: string): Promise<void> {
+    this.#assertOpen()
+    const run = await this.#find(id)
+    if (run.status !== 'interrupted') {
+      throw new HttpError(
+        409,
+        'RUN_NOT_RESUMABLE',
+        `Run "${id}" is ${run.status}; only an interrupted run can be resumed${run.status === 'paused' ? ' (a paused run takes an answer)' : ''}.`,
+        { status: run.status },
+      )
+    }
+    await this.#runs.setStatus(id, 'queued')
+    await this.#options.queue.add({ kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id })
+  }
+
+  recoverInterrupted(): Promise<string[]> {
+    return this.#runs.interruptUnfinished()
+  }
+
+  async drain(timeoutMs: number): Promise<void> {
+    this.#draining = true
+    for (const active of this.#active.values()) active.draining = true
+    const all = Promise.allSettled([...this.#active.values()].map((active) => active.done))
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs)
+    })
+    const outcome = await Promise.race([all, timeout])
+    clearTimeout(timer)
+    if (outcome === 'timeout') {
+      for (const active of this.#active.values()) active.controller.abort(new ShutdownStop())
+      await Promise.allSettled([...this.#active.values()].map((active) => active.done))
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#draining) {
+      throw new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.')
+    }
+  }
+
+  async #find(id: string): Promise<StoredRun> {
+    const run = await this.#runs.find(id)
+    if (!run) throw new NotFoundError('run', id)
+    return run
+  }
+
+  async #execute(job: RunJob): Promise<void> {
+    const run = await this.#runs.find(job.runId)
+    if (!run || finalStatuses.includes(run.status)) return
+    const controller = new AbortController()
+    let settle!: () => void
+    const active: Active = {
+      controller,
+      draining: this.#draining,
+      done: new Promise<void>((resolve) => {
+        settle = resolve
+      }),
+    }
+    this.#active.set(run.id, active)
+    try {
+      if (job.kind === 'swarm') await this.#executeSwarm(run, active)
+      else await this.#executePlan(run, job, active)
+    } catch (error) {
+      this.#options.logger.error({ err: error, runId: run.id }, 'run executor failed')
+      await this.#runs
+        .finish({
+          runId: run.id,
+          status: 'failed',
+          output: null,
+          error: { code: 'RUN_FAILED', message: (error as Error).message },
+          usage: run.usage,
+          usageByWallet: run.usageByWallet,
+          state: run.state,
+          question: null,
+          ledger: [],
+        })
+        .catch(() => {})
+    } finally {
+      this.#active.delete(run.id)
+      settle()
+      this.notifier.notify(run.id)
+    }
+  }
+
+  #budgetOf(run: StoredRun): Budget | undefined {
+    return run.budget ? createBudget(run.budget as BudgetInput) : undefined
+  }
+
+  async #executePlan(run: StoredRun, job: RunJob, active: Active): Promise<void> {
+    const runs = this.#runs
+    const writer = createSerialWriter()
+    let lastTopFinish: Extract<RunEvent, { type: 'step-finish' }> | undefined
+    let checkpointed: RunState | undefined
+    let committedByWallet: Record<string, StoredUsage> = run.usageByWallet
+    let fromSequence = 0
+
+    const state = job.kind === 'start' ? undefined : ((run.state as RunState | null) ?? undefined)
+    if (job.kind === 'resume' || job.kind === 'answer') {
+      // Whatever a killed process stored past its last checkpoint is replayed by this run.
+      fromSequence = state?.sequence ?? 0
+      await runs.dropEventsFrom(run.id, fromSequence)
+    }
+    await runs.setStatus(run.id, 'running')
+    this.notifier.notify(run.id)
+
+    const options: RunPlanOptions = {
+      registry: this.#options.registry,
+      host: this.#options.host,
+      models: this.#options.models,
+      memory: this.#options.memory,
+      tools: planTools(),
+      signal: active.controller.signal,
+      ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
+      onEvent: (event) => {
+        if (event.type === 'step-finish' && topLevelPath.test(event.path)) lastTopFinish = event
+        writer.write(async () => {
+          await runs.appendEvents(run.id, [event as unknown as Record<string, unknown>])
+          this.notifier.notify(run.id)
+        })
+      },
+      onCheckpoint: async (checkpoint) => {
+        await writer.flush()
+        const step = lastTopFinish
+        const usageByWallet = checkpoint.usageByWallet
+        await runs.commitStep({
+          runId: run.id,
+          step: {
+            path: step?.path ?? `steps[${checkpoint.cursor.index - 1}]`,
+            op: step?.op ?? 'unknown',
+            saveAs: step?.saveAs ?? null,
+            value: step?.value ?? null,
+            usage: step?.usage ?? zero,
+            wallet: step?.wallet ?? null,
+            durationMs: step?.durationMs ?? 0,
+            sequence: step?.sequence ?? checkpoint.sequence,
+            finishedAt: step?.at ?? new Date().toISOString(),
+          },
+          events: [],
+          ledger: ledgerDiff(committedByWallet, usageByWallet),
+          state: checkpoint as unknown as Record<string, unknown>,
+          usage: checkpoint.usage,
+          usageByWallet,
+        })
+        committedByWallet = usageByWallet
+        checkpointed = checkpoint
+        // At shutdown a run stops at this boundary; it is resumed from this checkpoint.
+        if (active.draining || this.#draining) throw new ShutdownStop()
+      },
+    }
+
+    let result: RunResult
+    if (job.kind === 'start' || !state) {
+      result = await runPlan(run.plan, { ...options, inputs: run.inputs, runId: run.id })
+    } else if (job.kind === 'answer') {
+      result = await resumeRun(state, job.answer, options)
+    } else {
+      result = await resumeRun(state, undefined, options)
+    }
+    await writer.flush().catch((error: unknown) => {
+      this.#options.logger.error({ err: error, runId: run.id }, 'storing run events failed')
+    })
+
+    const stoppedForShutdown =
+      (active.draining || this.#draining) &&
+      (result.status === 'failed' || result.status === 'cancelled') &&
+      !(result.status === 'cancelled' && !(active.controller.signal.reason instanceof ShutdownStop))
+    if (stoppedForShutdown) {
+      const last = checkpointed ?? state
+      await runs.finish({
+        runId: run.id,
+        status: 'interrupted',
+        output: null,
+        error: null,
+        usage: last?.usage ?? run.usage,
+        usageByWallet: committedByWallet,
+        state: (last as unknown as Record<string, unknown>) ?? null,
+        question: null,
+        ledger: [],
+      })
+      return
+    }
+    const status: RunStatus = result.status
+    await runs.finish({
+      runId: run.id,
+      status,
+      output: result.output ?? null,
+      error: result.error ? { ...result.error } : null,
+      usage: result.usage,
+      usageByWallet: result.usageByWallet,
+      state:
+        status === 'paused' ? ((result.state as unknown as Record<string, unknown>) ?? null) : null,
+      question: result.question ?? null,
+      ledger: ledgerDiff(committedByWallet, result.usageByWallet),
+    })
+  }
+
+  async #executeSwarm(run: StoredRun, active: Active): Promise<void> {
+    const runs = this.#runs
+    const writer = createSerialWriter()
+    let sequence = 0
+    await runs.dropEventsFrom(run.id, 0)
+    await runs.setStatus(run.id, 'running')
+    const agents = this.#options.repositories.agents
+    const budget = this.#budgetOf(run)
+    const result = await runSwarm(run.plan as unknown as AgentSwarm, String(run.inputs.task ?? ''), {
+      agents: async (agentId) => agents.findById(agentId),
+      models: this.#options.models,
+      signal: active.controller.signal,
+      runId: run.id,
+      ...(budget ? { budget } : {}),
+      onEvent: (event: SwarmEvent) => {
+        const stored = { ...event, sequence: sequence++, at: new Date().toISOString() }
+        writer.write(async () => {
+          await runs.appendEvents(run.id, [stored])
+          this.notifier.notify(run.id)
+        })
+      },
+    }).catch((error: unknown) => {
+      const stored = {
+        type: 'swarm-error',
+        runId: run.id,
+        error: {
+          code: (error as { code?: string }).code ?? 'SWARM_FAILED',
+          message: (error as Error).message,
+        },
+        sequence: sequence++,
+        at: new Date().toISOString(),
+      }
+      writer.write(() => runs.appendEvents(run.id, [stored]))
+      return undefined
+    })
+    await writer.flush().catch(() => {})
+    const byWallet: Record<string, StoredUsage> = {}
+    for (const [agentId, usage] of Object.entries(result?.usageByAgent ?? {})) {
+      const agent = await agents.findById(agentId)
+      byWallet[agent?.wallet ?? agentId] = usage
+    }
+    const interrupted = (active.draining || this.#draining) && result?.status === 'cancelled'
+    await runs.finish({
+      runId: run.id,
+      status: interrupted ? 'interrupted' : (result?.status ?? 'failed'),
+      output: result?.output ?? null,
+      error:
+        result?.error ??
+        (result ? null : { code: 'SWARM_FAILED', message: 'The swarm could not start.' }),
+      usage: result?.usage ?? zero,
+      usageByWallet: byWallet,
+      state: null,
+      question: null,
+      ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage })),
+    })
+  }
+}
+
+/** What each wallet spent since the last commit. */
+function ledgerDiff(
+  before: Record<string, StoredUsage>,
+  after: Record<string, StoredUsage>,
+): { wallet: string; usage: StoredUsage }[] {
+  return Object.entries(after).map(([wallet, usage]) => {
+    const previous = before[wallet] ?? zero
+    return {
+      wallet,
+      usage: {
+        calls: usage.calls - previous.calls,
+        tokens: usage.tokens - previous.tokens,
+        costUsd: Math.round((usage.costUsd - previous.costUsd) * 1e12) / 1e12,
+      },
+    }
+  })
+}

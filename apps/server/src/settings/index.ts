@@ -1,0 +1,1 @@
+export { readSettings, type Settings, SettingsSchema, testSettings } from './settings'
