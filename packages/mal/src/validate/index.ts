@@ -6,6 +6,7 @@ export {
   type SafeParsePlanResult,
   safeParsePlan,
 } from './parse-plan'
+export { checkPlanLimits, DEFAULT_PLAN_LIMITS, type PlanLimits } from './plan-limits'
 export { formatIssue, type PlanIssue, PlanValidationError } from './plan-validation-error'
 export { locatePath, type SourcePosition } from './source-map'
 export { isValidatedPlan } from './validated-plans'

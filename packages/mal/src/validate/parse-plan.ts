@@ -1,8 +1,9 @@
 import { formatPath } from '@baton/core'
-import { type Document, LineCounter, parseDocument } from 'yaml'
+import { type Document, isAlias, LineCounter, parseDocument, visit } from 'yaml'
 import type { z } from 'zod'
 import { type Plan, PlanSchema } from '../plan'
 import { type CheckPlanOptions, checkPlan, type RawIssue } from './check-plan'
+import { checkPlanLimits, DEFAULT_PLAN_LIMITS, type PlanLimits, textTooDeep } from './plan-limits'
 import { type PlanIssue, PlanValidationError } from './plan-validation-error'
 import { locatePath } from './source-map'
 import { markValidated } from './validated-plans'
@@ -10,6 +11,8 @@ import { markValidated } from './validated-plans'
 export type ParsePlanOptions = CheckPlanOptions & {
   /** Names the source in messages (e.g. the file name). */
   sourceName?: string
+  /** How large a plan may be (each limit defaults to `DEFAULT_PLAN_LIMITS`'). */
+  limits?: Partial<PlanLimits>
 }
 
 export type SafeParsePlanResult =
@@ -19,6 +22,8 @@ export type SafeParsePlanResult =
 /**
  * Validates a plan (YAML or JSON text, or an already-parsed object) before anything runs.
  * Every problem is reported at once, each with its path and, for text, its line and column.
+ * It never throws: a plan past a limit (size, nesting, steps, YAML aliases) is an issue that
+ * names the limit and where it was passed.
  *
  * @example
  * const result = safeParsePlan('steps:\n  - op: stop\n    output: "{{nope}}"\n')
@@ -28,14 +33,42 @@ export function safeParsePlan(
   source: string | object,
   options: ParsePlanOptions = {},
 ): SafeParsePlanResult {
-  const fail = (issues: PlanIssue[]): SafeParsePlanResult => ({
+  try {
+    return parseWithin(source, options, { ...DEFAULT_PLAN_LIMITS, ...options.limits })
+  } catch (error) {
+    // Whatever the input, a safe parse answers; an unforeseen failure is reported as an issue.
+    const reason = error instanceof Error ? error.message : String(error)
+    return failWith(options, [{ path: '', message: `the plan could not be read: ${reason}` }])
+  }
+}
+
+function failWith(options: ParsePlanOptions, issues: PlanIssue[]): SafeParsePlanResult {
+  return {
     success: false,
     error: new PlanValidationError(sortIssues(dedupe(issues)), { source: options.sourceName }),
-  })
+  }
+}
+
+function parseWithin(
+  source: string | object,
+  options: ParsePlanOptions,
+  limits: PlanLimits,
+): SafeParsePlanResult {
+  const fail = (issues: PlanIssue[]) => failWith(options, issues)
   let raw: unknown = source
   let located: { document: Document; lineCounter: LineCounter } | undefined
   if (typeof source === 'string') {
+    if (source.length > limits.maxBytes) {
+      const message = `${source.length} characters, more than ${limits.maxBytes} (limit maxBytes)`
+      return fail([{ path: '', line: 1, column: 1, message }])
+    }
     const lineCounter = new LineCounter()
+    const tooDeep = textTooDeep(source, limits.maxDepth)
+    if (tooDeep !== undefined) {
+      const { line, column } = positionAt(source, tooDeep)
+      const message = `nested deeper than ${limits.maxDepth} levels (limit maxDepth)`
+      return fail([{ path: '', line, column, message }])
+    }
     const document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true })
     if (document.errors.length > 0) {
       return fail(
@@ -46,7 +79,13 @@ export function safeParsePlan(
       )
     }
     located = { document, lineCounter }
-    raw = document.toJS()
+    try {
+      raw = document.toJS({ maxAliasCount: limits.maxAliases })
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error
+      const message = `its YAML aliases expand more than ${limits.maxAliases} times (limit maxAliases)`
+      return fail([{ path: '', ...firstAlias(document, lineCounter), message }])
+    }
   }
   const place = (issue: RawIssue): PlanIssue => {
     const position = located ? locatePath(located, issue.path) : undefined
@@ -57,6 +96,8 @@ export function safeParsePlan(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return fail([place({ path: [], message: 'a plan must be an object with a steps list' })])
   }
+  const beyond = checkPlanLimits(raw, limits)
+  if (beyond.length > 0) return fail(beyond.map(place))
   const parsed = PlanSchema.safeParse(raw)
   const issues = placeAll([
     ...(parsed.success ? [] : zodIssues(parsed.error)),
@@ -131,4 +172,35 @@ function comparePaths(a: (string | number)[], b: (string | number)[]): number {
 
 function firstLine(message: string): string {
   return message.split('\n')[0] ?? message
+}
+
+// Where the first alias is, so the author sees where the expansion starts.
+function firstAlias(
+  document: Document,
+  lineCounter: LineCounter,
+): { line?: number; column?: number } {
+  let offset: number | undefined
+  visit(document, {
+    Alias(_, node) {
+      if (isAlias(node) && node.range) offset = node.range[0]
+      return visit.BREAK
+    },
+  })
+  if (offset === undefined) return {}
+  const { line, col } = lineCounter.linePos(offset)
+  return { line, column: col }
+}
+
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  for (
+    let index = text.indexOf('\n');
+    index !== -1 && index < offset;
+    index = text.indexOf('\n', index + 1)
+  ) {
+    line += 1
+    lineStart = index + 1
+  }
+  return { line, column: offset - lineStart + 1 }
 }
