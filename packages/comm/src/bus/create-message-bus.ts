@@ -1,18 +1,26 @@
 import { parseWith, ValidationError } from '@baton/core'
-import { createEnvelope } from '../envelope/create-envelope'
+import { buildEnvelope, type EnvelopeDraft, freezeEnvelope } from '../envelope/build-envelope'
 import { Envelope } from '../envelope/envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
-import type { SendInput } from '../envelope/send-input'
+import { SendInput } from '../envelope/send-input'
 import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
 import type { Escalation } from '../loop-guard/escalation'
 import { isLoopGuard } from '../loop-guard/is-loop-guard'
 import type { LoopGuard } from '../loop-guard/loop-guard'
 import { LoopGuardError } from '../loop-guard/loop-guard-error'
+import { MessageConflictError } from '../loop-guard/message-conflict-error'
+import { sameMessage } from '../loop-guard/same-message'
+import { BoundedIdSet } from '../rails/bounded-id-set'
 import { createInProcessRail } from '../rails/create-in-process-rail'
 import type { Transport } from '../rails/transport'
 import { TransportError } from '../rails/transport-error'
 import { assertEnvelopeSignature } from '../signatures/assert-envelope-signature'
 import { signEnvelope } from '../signatures/sign-envelope'
+import {
+  DEFAULT_SIGNATURE_MAX_AGE_MS,
+  type SignatureEntry,
+  SignatureFreshness,
+} from '../signatures/signature-freshness'
 import { createEmitter, type Emitter } from './create-emitter'
 import { DeliveryError } from './delivery-error'
 import { EscalationBook } from './escalation-book'
@@ -22,8 +30,8 @@ import { MessageBusSettings, Subscription } from './message-bus-settings'
 import { DEFAULT_RETENTION, MessageHistory } from './message-history'
 
 /**
- * Creates the A2A message bus: send, forward and reply envelopes, subscribe per agent, and
- * let the loop guard hand runaway chains to a person.
+ * Creates the A2A message bus: send new messages, relay complete envelopes, forward and reply,
+ * subscribe per agent, and let the loop guard hand runaway chains to a person.
  *
  * @example
  * const bus = createMessageBus({ loopGuard: { maxHops: 4 }, onEscalation: (e) => notifyHuman(e) })
@@ -45,12 +53,19 @@ class Bus implements MessageBus {
   readonly #events: Emitter<MessageBusEvents>
   readonly #history: MessageHistory
   readonly #handlers = new Map<string, Set<MessageHandler>>()
-  readonly #delivered = new Set<string>()
+  // Ids of envelopes that arrived over a rail, to drop an at-least-once rail's duplicates.
+  readonly #delivered: BoundedIdSet
+  // Envelopes this bus built or checked itself (frozen): they need no parsing again.
+  readonly #checked = new WeakSet<Envelope>()
+  // Envelopes the guard admitted, on their way through the rail back to this bus.
+  readonly #admitted = new WeakSet<Envelope>()
+  readonly #freshness: SignatureFreshness | undefined
   readonly #hops = new Map<string, number>()
   readonly #escalations: EscalationBook
   readonly #pending = new Set<Promise<void>>()
   readonly #started: Promise<void>
   readonly #unwatch: (() => void) | undefined
+  #ready = false
   #closed = false
 
   constructor(options: MessageBusOptions) {
@@ -60,6 +75,10 @@ class Bus implements MessageBus {
     this.#events = createEmitter<MessageBusEvents>()
     const retention = { ...DEFAULT_RETENTION, ...options.retention }
     this.#escalations = new EscalationBook(retention.maxCorrelations)
+    this.#delivered = new BoundedIdSet(retention.maxMessages)
+    this.#freshness = options.requireSignatures
+      ? new SignatureFreshness(options.signatureMaxAgeMs ?? DEFAULT_SIGNATURE_MAX_AGE_MS, this.#now)
+      : undefined
     const guard = options.loopGuard
     this.#ownsLoopGuard = !isLoopGuard(guard)
     this.loopGuard = isLoopGuard(guard)
@@ -74,9 +93,8 @@ class Bus implements MessageBus {
       retention,
       now: this.#now,
       expiry: {
-        onExpire: (correlationId, messages) => this.#expire(correlationId, messages),
+        onExpire: (correlationId) => this.#expire(correlationId),
         onTrim: (correlationId, messages) => {
-          for (const message of messages) this.#delivered.delete(message.id)
           this.#events.emit('correlation-trimmed', { correlationId, dropped: messages.length })
         },
       },
@@ -84,8 +102,13 @@ class Bus implements MessageBus {
     this.#unwatch = this.loopGuard.watch?.((escalation) => this.#learn(escalation))
     this.transport = options.transport ?? createInProcessRail()
     this.#started = this.transport.start((raw) => this.#receive(raw))
-    // A failed start is reported through `ready()` and every `send`, never as an unhandled rejection.
-    this.#started.catch(() => {})
+    this.#started.then(
+      () => {
+        this.#ready = true
+      },
+      // A failed start is reported through `ready()` and every `send`, never as an unhandled rejection.
+      () => {},
+    )
   }
 
   async ready(): Promise<void> {
@@ -103,10 +126,23 @@ class Bus implements MessageBus {
 
   async send(input: SendInput | Envelope): Promise<Envelope> {
     this.#assertOpen('send a message')
-    const envelope = isCompleteEnvelope(input)
-      ? parseWith(Envelope, input, 'envelope')
-      : await this.#signIfPossible(createEnvelope(input as SendInput, { now: this.#now }))
-    return this.#dispatch(envelope)
+    if (isCompleteEnvelope(input)) return this.relay(input as Envelope)
+    const parsed = parseWith(SendInput, input, 'message')
+    const draft: EnvelopeDraft = parsed
+    if (parsed.inReplyTo !== undefined) {
+      // An answer belongs to the conversation of what it answers, whatever a caller leaves out.
+      const recorded = await this.loopGuard.recorded?.(parsed.inReplyTo)
+      if (recorded) {
+        draft.correlationId = parsed.correlationId ?? recorded.correlationId
+        draft.hop = parsed.hop ?? recorded.hop + 1
+      }
+    }
+    return this.#dispatch(await this.#build(draft), 'local')
+  }
+
+  async relay(envelope: Envelope): Promise<Envelope> {
+    this.#assertOpen('relay an envelope')
+    return this.#dispatch(this.#check(envelope, 'envelope'), 'local')
   }
 
   async forward(
@@ -115,29 +151,36 @@ class Bus implements MessageBus {
     content?: string,
   ): Promise<Envelope> {
     this.#assertOpen('forward a message')
-    const previous = parseWith(Envelope, message, 'message to forward')
-    return this.send({
+    const previous = this.#check(message, 'message to forward')
+    const agentId = typeof to === 'string' ? to : to?.agentId
+    if (typeof agentId !== 'string' || agentId === '' || !isOptionalText(content)) {
+      throw new ValidationError(`forward of message "${previous.id}"`, [
+        typeof agentId !== 'string' || agentId === ''
+          ? { path: 'to', message: 'expected an agent id (a non-empty string)' }
+          : { path: 'content', message: 'expected a string' },
+      ])
+    }
+    return this.#answer(previous, {
       from: { agentId: previous.to.agentId },
-      to: typeof to === 'string' ? { agentId: to } : { agentId: to.agentId },
+      to: { agentId },
       content: content ?? previous.content,
       type: previous.type === 'reply' ? 'direct' : previous.type,
-      correlationId: previous.correlationId,
-      inReplyTo: previous.id,
-      hop: previous.hop + 1,
     })
   }
 
   async reply(message: Envelope, content: string): Promise<Envelope> {
     this.#assertOpen('reply to a message')
-    const previous = parseWith(Envelope, message, 'message to reply to')
-    return this.send({
+    const previous = this.#check(message, 'message to reply to')
+    if (typeof content !== 'string') {
+      throw new ValidationError(`reply to message "${previous.id}"`, [
+        { path: 'content', message: 'expected a string' },
+      ])
+    }
+    return this.#answer(previous, {
       from: { agentId: previous.to.agentId },
       to: { agentId: previous.from.agentId },
       content,
       type: 'reply',
-      correlationId: previous.correlationId,
-      inReplyTo: previous.id,
-      hop: previous.hop + 1,
     })
   }
 
@@ -178,16 +221,10 @@ class Bus implements MessageBus {
 
   async allow(escalationId: string, extraHops: number): Promise<Escalation> {
     this.#assertOpen('allow an escalation')
-    if (!Number.isInteger(extraHops) || extraHops < 1) {
-      // 0 would leave the held message undeliverable; a person who wants no more hops stops the chain.
-      throw new ValidationError(`allowance for escalation "${escalationId}"`, [
-        { path: 'extraHops', message: `expected a whole number ≥ 1, got ${extraHops}` },
-      ])
-    }
     const { escalation, heldMessage } = await this.loopGuard.allow({ escalationId, extraHops })
     this.#learn(escalation)
     this.#noteHops(heldMessage.correlationId, heldMessage.hop)
-    await this.#publish(heldMessage)
+    await this.#publish(this.#check(heldMessage, 'held message'))
     return escalation
   }
 
@@ -220,29 +257,68 @@ class Bus implements MessageBus {
     this.#events.clear()
   }
 
-  async #dispatch(envelope: Envelope): Promise<Envelope> {
+  // A forward or reply: the correlation and hop come from the message it answers, so an
+  // answer can neither leave a held or stopped chain nor make it younger.
+  async #answer(previous: Envelope, draft: EnvelopeDraft): Promise<Envelope> {
+    draft.correlationId = previous.correlationId
+    draft.hop = previous.hop + 1
+    draft.inReplyTo = previous.id
+    return this.#dispatch(await this.#build(draft), 'local')
+  }
+
+  async #build(draft: EnvelopeDraft): Promise<Envelope> {
+    const envelope = buildEnvelope(draft, this.#now)
+    const account = this.#options.resolveAccount?.(envelope.from.agentId)
+    const built = account ? freezeEnvelope(await signEnvelope(envelope, account)) : envelope
+    this.#checked.add(built)
+    return built
+  }
+
+  // Parses an envelope that comes from outside the bus, once; the bus's own pass untouched.
+  #check(envelope: Envelope, what: string): Envelope {
+    if (this.#checked.has(envelope)) return envelope
+    const checked = freezeEnvelope(parseWith(Envelope, envelope, what))
+    this.#checked.add(checked)
+    return checked
+  }
+
+  async #dispatch(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
     if (envelope.from.agentId === envelope.to.agentId) {
       throw LoopGuardError.selfSend(envelope)
     }
-    if (this.#options.requireSignatures) await this.#verify(envelope)
-    await this.ready()
+    if (this.#freshness) await this.#verify(envelope, entry)
+    if (!this.#ready) await this.ready()
     const admission = await this.loopGuard.admit(envelope)
-    if (admission.status === 'escalated' || admission.status === 'waiting') {
-      this.#learn(admission.escalation)
-      throw LoopGuardError.escalated(admission.escalation, admission.status === 'escalated')
+    switch (admission.status) {
+      case 'admitted':
+        this.#noteHops(envelope.correlationId, admission.hops)
+        await this.#publish(envelope)
+        return envelope
+      case 'duplicate':
+        // A retry of a message already admitted: it was delivered once and is not again.
+        return envelope
+      case 'conflict':
+        throw new MessageConflictError(envelope, admission.problem, admission.recorded)
+      case 'escalated':
+      case 'waiting': {
+        this.#learn(admission.escalation)
+        const held =
+          admission.status === 'escalated' ||
+          (admission.escalation.lastMessage.id === envelope.id &&
+            sameMessage(admission.escalation.lastMessage, envelope))
+        throw LoopGuardError.escalated(admission.escalation, held)
+      }
+      case 'stopped':
+        throw LoopGuardError.stopped(envelope, admission.escalation)
     }
-    if (admission.status === 'stopped') {
-      throw LoopGuardError.stopped(envelope, admission.escalation)
-    }
-    this.#noteHops(envelope.correlationId, admission.hops)
-    await this.#publish(envelope)
-    return envelope
   }
 
   async #publish(envelope: Envelope): Promise<void> {
+    this.#admitted.add(envelope)
     try {
       await this.transport.publish(envelope)
     } catch (error) {
+      this.#admitted.delete(envelope)
       if (error instanceof TransportError) throw error
       throw new TransportError({
         transport: this.transport.name,
@@ -256,6 +332,13 @@ class Bus implements MessageBus {
 
   async #receive(raw: unknown): Promise<void> {
     if (this.#closed) return
+    // The in-process rail hands back the very envelope this bus admitted: it was checked,
+    // verified and counted on the way in, and is delivered once.
+    if (this.#admitted.delete(raw as Envelope)) {
+      this.#record(raw as Envelope)
+      this.#deliver(raw as Envelope)
+      return
+    }
     const parsed = Envelope.safeParse(raw)
     if (!parsed.success) {
       this.#report(
@@ -266,11 +349,12 @@ class Bus implements MessageBus {
       )
       return
     }
-    const envelope = parsed.data
+    const envelope = freezeEnvelope(parsed.data)
+    this.#checked.add(envelope)
     if (this.#delivered.has(envelope.id)) return
-    if (this.#options.requireSignatures) {
+    if (this.#freshness) {
       try {
-        await this.#verify(envelope)
+        await this.#verify(envelope, 'rail')
       } catch (error) {
         this.#report(
           new DeliveryError({
@@ -282,8 +366,7 @@ class Bus implements MessageBus {
         return
       }
     }
-    if (this.#delivered.has(envelope.id)) return
-    this.#delivered.add(envelope.id)
+    if (!this.#delivered.add(envelope.id)) return
     try {
       await this.loopGuard.observe(envelope)
     } catch (error) {
@@ -304,28 +387,32 @@ class Bus implements MessageBus {
   #deliver(envelope: Envelope): void {
     const handlers = this.#handlers.get(envelope.to.agentId)
     if (!handlers) return
-    for (const handler of [...handlers]) {
-      const fail = (error: unknown) =>
-        this.#report(
-          new DeliveryError({
-            message: `A subscriber of agent "${envelope.to.agentId}" failed on envelope "${envelope.id}".`,
-            envelope,
-            agentId: envelope.to.agentId,
-            cause: error,
-          }),
-        )
+    for (const handler of handlers.size === 1 ? handlers : [...handlers]) {
       try {
         const result = handler(envelope)
         if (result && typeof result.then === 'function') {
-          const pending: Promise<void> = result.then(undefined, fail).finally(() => {
-            this.#pending.delete(pending)
-          })
+          const pending: Promise<void> = result
+            .then(undefined, (error: unknown) => this.#handlerFailed(envelope, error))
+            .finally(() => {
+              this.#pending.delete(pending)
+            })
           this.#pending.add(pending)
         }
       } catch (error) {
-        fail(error)
+        this.#handlerFailed(envelope, error)
       }
     }
+  }
+
+  #handlerFailed(envelope: Envelope, error: unknown): void {
+    this.#report(
+      new DeliveryError({
+        message: `A subscriber of agent "${envelope.to.agentId}" failed on envelope "${envelope.id}".`,
+        envelope,
+        agentId: envelope.to.agentId,
+        cause: error,
+      }),
+    )
   }
 
   #record(envelope: Envelope): void {
@@ -348,8 +435,7 @@ class Bus implements MessageBus {
     if (hops > (this.#hops.get(correlationId) ?? -1)) this.#hops.set(correlationId, hops)
   }
 
-  #expire(correlationId: string, messages: readonly Envelope[]): void {
-    for (const message of messages) this.#delivered.delete(message.id)
+  #expire(correlationId: string): void {
     this.#hops.delete(correlationId)
     this.#escalations.forgetResolved(correlationId)
     this.#events.emit('correlation-expired', { correlationId })
@@ -363,17 +449,19 @@ class Bus implements MessageBus {
     }
   }
 
-  async #verify(envelope: Envelope): Promise<void> {
+  // The signature must hold before the envelope counts as seen, so forged junk cannot use up
+  // the id of a genuine envelope.
+  async #verify(envelope: Envelope, entry: SignatureEntry): Promise<void> {
     const { resolveWallet } = this.#options
     await assertEnvelopeSignature(envelope, resolveWallet ?? (() => undefined))
-  }
-
-  async #signIfPossible(envelope: Envelope): Promise<Envelope> {
-    const account = this.#options.resolveAccount?.(envelope.from.agentId)
-    return account ? signEnvelope(envelope, account) : envelope
+    this.#freshness?.accept(envelope, entry)
   }
 
   #assertOpen(action: string): void {
     if (this.#closed) throw new MessageBusClosedError(action)
   }
+}
+
+function isOptionalText(value: unknown): boolean {
+  return value === undefined || typeof value === 'string'
 }

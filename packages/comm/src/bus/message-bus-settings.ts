@@ -25,6 +25,7 @@ export const MessageBusSettings = z
       })
       .optional(),
     requireSignatures: z.boolean().optional(),
+    signatureMaxAgeMs: PositiveWhole.optional(),
     resolveWallet: FunctionOption.optional(),
     resolveAccount: FunctionOption.optional(),
     onEscalation: FunctionOption.optional(),

@@ -34,6 +34,12 @@ export type MessageBusOptions = {
   retention?: RetentionOptions
   /** Refuse any envelope not signed by its sender's wallet (needs `resolveWallet`). */
   requireSignatures?: boolean
+  /**
+   * With `requireSignatures`: how far a signed envelope's `createdAt` may be from now, either
+   * way (default 5 minutes); outside it the envelope is refused as stale, and inside it each
+   * signed envelope is accepted once (a replay is refused).
+   */
+  signatureMaxAgeMs?: number
   /** The wallet that must sign an agent's envelopes. */
   resolveWallet?: ResolveWallet
   /** Signs envelopes the bus builds (send inputs, forwards, replies) for agents it holds keys for. */
@@ -46,8 +52,18 @@ export type MessageBusOptions = {
 }
 
 export type MessageBus = {
-  /** Sends a new message (or a complete, possibly signed, envelope); rejects when refused. */
+  /**
+   * Sends new input: the bus fills in id, time, correlation and hop. With `inReplyTo` naming a
+   * message the guard recorded, the correlation and hop are inherited from it (a different
+   * one given is refused with `MessageConflictError`). A complete envelope is passed to
+   * `relay` (kept for callers that relied on it). Rejects when refused.
+   */
   send(input: SendInput | Envelope): Promise<Envelope>
+  /**
+   * Passes on a complete envelope built elsewhere (possibly signed) exactly as it is, after
+   * checking it; its correlation and hop must agree with the message its `inReplyTo` names.
+   */
+  relay(envelope: Envelope): Promise<Envelope>
   /** Passes `message` on to `to`: same correlation, `hop + 1`, sent by its previous recipient. */
   forward(message: Envelope, to: string | { agentId: string }, content?: string): Promise<Envelope>
   /** Answers `message` to its sender, in the same correlation. */

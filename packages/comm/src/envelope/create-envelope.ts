@@ -1,6 +1,9 @@
 import { parseWith } from '@baton/core'
-import { Envelope } from './envelope'
+import { buildEnvelope } from './build-envelope'
+import type { Envelope } from './envelope'
 import { SendInput } from './send-input'
+
+export { newId } from './build-envelope'
 
 export type CreateEnvelopeOptions = {
   /** Clock used for `createdAt`; tests inject one. */
@@ -9,38 +12,13 @@ export type CreateEnvelopeOptions = {
 
 /**
  * Builds a complete envelope from a send input: a fresh id, `createdAt`, hop 0 and a fresh
- * `correlationId` (a new conversation) unless the input carries them.
+ * `correlationId` (a new conversation) unless the input carries them. The input is checked
+ * once; the envelope is built valid and frozen.
  *
  * @example
  * const envelope = createEnvelope({ from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'review incidents' })
  * envelope.hop // 0
  */
 export function createEnvelope(input: SendInput, options: CreateEnvelopeOptions = {}): Envelope {
-  const parsed = parseWith(SendInput, input, 'message')
-  const now = options.now ?? Date.now
-  return parseWith(
-    Envelope,
-    {
-      id: newId('msg'),
-      from: parsed.from,
-      to: parsed.to,
-      content: parsed.content,
-      type: parsed.type ?? 'direct',
-      correlationId: parsed.correlationId ?? newId('corr'),
-      hop: parsed.hop ?? 0,
-      ...(parsed.inReplyTo === undefined ? {} : { inReplyTo: parsed.inReplyTo }),
-      createdAt: new Date(now()).toISOString(),
-    },
-    'envelope',
-  )
-}
-
-/**
- * A random, collision-safe id with a readable prefix.
- *
- * @example
- * newId('corr') // 'corr_4f0c…'
- */
-export function newId(prefix: string): string {
-  return `${prefix}_${globalThis.crypto.randomUUID()}`
+  return buildEnvelope(parseWith(SendInput, input, 'message'), options.now ?? Date.now)
 }

@@ -2,6 +2,7 @@ import { parseWith } from '@baton/core'
 import { newId } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
 import { FunctionOption, LoopGuardSettings, PositiveWhole } from '../options/option-schemas'
+import { assertExtraHops } from './assert-extra-hops'
 import { extendPath, hopOf } from './chain-state'
 import type { Escalation } from './escalation'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
@@ -10,7 +11,9 @@ import {
   DEFAULT_MAX_HOPS,
   type LoopGuard,
   type LoopGuardOptions,
+  type MessageRecord,
 } from './loop-guard'
+import { sameMessage } from './same-message'
 
 export type MemoryLoopGuardOptions = LoopGuardOptions & {
   /** Conversations idle this long are forgotten (default one hour). */
@@ -33,17 +36,21 @@ type Chain = {
   limit: number
   status: 'active' | 'escalated' | 'stopped'
   path: string[]
-  ids: Set<string>
+  /** Ids of the messages admitted in this chain, so they are forgotten with it. */
+  ids: string[]
   escalationIds: string[]
   openEscalationId: string | undefined
   lastActivityAt: number
 }
 
+/** An admitted message and when; its record lives as long as its chain, at most `maxAgeMs`. */
+type Admitted = { envelope: Envelope; at: number }
+
 type Held = { escalation: Escalation; heldMessage: Envelope; heldHop: number }
 
 /**
- * A loop guard for one process: hop counts and escalations live in memory, bounded by age and
- * by the number of conversations.
+ * A loop guard for one process: hop counts, the messages it admitted and escalations live in
+ * memory, bounded by age and by the number of conversations.
  *
  * @example
  * const loopGuard = createMemoryLoopGuard({ maxHops: 3 })
@@ -54,45 +61,79 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
   const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
   const maxAgeMs = options.maxAgeMs ?? 60 * 60 * 1000
   const maxCorrelations = options.maxCorrelations ?? 10_000
+  // Past the limit, a tenth of it goes at once, so eviction is amortized O(1) per message.
+  const evictTo = Math.max(0, maxCorrelations - Math.ceil(maxCorrelations / 10))
   const now = options.now ?? Date.now
   // Map order doubles as recency order: a touched chain is moved to the end.
   const chains = new Map<string, Chain>()
+  const admitted = new Map<string, Admitted>()
   const held = new Map<string, Held>()
 
+  const alive = (lastActivityAt: number, at: number) => lastActivityAt >= at - maxAgeMs
+
   function touch(correlationId: string): Chain {
+    const at = now()
     let chain = chains.get(correlationId)
     if (chain) chains.delete(correlationId)
-    else {
+    if (!chain || !alive(chain.lastActivityAt, at)) {
+      if (chain) forget(chain)
       chain = {
         next: 0,
         limit: maxHops,
         status: 'active',
         path: [],
-        ids: new Set(),
+        ids: [],
         escalationIds: [],
         openEscalationId: undefined,
         lastActivityAt: 0,
       }
     }
-    chain.lastActivityAt = now()
+    chain.lastActivityAt = at
+    // Pruned before the touched chain goes back in, so a batch eviction never takes it.
+    prune(at, maxCorrelations - 1)
     chains.set(correlationId, chain)
-    prune()
     return chain
   }
 
-  function prune(): void {
-    const cutoff = now() - maxAgeMs
+  // Drops chains idle past maxAgeMs (they are oldest first) and, past `room`, a batch of the
+  // least recently active.
+  function prune(at: number, room: number): void {
+    const target = Math.min(evictTo, room)
+    let over = chains.size > room
     for (const [correlationId, chain] of chains) {
-      if (chains.size <= maxCorrelations && chain.lastActivityAt >= cutoff) break
+      if (!over && alive(chain.lastActivityAt, at)) break
       chains.delete(correlationId)
-      for (const id of chain.escalationIds) held.delete(id)
+      forget(chain)
+      if (over && chains.size <= target) over = false
     }
+  }
+
+  function forget(chain: Chain): void {
+    for (const id of chain.ids) admitted.delete(id)
+    for (const id of chain.escalationIds) held.delete(id)
+  }
+
+  function record(chain: Chain, envelope: Envelope): void {
+    chain.ids.push(envelope.id)
+    admitted.set(envelope.id, { envelope, at: now() })
+  }
+
+  // What is known of a message: only while its chain is alive and it is younger than maxAgeMs.
+  function lookup(envelopeId: string): Envelope | undefined {
+    const entry = admitted.get(envelopeId)
+    if (!entry) return undefined
+    const at = now()
+    const chain = chains.get(entry.envelope.correlationId)
+    if (!chain || !alive(chain.lastActivityAt, at) || !alive(entry.at, at)) return undefined
+    return entry.envelope
   }
 
   function find(escalationId: string): Held & { chain: Chain } {
     const entry = held.get(escalationId)
     const chain = entry && chains.get(entry.escalation.correlationId)
-    if (!entry || !chain) throw new EscalationNotFoundError(escalationId)
+    if (!entry || !chain || !alive(chain.lastActivityAt, now())) {
+      throw new EscalationNotFoundError(escalationId)
+    }
     if (entry.escalation.status !== 'open') {
       throw new EscalationResolvedError(escalationId, entry.escalation.status)
     }
@@ -118,14 +159,27 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
 
   function admitNow(envelope: Envelope): Admission {
     const chain = touch(envelope.correlationId)
-    const open = chain.openEscalationId ? held.get(chain.openEscalationId) : undefined
+    // A held or stopped chain admits nothing, whatever id arrives: the state is checked first.
     if (chain.status === 'stopped') {
       const last = chain.escalationIds.at(-1)
       return { status: 'stopped', escalation: last ? held.get(last)?.escalation : undefined }
     }
-    if (chain.ids.has(envelope.id)) return { status: 'admitted', hops: chain.next - 1 }
-    if (chain.status === 'escalated' && open)
+    const open = chain.openEscalationId ? held.get(chain.openEscalationId) : undefined
+    if (chain.status === 'escalated' && open) {
       return { status: 'waiting', escalation: open.escalation }
+    }
+    const known = lookup(envelope.id)
+    if (known) {
+      if (sameMessage(known, envelope)) return { status: 'duplicate', hops: chain.next - 1 }
+      return { status: 'conflict', problem: 'id-reused', recorded: recordOf(known) }
+    }
+    const parent = envelope.inReplyTo === undefined ? undefined : lookup(envelope.inReplyTo)
+    if (parent && parent.correlationId !== envelope.correlationId) {
+      return { status: 'conflict', problem: 'correlation', recorded: recordOf(parent) }
+    }
+    if (parent && envelope.hop !== parent.hop + 1) {
+      return { status: 'conflict', problem: 'hop', recorded: recordOf(parent) }
+    }
     const hop = hopOf(envelope, chain.next)
     if (hop > chain.limit) {
       const escalation: Escalation = {
@@ -144,7 +198,7 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
       return { status: 'escalated', escalation }
     }
     chain.next = hop + 1
-    chain.ids.add(envelope.id)
+    record(chain, envelope)
     extendPath(chain.path, envelope)
     return { status: 'admitted', hops: hop }
   }
@@ -156,19 +210,24 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
     },
     async observe(envelope) {
       const chain = touch(envelope.correlationId)
-      if (chain.ids.has(envelope.id)) return
-      chain.ids.add(envelope.id)
+      if (lookup(envelope.id)) return
+      record(chain, envelope)
       chain.next = Math.max(chain.next, envelope.hop + 1)
       extendPath(chain.path, envelope)
     },
+    async recorded(envelopeId) {
+      const envelope = lookup(envelopeId)
+      return envelope && recordOf(envelope)
+    },
     async allow({ escalationId, extraHops }) {
+      assertExtraHops(escalationId, extraHops)
       const { entry, escalation, chain } = resolve(escalationId, { status: 'allowed', extraHops })
       chain.status = 'active'
       // The held message is the first of the extra hops: the chain may now reach the hop count
       // it was held at plus `extraHops`, and the next escalation says so.
       chain.limit = entry.heldHop - 1 + extraHops
       chain.next = entry.heldHop + 1
-      chain.ids.add(entry.heldMessage.id)
+      record(chain, entry.heldMessage)
       extendPath(chain.path, entry.heldMessage)
       return { escalation, heldMessage: entry.heldMessage }
     },
@@ -179,17 +238,31 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
     },
     async hops(correlationId) {
       const chain = chains.get(correlationId)
-      return chain ? Math.max(0, chain.next - 1) : 0
+      if (!chain || !alive(chain.lastActivityAt, now())) return 0
+      return Math.max(0, chain.next - 1)
     },
     async escalation(escalationId) {
-      return held.get(escalationId)?.escalation
+      const entry = held.get(escalationId)
+      const chain = entry && chains.get(entry.escalation.correlationId)
+      return chain && alive(chain.lastActivityAt, now()) ? entry.escalation : undefined
     },
     async escalations() {
-      return [...held.values()].map((entry) => entry.escalation)
+      const at = now()
+      return [...held.values()]
+        .filter((entry) => {
+          const chain = chains.get(entry.escalation.correlationId)
+          return chain !== undefined && alive(chain.lastActivityAt, at)
+        })
+        .map((entry) => entry.escalation)
     },
     async close() {
       chains.clear()
+      admitted.clear()
       held.clear()
     },
   }
+}
+
+function recordOf(envelope: Envelope): MessageRecord {
+  return { id: envelope.id, correlationId: envelope.correlationId, hop: envelope.hop }
 }

@@ -1,30 +1,36 @@
 import { parseWith } from '@baton/core'
 import type { Redis } from 'ioredis'
 import { z } from 'zod'
-import { newId } from '../envelope/create-envelope'
+import { newId } from '../envelope/build-envelope'
 import type { Envelope } from '../envelope/envelope'
 import {
+  FunctionOption,
   LoopGuardSettings,
   PositiveWhole,
   RedisConnectionSettings,
 } from '../options/option-schemas'
 import { connectRedis, type RedisConnectionOptions } from '../rails/redis/connect-redis'
+import { assertExtraHops } from './assert-extra-hops'
 import { Escalation, type EscalationStatus } from './escalation'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
 import {
   type Admission,
+  type ConflictProblem,
   DEFAULT_MAX_HOPS,
   type LoopGuard,
   type LoopGuardOptions,
 } from './loop-guard'
-import { ADMIT, ALLOW, OBSERVE, STOP } from './redis-loop-guard-scripts'
+import { ADMIT, ALLOW, HOPS, LIVE, OBSERVE, RECORDED, STOP } from './redis-loop-guard-scripts'
+import { fingerprintOf } from './same-message'
 
 export type RedisLoopGuardOptions = RedisConnectionOptions &
   LoopGuardOptions & {
     /** Prefix of every key (default `baton`); buses that share a conversation share it. */
     prefix?: string
-    /** Chains and escalations idle this long expire from Redis (default one hour). */
+    /** Chains idle this long are forgotten, with their messages and escalations (default one hour). */
     maxAgeMs?: number
+    /** The guard's clock (default `Date.now`); every guard sharing a prefix should agree on it. */
+    now?: () => number
   }
 
 const RedisLoopGuardSettings = z.intersection(
@@ -32,29 +38,49 @@ const RedisLoopGuardSettings = z.intersection(
   LoopGuardSettings.extend({
     prefix: z.string().min(1).optional(),
     maxAgeMs: PositiveWhole.optional(),
+    now: FunctionOption.optional(),
   }),
 )
 
+type Script = (...args: (string | number)[]) => Promise<unknown>
 type Scripted = Redis & {
-  batonAdmit(...args: (string | number)[]): Promise<string[]>
-  batonObserve(...args: (string | number)[]): Promise<number>
-  batonAllow(...args: (string | number)[]): Promise<string[]>
-  batonStop(...args: (string | number)[]): Promise<string[]>
+  batonAdmit: Script
+  batonObserve: Script
+  batonRecorded: Script
+  batonAllow: Script
+  batonStop: Script
+  batonHops: Script
+  batonLive: Script
+}
+
+const scripts = {
+  batonAdmit: ADMIT,
+  batonObserve: OBSERVE,
+  batonRecorded: RECORDED,
+  batonAllow: ALLOW,
+  batonStop: STOP,
+  batonHops: HOPS,
+  batonLive: LIVE,
 }
 
 /**
- * A loop guard whose hop counts and escalations live in Redis and change only inside Lua
- * scripts, so buses in different processes enforce one limit on a shared conversation.
+ * A loop guard whose hop counts, admitted messages and escalations live in Redis and change
+ * only inside Lua scripts, so buses in different processes enforce one limit on a shared
+ * conversation. It decides exactly as `createMemoryLoopGuard` does.
  *
  * @example
  * const loopGuard = createRedisLoopGuard({ url: 'redis://127.0.0.1:6379', prefix: 'baton', maxHops: 4 })
  * const bus = createMessageBus({ loopGuard, transport: createRedisRail({ url: 'redis://127.0.0.1:6379' }) })
+ * // …
+ * await bus.close()
+ * await loopGuard.close() // a bus never closes a guard it was given
  */
 export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard {
   parseWith(RedisLoopGuardSettings, options, 'redis loop guard options')
   const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
   const prefix = options.prefix ?? 'baton'
   const ttl = options.maxAgeMs ?? 60 * 60 * 1000
+  const now = options.now ?? Date.now
   let connection: Promise<{ client: Scripted; owned: boolean }> | undefined
   const watchers = new Set<(escalation: Escalation) => void>()
   let subscriber: Promise<Redis> | undefined
@@ -62,39 +88,24 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
 
   const connect = () => {
     connection ??= connectRedis(options, 'redis loop guard').then(({ client, owned }) => {
-      client.defineCommand('batonAdmit', { numberOfKeys: 5, lua: ADMIT })
-      client.defineCommand('batonObserve', { numberOfKeys: 3, lua: OBSERVE })
-      client.defineCommand('batonAllow', { numberOfKeys: 4, lua: ALLOW })
-      client.defineCommand('batonStop', { numberOfKeys: 2, lua: STOP })
+      for (const [name, lua] of Object.entries(scripts)) {
+        client.defineCommand(name, { numberOfKeys: 0, lua })
+      }
       return { client: client as Scripted, owned }
     })
     return connection.then(({ client }) => client)
   }
 
-  const chainKey = (correlationId: string) => `${prefix}:chain:${correlationId}`
-  const keys = {
-    chain: chainKey,
-    /** The chain, path and ids keys of one correlation, in the order the scripts take them. */
-    ofChain: (correlationId: string) =>
-      [
-        chainKey(correlationId),
-        `${prefix}:path:${correlationId}`,
-        `${prefix}:ids:${correlationId}`,
-      ] as const,
-    escalation: (escalationId: string) => `${prefix}:escalation:${escalationId}`,
-    index: `${prefix}:escalations`,
-    events: `${prefix}:escalation-events`,
-  }
-
-  // ARGV 1 to 6 of both the admit and the observe script.
-  const hopArguments = (envelope: Envelope) =>
-    [envelope.id, envelope.from.agentId, envelope.to.agentId, envelope.hop, maxHops, ttl] as const
+  // ARGV 1 to 3 of every script.
+  const common = () => [prefix, now(), ttl] as const
+  const escalationKey = (escalationId: string) => `${prefix}:escalation:${escalationId}`
+  const events = `${prefix}:escalation-events`
 
   // Other buses learn of an escalation through a Redis channel; a missed announcement is not
   // lost state, since `escalations()` reads Redis itself.
   async function announce(escalation: Escalation): Promise<Escalation> {
     const client = await connect()
-    await client.publish(keys.events, JSON.stringify(escalation)).catch(() => 0)
+    await client.publish(events, JSON.stringify(escalation)).catch(() => 0)
     return escalation
   }
 
@@ -111,29 +122,51 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
         }
         if (parsed.success) for (const watcher of [...watchers]) watcher(parsed.data)
       })
-      await connection.subscribe(keys.events)
+      await connection.subscribe(events)
       if (closed) connection.disconnect()
       return connection
     })
     subscriber.catch(() => {})
   }
 
-  async function read(escalationId: string): Promise<Escalation | undefined> {
-    const client = await connect()
-    const fields = await client.hgetall(keys.escalation(escalationId))
+  // An escalation record that does not parse (written by an older or broken writer) is
+  // skipped as unknown, so it never breaks the listing of the others.
+  function parseEscalation(fields: Record<string, string>): Escalation | undefined {
     if (!fields.id) return undefined
-    return Escalation.parse({
+    let path: unknown
+    let lastMessage: unknown
+    try {
+      path = JSON.parse(fields.path ?? '[]')
+      lastMessage = JSON.parse(fields.lastMessage ?? 'null')
+    } catch {
+      return undefined
+    }
+    const parsed = Escalation.safeParse({
       id: fields.id,
       correlationId: fields.correlationId,
       hops: Number(fields.hops),
-      path: JSON.parse(fields.path ?? '[]'),
-      lastMessage: JSON.parse(fields.lastMessage ?? 'null'),
+      path,
+      lastMessage,
       status: fields.status,
       createdAt: fields.createdAt,
       ...(fields.resolvedAt ? { resolvedAt: fields.resolvedAt } : {}),
       ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
       ...(fields.extraHops !== undefined ? { extraHops: Number(fields.extraHops) } : {}),
     })
+    return parsed.success ? parsed.data : undefined
+  }
+
+  async function readMany(ids: string[]): Promise<Escalation[]> {
+    if (ids.length === 0) return []
+    const client = await connect()
+    const live = (await client.batonLive(...common(), ...ids)) as number[]
+    const wanted = ids.filter((_, index) => live[index] === 1)
+    const records = await Promise.all(wanted.map((id) => client.hgetall(escalationKey(id))))
+    return records.flatMap((fields) => parseEscalation(fields) ?? [])
+  }
+
+  async function read(escalationId: string): Promise<Escalation | undefined> {
+    return (await readMany([escalationId]))[0]
   }
 
   async function required(escalationId: string): Promise<Escalation> {
@@ -153,21 +186,33 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     maxHops,
     async admit(envelope: Envelope): Promise<Admission> {
       const client = await connect()
-      const { correlationId } = envelope
       const candidate = newId('esc')
-      const now = Date.now()
-      const [status, value = ''] = await client.batonAdmit(
-        ...keys.ofChain(correlationId),
-        keys.escalation(candidate),
-        keys.index,
-        ...hopArguments(envelope),
+      const at = now()
+      const [status, value = '', ...rest] = (await client.batonAdmit(
+        prefix,
+        at,
+        ttl,
+        envelope.id,
+        envelope.from.agentId,
+        envelope.to.agentId,
+        envelope.hop,
+        maxHops,
         candidate,
         JSON.stringify(envelope),
-        new Date(now).toISOString(),
-        now,
-        correlationId,
-      )
-      if (status === 'admitted') return { status, hops: Number(value) }
+        new Date(at).toISOString(),
+        envelope.correlationId,
+        envelope.inReplyTo ?? '',
+        fingerprintOf(envelope),
+      )) as string[]
+      if (status === 'admitted' || status === 'duplicate') return { status, hops: Number(value) }
+      if (status === 'conflict') {
+        const [id = '', correlationId = '', hop = '0'] = rest
+        return {
+          status,
+          problem: value as ConflictProblem,
+          recorded: { id, correlationId, hop: Number(hop) },
+        }
+      }
       if (status === 'stopped') return { status, escalation: value ? await read(value) : undefined }
       const escalation = await required(value)
       if (status === 'escalated') return { status, escalation: await announce(escalation) }
@@ -175,49 +220,56 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     },
     async observe(envelope) {
       const client = await connect()
-      const { correlationId } = envelope
-      await client.batonObserve(...keys.ofChain(correlationId), ...hopArguments(envelope))
+      await client.batonObserve(
+        ...common(),
+        envelope.id,
+        envelope.from.agentId,
+        envelope.to.agentId,
+        envelope.hop,
+        maxHops,
+        envelope.correlationId,
+        fingerprintOf(envelope),
+      )
+    },
+    async recorded(envelopeId) {
+      const client = await connect()
+      const [correlationId, hop] = (await client.batonRecorded(...common(), envelopeId)) as string[]
+      if (correlationId === undefined) return undefined
+      return { id: envelopeId, correlationId, hop: Number(hop) }
     },
     async allow({ escalationId, extraHops }) {
+      assertExtraHops(escalationId, extraHops)
       const client = await connect()
       const held = await required(escalationId)
-      const { correlationId } = held
-      const reply = await client.batonAllow(
-        keys.escalation(escalationId),
-        ...keys.ofChain(correlationId),
+      const reply = (await client.batonAllow(
+        ...common(),
+        escalationId,
         extraHops,
-        new Date().toISOString(),
-        ttl,
-      )
+        new Date(now()).toISOString(),
+      )) as string[]
       check(reply, escalationId)
       const escalation = await announce(await required(escalationId))
       return { escalation, heldMessage: held.lastMessage }
     },
     async stop({ escalationId, reason }) {
       const client = await connect()
-      const held = await required(escalationId)
-      const reply = await client.batonStop(
-        keys.escalation(escalationId),
-        keys.chain(held.correlationId),
-        reason,
-        new Date().toISOString(),
-        ttl,
-      )
+      const reply = (await client.batonStop(
+        ...common(),
+        escalationId,
+        String(reason),
+        new Date(now()).toISOString(),
+      )) as string[]
       check(reply, escalationId)
       return announce(await required(escalationId))
     },
     async hops(correlationId) {
       const client = await connect()
-      const next = Number(await client.hget(keys.chain(correlationId), 'next'))
-      return Math.max(0, (Number.isFinite(next) ? next : 0) - 1)
+      return Number(await client.batonHops(...common(), correlationId))
     },
     escalation: read,
     async escalations() {
       const client = await connect()
-      await client.zremrangebyscore(keys.index, '-inf', Date.now() - ttl)
-      const ids = await client.zrange(keys.index, 0, -1)
-      const found = await Promise.all(ids.map(read))
-      return found.filter((escalation): escalation is Escalation => escalation !== undefined)
+      return readMany(await client.zrange(`${prefix}:escalations`, 0, -1))
     },
     watch(listener) {
       watchers.add(listener)

@@ -6,8 +6,11 @@ export { isLoopGuard } from './is-loop-guard'
 export {
   type Admission,
   type AllowResult,
+  type ConflictProblem,
   DEFAULT_MAX_HOPS,
   type LoopGuard,
   type LoopGuardOptions,
+  type MessageRecord,
 } from './loop-guard'
 export { LoopGuardError, type LoopGuardErrorCode } from './loop-guard-error'
+export { MessageConflictError } from './message-conflict-error'

@@ -1,9 +1,30 @@
 import type { Envelope } from '../envelope/envelope'
 import type { Escalation } from './escalation'
 
+/** What a guard remembers of a message it admitted: enough to check what answers it. */
+export type MessageRecord = {
+  readonly id: string
+  readonly correlationId: string
+  /** The hop the envelope itself carried. */
+  readonly hop: number
+}
+
+/** Why the guard refused a message that contradicts what it recorded. */
+export type ConflictProblem =
+  /** The id was already admitted with other content: a replay or a forgery. */
+  | 'id-reused'
+  /** Its correlation is not that of the message named by its `inReplyTo`. */
+  | 'correlation'
+  /** Its hop is not one more than that of the message named by its `inReplyTo`. */
+  | 'hop'
+
 /** What the loop guard decided about one message. */
 export type Admission =
   | { status: 'admitted'; hops: number }
+  /** This exact message (same id, same content) was admitted before; it is not delivered again. */
+  | { status: 'duplicate'; hops: number }
+  /** The message contradicts the guard's record (see `ConflictProblem`); it is refused. */
+  | { status: 'conflict'; problem: ConflictProblem; recorded: MessageRecord }
   /** This message went past the limit: it is held in a new escalation. */
   | { status: 'escalated'; escalation: Escalation }
   /** The chain already waits on an open escalation; this message is refused, not held. */
@@ -20,13 +41,22 @@ export type AllowResult = { escalation: Escalation; heldMessage: Envelope }
  */
 export type LoopGuard = {
   readonly maxHops: number
-  /** Counts `envelope` as one hop of its correlation, or refuses it. */
+  /**
+   * Counts `envelope` as one hop of its correlation, or refuses it. A stopped or held chain
+   * admits nothing, whatever the id; a known id is never admitted twice.
+   */
   admit(envelope: Envelope): Promise<Admission>
   /** Records a message some other guard admitted (it arrived over a rail), without refusing it. */
   observe(envelope: Envelope): Promise<void>
   /**
-   * Lets the chain make exactly `extraHops` (≥ 1) more hops beyond where it was held, the held
-   * message being the first of them (delivered now); the hop after those is held again.
+   * What the guard recorded of an admitted message, so an answer to it inherits its
+   * correlation and hop; undefined when unknown or forgotten. Optional for other guards.
+   */
+  recorded?(envelopeId: string): Promise<MessageRecord | undefined>
+  /**
+   * Lets the chain make exactly `extraHops` (a whole number ≥ 1) more hops beyond where it was
+   * held, the held message being the first of them (delivered now); the hop after those is
+   * held again. Anything but a whole number ≥ 1 is a `ValidationError`, and changes nothing.
    */
   allow(options: { escalationId: string; extraHops: number }): Promise<AllowResult>
   /** Ends the chain: every later message of the correlation is refused. */

@@ -185,4 +185,106 @@ describe('createMessageBus with requireSignatures', () => {
     expect(received).toEqual([genuine])
     await bus.close()
   })
+
+  it('accepts a signed envelope once: a replay is refused even after retention dropped it', async () => {
+    let now = Date.now()
+    const bus = createMessageBus({
+      requireSignatures: true,
+      resolveWallet: (agentId) => wallets.get(agentId),
+      retention: { maxMessages: 1 },
+      now: () => now,
+    })
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    const pay = await signEnvelope(
+      createEnvelope(
+        { from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'pay 5' },
+        { now: () => now },
+      ),
+      ops,
+    )
+    await bus.relay(pay)
+    await bus.relay(
+      await signEnvelope(
+        createEnvelope(
+          { from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'other' },
+          { now: () => now },
+        ),
+        ops,
+      ),
+    )
+    expect(bus.history(pay.correlationId)).toEqual([])
+    now += 2_000
+    const replay = await bus.send(pay).catch((caught: unknown) => caught)
+    expect(replay).toBeInstanceOf(SignatureError)
+    expect(replay).toMatchObject({ code: 'SIGNATURE_REPLAYED', problem: 'replayed' })
+    expect(received.filter((message) => message.content === 'pay 5')).toHaveLength(1)
+    await bus.close()
+  })
+
+  it('refuses a signed envelope dated outside the freshness window, either way', async () => {
+    const { bus, received } = securedBus()
+    const dated = (iso: string) => signEnvelope({ ...draft(), createdAt: iso }, ops)
+    const old = await bus.send(await dated('2001-09-09T01:46:40.000Z')).catch((caught) => caught)
+    expect(old).toBeInstanceOf(SignatureError)
+    expect(old).toMatchObject({ code: 'SIGNATURE_STALE', problem: 'stale' })
+    expect((old as SignatureError).message).toContain('2001-09-09')
+    const future = new Date(Date.now() + 10 * 60_000).toISOString()
+    await expect(bus.send(await dated(future))).rejects.toMatchObject({ code: 'SIGNATURE_STALE' })
+    // inside the window (default five minutes) it is delivered
+    const recent = await dated(new Date(Date.now() - 4 * 60_000).toISOString())
+    await expect(bus.send(recent)).resolves.toEqual(recent)
+    expect(received).toEqual([recent])
+    await bus.close()
+  })
+
+  it('takes the freshness window from signatureMaxAgeMs', async () => {
+    const bus = createMessageBus({
+      requireSignatures: true,
+      resolveWallet: (agentId) => wallets.get(agentId),
+      signatureMaxAgeMs: 1_000,
+    })
+    const signed = await signEnvelope(
+      { ...draft(), createdAt: new Date(Date.now() - 5_000).toISOString() },
+      ops,
+    )
+    await expect(bus.send(signed)).rejects.toMatchObject({ code: 'SIGNATURE_STALE' })
+    expect(() => createMessageBus({ signatureMaxAgeMs: 0 })).toThrow(/signatureMaxAgeMs/)
+    await bus.close()
+  })
+
+  it('refuses a signed envelope replayed over a rail, reporting it', async () => {
+    let receive: ((raw: unknown) => Promise<void>) | undefined
+    const errors: DeliveryError[] = []
+    const bus = createMessageBus({
+      transport: {
+        name: 'test',
+        async start(receiver) {
+          receive = receiver
+        },
+        async publish() {},
+        async close() {},
+      },
+      requireSignatures: true,
+      resolveWallet: (agentId) => wallets.get(agentId),
+      retention: { maxMessages: 1 },
+      onDeliveryError: (error) => errors.push(error),
+    })
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    await bus.ready()
+    const genuine = await signEnvelope(draft(), ops)
+    await receive?.(genuine)
+    for (let index = 0; index < 3; index += 1) await receive?.(await signEnvelope(draft(), ops))
+    await receive?.(genuine)
+    expect(received.filter((message) => message.id === genuine.id)).toHaveLength(1)
+    expect(errors.map((error) => (error.cause as SignatureError).code)).toEqual([
+      'SIGNATURE_REPLAYED',
+    ])
+    await bus.close()
+  })
 })
