@@ -11,6 +11,7 @@ export type SwarmRunState = {
   /** The round in progress or last finished (0 before the first). */
   round: number
   output?: string
+  /** Why it ended `failed` or `cancelled`; always set for those two. */
   error?: { code: string; message: string }
   startedAt: number
   finishedAt?: number
@@ -39,7 +40,10 @@ export function applySwarmEvent(
     case 'swarm-finish':
       next.status = event.result.status
       next.output = event.result.output
-      if (event.result.error) next.error = event.result.error
+      // A `swarm-error` before it may have said why; a runner that says nothing still gets
+      // a reason, so a failed run never reads as one without a cause.
+      next.error = event.result.error ?? run.error ?? unexplained(event.result.status)
+      if (next.error === undefined) delete next.error
       next.finishedAt = Date.now()
       break
     case 'swarm-error':
@@ -51,4 +55,16 @@ export function applySwarmEvent(
       break
   }
   return next
+}
+
+function unexplained(
+  status: SwarmRunState['status'],
+): { code: string; message: string } | undefined {
+  if (status === 'failed') {
+    return { code: 'SWARM_RUN_FAILED', message: 'The run failed; its runner gave no reason.' }
+  }
+  if (status === 'cancelled') {
+    return { code: 'CANCELLED', message: 'The run was cancelled; its runner gave no reason.' }
+  }
+  return undefined
 }

@@ -8,9 +8,10 @@ export {
 } from './create-advanced-agent-store'
 export { parseSwarmList } from './parse-swarm-list'
 export {
+  SwarmRunFailedError,
   SwarmRunnerMissingError,
   SwarmRunStartError,
   SwarmsUnavailableError,
   UnknownSwarmError,
 } from './swarm-run-errors'
-export { waitForSwarmRun } from './wait-for-swarm-run'
+export { type WaitForSwarmRunOptions, waitForSwarmRun } from './wait-for-swarm-run'

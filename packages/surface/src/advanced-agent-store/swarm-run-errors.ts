@@ -45,3 +45,28 @@ export class SwarmsUnavailableError extends BatonError {
     })
   }
 }
+
+/** `waitForSwarmRun(..., { rejectOnFailure: true })`: the run ended `failed` or `cancelled`. */
+export class SwarmRunFailedError extends BatonError {
+  override name = 'SwarmRunFailedError'
+  constructor(options: {
+    runId: string
+    swarmId: string
+    status: 'failed' | 'cancelled'
+    error: { code: string; message: string }
+  }) {
+    super(
+      'SWARM_RUN_FAILED',
+      `Swarm "${options.swarmId}" run "${options.runId}" ended ${options.status}: ${options.error.message}`,
+      {
+        details: {
+          runId: options.runId,
+          swarmId: options.swarmId,
+          status: options.status,
+          causeCode: options.error.code,
+          reason: options.error.message,
+        },
+      },
+    )
+  }
+}

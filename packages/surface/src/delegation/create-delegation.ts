@@ -103,7 +103,8 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
         delegatedTo: `swarm:${swarmId}`,
         route: 'swarm',
         runId,
-        message: `Swarm "${swarmId}" started run "${runId}".`,
+        // Started, not finished: the run's outcome is in the store (waitForSwarmRun, useSwarmRun).
+        message: `Swarm "${swarmId}" started run "${runId}"; its outcome follows in runs["${runId}"].`,
       }
     } catch (error) {
       return failure(error)

@@ -39,7 +39,11 @@ function Chat({ from }: { from: string }) {
         send
       </button>
       <output aria-label="result">{result ? JSON.stringify(result) : ''}</output>
-      <output aria-label="run">{run ? `${run.status}: ${run.output ?? ''}` : 'no run'}</output>
+      <output aria-label="run">
+        {run
+          ? `${run.status}: ${run.status === 'failed' ? run.error?.message : (run.output ?? '')}`
+          : 'no run'}
+      </output>
       <output aria-label="conversations">{conversations}</output>
     </div>
   )
@@ -93,6 +97,17 @@ describe('useA2ADelegation', () => {
     const result = await send('swarm_bad!id')
     expect(result).toMatchObject({ success: false, errorCode: 'INVALID_SWARM_ID' })
     expect(created.swarms.getState().runs).toEqual({})
+  })
+
+  it('reports a swarm run as started, and then its failure with the reason', async () => {
+    renderChat()
+    // The offline model fails on this directive: the first member fails in round 1.
+    const result = await send('@Research Swarm go [[fail:the analyst model is down]]')
+    // success only says the run started; its outcome follows in useSwarmRun.
+    expect(result).toMatchObject({ success: true, route: 'swarm' })
+    await waitFor(() =>
+      expect(screen.getByLabelText('run').textContent).toBe('failed: the analyst model is down'),
+    )
   })
 
   it('reports the error when a swarm run fails to start, leaving no run', async () => {
