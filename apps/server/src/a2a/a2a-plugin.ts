@@ -6,7 +6,7 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
-import { type A2AServices, a2aServicesFrom } from './a2a-services'
+import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
@@ -122,7 +122,9 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
  * await app.register(a2aPlugin)
  */
 export const a2aPlugin: FastifyPluginAsync = shared(async (app) => {
-  await app.register(createA2APlugin(a2aServicesFrom(app.baton)))
+  await app.register(
+    createA2APlugin(a2aServicesFrom(app.getDecorator<ServerServicesForA2A>('baton'))),
+  )
 })
 
 function hasToken(request: FastifyRequest, token: string): boolean {

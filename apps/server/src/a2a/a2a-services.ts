@@ -1,6 +1,29 @@
-import type { Agent } from '@baton/core'
+import type { Agent, Budget } from '@baton/core'
 import type { Kysely } from 'kysely'
-import type { BatonServices, RunHostedAgentInput, RunHostedAgentResult } from '../services'
+
+/**
+ * One message for one hosted agent, as the server's agent host takes it
+ * (`agentHost.runHostedAgent` in `services.ts`; only the fields the A2A endpoints use).
+ */
+export type HostedAgentRun = {
+  agent: Agent | string
+  input: string
+  /** Keeps a conversation together. */
+  correlationId?: string
+  /** How many times the conversation has been passed on already. */
+  hop?: number
+  budget?: Budget
+  signal?: AbortSignal
+  /** Who asked (an agent id or wallet). */
+  from?: string
+}
+
+export type HostedAgentAnswer = {
+  text: string
+  usage: { calls: number; tokens: number; costUsd: number }
+  correlationId: string
+  hop: number
+}
 
 /** The little the A2A endpoints need from the server, so they can be tested on their own. */
 export type A2AServices = {
@@ -13,9 +36,24 @@ export type A2AServices = {
   findAgent(agentId: string): Promise<Agent | undefined>
   /** The agent the server-wide card describes: the first orchestrator. */
   findOrchestrator(): Promise<Agent | undefined>
-  runHostedAgent(input: RunHostedAgentInput): Promise<RunHostedAgentResult>
+  runHostedAgent(input: HostedAgentRun): Promise<HostedAgentAnswer>
   /** How many hops the bus has counted in a conversation (0 when it has not seen it). */
   hops(correlationId: string): number
+}
+
+/** The parts of the decorated server services (`app.baton`) that the A2A endpoints read. */
+export type ServerServicesForA2A = {
+  settings: { apiToken: string | undefined }
+  // biome-ignore lint/suspicious/noExplicitAny: see A2AServices.db.
+  db: Kysely<any>
+  repositories: {
+    agents: {
+      findById(id: string): Promise<Agent | undefined>
+      list(options: { type?: string; limit: number; offset: number }): Promise<{ agents: Agent[] }>
+    }
+  }
+  agentHost: { runHostedAgent(input: HostedAgentRun): Promise<HostedAgentAnswer> }
+  bus: { hops(correlationId: string): number }
 }
 
 /**
@@ -24,7 +62,7 @@ export type A2AServices = {
  * @example
  * await app.register(createA2APlugin(a2aServicesFrom(app.baton)))
  */
-export function a2aServicesFrom(baton: BatonServices): A2AServices {
+export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
   return {
     apiToken: baton.settings.apiToken,
     db: baton.db,

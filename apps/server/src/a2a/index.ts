@@ -1,3 +1,9 @@
 export { a2aPlugin, createA2APlugin } from './a2a-plugin'
-export { type A2AServices, a2aServicesFrom } from './a2a-services'
+export {
+  type A2AServices,
+  a2aServicesFrom,
+  type HostedAgentAnswer,
+  type HostedAgentRun,
+  type ServerServicesForA2A,
+} from './a2a-services'
 export { A2A_TASK_TABLE, createA2ATaskStore } from './a2a-task-store'

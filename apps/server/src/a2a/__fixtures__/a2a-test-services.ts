@@ -3,8 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { up } from '../../db/migrations/0002-a2a-tasks'
-import type { RunHostedAgentInput, RunHostedAgentResult } from '../../services'
-import type { A2AServices } from '../a2a-services'
+import type { A2AServices, HostedAgentAnswer, HostedAgentRun } from '../a2a-services'
 
 export const hostedAgent = (overrides: Partial<AgentInput> = {}): Agent =>
   Agent.parse({
@@ -25,7 +24,7 @@ export const hostedAgent = (overrides: Partial<AgentInput> = {}): Agent =>
   } satisfies AgentInput)
 
 export type TestServices = A2AServices & {
-  calls: RunHostedAgentInput[]
+  calls: HostedAgentRun[]
   close(): Promise<void>
 }
 
@@ -38,7 +37,7 @@ export async function createTestServices(
     dataDir?: string
     apiToken?: string
     agents?: Agent[]
-    answer?: (input: RunHostedAgentInput) => Promise<RunHostedAgentResult>
+    answer?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>
   } = {},
 ): Promise<TestServices> {
   const pglite = await PGlite.create(options.dataDir)
@@ -56,7 +55,7 @@ export async function createTestServices(
       wallet: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     }),
   ]
-  const calls: RunHostedAgentInput[] = []
+  const calls: HostedAgentRun[] = []
   return {
     apiToken: options.apiToken,
     db,
