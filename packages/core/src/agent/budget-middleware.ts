@@ -78,7 +78,6 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
     }
     // Nothing in flight can give money back: reserving the full estimate is refused with a
     // BudgetExceededError that names the budget and the dimension.
-    // (Only a shortfall within the budget's rounding tolerance is accepted, and then used.)
     const estimate = reservedEstimate({ inputEstimate, outputTokens: wanted })
     const reservation = budget.reserve({ calls: 1, ...estimate })
     const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens: wanted }

@@ -127,6 +127,19 @@ describe('runAgent', () => {
     expect(budget.spent().tokens).toBe(result.usage.tokens)
   })
 
+  it('sums the cost of its calls as the budget books it, without float noise', async () => {
+    const { toolRegistry } = addTools()
+    const budget = createBudget()
+    const result = await runAgent(makeAgent({ tools: ['add'] }), tenTools(2), {
+      budget,
+      toolRegistry,
+    })
+    const floatSum = result.steps.reduce((sum, step) => sum + step.usage.costUsd, 0)
+    // The float sum of these prices carries noise; the run's total must not.
+    expect(floatSum).not.toBe(budget.spent().costUsd)
+    expect(result.usage.costUsd).toBe(budget.spent().costUsd)
+  })
+
   it('answers exactly the [[answer:]] text and the [[json:]] text', async () => {
     const budget = createBudget()
     expect((await runAgent(makeAgent(), '[[answer:forty-two]]', { budget })).text).toBe('forty-two')

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { BatonError } from '../errors/baton-error'
 import { createModelRegistry } from '../models/create-model-registry'
 import { defaultPriceTable } from '../models/price-table'
+import { sumUsd } from '../money/usd-units'
 import type { Agent } from '../schemas'
 import { AgentType, ModelRef } from '../schemas/agent'
 import { parseWith } from '../schemas/parse'
@@ -122,7 +123,8 @@ export async function runAgent(
       usage: {
         calls: charges.length,
         tokens: charges.reduce((sum, charge) => sum + charge.tokens, 0),
-        costUsd: charges.reduce((sum, charge) => sum + charge.costUsd, 0),
+        // Summed as the budget's books are, so the two always agree.
+        costUsd: sumUsd(charges.map((charge) => charge.costUsd)),
       },
       steps,
       wallet: card.wallet,

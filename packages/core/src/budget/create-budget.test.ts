@@ -59,6 +59,32 @@ describe('createBudget', () => {
     expect(grandchild.remaining()).toMatchObject({ calls: 4, tokens: 850, costUsd: 0.75 })
   })
 
+  it('keeps exact books of large sums and of tiny amounts', () => {
+    const budget = createBudget()
+    const child = budget.child()
+    for (let i = 0; i < 1000; i++) child.charge({ costUsd: 999.999 })
+    expect(budget.spent().costUsd).toBe(999_999)
+    const tiny = createBudget({ cost: 1e-7 })
+    for (let i = 0; i < 100_000; i++) tiny.charge({ costUsd: 4e-13 })
+    expect(tiny.spent().costUsd).toBe(4e-8)
+    expect(tiny.remaining().costUsd).toBe(6e-8)
+    expect(tiny.aborted).toBe(false)
+  })
+
+  it('refuses limits that are not finite, naming the field', () => {
+    for (const [limits, path] of [
+      [{ seconds: 1e306 }, 'seconds'],
+      [{ maxWallMs: Number.MAX_VALUE }, 'maxWallMs'],
+      [{ cost: 1e300 }, 'cost'],
+      [{ calls: 2 ** 60 }, 'calls'],
+    ] as const) {
+      const error = thrown(() => createBudget(limits)) as ValidationError
+      expect(error).toBeInstanceOf(ValidationError)
+      expect(error.issues.map((issue) => issue.path)).toEqual([path])
+    }
+    expect(createBudget({ seconds: 365 * 24 * 3600 }).limits.maxWallMs).toBe(31_536_000_000)
+  })
+
   it('keeps cost books free of float noise', () => {
     const budget = createBudget()
     const child = budget.child()
@@ -98,8 +124,11 @@ describe('createBudget', () => {
       expect(budget.aborted).toBe(true)
       expect(budget.signal.reason).toMatchObject({ budget: 'root', dimension: 'calls' })
     }
-    // `other` started with a copy of what root had left, so its own cap ran out too.
-    expect(other.signal.reason).toMatchObject({ budget: other.name, dimension: 'calls' })
+    // `other` started with a copy of what root had left, so its own cap ran out too. When one
+    // charge uses up a budget's own limit and an ancestor's, the budget's own reason wins, on
+    // every runtime: budgets are aborted from the charger up, and an abort reaches only the
+    // descendants not aborted yet.
+    expect(other.signal.reason).toMatchObject({ budget: 'root/2', dimension: 'calls' })
     expect(thrown(() => grandchild.charge({ tokens: 1 }))).toBeInstanceOf(BudgetExceededError)
   })
 
@@ -121,10 +150,18 @@ describe('createBudget', () => {
     expect(child.canAfford({ calls: 1 })).toBe(false)
   })
 
-  it('refuses usage that is not a finite number ≥ 0', () => {
+  it('refuses usage that is not a whole number of calls and tokens or a sane amount of USD', () => {
     const budget = createBudget({ calls: 5 })
     const error = thrown(() => budget.charge({ calls: -1 })) as ValidationError
-    expect(error.issues).toEqual([{ path: 'calls', message: 'must be a finite number ≥ 0' }])
+    expect(error.issues).toEqual([{ path: 'calls', message: 'must be a whole number ≥ 0' }])
+    const fractions = thrown(() => budget.charge({ calls: 0.5, inputTokens: 1.5 }))
+    expect((fractions as ValidationError).issues.map((issue) => issue.path)).toEqual([
+      'calls',
+      'inputTokens',
+    ])
+    const huge = thrown(() => createBudget().charge({ costUsd: 1e300 })) as ValidationError
+    expect(huge.issues.map((issue) => issue.path)).toEqual(['costUsd'])
+    expect(thrown(() => budget.reserve({ tokens: 2.5 }))).toBeInstanceOf(ValidationError)
     expect(thrown(() => budget.charge({ costUsd: Number.NaN }))).toBeInstanceOf(ValidationError)
     expect(budget.spent().calls).toBe(0)
     expect(budget.aborted).toBe(false)
@@ -188,6 +225,17 @@ describe('createBudget', () => {
       expect(root.child().name).toBe('run/1')
       expect(root.child({}, { name: 'reviewer' }).name).toBe('reviewer')
       expect(root.child().name).toBe('run/3')
+    })
+
+    it('never gives an automatic name that a sibling already has', () => {
+      const root = createBudget({}, { name: 'root' })
+      expect(root.child({}, { name: 'root/2' }).name).toBe('root/2')
+      const automatic = [root.child().name, root.child().name]
+      expect(automatic).toEqual(['root/3', 'root/4'])
+      const other = createBudget({}, { name: 'run' })
+      expect(other.child().name).toBe('run/1')
+      expect(other.child({}, { name: 'run/3' }).name).toBe('run/3')
+      expect(other.child().name).toBe('run/4')
     })
   })
 

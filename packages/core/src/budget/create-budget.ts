@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/baton-error'
+import { fromUsdUnits, MAX_USD, toUsdUnits } from '../money/usd-units'
 import { type BudgetInput, type BudgetLimits, Budget as BudgetSchema } from '../schemas/budget'
 import { issuesOf } from '../schemas/parse'
 import { isWallet, parseWallet } from '../wallet/parse-wallet'
@@ -73,10 +74,10 @@ export type CreateBudgetOptions = {
   now?: () => number
 }
 
-const EPSILON = 1e-9
 /** setTimeout fires at once past 2^31 - 1 ms; longer deadlines are reached in steps. */
 const MAX_TIMER_MS = 2_147_483_647
 const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
+type Dimension = (typeof DIMENSIONS)[number]
 
 /**
  * Creates a root budget. Limits left out are unlimited.
@@ -101,10 +102,17 @@ function normalize(limits: BudgetInput | undefined): BudgetLimits {
   return result.data
 }
 
-/** Rounds to 1e-12 USD. */
-const roundUsd = (value: number): number => Math.round(value * 1e12) / 1e12
-
-const zero = (): Spend => ({ calls: 0, tokens: 0, costUsd: 0 })
+/**
+ * Books in exact units: calls and tokens are whole numbers; money is a bigint of 1e-15 USD, so
+ * no number of charges drifts, vanishes or overflows to `Infinity`.
+ */
+type Books = { calls: number; tokens: number; cost: bigint }
+const zero = (): Books => ({ calls: 0, tokens: 0, cost: 0n })
+const toPublic = (books: Books): Spend => ({
+  calls: books.calls,
+  tokens: books.tokens,
+  costUsd: fromUsdUnits(books.cost),
+})
 
 /** Checksumming hashes the address; a run charges the same few wallets over and over. */
 const walletKeys = new Map<string, string>()
@@ -120,16 +128,37 @@ function walletKey(wallet: string): string {
   return key
 }
 
-function toSpend(usage: ChargeInput): Spend {
-  const tokens = usage.tokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)
-  const spend = { calls: usage.calls ?? 0, tokens, costUsd: usage.costUsd ?? 0 }
-  for (const key of DIMENSIONS) {
-    if (!Number.isFinite(spend[key]) || spend[key] < 0) {
-      throw new ValidationError('usage', [{ path: key, message: 'must be a finite number ≥ 0' }])
-    }
+const WHOLE = 'must be a whole number ≥ 0'
+
+/** A charge as exact books; bad input is a `ValidationError` naming every bad field. */
+function toBooks(usage: ChargeInput): { books: Books; spend: Spend } {
+  const issues: { path: string; message: string }[] = []
+  const whole = (key: 'calls' | 'tokens' | 'inputTokens' | 'outputTokens') => {
+    const value = usage[key] ?? 0
+    if (!Number.isSafeInteger(value) || value < 0) issues.push({ path: key, message: WHOLE })
+    return value
   }
-  return spend
+  const calls = whole('calls')
+  const tokens =
+    usage.tokens === undefined ? whole('inputTokens') + whole('outputTokens') : whole('tokens')
+  const costUsd = usage.costUsd ?? 0
+  if (!Number.isFinite(costUsd) || costUsd < 0 || costUsd > MAX_USD) {
+    issues.push({ path: 'costUsd', message: `must be a number of USD from 0 to ${MAX_USD}` })
+  }
+  if (issues.length > 0) throw new ValidationError('usage', issues)
+  const cost = toUsdUnits(costUsd)
+  return { books: { calls, tokens, cost }, spend: { calls, tokens, costUsd: fromUsdUnits(cost) } }
 }
+
+/**
+ * Descendants are reached through weak references, so a finished child is collected with no
+ * bookkeeping; its signal keeps it alive as long as anyone may still be listening to it.
+ */
+const nodeOfSignal = new WeakMap<AbortSignal, BudgetNode>()
+const forgetChild = new FinalizationRegistry<{
+  children: Set<WeakRef<BudgetNode>>
+  ref: WeakRef<BudgetNode>
+}>(({ children, ref }) => children.delete(ref))
 
 class BudgetNode implements Budget {
   readonly name: string
@@ -139,15 +168,23 @@ class BudgetNode implements Budget {
   readonly #startedAt: number
   readonly #deadline: number
   readonly #deadlineInChain: boolean
+  // One controller per node, linked by the tree itself: aborting a node aborts its children
+  // directly, with no AbortSignal.any per node (whose order of events differs between runtimes).
   readonly #controller = new AbortController()
   readonly signal: AbortSignal
+  readonly #limitCalls: number
+  readonly #limitTokens: number
+  /** `undefined`: no cost limit. */
+  readonly #limitCost: bigint | undefined
   #spent = zero()
   #reserved = zero()
-  #byWallet = new Map<string, Spend>()
+  #byWallet = new Map<string, Books>()
   #listeners = new Set<(event: ChargeEvent) => void>()
   #releaseWaiters = new Set<() => void>()
   #timer: ReturnType<typeof setTimeout> | undefined
-  #children = 0
+  #children = new Set<WeakRef<BudgetNode>>()
+  #childNames = new Set<string>()
+  #childCount = 0
 
   constructor(
     limits: BudgetLimits,
@@ -160,16 +197,16 @@ class BudgetNode implements Budget {
     this.parent = parent
     this.#now = now
     this.#startedAt = now()
+    this.#limitCalls = limits.calls ?? Infinity
+    this.#limitTokens = limits.tokens ?? Infinity
+    this.#limitCost = limits.costUsd === undefined ? undefined : toUsdUnits(limits.costUsd)
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
     this.#deadlineInChain =
       Number.isFinite(this.#deadline) || (parent ? parent.#deadlineInChain : false)
-    this.signal = parent
-      ? AbortSignal.any([parent.signal, this.#controller.signal])
-      : this.#controller.signal
-    if (Number.isFinite(this.#deadline)) {
-      this.#scheduleDeadline()
-      this.signal.addEventListener('abort', () => clearTimeout(this.#timer), { once: true })
-    }
+    this.signal = this.#controller.signal
+    nodeOfSignal.set(this.signal, this)
+    // A deadline no earlier than an ancestor's is reached by the ancestor's timer.
+    if (this.#deadline < (parent ? parent.#nearestDeadline() : Infinity)) this.#scheduleDeadline()
   }
 
   get aborted(): boolean {
@@ -184,14 +221,14 @@ class BudgetNode implements Budget {
     const capped: BudgetLimits = {}
     for (const key of DIMENSIONS) {
       const want = wanted[key]
-      if (want !== undefined && want > left[key] + EPSILON) {
+      if (want !== undefined && want > left[key]) {
         // Name the budget whose limit is in the way, which may be an ancestor.
         const limiting = this.#limitingNode(key)
         throw new BudgetExceededError({
           budget: limiting.name,
           dimension: key,
-          limit: limiting.#limit(key),
-          spent: limiting.#spent[key] + limiting.#reserved[key],
+          limit: limiting.#limitOf(key),
+          spent: limiting.#used(key),
           requested: want,
           action: 'give a child',
         })
@@ -200,7 +237,7 @@ class BudgetNode implements Budget {
       if (Number.isFinite(value)) capped[key] = value
     }
     const wantWall = wanted.maxWallMs
-    if (wantWall !== undefined && wantWall > left.wallMs + EPSILON) {
+    if (wantWall !== undefined && wantWall > left.wallMs) {
       const limiting = this.#limitingNode('wallMs')
       throw new BudgetExceededError({
         budget: limiting.name,
@@ -213,56 +250,78 @@ class BudgetNode implements Budget {
     }
     const wall = wantWall ?? left.wallMs
     if (Number.isFinite(wall)) capped.maxWallMs = wall
-    this.#children += 1
-    return new BudgetNode(capped, options.name ?? `${this.name}/${this.#children}`, this, this.#now)
+    const child = new BudgetNode(capped, this.#childName(options.name), this, this.#now)
+    const ref = new WeakRef(child)
+    this.#children.add(ref)
+    forgetChild.register(child, { children: this.#children, ref }, ref)
+    return child
   }
 
   charge(usage: ChargeInput, options: ChargeOptions = {}): void {
-    const spend = toSpend(usage)
-    this.#assertAffordable(spend)
-    this.#apply(spend, options.wallet)
+    const { books, spend } = toBooks(usage)
+    this.throwIfAborted()
+    const error = this.#refusal(books, spend, 'charge')
+    if (error) {
+      // The run that charged spent what it cannot pay for: it cannot go on, though siblings
+      // elsewhere in the tree may.
+      this.#abort(error)
+      throw error
+    }
+    this.#apply(books, spend, options.wallet)
   }
 
   canAfford(usage: ChargeInput): boolean {
     this.#checkDeadline()
     if (this.signal.aborted) return false
+    const { books, spend } = toBooks(usage)
     // Asking is not trying: unlike a refused charge, a "no" here aborts nothing.
-    return this.#refusal(toSpend(usage), 'charge') === undefined
+    return this.#refusal(books, spend, 'charge') === undefined
   }
 
   reserve(estimate: ChargeInput): Reservation {
-    const amount = toSpend(estimate)
+    const { books, spend } = toBooks(estimate)
     this.throwIfAborted()
     // A reservation that does not fit is "not now", not "used up": it refuses this one call
     // and aborts nothing, so calls in flight on the same budget go on.
-    const refusal = this.#refusal(amount, 'reserve')
+    const refusal = this.#refusal(books, spend, 'reserve')
     if (refusal) throw refusal
-    for (const node of this.#chain()) node.#add(node.#reserved, amount, 1)
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      add(node.#reserved, books, 1)
+    }
     let open = true
     const release = () => {
       if (!open) return
       open = false
-      for (const node of this.#chain()) node.#add(node.#reserved, amount, -1)
-      for (const node of this.#chain()) node.#wakeReleaseWaiters()
+      for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+        add(node.#reserved, books, -1)
+      }
+      for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+        node.#wakeReleaseWaiters()
+      }
     }
     return {
-      amount,
+      amount: spend,
       release,
       settle: (actual, options = {}) => {
         if (!open) return
         // An invalid amount throws here and leaves the reservation held.
-        const spend = toSpend(actual)
+        const settled = toBooks(actual)
         release()
         // Recorded even on a cancelled budget: a call that returned was paid for, and an
         // ancestor's books must show it whatever happened to the branch that made it.
-        this.#apply(spend, options.wallet)
+        this.#apply(settled.books, settled.spend, options.wallet)
       },
     }
   }
 
   nextRelease(): Promise<void> | undefined {
-    const chain = [...this.#chain()]
-    const held = chain.some((node) => DIMENSIONS.some((key) => node.#reserved[key] > EPSILON))
+    const chain: BudgetNode[] = []
+    let held = false
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      chain.push(node)
+      const reserved = node.#reserved
+      if (reserved.calls > 0 || reserved.tokens > 0 || reserved.cost > 0n) held = true
+    }
     if (!held) return undefined
     return new Promise((resolve) => {
       // Registered on every node of the chain: a release anywhere below a common ancestor
@@ -277,39 +336,40 @@ class BudgetNode implements Budget {
 
   remaining(): Remaining {
     this.#checkDeadline()
-    const left: Remaining = {
-      calls: Infinity,
-      tokens: Infinity,
-      costUsd: Infinity,
-      wallMs: Infinity,
-    }
-    for (const node of this.#chain()) {
-      for (const key of DIMENSIONS) {
-        const limit = node.limits[key]
-        if (limit !== undefined) {
-          left[key] = Math.min(
-            left[key],
-            Math.max(0, limit - node.#spent[key] - node.#reserved[key]),
-          )
-        }
+    let calls = Infinity
+    let tokens = Infinity
+    let cost: bigint | undefined
+    let wallMs = Infinity
+    const now = this.#now()
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      calls = Math.min(calls, node.#limitCalls - node.#spent.calls - node.#reserved.calls)
+      tokens = Math.min(tokens, node.#limitTokens - node.#spent.tokens - node.#reserved.tokens)
+      if (node.#limitCost !== undefined) {
+        const left = node.#limitCost - node.#spent.cost - node.#reserved.cost
+        if (cost === undefined || left < cost) cost = left
       }
-      left.wallMs = Math.min(left.wallMs, Math.max(0, node.#deadline - this.#now()))
+      wallMs = Math.min(wallMs, node.#deadline - now)
     }
-    return left
+    return {
+      calls: Math.max(0, calls),
+      tokens: Math.max(0, tokens),
+      costUsd: cost === undefined ? Infinity : cost > 0n ? fromUsdUnits(cost) : 0,
+      wallMs: Math.max(0, wallMs),
+    }
   }
 
   spent(): Spend & { wallMs: number } {
-    return { ...this.#spent, wallMs: this.#now() - this.#startedAt }
+    return { ...toPublic(this.#spent), wallMs: this.#now() - this.#startedAt }
   }
 
   spentByWallet(): Record<string, Spend> {
-    return Object.fromEntries([...this.#byWallet].map(([wallet, spend]) => [wallet, { ...spend }]))
+    const result: Record<string, Spend> = {}
+    for (const [wallet, books] of this.#byWallet) result[wallet] = toPublic(books)
+    return result
   }
 
   cancel(reason?: string): void {
-    if (!this.#controller.signal.aborted) {
-      this.#controller.abort(new BudgetCancelledError(this.name, reason))
-    }
+    if (!this.signal.aborted) this.#abort(new BudgetCancelledError(this.name, reason))
   }
 
   throwIfAborted(): void {
@@ -322,23 +382,43 @@ class BudgetNode implements Budget {
     return () => this.#listeners.delete(listener)
   }
 
-  *#chain(): Generator<BudgetNode> {
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) yield node
+  /**
+   * An explicit name is used as given; an automatic one is the parent's name and the next
+   * number no sibling's name (explicit or automatic) already has.
+   */
+  #childName(explicit: string | undefined): string {
+    // Every child takes a number, so an automatic name says which child it was.
+    this.#childCount += 1
+    if (explicit !== undefined) {
+      this.#childNames.add(explicit)
+      return explicit
+    }
+    let name = `${this.name}/${this.#childCount}`
+    while (this.#childNames.has(name)) {
+      this.#childCount += 1
+      name = `${this.name}/${this.#childCount}`
+    }
+    this.#childNames.add(name)
+    return name
   }
 
-  #limit(key: (typeof DIMENSIONS)[number]): number {
+  #limitOf(key: Dimension): number {
     return this.limits[key] ?? Infinity
   }
 
+  /** What this budget has spent and holds in `key`, in USD for money. */
+  #used(key: Dimension): number {
+    if (key === 'costUsd') return fromUsdUnits(this.#spent.cost + this.#reserved.cost)
+    return this.#spent[key] + this.#reserved[key]
+  }
+
   /** The budget in the chain with the least left in `key`. */
-  #limitingNode(key: (typeof DIMENSIONS)[number] | 'wallMs'): BudgetNode {
+  #limitingNode(key: Dimension | 'wallMs'): BudgetNode {
     let limiting: BudgetNode = this
     let least = Infinity
-    for (const node of this.#chain()) {
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       const left =
-        key === 'wallMs'
-          ? node.#deadline - this.#now()
-          : node.#limit(key) - node.#spent[key] - node.#reserved[key]
+        key === 'wallMs' ? node.#deadline - this.#now() : node.#limitOf(key) - node.#used(key)
       if (left < least) {
         least = left
         limiting = node
@@ -347,67 +427,84 @@ class BudgetNode implements Budget {
     return limiting
   }
 
-  #assertAffordable(spend: Spend, action = 'charge'): void {
-    this.throwIfAborted()
-    const error = this.#refusal(spend, action)
-    if (error) {
-      // The run that asked cannot go on; siblings elsewhere in the tree may.
-      this.#abort(error)
-      throw error
-    }
-  }
-
-  /** The error naming the first budget in the chain that `spend` would take past a limit. */
-  #refusal(spend: Spend, action: string): BudgetExceededError | undefined {
-    for (const node of this.#chain()) {
-      for (const key of DIMENSIONS) {
-        const limit = node.limits[key]
-        if (limit === undefined || spend[key] === 0) continue
-        const used = node.#spent[key] + node.#reserved[key]
-        if (used + spend[key] > limit + EPSILON) {
-          return new BudgetExceededError({
-            budget: node.name,
-            dimension: key,
-            limit,
-            spent: used,
-            requested: spend[key],
-            action,
-          })
-        }
+  /** The error naming the first budget in the chain that `books` would take past a limit. */
+  #refusal(books: Books, spend: Spend, action: string): BudgetExceededError | undefined {
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      let dimension: Dimension | undefined
+      if (
+        books.calls > 0 &&
+        node.#spent.calls + node.#reserved.calls + books.calls > node.#limitCalls
+      ) {
+        dimension = 'calls'
+      } else if (
+        books.tokens > 0 &&
+        node.#spent.tokens + node.#reserved.tokens + books.tokens > node.#limitTokens
+      ) {
+        dimension = 'tokens'
+      } else if (
+        books.cost > 0n &&
+        node.#limitCost !== undefined &&
+        node.#spent.cost + node.#reserved.cost + books.cost > node.#limitCost
+      ) {
+        dimension = 'costUsd'
+      }
+      if (dimension) {
+        return new BudgetExceededError({
+          budget: node.name,
+          dimension,
+          limit: node.#limitOf(dimension),
+          spent: node.#used(dimension),
+          requested: spend[dimension],
+          action,
+        })
       }
     }
     return undefined
   }
 
-  #apply(spend: Spend, walletInput: string | undefined): void {
+  #apply(books: Books, spend: Spend, walletInput: string | undefined): void {
     const wallet = walletInput ? walletKey(walletInput) : undefined
-    for (const node of this.#chain()) {
-      node.#add(node.#spent, spend, 1)
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      add(node.#spent, books, 1)
       if (wallet) {
-        const entry = node.#byWallet.get(wallet) ?? zero()
-        node.#add(entry, spend, 1)
-        node.#byWallet.set(wallet, entry)
+        const entry = node.#byWallet.get(wallet)
+        if (entry) add(entry, books, 1)
+        else node.#byWallet.set(wallet, { ...books })
       }
     }
-    for (const node of this.#chain()) {
-      for (const key of DIMENSIONS) {
-        const limit = node.limits[key]
-        // Only the dimensions this charge used can have just run out.
-        if (limit !== undefined && spend[key] > 0 && node.#spent[key] >= limit - EPSILON) {
-          node.#abort(
-            new BudgetExceededError({
-              budget: node.name,
-              dimension: key,
-              limit,
-              spent: node.#spent[key],
-              requested: 0,
-              action: 'charge more than',
-            }),
-          )
-        }
+    // From the charger up: a budget whose own limit this charge used up is aborted with its
+    // own reason before an ancestor's abort reaches it, so each reports the limit it hit.
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      const dimension = node.#exhausted(books)
+      if (dimension) {
+        node.#abort(
+          new BudgetExceededError({
+            budget: node.name,
+            dimension,
+            limit: node.#limitOf(dimension),
+            spent: node.#used(dimension) - node.#reservedOf(dimension),
+            requested: 0,
+            action: 'charge more than',
+          }),
+        )
       }
     }
     this.#notify({ budget: this.name, usage: spend, ...(wallet ? { wallet } : {}) })
+  }
+
+  /** The dimension this charge used that has now reached its limit, if any. */
+  #exhausted(books: Books): Dimension | undefined {
+    // Only the dimensions this charge used can have just run out.
+    if (books.calls > 0 && this.#spent.calls >= this.#limitCalls) return 'calls'
+    if (books.tokens > 0 && this.#spent.tokens >= this.#limitTokens) return 'tokens'
+    if (books.cost > 0n && this.#limitCost !== undefined && this.#spent.cost >= this.#limitCost) {
+      return 'costUsd'
+    }
+    return undefined
+  }
+
+  #reservedOf(key: Dimension): number {
+    return key === 'costUsd' ? fromUsdUnits(this.#reserved.cost) : this.#reserved[key]
   }
 
   /**
@@ -415,33 +512,37 @@ class BudgetNode implements Budget {
    * cannot leave it half applied. Every listener runs; the first error is then rethrown.
    */
   #notify(event: ChargeEvent): void {
-    const errors: unknown[] = []
-    for (const node of this.#chain()) {
+    let first: { error: unknown } | undefined
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      if (node.#listeners.size === 0) continue
       for (const listener of [...node.#listeners]) {
         try {
           listener({ ...event, usage: { ...event.usage } })
         } catch (error) {
-          errors.push(error)
+          first ??= { error }
         }
       }
     }
-    if (errors.length > 0) throw errors[0]
+    if (first) throw first.error
   }
 
   #wakeReleaseWaiters(): void {
+    if (this.#releaseWaiters.size === 0) return
     for (const wake of [...this.#releaseWaiters]) wake()
   }
 
-  #add(target: Spend, spend: Spend, sign: 1 | -1): void {
-    target.calls += sign * spend.calls
-    target.tokens += sign * spend.tokens
-    // Books are kept to a billionth of a cent, so sums of prices do not grow float noise.
-    target.costUsd = roundUsd(target.costUsd + sign * spend.costUsd)
+  #nearestDeadline(): number {
+    let nearest = Infinity
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      if (node.#deadline < nearest) nearest = node.#deadline
+    }
+    return nearest
   }
 
   #scheduleDeadline(): void {
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, this.#deadline - this.#now()))
     this.#timer = setTimeout(() => {
+      if (this.signal.aborted) return
       // The clock decides, not the timer: it may be injected, or the delay may have been capped.
       if (this.#now() >= this.#deadline) this.#checkDeadline()
       else this.#scheduleDeadline()
@@ -458,8 +559,9 @@ class BudgetNode implements Budget {
     // Aborted here means nothing above is left to expire either (the signal follows ancestors).
     if (!this.#deadlineInChain || this.signal.aborted) return
     let outermost: BudgetNode | undefined
-    for (const node of this.#chain()) {
-      if (Number.isFinite(node.#deadline) && node.#now() >= node.#deadline) outermost = node
+    const now = this.#now()
+    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+      if (node.#deadline <= now) outermost = node
     }
     if (outermost) outermost.#expire()
   }
@@ -476,7 +578,20 @@ class BudgetNode implements Budget {
     )
   }
 
+  /** Aborts this budget, then every descendant not aborted yet, with the same reason. */
   #abort(reason: Error): void {
-    if (!this.#controller.signal.aborted) this.#controller.abort(reason)
+    if (this.signal.aborted) return
+    clearTimeout(this.#timer)
+    this.#controller.abort(reason)
+    for (const ref of this.#children) {
+      const child = ref.deref()
+      if (child) child.#abort(reason)
+    }
   }
+}
+
+function add(target: Books, books: Books, sign: 1 | -1): void {
+  target.calls += sign * books.calls
+  target.tokens += sign * books.tokens
+  target.cost += sign === 1 ? books.cost : -books.cost
 }

@@ -1,3 +1,4 @@
+import { roundUsd } from '../money/usd-units'
 import type { ModelPrice, PriceTable } from './types'
 
 /**
@@ -56,6 +57,6 @@ export function priceUsage(
   const input = Math.max(0, usage.inputTokens ?? 0)
   const output = Math.max(0, usage.outputTokens ?? 0)
   const cost = (input * price.inputPerMTok + output * price.outputPerMTok) / 1_000_000
-  // Rounded to 1e-12 USD so that prices add up without float noise.
-  return Number.isFinite(cost) ? Math.round(cost * 1e12) / 1e12 : 0
+  // Rounded as budgets book money, so a price and its charge never differ by float noise.
+  return Number.isFinite(cost) ? roundUsd(cost) : 0
 }

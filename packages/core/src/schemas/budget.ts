@@ -1,7 +1,15 @@
 import { z } from 'zod'
 import type { Budget as RuntimeBudget } from '../budget/create-budget'
+import { MAX_USD } from '../money/usd-units'
 
 const Limit = z.number().finite().nonnegative()
+// A safe integer (zod's int), so counts add up exactly.
+const Count = Limit.int()
+const Money = Limit.max(MAX_USD, `must be at most ${MAX_USD} USD`)
+// Any longer and the deadline (start + limit) is no longer an exact number of milliseconds.
+const MAX_WALL_MS = 2 ** 52
+const WallMs = Limit.max(MAX_WALL_MS, `must be at most ${MAX_WALL_MS} ms`)
+const Seconds = Limit.max(MAX_WALL_MS / 1000, `must be at most ${MAX_WALL_MS / 1000} seconds`)
 
 /**
  * Budget limits. `cost` is accepted for `costUsd` and `seconds` for `maxWallMs`
@@ -9,12 +17,12 @@ const Limit = z.number().finite().nonnegative()
  */
 export const Budget = z
   .object({
-    calls: Limit.int().optional(),
-    costUsd: Limit.optional(),
-    cost: Limit.optional(),
-    tokens: Limit.int().optional(),
-    maxWallMs: Limit.optional(),
-    seconds: Limit.optional(),
+    calls: Count.optional(),
+    costUsd: Money.optional(),
+    cost: Money.optional(),
+    tokens: Count.optional(),
+    maxWallMs: WallMs.optional(),
+    seconds: Seconds.optional(),
   })
   .strict()
   .superRefine((value, context) => {

@@ -1,0 +1,1 @@
+export { fromUsdUnits, MAX_USD, roundUsd, sumUsd, toUsdUnits, USD_DECIMALS } from './usd-units'
