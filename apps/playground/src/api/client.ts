@@ -20,22 +20,17 @@ export type RunStep = {
   [key: string]: unknown
 }
 
-/** A node of a run's delegation tree: who delegated to whom, status and spend. */
+/**
+ * A node of a run's delegation tree, as `GET /api/v1/runs/:id` gives it: a step (its path in
+ * the plan and op), the wallet that did the work, its status and what it spent.
+ */
 export type DelegationNode = {
-  id: string
-  wallet?: string
-  agentId?: string
-  name?: string
-  label?: string
-  status?: string
-  spentUsd?: number
-  costUsd?: number
-  usage?: { calls?: number; tokens?: number; costUsd?: number }
-  budgetLeftUsd?: number
-  budget?: { costUsd?: number; calls?: number; tokens?: number }
-  remaining?: { costUsd?: number; calls?: number; tokens?: number }
-  children?: DelegationNode[]
-  [key: string]: unknown
+  path: string
+  op: string
+  wallet: string | null
+  status: string
+  usage: { calls: number; tokens: number; costUsd: number } | null
+  children: DelegationNode[]
 }
 
 export type RunSummary = {
@@ -54,7 +49,6 @@ export type RunDetail = RunSummary & {
   usage?: unknown
   usageByWallet?: Record<string, { calls: number; tokens: number; costUsd: number }>
   tree?: DelegationNode
-  delegationTree?: DelegationNode
   question?: string
   error?: { code: string; message: string }
 }

@@ -10,24 +10,25 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useMemo } from 'react'
 import type { DelegationNode } from '../api/client'
-import { layoutTree, nodeSpend } from './tree-layout'
+import { budgetLeft } from './budget-left'
+import { layoutTree } from './tree-layout'
 
-type TreeNodeData = { node: DelegationNode }
+type TreeNodeData = { node: DelegationNode; label: string; leftUsd: number | undefined }
 
 const usd = (value: number | undefined) => (value === undefined ? '—' : `$${value.toFixed(4)}`)
 
 function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
-  const { node } = data
-  const { spentUsd, leftUsd } = nodeSpend(node)
-  const status = node.status ?? 'pending'
-  const tone =
-    status === 'done' ? 'ok' : status === 'failed' || status === 'cancelled' ? 'bad' : 'warn'
+  const { node, label, leftUsd } = data
+  const tone = node.status === 'done' ? 'ok' : node.status === 'failed' ? 'bad' : 'warn'
   return (
-    <div className="tree-node" data-tree-node={node.id} data-status={status}>
+    <div className="tree-node" data-tree-node={node.path} data-status={node.status}>
       <Handle type="target" position={Position.Top} />
-      <strong>{node.name ?? node.label ?? node.agentId ?? node.id}</strong>
-      <span className={`pill ${tone}`}>{status}</span>
-      <div>spent {usd(spentUsd)}</div>
+      <strong>{label}</strong>
+      <span className="muted">
+        {node.op} · {node.path}
+      </span>{' '}
+      <span className={`pill ${tone}`}>{node.status}</span>
+      <div data-spend>spent {usd(node.usage?.costUsd)}</div>
       <div className="muted">budget left {usd(leftUsd)}</div>
       <Handle type="source" position={Position.Bottom} />
     </div>
@@ -37,20 +38,39 @@ function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
 const nodeTypes = { delegation: TreeNodeView }
 
 /** Who delegated to whom in a run, with each node's status, spend and budget left. */
-export function DelegationTree({ root }: { root: DelegationNode | undefined }) {
+export function DelegationTree({
+  root,
+  plan,
+  nameOf,
+}: {
+  root: DelegationNode | undefined
+  plan: unknown
+  /** The agent's name for a wallet, if it is a known agent. */
+  nameOf: (wallet: string) => string | undefined
+}) {
   const { nodes, edges } = useMemo(() => {
     const layout = layoutTree(root)
+    const left = budgetLeft(root, plan as Parameters<typeof budgetLeft>[1])
     return {
       nodes: layout.nodes.map((placed) => ({
         id: placed.id,
         type: 'delegation',
         position: { x: placed.x, y: placed.y },
-        data: { node: placed.node },
+        data: {
+          node: placed.node,
+          label:
+            placed.node.op === 'run'
+              ? 'Run'
+              : ((placed.node.wallet && nameOf(placed.node.wallet)) ??
+                placed.node.wallet?.slice(0, 10) ??
+                placed.node.op),
+          leftUsd: left.get(placed.node.path),
+        },
         draggable: false,
       })),
       edges: layout.edges.map((edge) => ({ ...edge, animated: false })),
     }
-  }, [root])
+  }, [root, plan, nameOf])
   if (!root) return <p className="muted">The tree appears when the run starts delegating.</p>
   return (
     <section className="tree" aria-label="Delegation tree">

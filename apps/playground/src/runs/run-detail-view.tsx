@@ -1,4 +1,5 @@
-import { useState } from 'react'
+import { useAgentStore } from '@baton/surface'
+import { useCallback, useState } from 'react'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { describeError } from '../ui/describe-error'
@@ -35,6 +36,12 @@ export function RunDetailView({ runId }: { runId: string }) {
     run?.question ??
     (events.findLast((event) => event.type === 'run-pause')?.question as string | undefined)
   const paused = status === 'paused'
+  const agents = useAgentStore((state) => state.agents)
+  const nameOf = useCallback(
+    (wallet: string) =>
+      agents.find((agent) => agent.wallet.toLowerCase() === wallet.toLowerCase())?.name,
+    [agents],
+  )
 
   const act = async (action: () => Promise<unknown>) => {
     setError(undefined)
@@ -101,7 +108,7 @@ export function RunDetailView({ runId }: { runId: string }) {
           </div>
         </form>
       ) : null}
-      <DelegationTree root={run?.tree ?? run?.delegationTree} />
+      <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
       {run?.output !== undefined && run.output !== null ? (
         <div>
           <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>Output</h3>
