@@ -2,7 +2,6 @@ import { BatonError } from '@baton/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { analyst, critic, makeSwarm, ops, opsOrchestrator } from '../__fixtures__/agents'
 import { sendJson, startServer, type TestServer } from '../__fixtures__/http-server'
-import { InvalidSwarmIdError } from '../swarm-agent/invalid-swarm-id-error'
 import { swarmToAgent } from '../swarm-agent/swarm-to-agent'
 import { AgentsUnavailableError } from './agents-unavailable-error'
 import { createAgentStore } from './create-agent-store'
@@ -122,14 +121,25 @@ describe('createAgentStore', () => {
     expect(state.getByMention('@')).toBeUndefined()
   })
 
-  it('lists swarm agents, even with capitals in the swarm id, and refuses malformed ones', () => {
-    const swarmAgent = swarmToAgent(makeSwarm({ id: 'Team-A' }))
-    const store = createAgentStore()
-    store.getState().setAgents([analyst, swarmAgent])
-    expect(store.getState().getById('swarm_Team-A')?.agentCard.canDelegate).toBe(true)
-    expect(() => store.getState().upsertAgent({ ...swarmAgent, id: 'swarm_bad id' })).toThrow(
-      InvalidSwarmIdError,
-    )
+  it('refuses an agent id with the reserved swarm_ prefix, keeping what it had', () => {
+    const store = createAgentStore([analyst])
+    for (const agent of [
+      swarmToAgent(makeSwarm({ id: 'research' })),
+      { ...critic, id: 'swarm_critic' },
+    ]) {
+      expect(() => store.getState().upsertAgent(agent)).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          message: expect.stringMatching(/agent: id: .*reserved for swarms/),
+        }),
+      )
+      expect(() => store.getState().setAgents([critic, agent])).toThrow(/agents\[1\]: id: /)
+    }
+    expect(() => createAgentStore([{ ...critic, id: 'swarm_x' }])).toThrow(/reserved for swarms/)
+    // Nothing stored was lost, and ordinary ids (even ones containing "swarm") still go in.
+    expect(store.getState().agents).toEqual([analyst])
+    store.getState().upsertAgent({ ...critic, id: 'my-swarm_critic' })
+    expect(store.getState().getById('my-swarm_critic')).toBeDefined()
   })
 
   it('adds, replaces and removes agents', () => {
