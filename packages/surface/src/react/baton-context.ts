@@ -18,12 +18,35 @@ export function getDefaultBatonStores(): BatonStores {
   return defaultStores
 }
 
+let warnedAboutServerDefaults = false
+
 /**
- * The stores of the nearest `<BatonProvider>`, or the module-level defaults.
+ * The stores of the nearest `<BatonProvider>`, or the module-level defaults. On a server the
+ * defaults would be shared by every request rendered in the process (one user's agents and
+ * messages in another's page), so a `<BatonProvider>` is required there; in development the
+ * first render that falls back to them on a server warns once.
  *
  * @example
  * const { agents, swarms, comm, bus } = useBatonStores()
  */
 export function useBatonStores(): BatonStores {
-  return useContext(BatonContext) ?? getDefaultBatonStores()
+  const provided = useContext(BatonContext)
+  if (provided) return provided
+  if (!warnedAboutServerDefaults && isServer() && isDevelopment()) {
+    warnedAboutServerDefaults = true
+    console.warn(
+      '@baton/surface: a hook used the module-level default stores during a server render. They are shared by every request in this process, so state leaks between renders: wrap the tree in <BatonProvider stores={createBatonStores()}> with stores made per request.',
+    )
+  }
+  return getDefaultBatonStores()
+}
+
+function isServer(): boolean {
+  return typeof window === 'undefined' || typeof document === 'undefined'
+}
+
+function isDevelopment(): boolean {
+  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } })
+    .process?.env?.NODE_ENV
+  return environment !== 'production'
 }
