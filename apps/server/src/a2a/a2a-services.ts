@@ -39,7 +39,28 @@ export type A2AServices = {
   runHostedAgent(input: HostedAgentRun): Promise<HostedAgentAnswer>
   /** How many hops the bus has counted in a conversation (0 when it has not seen it). */
   hops(correlationId: string): number
+  /**
+   * Puts an arriving A2A message on the bus as one hop of its conversation, through the
+   * loop guard: past `maxHops` it rejects (the guard holds the message and escalates).
+   */
+  recordMessage(message: A2ABusMessage): Promise<void>
 }
+
+/** An A2A message as the bus sees it. */
+export type A2ABusMessage = {
+  from: string
+  /** The hosted agent the message is for. */
+  to: string
+  content: string
+  correlationId: string
+  hop: number
+}
+
+/**
+ * The bus address of a hosted agent's A2A endpoint. Not the agent's own id: the message is
+ * already being answered over A2A, and the agent host's bus subscriber must not run it twice.
+ */
+export const a2aInbox = (agentId: string) => `a2a:${agentId}`
 
 /** The parts of the decorated server services (`app.baton`) that the A2A endpoints read. */
 export type ServerServicesForA2A = {
@@ -53,7 +74,16 @@ export type ServerServicesForA2A = {
     }
   }
   agentHost: { runHostedAgent(input: HostedAgentRun): Promise<HostedAgentAnswer> }
-  bus: { hops(correlationId: string): number }
+  bus: {
+    hops(correlationId: string): number
+    send(input: {
+      from: { agentId: string }
+      to: { agentId: string }
+      content: string
+      correlationId?: string
+      hop?: number
+    }): Promise<unknown>
+  }
 }
 
 /**
@@ -77,5 +107,14 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
     },
     runHostedAgent: (input) => baton.agentHost.runHostedAgent(input),
     hops: (correlationId) => baton.bus.hops(correlationId),
+    recordMessage: async (message) => {
+      await baton.bus.send({
+        from: { agentId: message.from },
+        to: { agentId: a2aInbox(message.to) },
+        content: message.content,
+        correlationId: message.correlationId,
+        hop: message.hop,
+      })
+    },
   }
 }

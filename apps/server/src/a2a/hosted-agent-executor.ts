@@ -9,7 +9,10 @@ import type { Agent } from '@baton/core'
 import type { A2AServices } from './a2a-services'
 import { type Conversation, findConversation } from './find-conversation'
 
-export type HostedAgentExecutorOptions = Pick<A2AServices, 'db' | 'hops' | 'runHostedAgent'> & {
+export type HostedAgentExecutorOptions = Pick<
+  A2AServices,
+  'db' | 'hops' | 'recordMessage' | 'runHostedAgent'
+> & {
   /** The hosted agent a request is for (the JSON-RPC endpoint puts it in the call context). */
   agentOf(context: RequestContext): Agent
 }
@@ -63,14 +66,25 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
       running.set(taskId, controller)
       publishTask(TaskState.TASK_STATE_SUBMITTED)
       publishStatus(TaskState.TASK_STATE_WORKING)
+      const input = textOf(context.userMessage.parts)
+      const from = fromOf(context.userMessage)
+      try {
+        await options.recordMessage({ from, to: agent.id, content: input, ...conversation })
+      } catch (error) {
+        // The loop guard refused the hop (held for a person past maxHops, or the chain stopped).
+        running.delete(taskId)
+        publishStatus(TaskState.TASK_STATE_REJECTED, agentMessage(context, errorText(error)))
+        bus.finished()
+        return
+      }
       try {
         const result = await options.runHostedAgent({
           agent,
-          input: textOf(context.userMessage.parts),
+          input,
           correlationId: conversation.correlationId,
           hop: conversation.hop,
           signal: controller.signal,
-          from: fromOf(context.userMessage),
+          from,
         })
         if (controller.signal.aborted) return
         bus.publish(

@@ -1,6 +1,8 @@
 export { a2aPlugin, createA2APlugin } from './a2a-plugin'
 export {
+  type A2ABusMessage,
   type A2AServices,
+  a2aInbox,
   a2aServicesFrom,
   type HostedAgentAnswer,
   type HostedAgentRun,

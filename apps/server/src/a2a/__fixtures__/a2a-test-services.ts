@@ -63,6 +63,7 @@ export async function createTestServices(
     findAgent: async (agentId) => agents.find((agent) => agent.id === agentId),
     findOrchestrator: async () => agents.find((agent) => agent.type === 'orchestrator'),
     hops: () => 0,
+    recordMessage: async () => {},
     runHostedAgent: async (input) => {
       calls.push(input)
       if (options.answer) return options.answer(input)
