@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import {
   BatonError,
+  type Budget,
   type BudgetInput,
   createBudget,
   createRegistryClient,
@@ -98,11 +99,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       url: values.registry ?? io.env.BATON_REGISTRY_URL,
       agentsFile: values.agents,
     })
-    const budget = budgetOf(values)
+    const limits = limitsOf(values)
     const progress = createProgressFormatter()
     const options: Omit<RunPlanOptions, 'inputs'> = {
       registry,
-      ...(budget ? { budget } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(values.workspace ? { workspaceRoot: path.resolve(values.workspace) } : {}),
       onEvent: (event) => {
@@ -125,12 +125,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     try {
       result = await runPlan(parsed.plan, {
         ...options,
+        ...budgetOf(limits),
         inputs: parseInputFlags(values.input ?? [], parsed.plan.inputs),
       })
       while (result.status === 'paused' && result.state) {
         const answer = await nextAnswer()
         if (answer === undefined) break
-        result = await resumeRun(result.state, answer, options)
+        // A fresh budget for each part of the run, less what the earlier parts used: the
+        // time spent waiting for an answer is not the run's.
+        const { usage, wallMs } = result.state
+        result = await resumeRun(result.state, answer, {
+          ...options,
+          ...budgetOf(limits, { ...usage, wallMs }),
+        })
       }
     } finally {
       reader?.close()
@@ -191,8 +198,10 @@ async function registryOf(options: {
   }
 }
 
-function budgetOf(values: Record<string, unknown>) {
-  const limits: BudgetInput = {}
+type CliLimits = { costUsd?: number; calls?: number; maxWallMs?: number }
+
+function limitsOf(values: Record<string, unknown>): CliLimits {
+  const limits: CliLimits = {}
   const read = (flag: string) => {
     const text = values[flag]
     if (text === undefined) return undefined
@@ -206,6 +215,19 @@ function budgetOf(values: Record<string, unknown>) {
   const seconds = read('budget-seconds')
   if (cost !== undefined) limits.costUsd = cost
   if (calls !== undefined) limits.calls = Math.floor(calls)
-  if (seconds !== undefined) limits.seconds = seconds
-  return Object.keys(limits).length > 0 ? createBudget(limits, { name: 'cli' }) : undefined
+  if (seconds !== undefined) limits.maxWallMs = seconds * 1000
+  return limits
+}
+
+// The budget of one part of a run: the flags' limits less what earlier parts spent.
+function budgetOf(
+  limits: CliLimits,
+  spent: { costUsd: number; calls: number; wallMs: number } = { costUsd: 0, calls: 0, wallMs: 0 },
+): { budget?: Budget } {
+  if (Object.keys(limits).length === 0) return {}
+  const left: BudgetInput = {}
+  if (limits.costUsd !== undefined) left.costUsd = Math.max(0, limits.costUsd - spent.costUsd)
+  if (limits.calls !== undefined) left.calls = Math.max(0, limits.calls - spent.calls)
+  if (limits.maxWallMs !== undefined) left.maxWallMs = Math.max(0, limits.maxWallMs - spent.wallMs)
+  return { budget: createBudget(left, { name: 'cli' }) }
 }

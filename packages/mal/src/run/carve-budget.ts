@@ -49,6 +49,9 @@ function capped(limits: BudgetLimits | undefined, parent: Budget): BudgetLimits 
   if (limits.calls !== undefined) result.calls = Math.min(limits.calls, left.calls)
   if (limits.tokens !== undefined) result.tokens = Math.min(limits.tokens, left.tokens)
   if (limits.costUsd !== undefined) result.costUsd = Math.min(limits.costUsd, left.costUsd)
-  if (limits.maxWallMs !== undefined) result.maxWallMs = Math.min(limits.maxWallMs, left.wallMs)
+  // The parent's deadline binds the child anyway; asking for exactly the time left races the clock.
+  if (limits.maxWallMs !== undefined && limits.maxWallMs < left.wallMs) {
+    result.maxWallMs = limits.maxWallMs
+  }
   return result
 }

@@ -35,7 +35,10 @@ export function rootBudget(input: {
     const value = Math.min(limits[key] ?? Infinity, left[key])
     if (Number.isFinite(value)) capped[key] = value
   }
-  const wall = Math.min(limits.maxWallMs ?? Infinity, left.wallMs)
-  if (Number.isFinite(wall)) capped.maxWallMs = wall
+  // A child never outlives its parent's deadline anyway; asking for exactly the time left
+  // would race the clock (a millisecond later it is more than what is left).
+  if (limits.maxWallMs !== undefined && limits.maxWallMs < left.wallMs) {
+    capped.maxWallMs = limits.maxWallMs
+  }
   return parent.child(capped, { name })
 }
