@@ -1,7 +1,9 @@
+import { a2aCase } from './a2a/a2a-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
 import { fanoutCase } from './fanout/fanout-case'
+import { httpAgentCase } from './http-agent/http-agent-case'
 import { malFanoutCase } from './mal-fanout/mal-fanout-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
@@ -23,4 +25,6 @@ export const CASES: readonly BenchCase[] = [
   budgetTreeCase,
   registryCase,
   validatePlanCase,
+  httpAgentCase,
+  a2aCase,
 ]

@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Size, Subject } from '../cases'
+import { CHILD_NODE_FLAGS } from '../measure/node-flags'
 import type { Outcome } from './types'
 
 const benchDirectory = fileURLToPath(new URL('../..', import.meta.url))
 const entry = fileURLToPath(new URL('../run-subject.ts', import.meta.url))
-
-/** The flags every measuring process runs with: TypeScript sources, and `gc()` for settled heaps. */
-export const CHILD_NODE_FLAGS = ['--import', 'tsx', '--conditions=@baton/source', '--expose-gc']
 
 /**
  * Measures `subjects` of case `name` in a fresh Node process and returns what each reported;

@@ -1,0 +1,19 @@
+import type { BenchCase, Size } from '../types'
+
+/** How long autocannon loads each server. */
+export const loadSeconds = (size: Size): number => (size === 'full' ? 10 : 1)
+
+/** The registry route of the Baton server beside fastify's hello-world. */
+export const httpAgentCase: BenchCase = {
+  name: 'http-agent',
+  work: (size) =>
+    `HTTP \`GET /agent/:wallet\`, requests/s (autocannon, 10 connections, ${loadSeconds(size)} s; bare = fastify hello-world)`,
+  unit: 'requests/s',
+  higherIsBetter: true,
+  target: {
+    text: "≥ 50% of fastify hello-world's",
+    met: (baton, others) => others.bare !== undefined && baton.value >= 0.5 * others.bare.value,
+  },
+  subjects: ['bare', 'baton'],
+  load: async () => (await import('./http-agent-subjects')).httpAgentSubjects,
+}

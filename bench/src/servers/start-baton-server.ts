@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { ModelRegistry } from '@baton/core'
+import { createInstantLanguageModel } from '../instant'
+import type { StartedServer } from './types'
+
+/** The demo analyst the server seeds: registered, hosted, and reachable over A2A. */
+export const SEEDED_AGENT = { id: 'analyst', wallet: '0x1111111111111111111111111111111111111111' }
+
+const serverSource = fileURLToPath(new URL('../../../apps/server/src/', import.meta.url))
+
+// Loaded by path at run time: the bench measures the server, it does not build against it,
+// so a server being changed by someone else breaks these rows only.
+async function load<T>(file: string): Promise<T> {
+  return (await import(pathToFileURL(path.join(serverSource, file)).href)) as T
+}
+
+type ServerApp = {
+  baton: { models: ModelRegistry } & Record<string, unknown>
+  listen(options: { port: number; host: string }): Promise<string>
+  close(): Promise<unknown>
+}
+
+/**
+ * The Baton server of apps/server, built in this process with `buildApp` on a throw-away
+ * PGlite folder, the demo seeded, logs and rate limits off. Its model registry is told to
+ * answer the seeded agents' `offline:` card models with the instant model (the server has
+ * no option for extra providers).
+ *
+ * @example
+ * const server = await startBatonServer() // GET {server.url}/agent/0x1111…, POST /a2a/analyst
+ */
+export async function startBatonServer(): Promise<StartedServer> {
+  const { buildApp } = await load<{
+    buildApp(options: { settings: unknown; logger: false }): Promise<ServerApp>
+  }>('app.ts')
+  const { readSettings } = await load<{ readSettings(env: Record<string, string>): unknown }>(
+    'settings/index.ts',
+  )
+  const { seedDemo } = await load<{ seedDemo(services: unknown): Promise<unknown> }>(
+    'seed/seed-demo.ts',
+  )
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-server-'))
+  const settings = readSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BATON_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BATON_RATE_LIMIT: '1000000000',
+    BATON_SEED: 'false',
+  })
+  const app = await buildApp({ settings, logger: false })
+  await seedDemo(app.baton)
+  let model = 'offline:default (the server registry could not take the instant model)'
+  try {
+    const { models } = app.baton
+    const resolve = models.languageModel.bind(models)
+    const instant = createInstantLanguageModel()
+    models.languageModel = (ref: string) => (ref.startsWith('offline:') ? instant : resolve(ref))
+    model = 'instant (in place of the card model offline:default)'
+  } catch {
+    // A frozen registry: the offline model is deterministic and local too; the row says so.
+  }
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return {
+    url,
+    paths: { agent: `/agent/${SEEDED_AGENT.wallet}`, a2a: `/a2a/${SEEDED_AGENT.id}` },
+    model,
+    async close() {
+      await app.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}

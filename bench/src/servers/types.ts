@@ -1,0 +1,9 @@
+/** A server a load test runs against, listening on 127.0.0.1. */
+export type StartedServer = {
+  url: string
+  /** The paths the load tests use, by what they are. */
+  paths: Record<string, string>
+  /** How the agent behind an A2A path answers (the instant model, or what stands in for it). */
+  model?: string
+  close(): Promise<unknown>
+}
