@@ -1,7 +1,7 @@
 import { generateText, type ModelMessage, stepCountIs, type ToolSet, wrapLanguageModel } from 'ai'
 import { z } from 'zod'
 import { BatonError } from '../errors/baton-error'
-import { createModelRegistry } from '../models/create-model-registry'
+import { defaultModelRegistry } from '../models/default-model-registry'
 import { defaultPriceTable } from '../models/price-table'
 import { sumUsd } from '../money/usd-units'
 import type { Agent } from '../schemas'
@@ -34,6 +34,28 @@ const RunnableAgent = z.object({
     .optional(),
 })
 
+type RunnableCard = z.output<typeof RunnableAgent>
+
+/**
+ * A frozen agent (as every registry hands out) cannot change after it was checked, so its
+ * checked card is kept; any other agent is checked on every run.
+ */
+const checkedCards = new WeakMap<object, RunnableCard>()
+
+function runnableCard(agent: Agent): RunnableCard {
+  const known = checkedCards.get(agent)
+  if (known) return known
+  const card = parseWith(RunnableAgent, agent, 'agent')
+  if (isDeepFrozen(agent)) checkedCards.set(agent, card)
+  return card
+}
+
+function isDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true
+  if (!Object.isFrozen(value)) return false
+  return Object.values(value).every(isDeepFrozen)
+}
+
 const RunOptions = z.object({
   budget: z.custom<RunAgentOptions['budget']>(
     (value) => typeof (value as { reserve?: unknown } | undefined)?.reserve === 'function',
@@ -63,7 +85,7 @@ export async function runAgent(
   input: string | ModelMessage[],
   options: RunAgentOptions,
 ): Promise<AgentRunResult> {
-  const card = parseWith(RunnableAgent, agent, 'agent')
+  const card = runnableCard(agent)
   const settings = parseWith(RunOptions, options, 'runAgent options')
   parseWith(Input, input, 'agent input')
   const { budget } = options
@@ -72,7 +94,7 @@ export async function runAgent(
   if (signal.aborted) throw signal.reason
 
   const tools = bindTools(card.tools, options)
-  const models = options.models ?? createModelRegistry()
+  const models = options.models ?? defaultModelRegistry()
   const prices = { ...(models.prices ?? defaultPriceTable), ...options.prices }
   const charges: CallCharge[] = []
   const model = wrapLanguageModel({

@@ -288,30 +288,22 @@ class BudgetNode implements Budget {
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       add(node.#reserved, books, 1)
     }
-    let open = true
-    const release = () => {
-      if (!open) return
-      open = false
-      for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-        add(node.#reserved, books, -1)
-      }
-      for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-        node.#wakeReleaseWaiters()
-      }
+    return new HeldReservation(this, books, spend)
+  }
+
+  /** Gives back what a reservation held, on the whole chain, and wakes whoever waits for it. */
+  static release(budget: BudgetNode, books: Books): void {
+    for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
+      add(node.#reserved, books, -1)
     }
-    return {
-      amount: spend,
-      release,
-      settle: (actual, options = {}) => {
-        if (!open) return
-        // An invalid amount throws here and leaves the reservation held.
-        const settled = toBooks(actual)
-        release()
-        // Recorded even on a cancelled budget: a call that returned was paid for, and an
-        // ancestor's books must show it whatever happened to the branch that made it.
-        this.#apply(settled.books, settled.spend, options.wallet)
-      },
+    for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
+      node.#wakeReleaseWaiters()
     }
+  }
+
+  /** Records what a reservation's call really used. */
+  static record(budget: BudgetNode, books: Books, spend: Spend, wallet: string | undefined): void {
+    budget.#apply(books, spend, wallet)
   }
 
   nextRelease(): Promise<void> | undefined {
@@ -587,6 +579,36 @@ class BudgetNode implements Budget {
       const child = ref.deref()
       if (child) child.#abort(reason)
     }
+  }
+}
+
+/** A class rather than closures: a busy tree makes one per model call. */
+class HeldReservation implements Reservation {
+  readonly amount: Spend
+  readonly #budget: BudgetNode
+  readonly #books: Books
+  #open = true
+
+  constructor(budget: BudgetNode, books: Books, amount: Spend) {
+    this.#budget = budget
+    this.#books = books
+    this.amount = amount
+  }
+
+  release(): void {
+    if (!this.#open) return
+    this.#open = false
+    BudgetNode.release(this.#budget, this.#books)
+  }
+
+  settle(actual: ChargeInput, options: ChargeOptions = {}): void {
+    if (!this.#open) return
+    // An invalid amount throws here and leaves the reservation held.
+    const settled = toBooks(actual)
+    this.release()
+    // Recorded even on a cancelled budget: a call that returned was paid for, and an
+    // ancestor's books must show it whatever happened to the branch that made it.
+    BudgetNode.record(this.#budget, settled.books, settled.spend, options.wallet)
   }
 }
 

@@ -1,4 +1,5 @@
 export { type CreateModelRegistryOptions, createModelRegistry } from './create-model-registry'
+export { defaultModelRegistry } from './default-model-registry'
 export { OfflineModelError, ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
 export {
   createOfflineModel,

@@ -9,5 +9,15 @@ export function registryWallet(input: unknown): Wallet {
   if (input === undefined || input === null || (typeof input === 'string' && !input.trim())) {
     throw new UnregisteredAgentError({ wallet: '', reason: 'no wallet was given' })
   }
-  return parseWallet(input)
+  if (typeof input !== 'string') return parseWallet(input)
+  let wallet = parsed.get(input)
+  if (wallet === undefined) {
+    wallet = parseWallet(input)
+    if (parsed.size >= 1024) parsed.clear()
+    parsed.set(input, wallet)
+  }
+  return wallet
 }
+
+/** Checksumming hashes the address; a host looks up the same few wallets over and over. */
+const parsed = new Map<string, Wallet>()
