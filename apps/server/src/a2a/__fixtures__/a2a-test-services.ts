@@ -42,10 +42,7 @@ export async function createTestServices(
 ): Promise<TestServices> {
   const pglite = await PGlite.create(options.dataDir)
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
-  const exists = await pglite.query<{ found: string | null }>(
-    "select to_regclass('a2a_tasks') as found",
-  )
-  if (!exists.rows[0]?.found) await up(db)
+  await up(db)
   const agents = options.agents ?? [
     hostedAgent(),
     hostedAgent({

@@ -4,7 +4,8 @@ import { type Kysely, sql } from 'kysely'
  * The A2A task table, in the shape `@a2a-js/sdk`'s `DatabaseTaskStore` reads and writes
  * (its `a2a-db` schema for PostgreSQL, under the name `a2a_tasks`), so tasks served over
  * A2A survive a restart. Ids are `text` rather than the SDK's `varchar(36)`: a client may
- * choose its own `contextId`, and it need not be a UUID.
+ * choose its own `contextId`, and it need not be a UUID. Idempotent: the A2A plugin also runs
+ * it at start, so a database migrated before this file was listed still gets the table.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Byte order, as the SDK's schema asks, so its (timestamp, id) page cursors sort the same
@@ -12,6 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const key = sql`text collate "C"`
   await db.schema
     .createTable('a2a_tasks')
+    .ifNotExists()
     .addColumn('tenant', key, (column) => column.notNull())
     .addColumn('owner', key, (column) => column.notNull())
     .addColumn('id', key, (column) => column.notNull())
@@ -27,11 +29,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema
     .createIndex('a2a_tasks_scope_updated_idx')
+    .ifNotExists()
     .on('a2a_tasks')
     .columns(['tenant', 'owner', 'status_last_updated', 'id'])
     .execute()
   await db.schema
     .createIndex('a2a_tasks_scope_context_updated_idx')
+    .ifNotExists()
     .on('a2a_tasks')
     .columns(['tenant', 'owner', 'context_id', 'status_last_updated', 'id'])
     .execute()
