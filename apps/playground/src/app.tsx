@@ -32,8 +32,11 @@ export function App() {
     window.addEventListener('hashchange', onHash)
     return () => window.removeEventListener('hashchange', onHash)
   }, [])
+  // Agents and swarms are read again when a view opens, so others' changes show up.
   useEffect(() => {
-    void refreshDirectory().catch(() => undefined)
+    if (view) void refreshDirectory().catch(() => undefined)
+  }, [view])
+  useEffect(() => {
     // Agents and swarms are read again whenever the live stream comes back.
     return stores.comm.subscribe((state, previous) => {
       if (state.connection.state === 'open' && previous.connection.state !== 'open')

@@ -10,12 +10,11 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useMemo } from 'react'
 import type { DelegationNode } from '../api/client'
+import { formatUsd as usd } from '../ui/format-usd'
 import { budgetLeft } from './budget-left'
 import { layoutTree } from './tree-layout'
 
 type TreeNodeData = { node: DelegationNode; label: string; leftUsd: number | undefined }
-
-const usd = (value: number | undefined) => (value === undefined ? '—' : `$${value.toFixed(4)}`)
 
 function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
   const { node, label, leftUsd } = data
@@ -62,7 +61,9 @@ export function DelegationTree({
             placed.node.op === 'run'
               ? 'Run'
               : ((placed.node.wallet && nameOf(placed.node.wallet)) ??
-                placed.node.wallet?.slice(0, 10) ??
+                (placed.node.wallet?.startsWith('0x')
+                  ? `${placed.node.wallet.slice(0, 10)}…`
+                  : placed.node.wallet) ??
                 placed.node.op),
           leftUsd: left.get(placed.node.path),
         },

@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { describeError } from '../ui/describe-error'
+import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
 import { useRunEvents } from './use-run-events'
 
@@ -12,7 +13,7 @@ function describeEvent(event: { type: string; [key: string]: unknown }): string 
   const where = typeof event.path === 'string' ? ` ${event.path}` : ''
   const op = typeof event.op === 'string' ? ` (${event.op})` : ''
   const cost = (event.usage as { costUsd?: number } | undefined)?.costUsd
-  const spent = cost === undefined ? '' : ` · $${cost.toFixed(4)}`
+  const spent = cost === undefined ? '' : ` · ${formatUsd(cost)}`
   const detail =
     typeof event.message === 'string'
       ? ` · ${event.message}`

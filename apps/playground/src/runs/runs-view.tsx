@@ -41,13 +41,17 @@ export function RunsView() {
   const [runId, setRunId] = useState<string | undefined>(selectedRunFromHash)
   const [starting, setStarting] = useState(false)
   const savedPlans = plans.data ?? []
+  const [planIndex, setPlanIndex] = useState<number>()
 
+  // The seeded example (risk-review) first, then the first saved plan, then a made-up one.
   useEffect(() => {
-    if (source) return
-    const first = savedPlans[0]
-    if (first) setSource(planSource(first))
-    else if (!plans.loading && agents.length > 0) setSource(examplePlan(agents))
-  }, [savedPlans, plans.loading, agents, source])
+    if (planIndex !== undefined || plans.loading) return
+    const preferred = savedPlans.findIndex((plan) => plan.id === 'risk-review')
+    const index = preferred >= 0 ? preferred : savedPlans.length > 0 ? 0 : -1
+    if (index < 0 && agents.length === 0) return
+    setPlanIndex(index)
+    setSource(index >= 0 ? planSource(savedPlans[index]!) : examplePlan(agents))
+  }, [savedPlans, plans.loading, agents, planIndex])
 
   const names = useMemo(() => inputNames(source), [source])
 
@@ -85,8 +89,10 @@ export function RunsView() {
             <select
               id="plan-pick"
               style={{ width: 'auto', flex: 1 }}
+              value={planIndex ?? -1}
               onChange={(event) => {
                 const index = Number(event.target.value)
+                setPlanIndex(index)
                 const chosen = savedPlans[index]
                 setSource(chosen ? planSource(chosen) : examplePlan(agents))
                 setIssues([])

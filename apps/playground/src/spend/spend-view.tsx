@@ -2,9 +2,8 @@ import { useAgentStore } from '@baton/surface'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
+import { formatUsd as usd } from '../ui/format-usd'
 import { spendRows } from './spend-rows'
-
-const usd = (value: number) => `$${value.toFixed(4)}`
 
 function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
   const agents = useAgentStore((state) => state.agents)
@@ -28,7 +27,7 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
               <XAxis dataKey="name" tick={{ fill: 'var(--muted)', fontSize: 11 }} />
               <YAxis
                 tick={{ fill: 'var(--muted)', fontSize: 11 }}
-                tickFormatter={(value: number) => `$${value}`}
+                tickFormatter={(value: number) => usd(value)}
               />
               <Tooltip
                 formatter={(value) => usd(Number(value))}

@@ -120,7 +120,10 @@ export function createServerCommunicationStore(
         resolved(`escalations/${encodeURIComponent(escalationId)}/allow`, { extraHops }),
       stop: (escalationId, reason) =>
         resolved(`escalations/${encodeURIComponent(escalationId)}/stop`, { reason }),
-      detach: () => stream?.close(),
+      detach: () => {
+        stream?.close()
+        for (const timer of hopReads.values()) clearTimeout(timer)
+      },
       async loadConversation(correlationId) {
         const answer = await requestJson(
           options,
@@ -132,6 +135,13 @@ export function createServerCommunicationStore(
         for (const item of list) {
           const envelope = envelopeIn(item)
           if (envelope) append(envelope, false)
+        }
+        // The server's hop count is the guard's own (replies and forwards included).
+        const hops = (answer as { hops?: unknown } | undefined)?.hops
+        const view = correlations.get(correlationId)
+        if (view && typeof hops === 'number' && hops !== view.hops) {
+          correlations.set(correlationId, { ...view, hops, version: view.version + 1 })
+          set({ correlations: new Map(correlations) })
         }
         changed()
         return correlations.get(correlationId)
@@ -165,8 +175,22 @@ export function createServerCommunicationStore(
       return
     }
     const envelope = envelopeIn(body)
-    if (envelope) append(envelope)
+    if (!envelope) return
+    append(envelope)
+    // The stream carries envelopes, not the guard's count: read it once things settle.
+    clearTimeout(hopReads.get(envelope.correlationId))
+    hopReads.set(
+      envelope.correlationId,
+      setTimeout(() => {
+        hopReads.delete(envelope.correlationId)
+        void store
+          .getState()
+          .loadConversation(envelope.correlationId)
+          .catch(() => undefined)
+      }, 200),
+    )
   }
+  const hopReads = new Map<string, ReturnType<typeof setTimeout>>()
 
   const stream =
     options.live === false

@@ -1,0 +1,226 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium } from './chromium'
+import { type ServerProcess, startServerProcess } from './server-process'
+
+const appRoot = fileURLToPath(new URL('..', import.meta.url))
+const screenshots = join(appRoot, 'e2e', 'screenshots')
+const views = ['agents', 'chat', 'runs', 'swarms', 'bus', 'spend'] as const
+const desktop = { width: 1280, height: 900 }
+const phone = { width: 375, height: 800 }
+
+const run = chromiumAvailable()
+
+describe.skipIf(!run)('the playground in a real browser against a real server', () => {
+  let outDir: string
+  let server: ServerProcess
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+
+  const api = async (path: string, init?: RequestInit) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...init?.headers },
+    })
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  }
+  const open = async (view: (typeof views)[number]) => {
+    await page.goto(`${server.baseUrl}/#/${view}`)
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
+  }
+  const shoot = async (name: string) => {
+    await page.screenshot({ path: join(screenshots, `${name}-desktop.png`), fullPage: true })
+    await page.setViewportSize(phone)
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: join(screenshots, `${name}-phone.png`), fullPage: true })
+    await page.setViewportSize(desktop)
+  }
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'baton-playground-dist-'))
+    await mkdir(screenshots, { recursive: true })
+    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
+    server = await startServerProcess({ playgroundDir: outDir })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: desktop })
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.dispose()
+    if (outDir) await rm(outDir, { recursive: true, force: true })
+  })
+
+  it('opens on the seeded agents and swarm, as cards', async () => {
+    await open('agents')
+    for (const name of ['Ops Orchestrator', 'Incident Analyst', 'Reviewer', 'Tester', 'Dev team'])
+      await page.getByRole('article', { name }).waitFor()
+    await page.getByRole('searchbox').fill('tests changes')
+    await expect.poll(() => page.getByRole('article').count()).toBe(1)
+    await page.getByRole('searchbox').fill('')
+    await shoot('agents')
+    expect(pageErrors).toEqual([])
+  })
+
+  it('@mentions the orchestrator from the keyboard and shows its reply', async () => {
+    await open('chat')
+    const box = page.getByRole('combobox')
+    await box.click()
+    await box.pressSequentially('@Ops')
+    await page.getByRole('option', { name: /Ops Orchestrator/ }).waitFor()
+    await box.press('Enter')
+    await box.pressSequentially('plan the release of version 2')
+    await box.press('Enter')
+    await page.getByText(/Message sent to Ops Orchestrator/).waitFor()
+    const reply = page.locator('[data-message-type="reply"]').first()
+    await reply.waitFor({ timeout: 30_000 })
+    expect(await reply.textContent()).toMatch(/Ops Orchestrator/)
+    await shoot('chat')
+  }, 60_000)
+
+  it('runs the seed example plan and draws its tree with the spend of each node', async () => {
+    await open('runs')
+    await expect.poll(() => page.getByLabel('Plan', { exact: true }).inputValue()).not.toBe('-1')
+    await page.getByLabel('Input request').fill('Ship the billing change on Friday')
+    await page.getByRole('button', { name: 'Run the plan' }).click()
+    await page.locator('[data-run-status="done"]').waitFor({ timeout: 45_000 })
+    await page.locator('[data-event-type="run-finish"]').waitFor()
+    expect(await page.locator('[data-event-type="step-finish"]').count()).toBeGreaterThanOrEqual(2)
+    const nodes = page.locator('[data-tree-node]')
+    await expect.poll(() => nodes.count()).toBeGreaterThanOrEqual(3)
+    const delegate = page.locator('[data-tree-node="steps[0]"]')
+    expect(await delegate.getAttribute('data-status')).toBe('done')
+    expect(await delegate.textContent()).toMatch(
+      /Incident Analyst.*spent \$0\.0*[1-9]\d*.*budget left \$0\.\d+/,
+    )
+    await shoot('runs')
+  }, 60_000)
+
+  it('runs a democratic swarm and shows the weighted votes and the result', async () => {
+    const created = await api('/api/v1/swarms', {
+      method: 'POST',
+      body: JSON.stringify({
+        id: 'council',
+        name: 'Council',
+        strategy: 'democratic',
+        consensusThreshold: 0.5,
+        agents: [
+          { agentId: 'analyst', role: 'worker', weight: 1 },
+          { agentId: 'reviewer', role: 'critic', weight: 0.5 },
+          { agentId: 'tester', role: 'worker', weight: 1 },
+        ],
+      }),
+    })
+    expect(created.status).toBe(201)
+    await open('swarms')
+    await page.getByLabel('Swarm', { exact: true }).selectOption('council')
+    await page.getByRole('button', { name: 'Run the swarm' }).click()
+    await page.locator('[data-swarm-run][data-status="done"]').waitFor({ timeout: 45_000 })
+    expect(await page.locator('tr[data-kind="vote"]').count()).toBeGreaterThanOrEqual(3)
+    expect(await page.locator('tr[data-kind="proposal"]').count()).toBeGreaterThanOrEqual(1)
+    await page.getByTestId('swarm-result').waitFor()
+    await shoot('swarms')
+  }, 60_000)
+
+  let relay: string
+  it('registers an agent from the form, signed in the browser, found at GET /agent/:wallet', async () => {
+    await open('agents')
+    await page.getByRole('button', { name: 'Register an agent' }).click()
+    const form = page.getByRole('form', { name: 'Register an agent' })
+    await form.getByLabel('Name').fill('Relay')
+    await form.getByLabel('Id (a slug)').fill('relay')
+    await form.getByLabel('Tagline').fill('Passes work on')
+    await form.getByLabel('Can delegate to other agents').check()
+    await form.getByRole('button', { name: 'Sign and register' }).click()
+    const registered = form.getByRole('status')
+    await registered.waitFor({ timeout: 20_000 })
+    relay = (await registered.textContent())!.match(/0x[0-9a-fA-F]{40}/)![0]
+    const found = await api(`/agent/${relay}`)
+    expect(found.status).toBe(200)
+    expect(found.body).toMatchObject({
+      id: 'relay',
+      name: 'Relay',
+      agentCard: { canDelegate: true },
+    })
+    await page.getByRole('article', { name: 'Relay' }).waitFor()
+
+    // The same id again: the server refuses, and the form says why in words.
+    await form.getByRole('button', { name: 'Sign and register' }).click()
+    const refusal = form.getByRole('alert')
+    await refusal.waitFor({ timeout: 20_000 })
+    expect(await refusal.textContent()).toMatch(/The agent was not registered: .*relay/i)
+    await shoot('register')
+  }, 60_000)
+
+  it('shows two delegating agents caught in a loop on the Bus view and resolves it there', async () => {
+    await open('bus')
+    const first = await api('/api/v1/messages', {
+      method: 'POST',
+      body: JSON.stringify({
+        from: { agentId: 'orchestrator' },
+        to: { agentId: 'relay' },
+        content: 'over to you',
+      }),
+    })
+    const correlationId = (first.body.envelope as { correlationId: string }).correlationId
+    let status = 202
+    for (let hop = 1; hop <= 20 && status === 202; hop += 1) {
+      const [from, to] = hop % 2 ? ['relay', 'orchestrator'] : ['orchestrator', 'relay']
+      status = (
+        await api('/api/v1/messages', {
+          method: 'POST',
+          body: JSON.stringify({
+            from: { agentId: from },
+            to: { agentId: to },
+            content: `and back (${hop})`,
+            correlationId,
+            hop,
+          }),
+        })
+      ).status
+    }
+    expect(status).toBe(409)
+    const held = page.locator('fieldset[data-escalation]')
+    await held.waitFor({ timeout: 20_000 })
+    expect(await page.locator(`tr[data-correlation="${correlationId}"]`).count()).toBe(1)
+    await shoot('bus')
+    await held.getByRole('button', { name: 'Allow 2 more hops' }).click()
+    await expect.poll(() => held.count(), { timeout: 15_000 }).toBe(0)
+    const escalations = await api('/api/v1/escalations')
+    expect(escalations.body.escalations).toContainEqual(
+      expect.objectContaining({ correlationId, status: 'allowed', extraHops: 2 }),
+    )
+  }, 60_000)
+
+  it('charts the spend by wallet and by run with the totals beside them', async () => {
+    await open('spend')
+    const byWallet = page.getByRole('region', { name: 'By wallet' })
+    await expect
+      .poll(() => byWallet.locator('tbody tr').count(), { timeout: 15_000 })
+      .toBeGreaterThan(1)
+    await page
+      .locator('[data-spend="run"] .recharts-bar-rectangle')
+      .first()
+      .waitFor({ timeout: 15_000 })
+    await shoot('spend')
+  }, 30_000)
+
+  it('says the server is down when it stops, and recovers by itself when it is back', async () => {
+    await open('agents')
+    await server.stop()
+    const banner = page.getByRole('alert').filter({ hasText: 'The Baton server is not answering' })
+    await banner.waitFor({ timeout: 20_000 })
+    await shoot('server-down')
+    await server.start()
+    await banner.waitFor({ state: 'detached', timeout: 30_000 })
+    await page.getByRole('article', { name: 'Relay' }).waitFor()
+    expect(pageErrors).toEqual([])
+  }, 90_000)
+})
