@@ -24,7 +24,6 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   const { branches, gather } = step
   const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
   const budgets = new Map<number, Budget>()
-  const locals: Record<string, unknown>[] = []
   const successes = new Map<number, unknown>()
   const failures = new Map<number, unknown>()
   let winner: number | undefined
@@ -38,8 +37,8 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
     while (next < branches.length && !settled) {
       const index = next++
       const branch = branches[index]!
-      const values = { ...frame.values }
-      locals[index] = values
+      // A branch reads what the run saved before the fanout; what it saves stays in it.
+      const values = Object.assign(Object.create(null) as Record<string, unknown>, frame.values)
       try {
         const { budget } = carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`)
         budgets.set(index, budget)
@@ -64,7 +63,6 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
-  for (const values of locals) if (values) Object.assign(frame.values, values)
   throwIfStopped(frame.budget)
   if (gather === 'all') {
     const [first] = failures.values()

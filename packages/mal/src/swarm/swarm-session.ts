@@ -162,9 +162,15 @@ export class SwarmSession {
   #count(agentId: string, spend: SwarmUsage): void {
     const entry = this.usageByAgent[agentId] ?? zero()
     for (const key of ['calls', 'tokens', 'costUsd'] as const) {
-      entry[key] += spend[key]
-      this.usage[key] += spend[key]
+      entry[key] = exact(entry[key] + spend[key])
+      this.usage[key] = exact(this.usage[key] + spend[key])
     }
     this.usageByAgent[agentId] = entry
   }
+}
+
+// Books are kept to 1e-12 (as core's budgets keep dollars), so sums of prices carry no float
+// noise such as 0.00019950000000000002.
+function exact(value: number): number {
+  return Math.round(value * 1e12) / 1e12
 }
