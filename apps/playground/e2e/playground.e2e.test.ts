@@ -50,7 +50,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     browser = await launchChromium()
     page = await browser.newPage({ viewport: desktop })
     page.on('pageerror', (error) => pageErrors.push(error.message))
-  }, 120_000)
+  }, 180_000)
 
   afterAll(async () => {
     await browser?.close()
@@ -66,6 +66,14 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await expect.poll(() => page.getByRole('article').count()).toBe(1)
     await page.getByRole('searchbox').fill('')
     await shoot('agents')
+    // The theme toggle by keyboard alone: it is the first control after the view tabs.
+    await page.getByRole('link', { name: 'Spend' }).focus()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    await page.screenshot({ path: join(screenshots, 'agents-dark-desktop.png') })
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
     expect(pageErrors).toEqual([])
   })
 
@@ -101,6 +109,10 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       /Incident Analyst.*spent \$0\.0*[1-9]\d*.*budget left \$0\.\d+/,
     )
     await shoot('runs')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: join(screenshots, 'runs-dark-desktop.png'), fullPage: true })
+    await page.emulateMedia({ colorScheme: 'light' })
   }, 60_000)
 
   it('runs a democratic swarm and shows the weighted votes and the result', async () => {

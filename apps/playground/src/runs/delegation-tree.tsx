@@ -6,9 +6,11 @@ import {
   type NodeProps,
   Position,
   ReactFlow,
+  useReactFlow,
+  useStore,
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import type { DelegationNode } from '../api/client'
 import { formatUsd as usd } from '../ui/format-usd'
 import { budgetLeft } from './budget-left'
@@ -35,6 +37,17 @@ function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
 }
 
 const nodeTypes = { delegation: TreeNodeView }
+
+// fitView alone fits once; a phone turned sideways or a new node should refit the tree too.
+function FitOnResize() {
+  const { fitView } = useReactFlow()
+  const width = useStore((state) => state.width)
+  const count = useStore((state) => state.nodeLookup.size)
+  useEffect(() => {
+    if (width > 0 && count > 0) void fitView({ padding: 0.15 })
+  }, [fitView, width, count])
+  return null
+}
 
 /** Who delegated to whom in a run, with each node's status, spend and budget left. */
 export function DelegationTree({
@@ -84,6 +97,7 @@ export function DelegationTree({
         proOptions={{ hideAttribution: true }}
       >
         <Background />
+        <FitOnResize />
         <Controls showInteractive={false} />
       </ReactFlow>
     </section>

@@ -59,8 +59,12 @@ function SwarmRunView({ runId, threshold }: { runId: string; threshold: number }
             {leadingShare !== undefined ? (
               <div style={{ marginTop: '0.5rem' }}>
                 <div className="muted" style={{ fontSize: '0.85rem' }}>
-                  Proposal {tally!.leading} leads with {(leadingShare * 100).toFixed(0)}% of the
-                  weight; consensus needs {(threshold * 100).toFixed(0)}%.
+                  Weight per proposal:{' '}
+                  {tally!.weights.map((weight, index) => `#${index} ${weight}`).join(', ')}
+                  {tally!.abstained ? `, abstained ${tally!.abstained}` : ''} (of{' '}
+                  {tally!.totalWeight}). Proposal {tally!.leading} leads with{' '}
+                  {(leadingShare * 100).toFixed(0)}% of the weight; consensus needs{' '}
+                  {(threshold * 100).toFixed(0)}%.
                 </div>
                 {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot draw the threshold line */}
                 <div

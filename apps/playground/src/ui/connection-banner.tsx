@@ -8,9 +8,10 @@ export function ConnectionBanner() {
   if (connection.state === 'retrying') {
     return (
       <div className="banner error" role="alert">
-        <strong>The Baton server is not answering.</strong> {connection.reason}. Retrying in{' '}
-        {Math.ceil(connection.retryInMs / 1000)} s (attempt {connection.attempt}); the page comes
-        back by itself.
+        <strong>The Baton server is not answering.</strong> The page keeps trying (next try in{' '}
+        {Math.ceil(connection.retryInMs / 1000)} s, attempt {connection.attempt}) and comes back by
+        itself when the server does; nothing you did is lost.
+        <div className="banner-detail">{connection.reason}</div>
       </div>
     )
   }
