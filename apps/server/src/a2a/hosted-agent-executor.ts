@@ -38,9 +38,11 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
       const { taskId, contextId } = context
       const agent = options.agentOf(context)
       const known = await findConversation({ db: options.db, contextId, hops: options.hops })
+      // A Baton caller elsewhere says how far its conversation has come; it can only add hops.
+      const claimed = hopOf(context.userMessage)
       const conversation: Conversation = known
-        ? { correlationId: known.correlationId, hop: known.hop + 1 }
-        : { correlationId: contextId, hop: 0 }
+        ? { correlationId: known.correlationId, hop: Math.max(known.hop + 1, claimed) }
+        : { correlationId: contextId, hop: claimed }
       const publishTask = (state: TaskState, message?: Message) =>
         bus.publish(
           AgentEvent.task({
@@ -170,6 +172,12 @@ function agentMessage(context: RequestContext, text: string): Message {
 function fromOf(message: Message): string {
   const from = message.metadata?.batonFrom
   return typeof from === 'string' && from ? from : 'a2a-client'
+}
+
+/** The hop a calling Baton agent gave this message (`metadata.batonHop`), else 0. */
+function hopOf(message: Message): number {
+  const hop = message.metadata?.batonHop
+  return typeof hop === 'number' && Number.isInteger(hop) && hop >= 0 ? hop : 0
 }
 
 function errorText(error: unknown): string {

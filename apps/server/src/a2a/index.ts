@@ -9,3 +9,4 @@ export {
   type ServerServicesForA2A,
 } from './a2a-services'
 export { A2A_TASK_TABLE, createA2ATaskStore } from './a2a-task-store'
+export { type AskRemoteAgentOptions, askRemoteAgent } from './ask-remote-agent'

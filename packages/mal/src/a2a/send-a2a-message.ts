@@ -28,6 +28,8 @@ export type SendA2AMessageOptions = {
   pollMs?: number
   /** Continues a conversation the remote agent has seen (its A2A `contextId`). */
   contextId?: string
+  /** The message's A2A `metadata` (Baton servers read `batonFrom` and `batonHop` from it). */
+  metadata?: Record<string, unknown>
 }
 
 export type A2AReply = { text: string; taskId?: string; state?: string; contextId?: string }
@@ -102,6 +104,7 @@ export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2
         role: 'ROLE_USER',
         parts: [{ text: options.text }],
         ...(options.contextId ? { contextId: options.contextId } : {}),
+        ...(options.metadata ? { metadata: options.metadata } : {}),
       },
       // Not blocking: the task id comes back at once, so an abort can cancel the task.
       configuration: {

@@ -1,0 +1,41 @@
+import { type Agent, ValidationError } from '@baton/core'
+import { type A2AReply, sendA2AMessage } from '@baton/mal'
+
+export type AskRemoteAgentOptions = {
+  /** The agent to ask; it must have an `endpoint` (its A2A card URL). */
+  agent: Agent
+  content: string
+  /** The conversation the question belongs to: sent as the A2A `contextId`. */
+  correlationId: string
+  /** The hop of the message being handled; the question is one hop further. */
+  hop: number
+  /** Who asks (an agent id), recorded by a Baton server on the other side. */
+  from: string
+  signal?: AbortSignal
+  timeoutMs?: number
+}
+
+/**
+ * Asks an agent that lives at an A2A endpoint, from inside a conversation: the
+ * conversation's correlation travels as the `contextId` and its hop count in
+ * `metadata.batonHop`, so a Baton server on the other side continues both (and its loop
+ * guard stops a loop that crosses servers). Aborting cancels the remote task.
+ *
+ * @example
+ * const { text } = await askRemoteAgent({ agent: peer, content: 'Check the refunds', correlationId, hop, from: 'orchestrator' })
+ */
+export async function askRemoteAgent(options: AskRemoteAgentOptions): Promise<A2AReply> {
+  if (!options.agent.endpoint) {
+    throw new ValidationError(`agent "${options.agent.id}"`, [
+      { path: 'endpoint', message: 'is required to ask the agent over A2A' },
+    ])
+  }
+  return sendA2AMessage({
+    endpoint: options.agent.endpoint,
+    text: options.content,
+    contextId: options.correlationId,
+    metadata: { batonFrom: options.from, batonHop: options.hop + 1 },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  })
+}
