@@ -1,7 +1,8 @@
 // `pnpm bench`: every case of issue 14, Baton beside the bare limit and the peers, each
 // subject in a fresh process; prints the table and writes it as JSON to bench/results/.
 // Nothing here fails on a figure: a case that throws shows its error in its row.
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CASES, type Subject } from './cases'
 import {
@@ -13,6 +14,8 @@ import {
   parseBenchArgs,
   type Row,
   runInChild,
+  type SelfTime,
+  topSelfTime,
 } from './report'
 
 const args = parseBenchArgs(process.argv.slice(2))
@@ -25,6 +28,8 @@ if (unknown.length > 0) {
 }
 const selected = CASES.filter((entry) => !args.only || args.only.includes(entry.name))
 const startedAt = new Date()
+const stamp = startedAt.toISOString().replace(/[:.]/g, '-')
+const resultsDirectory = fileURLToPath(new URL('../results/', import.meta.url))
 const machine = describeMachine()
 console.error(
   `bench (${args.size}): ${selected.length} cases on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`,
@@ -32,14 +37,19 @@ console.error(
 
 const rows: Row[] = []
 for (const benchCase of selected) {
+  const caseStarted = performance.now()
   const outcomes: Partial<Record<Subject, Outcome>> = {}
+  const profiles: Partial<Record<Subject, SelfTime[]>> = {}
   // At full size every subject gets a process of its own (memory figures must not mix); the
   // smoke test runs a case's subjects together to stay within CI's time.
   const groups =
-    args.size === 'full'
+    args.size === 'full' || args.profile
       ? benchCase.subjects.map((subject) => [subject])
       : [[...benchCase.subjects]]
   for (const subjects of groups) {
+    const profileDirectory = args.profile
+      ? path.join(resultsDirectory, `${stamp}-profiles`, `${benchCase.name}-${subjects.join('-')}`)
+      : undefined
     Object.assign(
       outcomes,
       await runInChild({
@@ -47,8 +57,23 @@ for (const benchCase of selected) {
         size: args.size,
         subjects,
         timeoutMs: args.size === 'full' ? 600_000 : 90_000,
+        ...(profileDirectory ? { profileDirectory } : {}),
       }),
     )
+    if (profileDirectory) {
+      const files = await readdir(profileDirectory).catch(() => [])
+      const file = files.find((entry) => entry.endsWith('.cpuprofile'))
+      if (file) {
+        const top = await topSelfTime(path.join(profileDirectory, file), 12)
+        for (const subject of subjects) profiles[subject] = top
+        console.error(`  profile of ${benchCase.name} ${subjects.join(', ')} (self time):`)
+        for (const entry of top) {
+          console.error(
+            `    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`,
+          )
+        }
+      }
+    }
     for (const subject of subjects) {
       const outcome = outcomes[subject]
       const shown = outcome?.ok
@@ -57,13 +82,16 @@ for (const benchCase of selected) {
       console.error(`  ${benchCase.name} ${subject}: ${shown} ${outcome?.ok ? benchCase.unit : ''}`)
     }
   }
-  rows.push(buildRow(benchCase, args.size, outcomes))
+  console.error(`  ${benchCase.name}: ${((performance.now() - caseStarted) / 1000).toFixed(1)} s`)
+  rows.push({
+    ...buildRow(benchCase, args.size, outcomes),
+    ...(args.profile ? { profiles } : {}),
+  })
 }
 
 console.log(formatTable(rows))
-const resultsDirectory = fileURLToPath(new URL('../results/', import.meta.url))
 await mkdir(resultsDirectory, { recursive: true })
-const file = `${resultsDirectory}${startedAt.toISOString().replace(/[:.]/g, '-')}.json`
+const file = path.join(resultsDirectory, `${stamp}.json`)
 await writeFile(
   file,
   `${JSON.stringify({ size: args.size, startedAt, finishedAt: new Date(), machine, rows }, null, 2)}\n`,

@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util'
 import type { Size } from '../cases'
 
-export type BenchArgs = { size: Size; only: string[] | undefined }
+export type BenchArgs = { size: Size; only: string[] | undefined; profile: boolean }
 
 /**
- * Reads `--size tiny|full` (default full) and `--only name[,name...]`.
+ * Reads `--size tiny|full` (default full), `--only name[,name...]` and `--profile` (a CPU
+ * profile of every measuring process, and its top self-time functions).
  *
  * @example
- * parseBenchArgs(['--size', 'tiny', '--only', 'bus']) // { size: 'tiny', only: ['bus'] }
+ * parseBenchArgs(['--size', 'tiny', '--only', 'bus']) // { size: 'tiny', only: ['bus'], profile: false }
  */
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const { values } = parseArgs({
@@ -15,6 +16,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     options: {
       size: { type: 'string', default: 'full' },
       only: { type: 'string', multiple: true },
+      profile: { type: 'boolean', default: false },
     },
     strict: true,
   })
@@ -22,5 +24,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     throw new Error(`--size must be tiny or full, not ${values.size}`)
   }
   const only = values.only?.flatMap((entry) => entry.split(',')).filter(Boolean)
-  return { size: values.size, only: only && only.length > 0 ? only : undefined }
+  return {
+    size: values.size,
+    only: only && only.length > 0 ? only : undefined,
+    profile: values.profile,
+  }
 }

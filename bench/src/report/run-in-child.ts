@@ -19,9 +19,13 @@ export async function runInChild(options: {
   size: Size
   subjects: Subject[]
   timeoutMs: number
+  /** Writes a `--cpu-prof` profile of the process into this directory. */
+  profileDirectory?: string
 }): Promise<Partial<Record<Subject, Outcome>>> {
-  const { name, size, subjects, timeoutMs } = options
-  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, name, size, ...subjects], {
+  const { name, size, subjects, timeoutMs, profileDirectory } = options
+  const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
+  const flags = [...CHILD_NODE_FLAGS, ...profiling]
+  const child = spawn(process.execPath, [...flags, entry, name, size, ...subjects], {
     cwd: benchDirectory,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },

@@ -1,4 +1,5 @@
 import type { Figure, Subject } from '../cases'
+import type { SelfTime } from './top-self-time'
 
 /** What a subject's process reported. */
 export type Outcome = { ok: true; figure: Figure } | { ok: false; error: string }
@@ -15,4 +16,6 @@ export type Row = {
   outcomes: Partial<Record<Subject, Outcome>>
   /** Baton's time per unit of work ÷ each other subject's (below 1: Baton is faster). */
   ratios: Partial<Record<Subject, number>>
+  /** With `--profile`: where each subject's process spent its time. */
+  profiles?: Partial<Record<Subject, SelfTime[]>>
 }

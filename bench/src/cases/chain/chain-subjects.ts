@@ -12,6 +12,7 @@ import {
 import { timePerOperation } from '../../measure'
 import { createLooseGraph } from '../../peers'
 import { formatNumber } from '../../report/format-number'
+import { assertDone } from '../plan-outcome'
 import type { Subjects } from '../types'
 import { hops } from './hops'
 
@@ -95,7 +96,7 @@ export const chainSubjects: Subjects = {
         await timePerOperation({
           operations: count,
           // The default history grows with every hand-off; one timed run is enough.
-          minMs: trimmed ? 200 : 0,
+          minMs: trimmed ? undefined : 0,
           work: async () => {
             const result = await runner.run(first, 'Go', { maxTurns: count + 10 })
             if (result.lastAgent?.name !== `agent_${count - 1}`) {
@@ -134,7 +135,7 @@ export const chainSubjects: Subjects = {
       operations: count,
       work: async () => {
         const result = await runPlan(plan, { registry, models, budget: createBudget() })
-        if (result.status !== 'done') throw new Error(`the plan ended ${result.status}`)
+        assertDone(result)
       },
     })
     return { value: microseconds, text: formatNumber(microseconds) }

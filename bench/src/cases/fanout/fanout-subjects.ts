@@ -5,7 +5,7 @@ import { createBudget } from '@baton/core'
 import { createSupervisor } from '@baton/subagents'
 import { END, Send, START } from '@langchain/langgraph'
 import { Agent as OpenAIAgent, Runner } from '@openai/agents'
-import { benchAgent } from '../../fixtures'
+import { delegatingAgent } from '../../fixtures'
 import {
   createInstantAgentsProvider,
   createInstantChatModel,
@@ -90,7 +90,7 @@ export const fanoutSubjects: Subjects = {
     return measure(size, async (width) => {
       const root = await mkdtemp(path.join(tmpdir(), 'baton-bench-fanout-'))
       const supervisor = createSupervisor({
-        agent: benchAgent,
+        agent: delegatingAgent,
         workspace: { kind: 'directory', root },
         budget: createBudget(),
         models,

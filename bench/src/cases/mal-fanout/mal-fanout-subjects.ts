@@ -3,6 +3,7 @@ import { parsePlan, runPlan } from '@baton/mal'
 import { benchAgentInput } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels, INSTANT_MODEL_REF } from '../../instant'
 import { withPeakRss } from '../../measure'
+import { assertDone } from '../plan-outcome'
 import type { Figure, Size, Subjects } from '../types'
 import { branchCount } from './mal-fanout-case'
 
@@ -60,7 +61,7 @@ export const malFanoutSubjects: Subjects = {
     }
     return measure(size, async (width) => {
       const result = await runPlan(plans.get(width)!, { registry, models, budget: createBudget() })
-      if (result.status !== 'done') throw new Error(`the plan ended ${result.status}`)
+      assertDone(result)
       return result.usage.calls
     })
   },

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { createBudget } from '@baton/core'
 import { createAgentRunner, createSupervisor, type SubagentRunner } from '@baton/subagents'
 import type { ToolExecutionOptions, ToolSet } from 'ai'
-import { benchAgent } from '../../fixtures'
+import { delegatingAgent } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels } from '../../instant'
 import { formatNumber } from '../../report/format-number'
 import type { Figure, Subjects } from '../types'
@@ -52,7 +52,7 @@ async function nest(depth: number): Promise<{ msPerLevel: number; cleanupMs: num
   const root = await mkdtemp(path.join(tmpdir(), 'baton-bench-nested-'))
   const reached = { depth: 0 }
   const supervisor = createSupervisor({
-    agent: benchAgent,
+    agent: delegatingAgent,
     workspace: { kind: 'directory', root },
     budget: createBudget(),
     models: createInstantModels(),
