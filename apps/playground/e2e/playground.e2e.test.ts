@@ -109,10 +109,10 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       /Incident Analyst.*spent \$0\.0*[1-9]\d*.*budget left \$0\.\d+/,
     )
     await shoot('runs')
-    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click()
     await page.waitForTimeout(150)
     await page.screenshot({ path: join(screenshots, 'runs-dark-desktop.png'), fullPage: true })
-    await page.emulateMedia({ colorScheme: 'light' })
+    await page.getByRole('button', { name: 'Switch to light theme' }).click()
   }, 60_000)
 
   it('runs a democratic swarm and shows the weighted votes and the result', async () => {
