@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
 
 export type RunStatus =
@@ -68,6 +68,31 @@ function toRun(row: RunRow): StoredRun {
     createdAt: new Date(row.created_at as Date).toISOString(),
     updatedAt: new Date(row.updated_at as Date).toISOString(),
   }
+}
+
+async function insertSteps(
+  executor: Kysely<Database> | Transaction<Database>,
+  runId: string,
+  steps: StoredStep[],
+): Promise<void> {
+  if (steps.length === 0) return
+  await executor
+    .insertInto('run_steps')
+    .values(
+      steps.map((step) => ({
+        run_id: runId,
+        path: step.path,
+        op: step.op,
+        save_as: step.saveAs,
+        value: JSON.stringify(step.value ?? null),
+        usage: JSON.stringify(step.usage),
+        wallet: step.wallet,
+        duration_ms: step.durationMs,
+        sequence: step.sequence,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
+    .execute()
 }
 
 /**
@@ -191,22 +216,7 @@ export function createRunsRepository(db: Kysely<Database>) {
       usageByWallet: Record<string, StoredUsage>
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const { step } = input
-        await trx
-          .insertInto('run_steps')
-          .values({
-            run_id: input.runId,
-            path: step.path,
-            op: step.op,
-            save_as: step.saveAs,
-            value: JSON.stringify(step.value ?? null),
-            usage: JSON.stringify(step.usage),
-            wallet: step.wallet,
-            duration_ms: step.durationMs,
-            sequence: step.sequence,
-          })
-          .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
-          .execute()
+        await insertSteps(trx, input.runId, [input.step])
         if (input.events.length > 0) {
           await trx
             .insertInto('run_events')
@@ -262,8 +272,11 @@ export function createRunsRepository(db: Kysely<Database>) {
       state: Record<string, unknown> | null
       question: string | null
       ledger: { wallet: string; usage: StoredUsage }[]
+      /** Finished top-level steps not committed yet (the last one has no checkpoint after it). */
+      steps?: StoredStep[]
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await insertSteps(trx, input.runId, input.steps ?? [])
         const spent = input.ledger.filter(
           (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
         )

@@ -133,30 +133,25 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         pumping = true
         try {
-          do {
+          while (sse.open) {
             again = false
             const events = await runs.events(run.id, last)
             for (const stored of events) {
               sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
               last = stored.sequence
             }
-            if (events.length === 0) {
-              const current = await runs.find(run.id)
-              if (
-                current &&
-                !liveStatuses.has(current.status) &&
-                !service.active().includes(run.id)
-              ) {
-                // One more read: an event stored between the two reads is not lost.
-                const tail = await runs.events(run.id, last)
-                for (const stored of tail) {
-                  sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
-                  last = stored.sequence
-                }
-                if (tail.length === 0) sse.end()
-              }
+            if (events.length > 0) continue
+            const current = await runs.find(run.id)
+            const live =
+              !current || liveStatuses.has(current.status) || service.active().includes(run.id)
+            if (!live) {
+              // One more read: an event stored between the two reads is not lost.
+              const tail = await runs.events(run.id, last)
+              if (tail.length > 0) continue
+              sse.end()
             }
-          } while (again && sse.open)
+            if (!again) break
+          }
         } catch (error) {
           request.log.warn({ err: error }, 'run event stream failed')
           sse.end()

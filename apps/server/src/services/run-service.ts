@@ -25,7 +25,12 @@ import {
 import type { FastifyBaseLogger } from 'fastify'
 import type { StoredUsage } from '../db/database'
 import type { Repositories } from '../db/repositories'
-import { finalStatuses, type RunStatus, type StoredRun } from '../db/runs-repository'
+import {
+  finalStatuses,
+  type RunStatus,
+  type StoredRun,
+  type StoredStep,
+} from '../db/runs-repository'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import type { RunJob, RunQueue } from '../queue'
 import { planTools } from './plan-tools'
@@ -273,7 +278,8 @@ class Runs implements RunService {
   async #executePlan(run: StoredRun, job: RunJob, active: Active): Promise<void> {
     const runs = this.#runs
     const writer = createSerialWriter()
-    let lastTopFinish: Extract<RunEvent, { type: 'step-finish' }> | undefined
+    // Finished top-level steps not committed yet (the last step has no checkpoint after it).
+    let uncommitted: Extract<RunEvent, { type: 'step-finish' }>[] = []
     let checkpointed: RunState | undefined
     let committedByWallet: Record<string, StoredUsage> = run.usageByWallet
     let fromSequence = 0
@@ -296,7 +302,7 @@ class Runs implements RunService {
       signal: active.controller.signal,
       ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
       onEvent: (event) => {
-        if (event.type === 'step-finish' && topLevelPath.test(event.path)) lastTopFinish = event
+        if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         writer.write(async () => {
           await runs.appendEvents(run.id, [event as unknown as Record<string, unknown>])
           this.notifier.notify(run.id)
@@ -304,21 +310,24 @@ class Runs implements RunService {
       },
       onCheckpoint: async (checkpoint) => {
         await writer.flush()
-        const step = lastTopFinish
+        const step = uncommitted.at(-1)
+        uncommitted = []
         const usageByWallet = checkpoint.usageByWallet
         await runs.commitStep({
           runId: run.id,
-          step: {
-            path: step?.path ?? `steps[${checkpoint.cursor.index - 1}]`,
-            op: step?.op ?? 'unknown',
-            saveAs: step?.saveAs ?? null,
-            value: step?.value ?? null,
-            usage: step?.usage ?? zero,
-            wallet: step?.wallet ?? null,
-            durationMs: step?.durationMs ?? 0,
-            sequence: step?.sequence ?? checkpoint.sequence,
-            finishedAt: step?.at ?? new Date().toISOString(),
-          },
+          step: step
+            ? storedStep(step)
+            : {
+                path: `steps[${checkpoint.cursor.index - 1}]`,
+                op: 'unknown',
+                saveAs: null,
+                value: null,
+                usage: zero,
+                wallet: null,
+                durationMs: 0,
+                sequence: checkpoint.sequence,
+                finishedAt: new Date().toISOString(),
+              },
           events: [],
           ledger: ledgerDiff(committedByWallet, usageByWallet),
           state: checkpoint as unknown as Record<string, unknown>,
@@ -375,6 +384,7 @@ class Runs implements RunService {
         status === 'paused' ? ((result.state as unknown as Record<string, unknown>) ?? null) : null,
       question: result.question ?? null,
       ledger: ledgerDiff(committedByWallet, result.usageByWallet),
+      steps: uncommitted.map(storedStep),
     })
   }
 
@@ -386,20 +396,24 @@ class Runs implements RunService {
     await runs.setStatus(run.id, 'running')
     const agents = this.#options.repositories.agents
     const budget = this.#budgetOf(run)
-    const result = await runSwarm(run.plan as unknown as AgentSwarm, String(run.inputs.task ?? ''), {
-      agents: async (agentId) => agents.findById(agentId),
-      models: this.#options.models,
-      signal: active.controller.signal,
-      runId: run.id,
-      ...(budget ? { budget } : {}),
-      onEvent: (event: SwarmEvent) => {
-        const stored = { ...event, sequence: sequence++, at: new Date().toISOString() }
-        writer.write(async () => {
-          await runs.appendEvents(run.id, [stored])
-          this.notifier.notify(run.id)
-        })
+    const result = await runSwarm(
+      run.plan as unknown as AgentSwarm,
+      String(run.inputs.task ?? ''),
+      {
+        agents: async (agentId) => agents.findById(agentId),
+        models: this.#options.models,
+        signal: active.controller.signal,
+        runId: run.id,
+        ...(budget ? { budget } : {}),
+        onEvent: (event: SwarmEvent) => {
+          const stored = { ...event, sequence: sequence++, at: new Date().toISOString() }
+          writer.write(async () => {
+            await runs.appendEvents(run.id, [stored])
+            this.notifier.notify(run.id)
+          })
+        },
       },
-    }).catch((error: unknown) => {
+    ).catch((error: unknown) => {
       const stored = {
         type: 'swarm-error',
         runId: run.id,
@@ -433,6 +447,20 @@ class Runs implements RunService {
       question: null,
       ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage })),
     })
+  }
+}
+
+function storedStep(event: Extract<RunEvent, { type: 'step-finish' }>): StoredStep {
+  return {
+    path: event.path,
+    op: event.op,
+    saveAs: event.saveAs ?? null,
+    value: event.value ?? null,
+    usage: event.usage,
+    wallet: event.wallet,
+    durationMs: event.durationMs,
+    sequence: event.sequence,
+    finishedAt: event.at,
   }
 }
 

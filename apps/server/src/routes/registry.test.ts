@@ -1,0 +1,129 @@
+import {
+  BatonError,
+  createRegistryClient,
+  MalformedWalletError,
+  RegistryUnavailableError,
+  signAgentChange,
+  UnregisteredAgentError,
+} from '@baton/core'
+import { createHttpSwarmRunner } from '@baton/surface/vanilla'
+import type { FastifyInstance } from 'fastify'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signedRegistration } from '../__fixtures__/signed-agents'
+import { createTestApp } from '../__fixtures__/test-app'
+import { seedDemo } from '../seed/seed-demo'
+
+let app: FastifyInstance
+let base: string
+beforeAll(async () => {
+  app = await createTestApp()
+  await seedDemo(app.baton)
+  base = await app.listen({ port: 0, host: '127.0.0.1' })
+})
+afterAll(async () => {
+  await app.close()
+})
+
+async function rejection(promise: Promise<unknown>): Promise<BatonError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the look-up to fail')
+    },
+    (error: unknown) => error,
+  )
+  if (!BatonError.isInstance(error)) throw error
+  return error
+}
+
+async function register() {
+  const registration = await signedRegistration()
+  const response = await fetch(`${base}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(registration.body),
+  })
+  expect(response.status).toBe(201)
+  return registration
+}
+
+describe('createRegistryClient against the server', () => {
+  it('resolves a registered agent, in any case spelling, from one cached request', async () => {
+    const { agent } = await register()
+    const registry = createRegistryClient({ baseUrl: base, timeoutMs: 20_000 })
+    const lower = agent.wallet.toLowerCase()
+    const resolved = await registry.ensureRegisteredAgent(lower)
+    expect(resolved).toMatchObject({ id: agent.id, wallet: agent.wallet, provider: 'offline' })
+    expect(await registry.ensureRegisteredAgent(`0x${lower.slice(2).toUpperCase()}`)).toBe(resolved)
+  })
+
+  it('refuses an unknown wallet as unregistered (404)', async () => {
+    const registry = createRegistryClient({ baseUrl: base, timeoutMs: 20_000 })
+    const error = await rejection(
+      registry.ensureRegisteredAgent(privateKeyToAccount(generatePrivateKey()).address),
+    )
+    expect(error).toBeInstanceOf(UnregisteredAgentError)
+    expect((error as UnregisteredAgentError).status).toBe(404)
+  })
+
+  it('refuses a missing or malformed wallet without asking', async () => {
+    const registry = createRegistryClient({ baseUrl: base, timeoutMs: 20_000 })
+    expect(await rejection(registry.ensureRegisteredAgent(''))).toBeInstanceOf(
+      UnregisteredAgentError,
+    )
+    expect(await rejection(registry.ensureRegisteredAgent('0x1234'))).toBeInstanceOf(
+      MalformedWalletError,
+    )
+  })
+
+  it('refuses a revoked agent once its cache entry is gone', async () => {
+    const { agent, creator } = await register()
+    const registry = createRegistryClient({ baseUrl: base, timeoutMs: 20_000, ttlMs: 0 })
+    await registry.ensureRegisteredAgent(agent.wallet)
+    const revoke = await signAgentChange('revoke', agent, { creator })
+    const response = await fetch(`${base}/api/v1/agents/${agent.wallet}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(revoke),
+    })
+    expect(response.status).toBe(200)
+    expect(await rejection(registry.ensureRegisteredAgent(agent.wallet))).toBeInstanceOf(
+      UnregisteredAgentError,
+    )
+  })
+
+  it('fails closed when pointed at a path of the server that is not the registry', async () => {
+    const registry = createRegistryClient({ baseUrl: `${base}/api/v1`, timeoutMs: 20_000 })
+    const error = await rejection(
+      registry.ensureRegisteredAgent('0x1111111111111111111111111111111111111111'),
+    )
+    // The server's JSON 404 for an unknown route reads as "not registered": fail closed.
+    expect(error).toBeInstanceOf(UnregisteredAgentError)
+    expect(error).not.toBeInstanceOf(RegistryUnavailableError)
+  })
+})
+
+describe('createHttpSwarmRunner against the server', () => {
+  it('starts the dev-team swarm and streams its events to swarm-finish', async () => {
+    const runner = createHttpSwarmRunner({ baseUrl: `${base}/api/v1`, timeoutMs: 20_000 })
+    const runId = await runner.start('dev-team', 'Review the release notes')
+    const events = await new Promise<{ type: string }[]>((resolve) => {
+      const seen: { type: string }[] = []
+      runner.subscribe(runId, (event) => {
+        seen.push(event)
+        if (event.type === 'swarm-finish' || event.type === 'swarm-error') resolve(seen)
+      })
+    })
+    expect(events[0]?.type).toBe('swarm-start')
+    const last = events.at(-1) as { type: string; result?: { status: string } }
+    expect(last.type).toBe('swarm-finish')
+    expect(last.result?.status).toBe('done')
+    const run = await (await fetch(`${base}/api/v1/runs/${runId}`)).json()
+    expect(run).toMatchObject({ kind: 'swarm', swarmId: 'dev-team', status: 'done' })
+  })
+
+  it('reports an unknown swarm as refused', async () => {
+    const runner = createHttpSwarmRunner({ baseUrl: `${base}/api/v1`, timeoutMs: 20_000 })
+    await expect(runner.start('nope', 'x')).rejects.toMatchObject({ code: expect.any(String) })
+  })
+})
