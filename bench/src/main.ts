@@ -42,10 +42,9 @@ for (const benchCase of selected) {
   const profiles: Partial<Record<Subject, SelfTime[]>> = {}
   // At full size every subject gets a process of its own (memory figures must not mix); the
   // smoke test runs a case's subjects together to stay within CI's time.
+  const chosen = benchCase.subjects.filter((subject) => args.subjects?.includes(subject) ?? true)
   const groups =
-    args.size === 'full' || args.profile
-      ? benchCase.subjects.map((subject) => [subject])
-      : [[...benchCase.subjects]]
+    args.size === 'full' || args.profile ? chosen.map((subject) => [subject]) : [chosen]
   for (const subjects of groups) {
     const profileDirectory = args.profile
       ? path.join(resultsDirectory, `${stamp}-profiles`, `${benchCase.name}-${subjects.join('-')}`)

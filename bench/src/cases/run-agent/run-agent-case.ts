@@ -1,7 +1,7 @@
 import type { BenchCase, Size } from '../types'
 
 /** How many agent runs are timed (after a warm-up of as many). */
-export const runCount = (size: Size): number => (size === 'full' ? 5000 : 50)
+export const runCount = (size: Size): number => (size === 'full' ? 2000 : 50)
 
 /** `runAgent` in a loop: one run, one model call, nothing else. */
 export const runAgentCase: BenchCase = {
