@@ -115,6 +115,41 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.getByRole('button', { name: 'Switch to light theme' }).click()
   }, 60_000)
 
+  it('marks plan errors at their lines as one types and on run, and answers ask_user in place', async () => {
+    await open('runs')
+    // The view puts the seeded plan in the editor once the plans are read; wait for that.
+    await expect.poll(() => page.getByLabel('Plan', { exact: true }).inputValue()).not.toBe('-1')
+    await page.getByText('name: risk-review').waitFor()
+    const editor = page.locator('.cm-content')
+    const replace = async (text: string) => {
+      await editor.click()
+      await page.keyboard.press('ControlOrMeta+A')
+      await page.keyboard.insertText(text)
+    }
+    // A YAML error is marked while typing, before anything is sent.
+    await replace('name: broken\nsteps: [\n')
+    await page.locator('.cm-lintRange-error').first().waitFor({ timeout: 10_000 })
+
+    // The server's own check (an unknown op) is marked at the step's line when run.
+    const plan = (middle: string) =>
+      `name: ask\nsteps:\n  - op: ask_user\n    saveAs: region\n    question: "Which region?"\n${middle}  - op: stop\n    output: "{{region}}"\n`
+    await replace(plan('  - op: explode\n'))
+    await page.getByRole('button', { name: 'Run the plan' }).click()
+    const issues = page.getByRole('list', { name: 'Plan errors' })
+    await issues.waitFor({ timeout: 15_000 })
+    expect(await issues.textContent()).toMatch(/line 6/)
+    await page.locator('.cm-lintRange-error').first().waitFor()
+
+    await replace(plan(''))
+    await page.getByRole('button', { name: 'Run the plan' }).click()
+    const answer = page.getByLabel(/The plan asks: Which region\?/)
+    await answer.waitFor({ timeout: 30_000 })
+    await answer.fill('eu-west')
+    await page.getByRole('button', { name: 'Answer' }).click()
+    await page.locator('[data-run-status="done"]').waitFor({ timeout: 30_000 })
+    expect(await page.locator('pre').first().textContent()).toContain('eu-west')
+  }, 90_000)
+
   it('runs a democratic swarm and shows the weighted votes and the result', async () => {
     const created = await api('/api/v1/swarms', {
       method: 'POST',

@@ -1,9 +1,13 @@
 import { yaml } from '@codemirror/lang-yaml'
-import { forceLinting, linter, lintGutter } from '@codemirror/lint'
+import { linter, lintGutter } from '@codemirror/lint'
+import { StateEffect } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { useEffect, useRef } from 'react'
 import { checkPlanSyntax, type PlanIssue, planDiagnostics } from './plan-diagnostics'
+
+// Says "the server's issues changed": the linter runs again though the text did not.
+const serverIssuesChanged = StateEffect.define<null>()
 
 export type MalEditorProps = {
   value: string
@@ -34,7 +38,13 @@ export function MalEditor({ value, onChange, serverIssues }: MalEditorProps) {
               ...checkPlanSyntax(current.state.doc.toString()),
               ...latest.current.serverIssues,
             ]),
-          { delay: 250 },
+          {
+            delay: 250,
+            needsRefresh: (update) =>
+              update.transactions.some((transaction) =>
+                transaction.effects.some((effect) => effect.is(serverIssuesChanged)),
+              ),
+          },
         ),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) latest.current.onChange(update.state.doc.toString())
@@ -54,7 +64,7 @@ export function MalEditor({ value, onChange, serverIssues }: MalEditorProps) {
   }, [value])
 
   useEffect(() => {
-    if (view.current && serverIssues.length >= 0) forceLinting(view.current)
+    if (serverIssues) view.current?.dispatch({ effects: serverIssuesChanged.of(null) })
   }, [serverIssues])
 
   return <div className="editor" ref={host} data-testid="mal-editor" />

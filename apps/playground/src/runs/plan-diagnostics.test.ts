@@ -20,10 +20,20 @@ describe('planDiagnostics', () => {
     expect(doc.sliceString(marker!.from, marker!.to)).toBe('op: delegat')
   })
 
-  it('puts an issue without a line on the first line, and one past the end on the last', () => {
+  it('puts an issue without a line on the first line, and one past the end on the last with text', () => {
     const markers = planDiagnostics(doc, [{ message: 'no steps' }, { line: 99, message: 'late' }])
     expect(markers[0]!.from).toBe(0)
-    expect(markers[1]!.from).toBe(doc.line(doc.lines).from)
+    const lastWithText = doc.line(doc.lines - 1)
+    expect(markers[1]).toMatchObject({ from: lastWithText.from, to: lastWithText.to })
+  })
+
+  it('never makes an empty mark, which the editor would not show', () => {
+    const markers = planDiagnostics(doc, [
+      { line: 5, column: 1, message: 'unclosed' },
+      { line: 1, column: 40, message: 'past the end' },
+    ])
+    for (const marker of markers) expect(marker.to).toBeGreaterThan(marker.from)
+    expect(markers[1]).toMatchObject({ from: 0, to: doc.line(1).to })
   })
 })
 

@@ -7,20 +7,25 @@ export type PlanIssue = { path?: string; line?: number; column?: number; message
 
 /**
  * Editor markers for plan issues: each one on its line (from its column to the line's end),
- * an issue without a line on the first line, and lines past the end on the last.
+ * an issue without a line on the first line, lines past the end on the last; a mark that would
+ * be empty (an empty line, a column past the end) covers the nearest line with text.
  *
  * @example
  * planDiagnostics(view.state.doc, [{ line: 3, column: 5, message: 'unknown op' }])
  */
 export function planDiagnostics(doc: Text, issues: readonly PlanIssue[]): Diagnostic[] {
   return issues.map((issue) => {
-    const lineNumber = Math.min(Math.max(issue.line ?? 1, 1), doc.lines)
-    const line = doc.line(lineNumber)
+    let line = doc.line(Math.min(Math.max(issue.line ?? 1, 1), doc.lines))
+    // An error at the end of the text (an unclosed bracket) lands on an empty last line;
+    // the line before it is the one to mark, so the mark can be seen.
+    while (line.from === line.to && line.number > 1) line = doc.line(line.number - 1)
     const column = Math.max((issue.column ?? 1) - 1, 0)
-    const from = Math.min(line.from + column, line.to)
+    const start = Math.min(line.from + column, line.to)
+    // A mark needs at least one character: past the end of the line, mark the whole line.
+    const from = start < line.to ? start : line.from
     return {
       from,
-      to: Math.max(line.to, from),
+      to: line.to,
       severity: 'error',
       message: issue.path ? `${issue.path}: ${issue.message}` : issue.message,
     }

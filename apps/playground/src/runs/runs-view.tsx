@@ -106,7 +106,15 @@ export function RunsView() {
               <option value={-1}>Example: one delegate, then stop</option>
             </select>
           </div>
-          <MalEditor value={source} onChange={setSource} serverIssues={issues} />
+          <MalEditor
+            value={source}
+            onChange={(text) => {
+              setSource(text)
+              // The server's issues were about the text it was sent, not this one.
+              setIssues((current) => (current.length > 0 ? [] : current))
+            }}
+            serverIssues={issues}
+          />
           {issues.length > 0 ? (
             <ul className="issues" aria-label="Plan errors">
               {issues.map((issue) => (
