@@ -29,6 +29,7 @@ afterAll(async () => {
 
 async function getJson(url: string) {
   const response = await fetch(url)
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
   return (await response.json()) as Record<string, any>
 }
 

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../__fixtures__/test-app'
+import { readSettings } from '../settings'
+
+const token = 'test-token-0123456789abcdef'
+let app: FastifyInstance
+beforeAll(async () => {
+  app = await createTestApp({
+    apiToken: token,
+    publicReads: false,
+    bodyLimit: 4096,
+    rateLimit: { max: 25, windowMs: 60_000 },
+  })
+})
+afterAll(async () => {
+  await app.close()
+})
+
+const plan = { steps: [{ op: 'stop', output: 'ok' }] }
+
+describe('BATON_API_TOKEN', () => {
+  it('refuses a change without the bearer token with 401 and stores nothing', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/v1/runs', payload: { plan } })
+    expect(response.statusCode).toBe(401)
+    expect(response.json().error.code).toBe('UNAUTHORIZED')
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      payload: { plan },
+      headers: { authorization: 'Bearer not-the-token-at-all' },
+    })
+    expect(wrong.statusCode).toBe(401)
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/v1/runs',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(list.json().total).toBe(0)
+  })
+
+  it('accepts a change with the bearer token', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      payload: { plan },
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(response.statusCode).toBe(202)
+  })
+
+  it('closes reads too when BATON_PUBLIC_READS=false, but never /health', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/v1/agents' })).statusCode).toBe(401)
+    expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200)
+    expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200)
+  })
+})
+
+describe('limits and headers', () => {
+  it('refuses a body over the limit with 413 in the one error shape', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      payload: { plan, inputs: { big: 'x'.repeat(8192) } },
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(response.statusCode).toBe(413)
+    expect(response.json().error.code).toBe('PAYLOAD_TOO_LARGE')
+  })
+
+  it('sends security headers and no CORS header to a foreign origin', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('answers an unknown API route with a JSON 404', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/nothing-here',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(response.statusCode).toBe(404)
+    expect(response.json().error.code).toBe('NOT_FOUND')
+  })
+
+  it('rate-limits a client past its allowance with 429', async () => {
+    let status = 0
+    for (let index = 0; index < 40 && status !== 429; index++) {
+      status = (
+        await app.inject({
+          method: 'GET',
+          url: '/api/v1/runs',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode
+    }
+    expect(status).toBe(429)
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/runs',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(response.json().error.code).toBe('RATE_LIMITED')
+  })
+})
+
+describe('readSettings', () => {
+  it('reads the defaults', () => {
+    const settings = readSettings({})
+    expect(settings).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      publicReads: true,
+      logLevel: 'info',
+    })
+    expect(settings.dataDir).toMatch(/\.baton$/)
+  })
+
+  it('stops the start on a bad value, naming the variable', () => {
+    expect(() => readSettings({ PORT: 'eighty' })).toThrow(/PORT/)
+    expect(() => readSettings({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+    expect(() => readSettings({ BATON_API_TOKEN: 'short' })).toThrow(/BATON_API_TOKEN/)
+    expect(() => readSettings({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+  })
+})
