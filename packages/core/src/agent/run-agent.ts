@@ -1,4 +1,4 @@
-import { generateText, type ModelMessage, stepCountIs, type ToolSet, wrapLanguageModel } from 'ai'
+import { type ModelMessage, modelMessageSchema, type ToolSet, wrapLanguageModel } from 'ai'
 import { z } from 'zod'
 import { BatonError } from '../errors/baton-error'
 import { defaultModelRegistry } from '../models/default-model-registry'
@@ -11,6 +11,7 @@ import { Wallet } from '../schemas/wallet'
 import { assertAllowed } from '../tools/create-tool-registry'
 import { UnknownToolError } from '../tools/tool-errors'
 import { AgentRunError } from './agent-errors'
+import { runAgentLoop } from './agent-loop'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
 import { buildSystemPrompt } from './build-system-prompt'
 import { toAgentStep } from './to-agent-step'
@@ -67,7 +68,9 @@ const RunOptions = z.object({
   maxRetries: z.number().int().min(0).optional(),
 })
 
-const Input = z.union([z.string(), z.array(z.object({ role: z.string() }).loose()).min(1)])
+// The conversation is checked here, once per run, against the AI SDK's own message schema;
+// the loop then sends it on without checking it again on every model call.
+const Input = z.union([z.string(), z.array(modelMessageSchema).min(1)])
 
 /**
  * Runs an agent: its card's model, its tools (narrowed by `options.tools`, plus `extraTools`),
@@ -87,7 +90,7 @@ export async function runAgent(
 ): Promise<AgentRunResult> {
   const card = runnableCard(agent)
   const settings = parseWith(RunOptions, options, 'runAgent options')
-  parseWith(Input, input, 'agent input')
+  if (typeof input !== 'string') parseWith(Input, input, 'agent input')
   const { budget } = options
   const signals = [budget.signal, ...(options.signal ? [options.signal] : [])]
   const signal = signals.length > 1 ? AbortSignal.any(signals) : budget.signal
@@ -95,7 +98,9 @@ export async function runAgent(
 
   const tools = bindTools(card.tools, options)
   const models = options.models ?? defaultModelRegistry()
-  const prices = { ...(models.prices ?? defaultPriceTable), ...options.prices }
+  const base = models.prices ?? defaultPriceTable
+  // Merged only when the run overrides prices: a fresh copy per run makes every look-up slower.
+  const prices = options.prices ? { ...base, ...options.prices } : base
   const charges: CallCharge[] = []
   const model = wrapLanguageModel({
     model: models.languageModel(card.model),
@@ -115,19 +120,17 @@ export async function runAgent(
   const steps: AgentStep[] = []
 
   try {
-    const result = await generateText({
+    const result = await runAgentLoop({
       model,
       system: buildSystemPrompt(card, options.persona ?? card.persona),
       messages: toMessages(memory, input),
       tools,
-      stopWhen: stepCountIs(
-        Math.min(settings.maxIterations ?? card.maxIterations, card.maxIterations),
-      ),
-      abortSignal: signal,
+      maxSteps: Math.min(settings.maxIterations ?? card.maxIterations, card.maxIterations),
+      signal,
       maxRetries: settings.maxRetries ?? 2,
-      ...(options.output ? { output: options.output } : {}),
-      ...(card.temperature === undefined ? {} : { temperature: card.temperature }),
-      onStepFinish: (step) => {
+      output: options.output,
+      temperature: card.temperature,
+      onStep: (step) => {
         const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)
         options.onStep?.(agentStep)
@@ -151,7 +154,7 @@ export async function runAgent(
       steps,
       wallet: card.wallet,
       finishReason: result.finishReason,
-      messages: result.response.messages,
+      messages: result.messages,
       ...(options.output ? { output: result.output } : {}),
     }
   } catch (error) {

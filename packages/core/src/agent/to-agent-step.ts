@@ -1,4 +1,4 @@
-import type { StepResult, ToolSet } from 'ai'
+import type { LoopStep } from './agent-loop'
 import type { CallCharge } from './budget-middleware'
 import type { AgentStep } from './types'
 
@@ -10,7 +10,7 @@ import type { AgentStep } from './types'
  * const step = toAgentStep({ step, index: 0, charge: { inputTokens: 10, outputTokens: 5, tokens: 15, costUsd: 0.000003 } })
  */
 export function toAgentStep(options: {
-  step: StepResult<ToolSet>
+  step: LoopStep
   index: number
   charge: CallCharge | undefined
 }): AgentStep {
@@ -18,22 +18,18 @@ export function toAgentStep(options: {
   return {
     index,
     text: step.text,
-    toolCalls: step.toolCalls.map(({ toolCallId, toolName, input }) => ({
+    toolCalls: step.outcomes.map(({ toolCallId, toolName, input }) => ({
       toolCallId,
       toolName,
       input,
     })),
-    toolResults: step.content.flatMap((part) => {
-      if (part.type === 'tool-result') {
-        return [{ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output }]
+    toolResults: step.outcomes.flatMap((outcome) => {
+      const { toolCallId, toolName } = outcome
+      if (outcome.error !== undefined) {
+        return [{ toolCallId, toolName, output: { error: outcome.error } }]
       }
-      if (part.type === 'tool-error') {
-        const message = part.error instanceof Error ? part.error.message : String(part.error)
-        return [
-          { toolCallId: part.toolCallId, toolName: part.toolName, output: { error: message } },
-        ]
-      }
-      return []
+      if (outcome.modelOutput === undefined) return []
+      return [{ toolCallId, toolName, output: outcome.output }]
     }),
     usage: {
       calls: charge ? 1 : 0,

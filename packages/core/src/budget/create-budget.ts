@@ -132,22 +132,44 @@ const WHOLE = 'must be a whole number ≥ 0'
 
 /** A charge as exact books; bad input is a `ValidationError` naming every bad field. */
 function toBooks(usage: ChargeInput): { books: Books; spend: Spend } {
-  const issues: { path: string; message: string }[] = []
-  const whole = (key: 'calls' | 'tokens' | 'inputTokens' | 'outputTokens') => {
-    const value = usage[key] ?? 0
-    if (!Number.isSafeInteger(value) || value < 0) issues.push({ path: key, message: WHOLE })
-    return value
-  }
-  const calls = whole('calls')
-  const tokens =
-    usage.tokens === undefined ? whole('inputTokens') + whole('outputTokens') : whole('tokens')
+  const calls = usage.calls ?? 0
+  const input = usage.inputTokens ?? 0
+  const output = usage.outputTokens ?? 0
+  const tokens = usage.tokens ?? input + output
   const costUsd = usage.costUsd ?? 0
-  if (!Number.isFinite(costUsd) || costUsd < 0 || costUsd > MAX_USD) {
-    issues.push({ path: 'costUsd', message: `must be a number of USD from 0 to ${MAX_USD}` })
+  if (
+    !isCount(calls) ||
+    !isCount(input) ||
+    !isCount(output) ||
+    !isCount(tokens) ||
+    !(costUsd >= 0 && costUsd <= MAX_USD)
+  ) {
+    throw new ValidationError('usage', usageIssues(usage))
   }
-  if (issues.length > 0) throw new ValidationError('usage', issues)
   const cost = toUsdUnits(costUsd)
   return { books: { calls, tokens, cost }, spend: { calls, tokens, costUsd: fromUsdUnits(cost) } }
+}
+
+const isCount = (value: number) => Number.isSafeInteger(value) && value >= 0
+
+function usageIssues(usage: ChargeInput): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = []
+  const keys =
+    usage.tokens === undefined
+      ? (['calls', 'inputTokens', 'outputTokens'] as const)
+      : (['calls', 'tokens'] as const)
+  for (const key of keys) {
+    if (!isCount(usage[key] ?? 0)) issues.push({ path: key, message: WHOLE })
+  }
+  const sum = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)
+  if (usage.tokens === undefined && issues.length === 0 && !isCount(sum)) {
+    issues.push({ path: 'tokens', message: 'inputTokens + outputTokens must be a safe integer' })
+  }
+  const costUsd = usage.costUsd ?? 0
+  if (!(costUsd >= 0 && costUsd <= MAX_USD)) {
+    issues.push({ path: 'costUsd', message: `must be a number of USD from 0 to ${MAX_USD}` })
+  }
+  return issues
 }
 
 /**

@@ -1,0 +1,162 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3ToolCall,
+} from '@ai-sdk/provider'
+import {
+  type AssistantContent,
+  generateId,
+  type ModelMessage,
+  NoOutputGeneratedError,
+  type OutputInterface,
+  type ToolContent,
+  type ToolSet,
+} from 'ai'
+import { asLanguageModelUsage, prepareRetries } from 'ai/internal'
+import { modelTools } from './model-tools'
+
+import { runToolCalls, type ToolOutcome } from './run-tool-calls'
+import { toModelPrompt } from './to-model-prompt'
+
+/** One model call of the loop and the tool calls it made. */
+export type LoopStep = {
+  text: string
+  outcomes: ToolOutcome[]
+  finishReason: string
+}
+
+export type AgentLoopOptions = {
+  model: LanguageModelV3
+  system: string
+  messages: ModelMessage[]
+  tools: ToolSet
+  maxSteps: number
+  signal: AbortSignal
+  maxRetries: number
+  temperature?: number | undefined
+  output?: OutputInterface | undefined
+  onStep: (step: LoopStep) => void
+}
+
+/**
+ * The agent loop on the provider's `LanguageModelV3` interface: call the model, run the tools
+ * it asked for, and call it again with their results, until it answers without tool calls or
+ * `maxSteps` calls were made. Baton owns the loop; the AI SDK still converts the prompt and the
+ * tool definitions and retries retryable provider errors. Unlike `generateText`, it does not
+ * re-validate the whole conversation with zod on every call, and converts each tool's schema
+ * once per process.
+ *
+ * @example
+ * const { text } = await runAgentLoop({ model, system, messages, tools, maxSteps: 8, signal, maxRetries: 2, onStep })
+ */
+export async function runAgentLoop(options: AgentLoopOptions): Promise<{
+  text: string
+  finishReason: string
+  messages: ModelMessage[]
+  output?: unknown
+}> {
+  const { model, system, messages, tools, signal, output } = options
+  const supportedUrls = await model.supportedUrls
+  const definitions = Object.keys(tools).length > 0 ? await modelTools(tools) : undefined
+  const responseFormat = output ? await output.responseFormat : undefined
+  const { retry } = prepareRetries({ maxRetries: options.maxRetries, abortSignal: signal })
+  const added: ModelMessage[] = []
+  for (let step = 1; ; step++) {
+    const conversation = [...messages, ...added]
+    const prompt = await toModelPrompt({ system, messages: conversation, supportedUrls, signal })
+    const call: LanguageModelV3CallOptions = {
+      prompt,
+      abortSignal: signal,
+      ...(definitions ? { tools: definitions, toolChoice: { type: 'auto' } } : {}),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(responseFormat ? { responseFormat } : {}),
+    }
+    const result = await retry(() => model.doGenerate(call))
+    const finishReason = result.finishReason.unified
+    const calls = result.content.filter(
+      (part): part is LanguageModelV3ToolCall =>
+        part.type === 'tool-call' && !part.providerExecuted,
+    )
+    // Tools run only on an answer that is complete; a cut-off one may hold a cut-off call.
+    const outcomes: ToolOutcome[] =
+      calls.length === 0
+        ? []
+        : finishReason === 'stop' || finishReason === 'tool-calls'
+          ? await runToolCalls({ calls, tools, messages: conversation, signal })
+          : calls.map((part) => ({
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            }))
+    added.push(...responseMessages(result.content, outcomes))
+    const text = result.content
+      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+      .join('')
+    options.onStep({ text, outcomes, finishReason })
+    const answered = outcomes.filter((outcome) => outcome.modelOutput !== undefined)
+    const goOn = calls.length > 0 && answered.length === calls.length && step < options.maxSteps
+    if (goOn) continue
+    if (!output) return { text, finishReason, messages: added }
+    if (!(finishReason === 'stop' || (finishReason !== 'tool-calls' && text.length > 0))) {
+      throw new NoOutputGeneratedError({ message: 'The run ended before a final answer.' })
+    }
+    const parsed = await output.parseCompleteOutput(
+      { text },
+      {
+        response: {
+          id: result.response?.id ?? generateId(),
+          timestamp: result.response?.timestamp ?? new Date(),
+          modelId: result.response?.modelId ?? model.modelId,
+        },
+        usage: asLanguageModelUsage(result.usage),
+        finishReason,
+      },
+    )
+    return { text, finishReason, messages: added, output: parsed }
+  }
+}
+
+/** The assistant message of one call, and the tool message with its tools' results. */
+function responseMessages(
+  content: LanguageModelV3Content[],
+  outcomes: ToolOutcome[],
+): ModelMessage[] {
+  const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]))
+  const assistant: Exclude<AssistantContent, string> = []
+  for (const part of content) {
+    const providerOptions = 'providerMetadata' in part ? part.providerMetadata : undefined
+    const extra = providerOptions ? { providerOptions } : {}
+    if (part.type === 'text' && part.text.length > 0) {
+      assistant.push({ type: 'text', text: part.text, ...extra })
+    } else if (part.type === 'reasoning') {
+      assistant.push({ type: 'reasoning', text: part.text, ...extra })
+    } else if (part.type === 'file') {
+      assistant.push({ type: 'file', data: part.data, mediaType: part.mediaType, ...extra })
+    } else if (part.type === 'tool-call' && !part.providerExecuted) {
+      const input = byId.get(part.toolCallId)?.input
+      assistant.push({
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        // A call whose input did not parse is kept with empty input, as the SDK does.
+        input: typeof input === 'object' && input !== null ? input : {},
+        ...extra,
+      })
+    }
+  }
+  const results: ToolContent = []
+  for (const outcome of outcomes) {
+    if (!outcome.modelOutput) continue
+    results.push({
+      type: 'tool-result',
+      toolCallId: outcome.toolCallId,
+      toolName: outcome.toolName,
+      output: outcome.modelOutput,
+    })
+  }
+  return [
+    ...(assistant.length > 0 ? [{ role: 'assistant' as const, content: assistant }] : []),
+    ...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []),
+  ]
+}
