@@ -90,6 +90,19 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     const reply = page.locator('[data-message-type="reply"]').first()
     await reply.waitFor({ timeout: 30_000 })
     expect(await reply.textContent()).toMatch(/Ops Orchestrator/)
+
+    // A swarm starts a run; an agent that does not delegate is the caller's to run.
+    await box.pressSequentially('@Dev')
+    await box.press('Enter')
+    await box.pressSequentially('ship version 2')
+    await box.press('Enter')
+    await page.getByText(/Swarm run started: Dev team/).waitFor()
+    await page.locator('.bubble[data-run-status="done"]').waitFor({ timeout: 45_000 })
+    await box.pressSequentially('@Rev')
+    await box.press('Enter')
+    await box.pressSequentially('look at this diff')
+    await box.press('Enter')
+    await page.getByText(/Reviewer does not delegate: you run the task with it yourself/).waitFor()
     await shoot('chat')
   }, 60_000)
 

@@ -10,7 +10,8 @@ export function SwarmRunSummary({ runId }: { runId: string }) {
   return (
     <div className="bubble" data-run-status={run.status}>
       <div className="muted" style={{ fontSize: '0.8rem' }}>
-        swarm {run.swarmId} · round {run.round} · {votes.length} votes · {run.status}{' '}
+        swarm {run.swarmId} · round {run.round}
+        {votes.length > 0 ? ` · ${votes.length} votes` : ''} · {run.status}{' '}
         <a href={`#/swarms?run=${encodeURIComponent(runId)}`}>see the rounds</a>
       </div>
       {run.output ? <div style={{ whiteSpace: 'pre-wrap' }}>{run.output}</div> : null}
