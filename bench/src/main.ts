@@ -39,7 +39,7 @@ const rows: Row[] = []
 for (const benchCase of selected) {
   const caseStarted = performance.now()
   const outcomes: Partial<Record<Subject, Outcome>> = {}
-  const profiles: Partial<Record<Subject, SelfTime[]>> = {}
+  const profiles: Record<string, SelfTime[]> = {}
   // At full size every subject gets a process of its own (memory figures must not mix); the
   // smoke test runs a case's subjects together to stay within CI's time.
   const chosen = benchCase.subjects.filter((subject) => args.subjects?.includes(subject) ?? true)
@@ -60,12 +60,18 @@ for (const benchCase of selected) {
       }),
     )
     if (profileDirectory) {
-      const files = await readdir(profileDirectory).catch(() => [])
-      const file = files.find((entry) => entry.endsWith('.cpuprofile'))
-      if (file) {
-        const top = await topSelfTime(path.join(profileDirectory, file), 12)
-        for (const subject of subjects) profiles[subject] = top
-        console.error(`  profile of ${benchCase.name} ${subjects.join(', ')} (self time):`)
+      const label = subjects.join(', ')
+      for (const [where, name] of [
+        ['', label],
+        ['server', `${label} server`],
+      ] as const) {
+        const directory = path.join(profileDirectory, where)
+        const files = await readdir(directory).catch(() => [] as string[])
+        const file = files.find((entry) => entry.endsWith('.cpuprofile'))
+        if (!file) continue
+        const top = await topSelfTime(path.join(directory, file), 12)
+        profiles[name] = top
+        console.error(`  profile of ${benchCase.name} ${name} (self time):`)
         for (const entry of top) {
           console.error(
             `    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon, { type RequestParams } from 'autocannon'
@@ -38,10 +39,18 @@ export type LoadTestResult = {
  * const { requestsPerSecond } = await loadTest({ server: 'fastify-hello', path: 'hello', seconds: 10 })
  */
 export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult> {
-  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, serve, options.server], {
-    cwd: benchDirectory,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
+  const profiling = profileDirectory
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDirectory, 'server')}`]
+    : []
+  const child = spawn(
+    process.execPath,
+    [...CHILD_NODE_FLAGS, ...profiling, serve, options.server],
+    {
+      cwd: benchDirectory,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   try {
     const started = await new Promise<{
       listening?: string

@@ -28,7 +28,12 @@ export async function runInChild(options: {
   const child = spawn(process.execPath, [...flags, entry, name, size, ...subjects], {
     cwd: benchDirectory,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      // Servers a load test starts are profiled too (servers/ beside the measuring process).
+      ...(profileDirectory ? { BATON_BENCH_PROFILE_DIR: profileDirectory } : {}),
+    },
   })
   let stdout = ''
   let stderr = ''

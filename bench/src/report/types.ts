@@ -16,6 +16,6 @@ export type Row = {
   outcomes: Partial<Record<Subject, Outcome>>
   /** Baton's time per unit of work ÷ each other subject's (below 1: Baton is faster). */
   ratios: Partial<Record<Subject, number>>
-  /** With `--profile`: where each subject's process spent its time. */
-  profiles?: Partial<Record<Subject, SelfTime[]>>
+  /** With `--profile`: where each subject's process (and `<subject> server`) spent its time. */
+  profiles?: Record<string, SelfTime[]>
 }

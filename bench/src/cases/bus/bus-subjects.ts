@@ -67,14 +67,19 @@ export const busSubjects: Subjects = {
       if (delivered !== count) throw new Error(`${delivered} of ${count} delivered`)
       return count / seconds
     }
-    run(short)
-    return figureOf(long, short, [run(long), run(short)])
+    const shortRate = Math.max(run(short), run(short), run(short))
+    return figureOf(long, short, [run(long), shortRate])
   },
 
   async baton(size) {
     const [long, short] = messageCounts(size)
-    await throughBus(short)
-    const shortRate = await throughBus(short)
+    // The short run's best of three: its first runs still warm the JIT up, which would make
+    // the long run look cheaper per message than it is.
+    const shortRate = Math.max(
+      await throughBus(short),
+      await throughBus(short),
+      await throughBus(short),
+    )
     const longRate = await throughBus(long)
     return figureOf(long, short, [longRate, shortRate])
   },
