@@ -4,8 +4,8 @@ import type { Escalation } from '../loop-guard/escalation'
 
 /**
  * One conversation as the store shows it. A new object replaces it whenever the conversation
- * changes, so its identity is what selectors compare. `messages` is append-only and shared
- * between versions (appending is O(1)); read it through the view, not on its own.
+ * changes, so its identity (or `messages`, or `version`) is what selectors compare. Each
+ * version is immutable: `messages` is a frozen array of exactly the messages it had.
  */
 export type CorrelationView = {
   readonly correlationId: string
@@ -16,9 +16,9 @@ export type CorrelationView = {
 }
 
 /**
- * The state of `createCommunicationStore`. `correlations` is one Map kept across updates
- * (so an append does not copy it); `version` is bumped on every change, so a selector that
- * reads the whole map can depend on it.
+ * The state of `createCommunicationStore`. Every state is immutable: `correlations` is a new
+ * `ReadonlyMap` on each change (made in O(1); an earlier one keeps showing what it showed),
+ * and `version` is bumped on every change.
  */
 export type CommunicationState = {
   readonly correlations: ReadonlyMap<string, CorrelationView>

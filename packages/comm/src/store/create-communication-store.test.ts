@@ -33,22 +33,52 @@ describe('createCommunicationStore', () => {
     expect(firstAfter.version).toBe(firstBefore.version + 1)
     expect(firstAfter.hops).toBe(1)
     expect(firstAfter.messages).toEqual([first, forwarded])
-    // O(1) append: the same array grew, and the map of conversations was not copied
-    expect(firstAfter.messages).toBe(messagesBefore)
-    expect(store.getState().correlations).toBe(correlationsBefore)
+    // every version is immutable: the earlier view and map still show what they showed
+    expect(messagesBefore).toEqual([first])
+    expect(firstBefore.messages).toEqual([first])
+    expect(correlationsBefore.get(first.correlationId)).toBe(firstBefore)
+    expect(store.getState().correlations).not.toBe(correlationsBefore)
     await bus.close()
   })
 
-  it('does not copy earlier messages when appending many', async () => {
+  it('gives every version its own frozen messages, so a selector of messages fires', async () => {
     const bus = createMessageBus({ loopGuard: { maxHops: 1000 } })
     const store = createCommunicationStore(bus)
     let message = await bus.send({ from, to: { agentId: 'a0' }, content: 'x' })
-    const messages = store.getState().correlations.get(message.correlationId)!.messages
-    for (let index = 1; index <= 200; index += 1) message = await bus.forward(message, `a${index}`)
-    const view = store.getState().correlations.get(message.correlationId)!
-    expect(view.messages).toBe(messages)
-    expect(view.messages).toHaveLength(201)
-    expect(view.version).toBe(201)
+    const selectMessages = (state: ReturnType<typeof store.getState>) =>
+      state.correlations.get(message.correlationId)?.messages
+    const seen: (readonly unknown[] | undefined)[] = [selectMessages(store.getState())]
+    store.subscribe((state, previous) => {
+      if (selectMessages(state) !== selectMessages(previous)) seen.push(selectMessages(state))
+    })
+    const states = [store.getState()]
+    for (let index = 1; index <= 200; index += 1) {
+      message = await bus.forward(message, `a${index}`)
+      states.push(store.getState())
+    }
+    expect(seen).toHaveLength(201)
+    expect(seen.map((messages) => messages?.length)).toEqual(
+      Array.from({ length: 201 }, (_, index) => index + 1),
+    )
+    expect(Object.isFrozen(seen[0])).toBe(true)
+    // an early state, read after all the appends, still shows one message and one conversation
+    expect(states[0]!.correlations.get(message.correlationId)?.messages).toHaveLength(1)
+    expect([...states[0]!.correlations.keys()]).toEqual([message.correlationId])
+    expect(states[200]!.correlations.get(message.correlationId)?.version).toBe(201)
+    await bus.close()
+  })
+
+  it('keeps an expired conversation in the states from before it expired', async () => {
+    const bus = createMessageBus({ retention: { maxMessages: 2 } })
+    const store = createCommunicationStore(bus)
+    const first = await bus.send({ from, to: { agentId: 'a' }, content: '1' })
+    const before = store.getState().correlations
+    await bus.send({ from, to: { agentId: 'b' }, content: '2' })
+    await bus.send({ from, to: { agentId: 'c' }, content: '3' })
+    expect(store.getState().correlations.has(first.correlationId)).toBe(false)
+    expect(before.has(first.correlationId)).toBe(true)
+    expect(before.size).toBe(1)
+    expect([...before.values()].map((view) => view.messages)).toEqual([[first]])
     await bus.close()
   })
 

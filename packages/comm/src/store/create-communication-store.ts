@@ -2,10 +2,51 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { MessageBus } from '../bus/message-bus'
 import type { Envelope } from '../envelope/envelope'
 import type { CommunicationState, CorrelationView } from './communication-state'
+import { MessageLog } from './message-log'
+import { SnapshotMap } from './snapshot-map'
+
+/** One version of a conversation; `messages` is read from its log (frozen, made once). */
+class ConversationView implements CorrelationView {
+  readonly correlationId: string
+  readonly hops: number
+  readonly version: number
+  readonly #log: MessageLog
+
+  constructor(correlationId: string, log: MessageLog, hops: number, version: number) {
+    this.correlationId = correlationId
+    this.hops = hops
+    this.version = version
+    this.#log = log
+  }
+
+  get messages(): readonly Envelope[] {
+    return this.#log.messages
+  }
+
+  /** The next version, with `envelope` appended. */
+  append(envelope: Envelope, hops: number): ConversationView {
+    return new ConversationView(
+      this.correlationId,
+      this.#log.append(envelope),
+      hops,
+      this.version + 1,
+    )
+  }
+}
+
+function viewOf(
+  correlationId: string,
+  log: MessageLog,
+  hops: number,
+  version: number,
+): ConversationView {
+  return new ConversationView(correlationId, log, hops, version)
+}
 
 /**
  * A vanilla zustand store that follows a bus: conversations, escalations and hop counts,
  * plus actions that go through the bus. Bind it in React with `useStore(store, selector)`.
+ * Every state is immutable: a later message never changes what an earlier state shows.
  *
  * @example
  * const store = createCommunicationStore(bus)
@@ -16,18 +57,15 @@ import type { CommunicationState, CorrelationView } from './communication-state'
  * await store.getState().send({ from: { agentId: 'ops' }, to: { agentId: 'analyst' }, content: 'hi' })
  */
 export function createCommunicationStore(bus: MessageBus): StoreApi<CommunicationState> {
-  const correlations = new Map<string, CorrelationView>()
+  const correlations = new SnapshotMap<ConversationView>()
   for (const correlationId of bus.correlations()) {
-    correlations.set(correlationId, {
-      correlationId,
-      messages: bus.history(correlationId),
-      hops: bus.hops(correlationId),
-      version: 0,
-    })
+    const log = MessageLog.of(bus.history(correlationId))
+    correlations.set(correlationId, viewOf(correlationId, log, bus.hops(correlationId), 0))
   }
 
   const store = createStore<CommunicationState>()(() => ({
-    correlations,
+    // zustand keeps the initial state for as long as the store lives: a detached copy.
+    correlations: correlations.detached(),
     escalations: bus.escalations(),
     version: 0,
     send: (input) => bus.send(input),
@@ -40,43 +78,42 @@ export function createCommunicationStore(bus: MessageBus): StoreApi<Communicatio
     },
   }))
 
-  const changed = () => store.setState((state) => ({ version: state.version + 1 }))
+  const show = (next: ReadonlyMap<string, CorrelationView>, escalationsChanged = false) =>
+    store.setState((state) => ({
+      correlations: next,
+      ...(escalationsChanged ? { escalations: bus.escalations() } : {}),
+      version: state.version + 1,
+    }))
 
   const append = (envelope: Envelope) => {
     const { correlationId } = envelope
-    const previous = correlations.get(correlationId)
-    // The array is shared with the previous view and only ever grows, so this is O(1).
-    const messages = (previous?.messages ?? []) as Envelope[]
-    messages.push(envelope)
-    correlations.set(correlationId, {
-      correlationId,
-      messages,
-      hops: bus.hops(correlationId),
-      version: (previous?.version ?? 0) + 1,
-    })
-    changed()
+    const previous = correlations.current.get(correlationId)
+    const hops = bus.hops(correlationId)
+    const next = previous
+      ? previous.append(envelope, hops)
+      : viewOf(correlationId, MessageLog.empty().append(envelope), hops, 1)
+    show(correlations.set(correlationId, next))
   }
 
-  const escalationsChanged = () => {
-    store.setState((state) => ({ escalations: bus.escalations(), version: state.version + 1 }))
-  }
+  const escalationsChanged = () => show(correlations.current, true)
 
   const offs = [
     bus.on('message', append),
     bus.on('escalation', escalationsChanged),
     bus.on('escalation-resolved', escalationsChanged),
     bus.on('correlation-expired', ({ correlationId }) => {
-      if (correlations.delete(correlationId)) escalationsChanged()
+      if (correlations.current.has(correlationId)) show(correlations.delete(correlationId), true)
     }),
     bus.on('correlation-trimmed', ({ correlationId }) => {
-      const previous = correlations.get(correlationId)
+      const previous = correlations.current.get(correlationId)
       if (!previous) return
-      correlations.set(correlationId, {
-        ...previous,
-        messages: bus.history(correlationId),
-        version: previous.version + 1,
-      })
-      changed()
+      const log = MessageLog.of(bus.history(correlationId))
+      show(
+        correlations.set(
+          correlationId,
+          viewOf(correlationId, log, previous.hops, previous.version + 1),
+        ),
+      )
     }),
   ]
 
