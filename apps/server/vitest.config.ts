@@ -1,3 +1,8 @@
 import { batonProject } from '../../vitest.shared.mjs'
 
-export default batonProject('server')
+export default batonProject('server', {
+  // One throw-away PostgreSQL cluster for the whole run (see src/__fixtures__/global-setup.ts).
+  globalSetup: ['./src/__fixtures__/global-setup.ts'],
+  // Starting an embedded database takes a while on a busy machine.
+  hookTimeout: 120_000,
+})

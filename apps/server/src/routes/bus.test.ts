@@ -1,131 +1,142 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, databaseSettings } from '../__fixtures__/backends'
 import { readSse } from '../__fixtures__/read-sse'
 import { createTestApp } from '../__fixtures__/test-app'
 import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
-let app: FastifyInstance
-let base: string
-beforeAll(async () => {
-  app = await createTestApp()
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
-})
-afterAll(async () => {
-  await app.close()
-})
-
-type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
-
-async function send(payload: object) {
-  return app.inject({ method: 'POST', url: '/api/v1/messages', payload })
-}
-
-describe('POST /api/v1/messages', () => {
-  it('runs the hosted agent a direct message is for, which replies in the same correlation', async () => {
-    const response = await send({
-      from: { agentId: 'person' },
-      to: { agentId: 'analyst' },
-      content: '[[answer:two risks found]] look at the outage',
-    })
-    expect(response.statusCode).toBe(202)
-    const { envelope } = response.json() as { envelope: Envelope }
-    const conversation = await waitFor(async () => {
-      const read = await app.inject({
-        method: 'GET',
-        url: `/api/v1/conversations/${envelope.correlationId}`,
-      })
-      const messages = read.json().messages as Envelope[]
-      return messages.length >= 2 ? messages : undefined
-    })
-    expect(conversation[1]).toMatchObject({
-      type: 'reply',
-      content: 'two risks found',
-      correlationId: envelope.correlationId,
-      hop: 1,
-    })
-    const spend = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=wallet' })).json()
-    const analyst = spend.spend.find(
-      (row: { wallet: string }) => row.wallet === '0x1111111111111111111111111111111111111111',
-    )
-    expect(analyst.calls).toBeGreaterThanOrEqual(1)
+describe.each(backends)('on %s', (backend) => {
+  let app: FastifyInstance
+  let base: string
+  beforeAll(async () => {
+    app = await createTestApp(await databaseSettings(backend))
+    await seedDemo(app.baton)
+    base = await app.listen({ port: 0, host: '127.0.0.1' })
+  })
+  afterAll(async () => {
+    await app.close()
   })
 
-  it('keeps the memory of a hosted agent in the database', async () => {
-    await send({ from: { agentId: 'person' }, to: { agentId: 'reviewer' }, content: 'remember me' })
-    const reviewer = await app.baton.repositories.agents.findById('reviewer')
-    // The card's scope, or (as core reads it) the agent's own wallet.
-    const scopes = [reviewer!.memoryScope, reviewer!.wallet]
-    const entries = await waitFor(async () => {
-      const read = (await Promise.all(scopes.map((scope) => app.baton.memory.read(scope)))).flat()
-      return read.some((entry) => entry.content.includes('remember me')) ? read : undefined
-    })
-    expect(entries.length).toBeGreaterThan(0)
-  })
+  type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
 
-  it('refuses a message that is not a send input with 400', async () => {
-    const response = await send({ to: { agentId: 'analyst' }, content: 'who am I?' })
-    expect(response.statusCode).toBe(400)
-    expect(response.json().error.code).toBe('VALIDATION_FAILED')
-  })
+  async function send(payload: object) {
+    return app.inject({ method: 'POST', url: '/api/v1/messages', payload })
+  }
 
-  it('streams new envelopes over SSE', async () => {
-    const controller = new AbortController()
-    const stream = await fetch(`${base}/api/v1/messages/stream`, { signal: controller.signal })
-    const first = (async () => {
-      for await (const event of readSse(stream.body!)) {
-        if (event.event === 'message') return JSON.parse(event.data) as Envelope
-      }
-    })()
-    await send({ from: { agentId: 'person' }, to: { agentId: 'nobody' }, content: 'hello stream' })
-    expect((await first)?.content).toBe('hello stream')
-    controller.abort()
-  })
-})
-
-describe('escalations', () => {
-  it('holds a chain past the hop limit and lets a person allow more hops or stop it', async () => {
-    const correlationId = `corr-${Date.now()}`
-    let held: { statusCode: number; json: () => { error: { code: string } } } | undefined
-    for (let hop = 0; hop < 12 && !held; hop++) {
+  describe('POST /api/v1/messages', () => {
+    it('runs the hosted agent a direct message is for, which replies in the same correlation', async () => {
       const response = await send({
-        from: { agentId: `a${hop}` },
-        to: { agentId: `a${hop + 1}` },
-        content: `pass ${hop}`,
-        correlationId,
-        hop,
+        from: { agentId: 'person' },
+        to: { agentId: 'analyst' },
+        content: '[[answer:two risks found]] look at the outage',
       })
-      if (response.statusCode !== 202) held = response
-    }
-    expect(held?.statusCode).toBe(409)
-    expect(held?.json().error.code).toBe('LOOP_GUARD_ESCALATED')
-    const open = await waitFor(async () => {
-      const list = (
-        await app.inject({ method: 'GET', url: '/api/v1/escalations?status=open' })
-      ).json()
-      return list.escalations.find(
-        (item: { correlationId: string }) => item.correlationId === correlationId,
+      expect(response.statusCode).toBe(202)
+      const { envelope } = response.json() as { envelope: Envelope }
+      const conversation = await waitFor(async () => {
+        const read = await app.inject({
+          method: 'GET',
+          url: `/api/v1/conversations/${envelope.correlationId}`,
+        })
+        const messages = read.json().messages as Envelope[]
+        return messages.length >= 2 ? messages : undefined
+      })
+      expect(conversation[1]).toMatchObject({
+        type: 'reply',
+        content: 'two risks found',
+        correlationId: envelope.correlationId,
+        hop: 1,
+      })
+      const spend = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=wallet' })).json()
+      const analyst = spend.spend.find(
+        (row: { wallet: string }) => row.wallet === '0x1111111111111111111111111111111111111111',
       )
+      expect(analyst.calls).toBeGreaterThanOrEqual(1)
     })
-    const allowed = await app.inject({
-      method: 'POST',
-      url: `/api/v1/escalations/${open.id}/allow`,
-      payload: { extraHops: 1 },
+
+    it('keeps the memory of a hosted agent in the database', async () => {
+      await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'reviewer' },
+        content: 'remember me',
+      })
+      const reviewer = await app.baton.repositories.agents.findById('reviewer')
+      // The card's scope, or (as core reads it) the agent's own wallet.
+      const scopes = [reviewer!.memoryScope, reviewer!.wallet]
+      const entries = await waitFor(async () => {
+        const read = (await Promise.all(scopes.map((scope) => app.baton.memory.read(scope)))).flat()
+        return read.some((entry) => entry.content.includes('remember me')) ? read : undefined
+      })
+      expect(entries.length).toBeGreaterThan(0)
     })
-    expect(allowed.statusCode).toBe(200)
-    expect(allowed.json().escalation.status).toBe('allowed')
-    const again = await app.inject({
-      method: 'POST',
-      url: `/api/v1/escalations/${open.id}/stop`,
-      payload: { reason: 'enough' },
+
+    it('refuses a message that is not a send input with 400', async () => {
+      const response = await send({ to: { agentId: 'analyst' }, content: 'who am I?' })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error.code).toBe('VALIDATION_FAILED')
     })
-    expect(again.statusCode).toBe(409)
-    const unknown = await app.inject({
-      method: 'POST',
-      url: '/api/v1/escalations/nope/allow',
-      payload: { extraHops: 1 },
+
+    it('streams new envelopes over SSE', async () => {
+      const controller = new AbortController()
+      const stream = await fetch(`${base}/api/v1/messages/stream`, { signal: controller.signal })
+      const first = (async () => {
+        for await (const event of readSse(stream.body!)) {
+          if (event.event === 'message') return JSON.parse(event.data) as Envelope
+        }
+      })()
+      await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'nobody' },
+        content: 'hello stream',
+      })
+      expect((await first)?.content).toBe('hello stream')
+      controller.abort()
     })
-    expect(unknown.statusCode).toBe(404)
+  })
+
+  describe('escalations', () => {
+    it('holds a chain past the hop limit and lets a person allow more hops or stop it', async () => {
+      const correlationId = `corr-${Date.now()}`
+      let held: { statusCode: number; json: () => { error: { code: string } } } | undefined
+      for (let hop = 0; hop < 12 && !held; hop++) {
+        const response = await send({
+          from: { agentId: `a${hop}` },
+          to: { agentId: `a${hop + 1}` },
+          content: `pass ${hop}`,
+          correlationId,
+          hop,
+        })
+        if (response.statusCode !== 202) held = response
+      }
+      expect(held?.statusCode).toBe(409)
+      expect(held?.json().error.code).toBe('LOOP_GUARD_ESCALATED')
+      const open = await waitFor(async () => {
+        const list = (
+          await app.inject({ method: 'GET', url: '/api/v1/escalations?status=open' })
+        ).json()
+        return list.escalations.find(
+          (item: { correlationId: string }) => item.correlationId === correlationId,
+        )
+      })
+      const allowed = await app.inject({
+        method: 'POST',
+        url: `/api/v1/escalations/${open.id}/allow`,
+        payload: { extraHops: 1 },
+      })
+      expect(allowed.statusCode).toBe(200)
+      expect(allowed.json().escalation.status).toBe('allowed')
+      const again = await app.inject({
+        method: 'POST',
+        url: `/api/v1/escalations/${open.id}/stop`,
+        payload: { reason: 'enough' },
+      })
+      expect(again.statusCode).toBe(409)
+      const unknown = await app.inject({
+        method: 'POST',
+        url: '/api/v1/escalations/nope/allow',
+        payload: { extraHops: 1 },
+      })
+      expect(unknown.statusCode).toBe(404)
+    })
   })
 })

@@ -1,37 +1,39 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
 import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
-let app: FastifyInstance
-beforeAll(async () => {
-  app = await createTestApp()
-  await seedDemo(app.baton)
-})
-afterAll(async () => {
-  await app.close()
-})
+describe.each(backends)('on %s', (backend) => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp(await databaseSettings(backend))
+    await seedDemo(app.baton)
+  })
+  afterAll(async () => {
+    await app.close()
+  })
 
-const analyst = '0x1111111111111111111111111111111111111111'
+  const analyst = '0x1111111111111111111111111111111111111111'
 
-async function start(payload: object) {
-  return app.inject({ method: 'POST', url: '/api/v1/runs', payload })
-}
+  async function start(payload: object) {
+    return app.inject({ method: 'POST', url: '/api/v1/runs', payload })
+  }
 
-async function finished(id: string) {
-  return waitFor(
-    async () => {
-      const run = (await app.inject({ method: 'GET', url: `/api/v1/runs/${id}` })).json()
-      return ['queued', 'running'].includes(run.status) ? undefined : run
-    },
-    { what: `run ${id} to finish` },
-  )
-}
+  async function finished(id: string) {
+    return waitFor(
+      async () => {
+        const run = (await app.inject({ method: 'GET', url: `/api/v1/runs/${id}` })).json()
+        return ['queued', 'running'].includes(run.status) ? undefined : run
+      },
+      { what: `run ${id} to finish` },
+    )
+  }
 
-describe('POST /api/v1/runs', () => {
-  it('runs a YAML plan to its end: 202, then done with steps, usage by wallet and a tree', async () => {
-    const plan = `name: hello
+  describe('POST /api/v1/runs', () => {
+    it('runs a YAML plan to its end: 202, then done with steps, usage by wallet and a tree', async () => {
+      const plan = `name: hello
 inputs: { request: string }
 steps:
   - op: delegate
@@ -41,96 +43,97 @@ steps:
   - op: stop
     output: "{{analysis}}"
 `
-    const response = await start({ plan, inputs: { request: 'the outage' } })
-    expect(response.statusCode).toBe(202)
-    const run = await finished(response.json().id)
-    expect(run.status).toBe('done')
-    expect(typeof run.output).toBe('string')
-    expect(run.steps.map((step: { path: string }) => step.path)).toEqual(['steps[0]', 'steps[1]'])
-    expect(run.steps[0].wallet).toBe(analyst)
-    expect(run.usageByWallet[analyst].calls).toBeGreaterThan(0)
-    expect(run.tree.children[0]).toMatchObject({
-      path: 'steps[0]',
-      op: 'delegate',
-      wallet: analyst,
+      const response = await start({ plan, inputs: { request: 'the outage' } })
+      expect(response.statusCode).toBe(202)
+      const run = await finished(response.json().id)
+      expect(run.status).toBe('done')
+      expect(typeof run.output).toBe('string')
+      expect(run.steps.map((step: { path: string }) => step.path)).toEqual(['steps[0]', 'steps[1]'])
+      expect(run.steps[0].wallet).toBe(analyst)
+      expect(run.usageByWallet[analyst].calls).toBeGreaterThan(0)
+      expect(run.tree.children[0]).toMatchObject({
+        path: 'steps[0]',
+        op: 'delegate',
+        wallet: analyst,
+      })
+      const spend = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=run' })).json()
+      expect(spend.spend.find((row: { run: string }) => row.run === run.id).calls).toBe(
+        run.usageByWallet[analyst].calls,
+      )
     })
-    const spend = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=run' })).json()
-    expect(spend.spend.find((row: { run: string }) => row.run === run.id).calls).toBe(
-      run.usageByWallet[analyst].calls,
-    )
-  })
 
-  it('refuses a plan that does not validate with 400 and every error with line, column and path', async () => {
-    const plan = `steps:
+    it('refuses a plan that does not validate with 400 and every error with line, column and path', async () => {
+      const plan = `steps:
   - op: delegate
     agentWallet: "not-a-wallet"
   - op: nope
 `
-    const response = await start({ plan })
-    expect(response.statusCode).toBe(400)
-    const { error } = response.json()
-    expect(error.code).toBe('PLAN_INVALID')
-    expect(error.details.issues.length).toBeGreaterThanOrEqual(2)
-    for (const issue of error.details.issues) {
-      expect(issue).toMatchObject({
-        path: expect.any(String),
-        line: expect.any(Number),
-        column: expect.any(Number),
-      })
-    }
-    const list = (await app.inject({ method: 'GET', url: '/api/v1/runs?status=queued' })).json()
-    expect(list.total).toBe(0)
-  })
-
-  it('accepts a JSON plan object and pages and filters the list by status', async () => {
-    const response = await start({ plan: { steps: [{ op: 'stop', output: 'ok' }] } })
-    await finished(response.json().id)
-    const done = (
-      await app.inject({ method: 'GET', url: '/api/v1/runs?status=done&limit=1' })
-    ).json()
-    expect(done.runs).toHaveLength(1)
-    expect(done.total).toBeGreaterThanOrEqual(1)
-    expect((await app.inject({ method: 'GET', url: '/api/v1/runs/nope' })).statusCode).toBe(404)
-  })
-})
-
-describe('POST /api/v1/runs/:id/answer', () => {
-  it('pauses at ask_user with the question, and continues with the answer', async () => {
-    const plan = {
-      steps: [
-        { op: 'ask_user', question: 'Ship it?', saveAs: 'decision' },
-        { op: 'stop', output: 'decided: {{decision}}' },
-      ],
-    }
-    const { id } = (await start({ plan })).json()
-    const paused = await finished(id)
-    expect(paused).toMatchObject({ status: 'paused', question: 'Ship it?' })
-    const refused = await app.inject({ method: 'POST', url: `/api/v1/runs/${id}/resume` })
-    expect(refused.statusCode).toBe(409)
-    const answered = await app.inject({
-      method: 'POST',
-      url: `/api/v1/runs/${id}/answer`,
-      payload: { answer: 'yes' },
+      const response = await start({ plan })
+      expect(response.statusCode).toBe(400)
+      const { error } = response.json()
+      expect(error.code).toBe('PLAN_INVALID')
+      expect(error.details.issues.length).toBeGreaterThanOrEqual(2)
+      for (const issue of error.details.issues) {
+        expect(issue).toMatchObject({
+          path: expect.any(String),
+          line: expect.any(Number),
+          column: expect.any(Number),
+        })
+      }
+      const list = (await app.inject({ method: 'GET', url: '/api/v1/runs?status=queued' })).json()
+      expect(list.total).toBe(0)
     })
-    expect(answered.statusCode).toBe(202)
-    const done = await finished(id)
-    expect(done).toMatchObject({ status: 'done', output: 'decided: yes' })
-  })
-})
 
-describe('POST /api/v1/runs/:id/cancel', () => {
-  it('cancels a run in flight', async () => {
-    const plan = {
-      steps: [{ op: 'tool', toolName: 'wait', args: { ms: 10_000 }, saveAs: 'slept' }],
-    }
-    const { id } = (await start({ plan })).json()
-    await waitFor(async () =>
-      (await app.inject({ method: 'GET', url: `/api/v1/runs/${id}` })).json().status === 'running'
-        ? true
-        : undefined,
-    )
-    const response = await app.inject({ method: 'POST', url: `/api/v1/runs/${id}/cancel` })
-    expect(response.statusCode).toBe(200)
-    expect(response.json().status).toBe('cancelled')
+    it('accepts a JSON plan object and pages and filters the list by status', async () => {
+      const response = await start({ plan: { steps: [{ op: 'stop', output: 'ok' }] } })
+      await finished(response.json().id)
+      const done = (
+        await app.inject({ method: 'GET', url: '/api/v1/runs?status=done&limit=1' })
+      ).json()
+      expect(done.runs).toHaveLength(1)
+      expect(done.total).toBeGreaterThanOrEqual(1)
+      expect((await app.inject({ method: 'GET', url: '/api/v1/runs/nope' })).statusCode).toBe(404)
+    })
+  })
+
+  describe('POST /api/v1/runs/:id/answer', () => {
+    it('pauses at ask_user with the question, and continues with the answer', async () => {
+      const plan = {
+        steps: [
+          { op: 'ask_user', question: 'Ship it?', saveAs: 'decision' },
+          { op: 'stop', output: 'decided: {{decision}}' },
+        ],
+      }
+      const { id } = (await start({ plan })).json()
+      const paused = await finished(id)
+      expect(paused).toMatchObject({ status: 'paused', question: 'Ship it?' })
+      const refused = await app.inject({ method: 'POST', url: `/api/v1/runs/${id}/resume` })
+      expect(refused.statusCode).toBe(409)
+      const answered = await app.inject({
+        method: 'POST',
+        url: `/api/v1/runs/${id}/answer`,
+        payload: { answer: 'yes' },
+      })
+      expect(answered.statusCode).toBe(202)
+      const done = await finished(id)
+      expect(done).toMatchObject({ status: 'done', output: 'decided: yes' })
+    })
+  })
+
+  describe('POST /api/v1/runs/:id/cancel', () => {
+    it('cancels a run in flight', async () => {
+      const plan = {
+        steps: [{ op: 'tool', toolName: 'wait', args: { ms: 10_000 }, saveAs: 'slept' }],
+      }
+      const { id } = (await start({ plan })).json()
+      await waitFor(async () =>
+        (await app.inject({ method: 'GET', url: `/api/v1/runs/${id}` })).json().status === 'running'
+          ? true
+          : undefined,
+      )
+      const response = await app.inject({ method: 'POST', url: `/api/v1/runs/${id}/cancel` })
+      expect(response.statusCode).toBe(200)
+      expect(response.json().status).toBe('cancelled')
+    })
   })
 })

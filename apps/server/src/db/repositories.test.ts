@@ -1,0 +1,108 @@
+import { Agent } from '@baton/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, databaseSettings } from '../__fixtures__/backends'
+import { testSettings } from '../settings'
+import { createDatabaseMemoryStore } from './memory-repository'
+import { migrate, type OpenedDatabase, openDatabase } from './open-database'
+import { createRepositories, type Repositories } from './repositories'
+
+describe.each(backends)('repositories on %s', (backend) => {
+  let opened: OpenedDatabase
+  let repositories: Repositories
+  beforeAll(async () => {
+    const settings = testSettings(await databaseSettings(backend))
+    opened = await openDatabase({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl })
+    repositories = createRepositories(opened.db)
+  })
+  afterAll(async () => {
+    await opened.db.destroy()
+  })
+
+  it('runs migrations once: a second migrate changes nothing', async () => {
+    await migrate(opened.db)
+    const tables = await opened.db.introspection.getTables()
+    expect(tables.map((table) => table.name)).toEqual(
+      expect.arrayContaining(['agents', 'runs', 'run_steps', 'run_events', 'ledger', 'messages']),
+    )
+  })
+
+  it('accepts a signature nonce once', async () => {
+    expect(await repositories.agents.useNonce(`0x${'ab'.repeat(32)}`, 'signer')).toBe(true)
+    expect(await repositories.agents.useNonce(`0x${'AB'.repeat(32)}`, 'signer')).toBe(false)
+  })
+
+  it('keeps a revoked agent history while find no longer returns it', async () => {
+    const agent = Agent.parse({
+      id: 'history-kept',
+      wallet: '0x9999999999999999999999999999999999999999',
+      creator: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      name: 'History',
+      type: 'worker',
+      model: 'offline:default',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    })
+    await repositories.agents.insert(agent, agent.creator)
+    await repositories.agents.revoke(agent, agent.creator)
+    expect(await repositories.agents.find(agent.wallet)).toBeUndefined()
+    expect(await repositories.agents.exists(agent.wallet)).toBe(true)
+    expect((await repositories.agents.history(agent.wallet)).map((entry) => entry.change)).toEqual([
+      'register',
+      'revoke',
+    ])
+  })
+
+  it('commits a step, its ledger entries and the run state together', async () => {
+    const runs = repositories.runs
+    await runs.create({ id: 'run-commit', kind: 'plan', plan: { steps: [] }, inputs: {} })
+    const usage = { calls: 1, tokens: 10, costUsd: 0.001 }
+    await runs.commitStep({
+      runId: 'run-commit',
+      step: {
+        path: 'steps[0]',
+        op: 'delegate',
+        saveAs: 'a',
+        value: 'answer',
+        usage,
+        wallet: '0x1111111111111111111111111111111111111111',
+        durationMs: 12,
+        sequence: 3,
+        finishedAt: new Date().toISOString(),
+      },
+      events: [{ type: 'step-finish', sequence: 3, path: 'steps[0]' }],
+      ledger: [{ wallet: '0x1111111111111111111111111111111111111111', usage }],
+      state: { cursor: { index: 1 } },
+      usage,
+      usageByWallet: { '0x1111111111111111111111111111111111111111': usage },
+    })
+    const run = await runs.find('run-commit')
+    expect(run?.state).toEqual({ cursor: { index: 1 } })
+    expect((await runs.steps('run-commit'))[0]).toMatchObject({ path: 'steps[0]', value: 'answer' })
+    expect((await runs.events('run-commit')).map((event) => event.sequence)).toEqual([3])
+    const spend = await repositories.ledger.spend({ by: 'run' })
+    expect(spend.find((row) => row.key === 'run-commit')).toMatchObject({
+      calls: 1,
+      costUsd: 0.001,
+    })
+    await runs.setStatus('run-commit', 'running')
+    expect(await runs.interruptUnfinished()).toContain('run-commit')
+    expect((await runs.find('run-commit'))?.status).toBe('interrupted')
+  })
+
+  it('stores memory per scope, newest last, and clears a scope', async () => {
+    const memory = createDatabaseMemoryStore(opened.db)
+    const at = new Date().toISOString()
+    await memory.append('scope-a', [
+      { role: 'user', content: 'one', createdAt: at },
+      { role: 'assistant', content: 'two', createdAt: at },
+    ])
+    await memory.append('scope-b', [{ role: 'user', content: 'other', createdAt: at }])
+    expect((await memory.read('scope-a')).map((entry) => entry.content)).toEqual(['one', 'two'])
+    expect((await memory.read('scope-a', { limit: 1 })).map((entry) => entry.content)).toEqual([
+      'two',
+    ])
+    await memory.clear('scope-a')
+    expect(await memory.read('scope-a')).toEqual([])
+    expect(await memory.read('scope-b')).toHaveLength(1)
+  })
+})
