@@ -1,5 +1,5 @@
 // runAgent in a loop on an instant model: the cost of one agent run to Baton itself.
-import { Agent, createBudget, runAgent } from '../src'
+import { Agent, createBudget, createStaticRegistry, runAgent } from '../src'
 import { freezeAgent } from '../src/registry/freeze-agent'
 import { createInstantModels } from './instant-model'
 
@@ -32,6 +32,32 @@ export async function runAgentLoop(runs: number): Promise<void> {
   )
 }
 
+/**
+ * Core's share of one delegation hop: a cached registry look-up, a child budget carved from the
+ * run's, and a run with the caller's signal, on an instant model.
+ */
+export async function delegationHops(hops: number): Promise<void> {
+  const models = createInstantModels()
+  const registry = createStaticRegistry([agent])
+  const caller = new AbortController()
+  const root = createBudget({ calls: hops + 2000 })
+  const hop = async () => {
+    const target = await registry.ensureRegisteredAgent(agent.wallet)
+    const budget = root.child()
+    await runAgent(target, 'hi', { budget, models, signal: caller.signal })
+  }
+  for (let i = 0; i < 2000; i++) await hop()
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  for (let i = 0; i < hops; i++) await hop()
+  const { user, system } = process.cpuUsage(cpu)
+  const wall = ((performance.now() - started) * 1000) / hops
+  console.log(
+    `delegation hop (look-up, child budget, run) ${((user + system) / hops).toFixed(2).padStart(8)} µs CPU/hop ${wall.toFixed(2).padStart(8)} µs wall/hop  (${hops} hops)`,
+  )
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runAgentLoop(Number(process.env.BENCH_RUNS ?? 20_000))
+  await delegationHops(Number(process.env.BENCH_RUNS ?? 20_000))
 }

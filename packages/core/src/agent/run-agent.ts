@@ -14,6 +14,7 @@ import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
 import { buildSystemPrompt } from './build-system-prompt'
+import { linkedSignal } from './linked-signal'
 import { toAgentStep } from './to-agent-step'
 import { inputText, toMessages } from './to-messages'
 import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
@@ -92,9 +93,8 @@ export async function runAgent(
   const settings = parseWith(RunOptions, options, 'runAgent options')
   if (typeof input !== 'string') parseWith(Input, input, 'agent input')
   const { budget } = options
-  const signals = [budget.signal, ...(options.signal ? [options.signal] : [])]
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : budget.signal
-  if (signal.aborted) throw signal.reason
+  if (budget.signal.aborted) throw budget.signal.reason
+  if (options.signal?.aborted) throw options.signal.reason
 
   const tools = bindTools(card.tools, options)
   const models = options.models ?? defaultModelRegistry()
@@ -118,6 +118,7 @@ export async function runAgent(
     ? await options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
     : []
   const steps: AgentStep[] = []
+  const { signal, dispose } = linkedSignal(budget.signal, options.signal)
 
   try {
     const result = await runAgentLoop({
@@ -167,6 +168,8 @@ export async function runAgent(
       model: card.model,
       cause: error,
     })
+  } finally {
+    dispose()
   }
 }
 
