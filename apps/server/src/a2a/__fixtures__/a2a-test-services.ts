@@ -35,13 +35,16 @@ export type TestServices = A2AServices & {
 export async function createTestServices(
   options: {
     dataDir?: string
+    /** Another database (PostgreSQL) instead of PGlite. */
+    db?: Kysely<unknown>
     apiToken?: string
     agents?: Agent[]
     answer?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>
   } = {},
 ): Promise<TestServices> {
-  const pglite = await PGlite.create(options.dataDir)
-  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
+  const db =
+    options.db ??
+    new Kysely<unknown>({ dialect: new PGliteDialect(await PGlite.create(options.dataDir)) })
   await up(db)
   const agents = options.agents ?? [
     hostedAgent(),

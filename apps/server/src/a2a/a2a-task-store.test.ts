@@ -1,0 +1,64 @@
+import { GetTaskRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import Fastify from 'fastify'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { findPostgresBin, type Postgres, startPostgres } from './__fixtures__/start-postgres'
+import { createA2APlugin } from './a2a-plugin'
+
+const bin = await findPostgresBin()
+if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required on CI')
+if (!bin) console.warn('PostgreSQL binaries not found under /usr/lib/postgresql: skipping')
+
+describe.skipIf(!bin)('A2A tasks on PostgreSQL', () => {
+  let postgres: Postgres
+  let services: TestServices
+  beforeAll(async () => {
+    postgres = await startPostgres(bin ?? '')
+    services = await createTestServices({
+      db: new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url }) }),
+      }),
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await services?.close()
+    await postgres?.stop()
+  })
+
+  it('stores and finds tasks with the SDK task store, across two servers on one database', async () => {
+    const serve = async () => {
+      const app = Fastify()
+      await app.register(createA2APlugin(services))
+      return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) }
+    }
+    const client = async (base: string) =>
+      new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(
+        `${base}/a2a/analyst/.well-known/agent-card.json`,
+        '',
+      )
+    const first = await serve()
+    const task = (await (
+      await client(first.base)
+    ).sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: 'pg-1', role: 'ROLE_USER', parts: [{ text: 'on postgres' }] },
+      }),
+    )) as Task
+    await first.app.close()
+    const second = await serve()
+    try {
+      const found = await (await client(second.base)).getTask(
+        GetTaskRequest.fromJSON({ id: task.id }),
+      )
+      expect(found.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+      expect(found.artifacts[0]?.parts[0]?.content?.value).toBe(
+        'Incident Analyst says: on postgres',
+      )
+    } finally {
+      await second.app.close()
+    }
+  })
+})
