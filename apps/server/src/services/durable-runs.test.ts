@@ -4,6 +4,8 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { waitFor } from '../__fixtures__/wait-for'
+import { openDatabase } from '../db/open-database'
+import { createRunsRepository } from '../db/runs-repository'
 
 const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
@@ -34,7 +36,7 @@ async function getJson(url: string) {
 }
 
 describe('durable runs', () => {
-  it('keeps the finished steps of a run killed mid-way, and resumes it without running one twice', async () => {
+  it('keeps the finished steps of a run killed mid-way, resumes it without running one twice, and on SIGTERM leaves a run in flight interrupted at its next step', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'baton-durable-'))
     const environment = { BATON_DATA_DIR: dataDir, PORT: String(await freePort()) }
     const first = await startServerProcess(environment)
@@ -97,7 +99,39 @@ describe('durable runs', () => {
     )
     expect(finishes).toEqual(['steps[0]', 'steps[1]', 'steps[2]', 'steps[3]'])
 
+    // SIGTERM: the run in flight reaches its next step boundary, is left interrupted, exit 0.
+    const slow = await fetch(`${second.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        plan: {
+          steps: [0, 1, 2].map((index) => ({
+            op: 'tool',
+            toolName: 'wait',
+            args: { ms: 1500 },
+            saveAs: `w${index}`,
+          })),
+        },
+      }),
+    })
+    const slowId = ((await slow.json()) as { id: string }).id
+    await waitFor(
+      async () =>
+        (await getJson(`${second.url}/api/v1/runs/${slowId}`)).steps.length >= 1 ? true : undefined,
+      { timeoutMs: 60_000, what: 'the first wait to finish' },
+    )
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
-  }, 240_000)
+    const { db } = await openDatabase({ dataDir: dataDir! })
+    try {
+      const runs = createRunsRepository(db)
+      const stopped = await runs.find(slowId)
+      expect(stopped?.status).toBe('interrupted')
+      const kept = await runs.steps(slowId)
+      expect(kept.length).toBeGreaterThanOrEqual(2)
+      expect(stopped?.state).toMatchObject({ cursor: { index: kept.length } })
+    } finally {
+      await db.destroy()
+    }
+  }, 300_000)
 })
