@@ -1,13 +1,19 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { AgentsView } from './agents/agents-view'
 import { refreshDirectory, stores } from './api/stores'
 import { BusView } from './bus/bus-view'
 import { ChatView } from './chat/chat-view'
-import { RunsView } from './runs/runs-view'
-import { SpendView } from './spend/spend-view'
 import { SwarmsView } from './swarms/swarms-view'
 import { ConnectionBanner } from './ui/connection-banner'
 import { ThemeToggle } from './ui/theme-toggle'
+
+// The editor, the graph and the charts are most of the page's weight: loaded when opened.
+const RunsView = lazy(() =>
+  import('./runs/runs-view').then((module) => ({ default: module.RunsView })),
+)
+const SpendView = lazy(() =>
+  import('./spend/spend-view').then((module) => ({ default: module.SpendView })),
+)
 
 const views = {
   agents: { label: 'Agents', View: AgentsView },
@@ -66,7 +72,9 @@ export function App() {
       </header>
       <ConnectionBanner />
       <main className="content" id={`view-${view}`}>
-        <View />
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <View />
+        </Suspense>
       </main>
     </div>
   )
