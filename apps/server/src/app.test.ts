@@ -1,0 +1,67 @@
+import { Writable } from 'node:stream'
+import { signAgentRegistration } from '@baton/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newAgentAccounts } from './__fixtures__/signed-agents'
+import { buildApp } from './app'
+import { testSettings } from './settings'
+
+const token = 'secret-token-0123456789'
+const lines: string[] = []
+const sink = new Writable({
+  write(chunk, _encoding, callback) {
+    lines.push(String(chunk))
+    callback()
+  },
+})
+
+let app: Awaited<ReturnType<typeof buildApp>>
+beforeAll(async () => {
+  app = await buildApp({
+    settings: testSettings({ apiToken: token, logLevel: 'info' }),
+    logger: { stream: sink },
+  })
+  await app.ready()
+})
+afterAll(async () => {
+  await app.close()
+})
+
+describe('buildApp', () => {
+  it('serves an OpenAPI document generated from the route schemas', async () => {
+    const response = await app.inject({ method: 'GET', url: '/docs/json' })
+    expect(response.statusCode).toBe(200)
+    const document = response.json()
+    expect(document.openapi).toMatch(/^3\./)
+    for (const path of [
+      '/agent/{wallet}',
+      '/api/v1/agents',
+      '/api/v1/runs',
+      '/api/v1/runs/{id}/events',
+      '/api/v1/swarms/{id}/runs',
+      '/api/v1/messages',
+      '/api/v1/escalations/{id}/allow',
+      '/api/v1/spend',
+    ]) {
+      expect(document.paths).toHaveProperty([path])
+    }
+    expect(document.paths['/api/v1/agents'].post.requestBody).toBeDefined()
+    const ui = await app.inject({ method: 'GET', url: '/docs' })
+    expect([200, 302]).toContain(ui.statusCode)
+  })
+
+  it('logs one JSON line per request with the token and signatures redacted', async () => {
+    const accounts = newAgentAccounts()
+    const body = await signAgentRegistration(accounts.agent, accounts)
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/agents',
+      payload: body,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const text = lines.join('')
+    expect(text).not.toContain(token)
+    expect(text).not.toContain(body.creatorSignature)
+    const entries = lines.map((line) => JSON.parse(line) as { msg?: string; reqId?: string })
+    expect(entries.some((entry) => entry.msg === 'request completed')).toBe(true)
+  })
+})
