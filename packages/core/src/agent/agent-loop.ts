@@ -57,7 +57,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   output?: unknown
 }> {
   const { model, system, messages, tools, signal, output } = options
-  const supportedUrls = await model.supportedUrls
+  const urls = model.supportedUrls
+  const supportedUrls = 'then' in urls ? await urls : urls
   const definitions = Object.keys(tools).length > 0 ? await modelTools(tools) : undefined
   const responseFormat = output ? await output.responseFormat : undefined
   const { retry } = prepareRetries({ maxRetries: options.maxRetries, abortSignal: signal })

@@ -1,5 +1,6 @@
 import { type ModelMessage, modelMessageSchema, type ToolSet, wrapLanguageModel } from 'ai'
 import { z } from 'zod'
+import { followsSignal } from '../budget/create-budget'
 import { BatonError } from '../errors/baton-error'
 import { defaultModelRegistry } from '../models/default-model-registry'
 import { defaultPriceTable } from '../models/price-table'
@@ -118,7 +119,10 @@ export async function runAgent(
     ? await options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
     : []
   const steps: AgentStep[] = []
-  const { signal, dispose } = linkedSignal(budget.signal, options.signal)
+  // A caller's signal that is the budget's own or an ancestor's is followed already.
+  const callerSignal =
+    options.signal && !followsSignal(budget, options.signal) ? options.signal : undefined
+  const { signal, dispose } = linkedSignal(budget.signal, callerSignal)
 
   try {
     const result = await runAgentLoop({
@@ -150,7 +154,10 @@ export async function runAgent(
         calls: charges.length,
         tokens: charges.reduce((sum, charge) => sum + charge.tokens, 0),
         // Summed as the budget's books are, so the two always agree.
-        costUsd: sumUsd(charges.map((charge) => charge.costUsd)),
+        costUsd:
+          charges.length === 1
+            ? charges[0]!.costUsd
+            : sumUsd(charges.map((charge) => charge.costUsd)),
       },
       steps,
       wallet: card.wallet,

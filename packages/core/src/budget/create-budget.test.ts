@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BatonError, ValidationError } from '../errors/baton-error'
 import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
-import { type Budget, type ChargeEvent, createBudget } from './create-budget'
+import { type Budget, type ChargeEvent, createBudget, followsSignal } from './create-budget'
 
 const analyst = '0x52908400098527886E0F7030069857D2E4169EE7'
 const reviewer = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
@@ -389,6 +389,17 @@ describe('createBudget', () => {
       const budget = createBudget({ seconds: 30 * 24 * 3600 })
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(budget.aborted).toBe(false)
+    })
+  })
+
+  describe('followsSignal', () => {
+    it("knows the signals a budget already follows: its own and its ancestors'", () => {
+      const root = createBudget()
+      const child = root.child()
+      expect(followsSignal(child, root.signal)).toBe(true)
+      expect(followsSignal(child, child.signal)).toBe(true)
+      expect(followsSignal(root, child.signal)).toBe(false)
+      expect(followsSignal(child, new AbortController().signal)).toBe(false)
     })
   })
 

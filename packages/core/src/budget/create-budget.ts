@@ -182,6 +182,22 @@ const forgetChild = new FinalizationRegistry<{
   ref: WeakRef<BudgetNode>
 }>(({ children, ref }) => children.delete(ref))
 
+/**
+ * Whether `budget` already aborts whenever `signal` does: `signal` is the signal of the budget
+ * itself or of one of its ancestors. A run given such a signal needs no second one.
+ *
+ * @example
+ * followsSignal(root.child(), root.signal) // true
+ */
+export function followsSignal(budget: Budget, signal: AbortSignal): boolean {
+  const owner = nodeOfSignal.get(signal)
+  if (!owner) return false
+  for (let node: Budget | undefined = budget; node; node = node.parent) {
+    if (node === owner) return true
+  }
+  return false
+}
+
 class BudgetNode implements Budget {
   readonly name: string
   readonly limits: Readonly<BudgetLimits>
