@@ -10,6 +10,8 @@ import type { SubagentRunner } from './types'
  */
 export function createAgentRunner(): SubagentRunner {
   return {
+    // runAgent touches the directory only through the file tools it is given.
+    filesOnlyThroughTools: true,
     async run(turn) {
       const result = await runAgent(turn.agent, turn.messages, {
         budget: turn.budget,

@@ -28,4 +28,11 @@ export type SubagentTurnResult = {
 /** Runs a sub-agent's turn; the default runs it with `runAgent` from `@baton/core`. */
 export interface SubagentRunner {
   run(turn: SubagentTurn): Promise<SubagentTurnResult>
+  /**
+   * True when the runner changes a sub-agent's files only through the tools it is given (as
+   * `runAgent` does). Its sub-agents' directories are then made off the critical path and
+   * their reports need no snapshot of the disk: a file tool that wrote nothing changed nothing.
+   * Leave it out for a runner that writes to `directory` itself.
+   */
+  readonly filesOnlyThroughTools?: boolean
 }

@@ -8,11 +8,14 @@ import { z } from 'zod'
  * @example
  * const tools = { ask_caller: createAskCallerTool((question) => waitForAnswer(question)) }
  */
+// Made once: a zod schema costs far more to build than the tool around it.
+const AskInput = z.object({ question: z.string().min(1) })
+
 export function createAskCallerTool(ask: (question: string) => Promise<string>): Tool {
   return tool({
     description:
       'Asks the agent that gave you this task a question, when you cannot go on without its answer. Returns the answer.',
-    inputSchema: z.object({ question: z.string().min(1) }),
+    inputSchema: AskInput,
     execute: async ({ question }) => ({ answer: await ask(question) }),
   })
 }

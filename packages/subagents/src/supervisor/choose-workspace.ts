@@ -8,6 +8,7 @@ import {
   WorkspaceBusyError,
   WorkspaceUnavailableError,
 } from '../workspace/workspace-errors'
+import type { SupervisorTree } from './supervisor-state'
 
 /**
  * Checks at `delegate` that a workspace kind can be given out now, and returns its provider
@@ -43,23 +44,55 @@ export function checkWorkspaceKind(options: {
   return provider
 }
 
+/** Longer ids (deep trees) get a numbered directory name instead. */
+const MAX_ID_NAME_BYTES = 100
+
 /**
- * The workspace of a new sub-agent: the caller's own, lent (`share`), or a directory of its own
- * under `<caller root>/.subagents/<id>`, made by the kind's provider if there is one.
+ * Where a sub-agent of `tree` keeps its own files: directly under the run's root,
+ * `<root>/.subagents/<id>`, however deep it is. Its place in the tree lives in the tree, not
+ * in the path, so a 1000-deep tree has paths as short as a flat one. An id too long for a
+ * name (`sub-1.1.1...` at depth 60 or so) gets `<its start>~<number>`.
  *
  * @example
- * makeWorkspace({ id: 'sub-1', kind: 'new', caller, provider: undefined }).root // '<root>/.subagents/sub-1'
+ * subagentDirectory(tree, 'sub-1.2') // '<root>/.subagents/sub-1.2'
+ */
+export function subagentDirectory(tree: Pick<SupervisorTree, 'root' | 'directories'>, id: string) {
+  tree.directories += 1
+  const name =
+    Buffer.byteLength(id) <= MAX_ID_NAME_BYTES ? id : `${id.slice(0, 40)}~${tree.directories}`
+  return path.join(tree.root, SUBAGENTS_DIRECTORY, name)
+}
+
+/**
+ * The workspace of a new sub-agent: the caller's own, lent (`share`), or `directory` of its
+ * own, made by the kind's provider if there is one (which gets it created; a plain directory
+ * is created by the sub-agent's turn). Throws when a provider's directory cannot be made.
+ *
+ * @example
+ * makeWorkspace({ id: 'sub-1', kind: 'new', caller, provider: undefined, directory }).root // directory
  */
 export function makeWorkspace(options: {
   id: string
   kind: string
   caller: Workspace
   provider: WorkspaceProvider | undefined
+  directory: string
+  /** For a plain directory: makes it (once); its file operations wait for it. */
+  ready: () => Promise<void>
+  onWrite: (file: string) => void
 }): Workspace {
-  const { id, caller, provider } = options
+  const { id, caller, provider, directory } = options
   if (options.kind === 'share') return caller.lend(id)
-  const directory = path.join(caller.root, SUBAGENTS_DIRECTORY, id)
+  // A plain directory is made off the main thread (`delegate` stays cheap for a fan-out of a
+  // thousand), and only its file operations wait for it; a provider is promised one that exists.
+  if (!provider) {
+    return createDirectoryWorkspace({
+      root: directory,
+      createRoot: false,
+      ready: options.ready,
+      onWrite: options.onWrite,
+    })
+  }
   mkdirSync(directory, { recursive: true })
-  if (!provider) return createDirectoryWorkspace({ root: directory })
   return provider.create({ id, directory, parent: caller })
 }

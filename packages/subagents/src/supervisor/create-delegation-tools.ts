@@ -10,6 +10,22 @@ const BudgetArgs = z
   })
   .optional()
 
+// Made once: a zod schema costs far more to build than the tools around it.
+const DelegateInput = z.object({
+  task: z.string().min(1),
+  workspace: z.string().optional(),
+  budget: BudgetArgs,
+  model: z.string().optional(),
+  agent: z.string().optional(),
+  multiTurn: z.boolean().optional(),
+})
+const WaitInput = z.object({
+  ids: z.array(z.string()).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+})
+const SendInput = z.object({ id: z.string(), text: z.string().min(1) })
+const CancelInput = z.object({ id: z.string() })
+
 /**
  * The tools an agent delegates with: `delegate_agent`, `wait_agents`, `send_agent`,
  * `cancel_agent`, all backed by its supervisor.
@@ -22,14 +38,7 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
     delegate_agent: tool({
       description:
         'Starts a sub-agent on part of your task and returns its id. It does not see your conversation: say what to do and what to report. Then wait_agents.',
-      inputSchema: z.object({
-        task: z.string().min(1),
-        workspace: z.string().optional(),
-        budget: BudgetArgs,
-        model: z.string().optional(),
-        agent: z.string().optional(),
-        multiTurn: z.boolean().optional(),
-      }),
+      inputSchema: DelegateInput,
       execute: async ({ task, ...options }) => ({
         id: supervisor.delegate(task, withoutUndefined(options)),
       }),
@@ -37,10 +46,7 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
     wait_agents: tool({
       description:
         'Waits until your sub-agents (all, or those in ids) have finished their turn or asked you a question, and returns their reports.',
-      inputSchema: z.object({
-        ids: z.array(z.string()).optional(),
-        timeoutMs: z.number().int().positive().optional(),
-      }),
+      inputSchema: WaitInput,
       execute: async ({ ids, timeoutMs }, { abortSignal }) => {
         const reports = await untilAborted(
           supervisor.waitAgents(ids, timeoutMs === undefined ? {} : { timeoutMs }),
@@ -52,7 +58,7 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
     send_agent: tool({
       description:
         'Answers a sub-agent that asked you a question, or gives a multi-turn one more to do.',
-      inputSchema: z.object({ id: z.string(), text: z.string().min(1) }),
+      inputSchema: SendInput,
       execute: async ({ id, text }) => {
         supervisor.sendAgent(id, text)
         return { sent: true }
@@ -60,7 +66,7 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
     }),
     cancel_agent: tool({
       description: 'Stops a sub-agent and everything it started; returns its report.',
-      inputSchema: z.object({ id: z.string() }),
+      inputSchema: CancelInput,
       execute: async ({ id }) => supervisor.cancelAgent(id),
     }),
   }

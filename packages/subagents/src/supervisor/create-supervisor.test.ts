@@ -447,7 +447,7 @@ describe('createSupervisor', () => {
     expect(created).toEqual([id, `${id}.1`])
     expect(supervisor.tree()[0]?.children[0]).toMatchObject({
       status: 'done',
-      directory: path.join(root, '.subagents', id, '.subagents', `${id}.1`),
+      directory: path.join(root, '.subagents', `${id}.1`),
     })
   })
 
@@ -503,7 +503,10 @@ describe('createSupervisor', () => {
       [id, 1],
       [`${id}.1`, 2],
     ])
-    expect(existsSync(path.join(root, '.subagents', id, '.subagents', `${id}.1`))).toBe(true)
+    // Flat: the grandchild's directory is beside its parent's, directly under the run's root.
+    // Nothing is nested in the child's directory (a directory is made once a file tool needs it).
+    expect(existsSync(path.join(root, '.subagents', id, '.subagents'))).toBe(false)
+    expect(child?.children[0]?.directory).toBe(path.join(root, '.subagents', `${id}.1`))
     // The grandchild's own delegate_agent was refused, and its report says why.
     expect(report?.result).toContain('maximum depth of 2')
     expect(child?.modelCalls).toBe(budget.spent().calls)

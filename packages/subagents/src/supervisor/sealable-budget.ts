@@ -33,7 +33,11 @@ export function createSealableBudget(
 ): SealableBudget {
   const state: SealState = { sealed: false, onRefused }
   return {
-    budget: new SealedBudgetView(inner, state),
+    // One view deep, however deep the tree: a budget carved from another sub-agent's view is
+    // unwrapped first. Each sub-agent is sealed by its own cancel (an ancestor's cancel
+    // reaches every open descendant), so it needs no check of its ancestors' seals, and a
+    // charge at depth 1000 goes through one view, not a thousand.
+    budget: new SealedBudgetView(SealedBudgetView.unwrap(inner), state),
     seal: () => {
       state.sealed = true
     },
@@ -50,6 +54,10 @@ class SealedBudgetView implements Budget {
   constructor(inner: Budget, state: SealState) {
     this.#inner = inner
     this.#state = state
+  }
+
+  static unwrap(budget: Budget): Budget {
+    return budget instanceof SealedBudgetView ? budget.#inner : budget
   }
 
   get name() {

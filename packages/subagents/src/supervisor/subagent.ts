@@ -4,6 +4,7 @@ import type { AdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import { changedFiles, type FileSnapshot, snapshotFiles } from '../workspace/snapshot-files'
 import type { Workspace } from '../workspace/types'
+import type { SupervisorNodeState } from './supervisor-state'
 import type { SubagentReport, SubagentStatus, Supervisor } from './types'
 
 /** What a supervisor keeps about one sub-agent it started. */
@@ -31,9 +32,29 @@ export type Subagent = {
   startedAt: number
   endedAt?: number
   baseline: Promise<FileSnapshot>
+  /**
+   * Makes its directory, once, off the main thread: at its first file operation, or before a
+   * turn of anything that may touch the directory without the file tools.
+   */
+  ensureDirectory: () => Promise<void>
+  /** The making of its directory, once started. */
+  readonly directoryMaking: Promise<void> | undefined
+  /** Why its directory could not be made; it then ends `failed` with this reason. */
+  workspaceFailure?: unknown
+  /** True when only its file tools can change its files (so a report needs no disk snapshot). */
+  filesOnlyThroughTools: boolean
+  /** Whether its file tools wrote anything. */
+  readonly wroteFiles: boolean
+  /** Its own supervisor, for what it delegates. */
   supervisor: Supervisor
+  /** That supervisor's state: its children, for cancel and cleanup. */
+  node: SupervisorNodeState
   answer?: (text: string) => void
   turn?: Promise<void>
+  /** False while a turn runs; a cancel waits only for a turn that has not settled. */
+  turnSettled: boolean
+  /** Set by the first cancel (its budget cancelled, its subtree closed); later ones share it. */
+  closing?: Promise<void>
 }
 
 /** The sub-agent's workspace as its own supervisor sees it: for `share`, the current lease. */
@@ -71,10 +92,10 @@ export function secondsOf(subagent: Subagent): number {
  */
 export async function reportOf(subagent: Subagent): Promise<SubagentReport> {
   const spent = subagent.budget.spent()
-  const [before, after] = await Promise.all([
-    subagent.baseline,
-    snapshotFiles(subagent.workspace.root),
-  ])
+  const skipDisk = subagent.filesOnlyThroughTools && !subagent.wroteFiles
+  const [before, after] = skipDisk
+    ? [new Map(), new Map()]
+    : await Promise.all([subagent.baseline, snapshotFiles(subagent.workspace.root)])
   return {
     id: subagent.id,
     status: subagent.status,

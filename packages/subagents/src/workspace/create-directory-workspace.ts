@@ -13,6 +13,15 @@ export type CreateDirectoryWorkspaceOptions = {
   /** Extra tools of this kind (a provider's browser tools, say). */
   tools?: () => ToolSet
   dispose?: () => Promise<void>
+  /**
+   * `true` (default): the directory is made now, synchronously. `false`: the caller makes it
+   * (a supervisor does, off the main thread, before the sub-agent's turn starts).
+   */
+  createRoot?: boolean
+  /** With `createRoot: false`: makes the directory (once); every operation waits for it. */
+  ready?: () => Promise<void>
+  /** Called after each file it writes (so a report can tell it never wrote one). */
+  onWrite?: (file: string) => void
 }
 
 /**
@@ -27,7 +36,7 @@ export type CreateDirectoryWorkspaceOptions = {
  */
 export function createDirectoryWorkspace(options: CreateDirectoryWorkspaceOptions): Workspace {
   const root = path.resolve(options.root)
-  mkdirSync(root, { recursive: true })
+  if (options.createRoot !== false) mkdirSync(root, { recursive: true })
   return new DirectoryWorkspace(root, options, undefined)
 }
 
@@ -76,6 +85,7 @@ class DirectoryWorkspace implements WorkspaceLease {
 
   async readFile(file: string): Promise<string> {
     this.#assertUsable(`read "${file}"`)
+    await this.#options.ready?.()
     const { handle } = await openInside(this.root, file, 'read')
     try {
       return await handle.readFile('utf8')
@@ -86,6 +96,7 @@ class DirectoryWorkspace implements WorkspaceLease {
 
   async writeFile(file: string, content: string): Promise<void> {
     this.#assertUsable(`write "${file}"`)
+    await this.#options.ready?.()
     const { handle } = await openInside(this.root, file, 'write')
     try {
       // Truncated only now, through the checked descriptor: opening with O_TRUNC would empty
@@ -95,10 +106,12 @@ class DirectoryWorkspace implements WorkspaceLease {
     } finally {
       await handle.close()
     }
+    this.#options.onWrite?.(file)
   }
 
   async listFiles(directory = '.'): Promise<string[]> {
     this.#assertUsable(`list "${directory}"`)
+    await this.#options.ready?.()
     const { handle, location } = await openInside(this.root, directory, 'directory')
     try {
       const start = path.relative(this.root, path.resolve(this.root, directory))

@@ -2,6 +2,11 @@ import { type ToolSet, tool } from 'ai'
 import { z } from 'zod'
 import type { WorkspaceFiles } from './types'
 
+// Made once: a zod schema costs far more to build than the tools around it.
+const ReadInput = z.object({ path: z.string().min(1) })
+const WriteInput = z.object({ path: z.string().min(1), content: z.string() })
+const ListInput = z.object({ path: z.string().optional() })
+
 /**
  * The AI SDK tools `read_file`, `write_file` and `list_files` over one workspace. Paths are
  * relative to its root; one that would leave it is refused with `WorkspaceEscapeError`.
@@ -13,13 +18,13 @@ export function createFileTools(files: WorkspaceFiles): ToolSet {
   return {
     read_file: tool({
       description: 'Reads a text file of your workspace. `path` is relative to the workspace.',
-      inputSchema: z.object({ path: z.string().min(1) }),
+      inputSchema: ReadInput,
       execute: async ({ path }) => ({ path, content: await files.readFile(path) }),
     }),
     write_file: tool({
       description:
         'Writes a text file in your workspace (creating folders on the way). `path` is relative.',
-      inputSchema: z.object({ path: z.string().min(1), content: z.string() }),
+      inputSchema: WriteInput,
       execute: async ({ path, content }) => {
         await files.writeFile(path, content)
         return { path, bytes: Buffer.byteLength(content) }
@@ -27,7 +32,7 @@ export function createFileTools(files: WorkspaceFiles): ToolSet {
     }),
     list_files: tool({
       description: 'Lists the files of your workspace, or of one folder in it.',
-      inputSchema: z.object({ path: z.string().optional() }),
+      inputSchema: ListInput,
       execute: async ({ path }) => ({ files: await files.listFiles(path) }),
     }),
   }

@@ -1,0 +1,48 @@
+import { rm, rmdir } from 'node:fs/promises'
+import path from 'node:path'
+import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
+import { cancelSubagent } from './cancel-subagent'
+import type { Subagent } from './subagent'
+import type { SupervisorNodeState } from './supervisor-state'
+
+/**
+ * Cancels `targets` (sub-agents of `node`) and removes them and everything below them in one
+ * pass: the subtree is gathered without recursion, then every directory is disposed of and
+ * removed at once (each is flat under the run's root, so no removal waits for another).
+ *
+ * @example
+ * await cleanupSubagents(node, [...node.children.values()])
+ */
+export async function cleanupSubagents(
+  node: SupervisorNodeState,
+  targets: Subagent[],
+): Promise<void> {
+  await Promise.all(targets.map((subagent) => cancelSubagent(node, subagent)))
+  const subtree: Subagent[] = []
+  for (const pending = [...targets]; pending.length > 0; ) {
+    const subagent = pending.pop()!
+    subtree.push(subagent)
+    pending.push(...subagent.node.children.values())
+  }
+  await Promise.all(
+    subtree.map(async (subagent) => {
+      // Its directory may still be being made: removed after, so nothing is left behind.
+      await subagent.directoryMaking?.catch(() => {})
+      await subagent.workspace.dispose?.()
+      // A `share` sub-agent worked in its caller's directory, which is not its to remove.
+      if (subagent.workspaceKind !== 'share') {
+        await rm(subagent.workspace.root, { recursive: true, force: true })
+      }
+    }),
+  )
+  for (const subagent of subtree) {
+    subagent.node.children.clear()
+    subagent.node.open.clear()
+  }
+  for (const subagent of targets) {
+    node.children.delete(subagent.id)
+    node.open.delete(subagent)
+  }
+  // Only removed when empty: other callers may keep sub-agents there too.
+  await rmdir(path.join(node.tree.root, SUBAGENTS_DIRECTORY)).catch(() => {})
+}

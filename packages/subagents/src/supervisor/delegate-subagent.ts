@@ -1,0 +1,205 @@
+import { mkdir } from 'node:fs/promises'
+import { type Agent, parseWith } from '@baton/core'
+import { z } from 'zod'
+import { resolveAdapter } from '../adapters/resolve-adapter'
+import { snapshotFiles } from '../workspace/snapshot-files'
+import type { Workspace } from '../workspace/types'
+import { WorkspaceUnavailableError } from '../workspace/workspace-errors'
+import { checkWorkspaceKind, makeWorkspace, subagentDirectory } from './choose-workspace'
+import { runTurn } from './run-turn'
+import { createSealableBudget } from './sealable-budget'
+import { currentWorkspaceOf, runsOf, type Subagent } from './subagent'
+import { MaxDepthExceededError, ModelProviderMismatchError } from './supervisor-errors'
+import { DelegateOptionsSchema } from './supervisor-schemas'
+import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
+import type { DelegateOptions } from './types'
+import { unavailableWorkspace } from './unavailable-workspace'
+
+// Made once: a zod schema costs far more to build than to use.
+const Task = z.string().min(1, 'must say what to do')
+
+/**
+ * Starts a sub-agent of `node` and returns its id at once. Every check that can refuse the
+ * request (task, options, depth, model, adapter, workspace kind, budget) runs before anything
+ * is made, and throws. A workspace that cannot be created after that (the disk refuses the
+ * directory, a provider throws) does not throw into the caller's tool call, where it would
+ * read as an ordinary result: the sub-agent is recorded as `failed` with the reason.
+ *
+ * @example
+ * const id = delegateSubagent(node, 'List the TODOs', { budget: { calls: 4 } }) // 'sub-1'
+ */
+export function delegateSubagent(
+  node: SupervisorNodeState,
+  task: string,
+  options: DelegateOptions = {},
+): string {
+  parseWith(Task, task, 'task')
+  const settings = parseWith(DelegateOptionsSchema, options, 'delegate options')
+  const { tree } = node
+  const depth = node.depth + 1
+  if (depth > tree.maxDepth) throw new MaxDepthExceededError({ depth, maxDepth: tree.maxDepth })
+  const caller = node.agent
+  if (settings.model && settings.model.split(':')[0] !== caller.model.split(':')[0]) {
+    throw new ModelProviderMismatchError({
+      model: settings.model,
+      provider: caller.model.split(':')[0]!,
+    })
+  }
+  const adapter = settings.agent ? resolveAdapter(settings.agent, tree.adapters) : undefined
+  const provider = checkWorkspaceKind({
+    kind: settings.workspace,
+    caller: node.workspace,
+    providers: tree.options.workspaceProviders ?? {},
+  })
+  const id = `${node.idPrefix}${node.count + 1}`
+  // Carved last: every check that can refuse has passed, so nothing is left half-made.
+  // Named after the root's budget: the id already says where it is, and a name that grew
+  // with every level would cost O(depth) per level to build and hold.
+  const carved = node.budget.child(options.budget, { name: `${tree.budgetName}/${id}` })
+  node.count += 1
+  // Sealed when its cancel returns: from then on nothing is recorded against it.
+  const { budget, seal } = createSealableBudget(carved, (usage) =>
+    tree.events.emit('charge-refused', {
+      id,
+      parentId: node.ownerId,
+      depth,
+      usage: {
+        calls: usage.calls ?? 0,
+        tokens: usage.tokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+        costUsd: usage.costUsd ?? 0,
+      },
+    }),
+  )
+  const directory = subagentDirectory(tree, id)
+  const plain = settings.workspace !== 'share' && !provider
+  let making: Promise<void> | undefined
+  // Made when first needed: a sub-agent that never touches a file costs no file system work.
+  // A directory that cannot be made fails this sub-agent (its status says why), not only a
+  // tool call, where it would read as an ordinary result.
+  const ready = () => {
+    making ??= plain
+      ? makeDirectory(directory).catch((error: unknown) => {
+          subagent.workspaceFailure = error
+          budget.cancel('its workspace could not be made')
+          throw error
+        })
+      : Promise.resolve()
+    return making
+  }
+  // Its files are only what its file tools wrote when nothing else can write there: a model
+  // sub-agent on the default runner, in a plain directory of its own. Its report then needs
+  // no snapshot of the disk.
+  const filesOnlyThroughTools = plain && !adapter && tree.filesOnlyThroughTools
+  let wroteFiles = false
+  let workspace: Workspace
+  let workspaceError: unknown
+  try {
+    workspace = makeWorkspace({
+      id,
+      kind: settings.workspace,
+      caller: node.workspace,
+      provider,
+      directory,
+      ready,
+      onWrite: () => {
+        wroteFiles = true
+      },
+    })
+  } catch (error) {
+    workspaceError = error
+    workspace = unavailableWorkspace(directory, error)
+    budget.cancel('its workspace could not be made')
+  }
+  const agent: Agent = { ...caller, model: settings.model ?? caller.model }
+  const subagent: Subagent = {
+    id,
+    task,
+    status: 'running',
+    result: '',
+    agent,
+    budget,
+    seal,
+    workspaceKind: settings.workspace,
+    workspace,
+    multiTurn: settings.multiTurn,
+    ...(adapter ? { adapterName: settings.agent, adapter } : {}),
+    turns: 0,
+    conversation: [],
+    startedAt: Date.now(),
+    baseline:
+      settings.workspace === 'share' && workspaceError === undefined
+        ? snapshotFiles(workspace.root)
+        : Promise.resolve(new Map()),
+    ensureDirectory: ready,
+    get directoryMaking() {
+      return making
+    },
+    filesOnlyThroughTools,
+    get wroteFiles() {
+      return wroteFiles
+    },
+    supervisor: undefined as never,
+    node: undefined as never,
+    turnSettled: true,
+  }
+  const child: SupervisorNodeState = {
+    tree,
+    depth,
+    ownerId: id,
+    idPrefix: `${id}.`,
+    agent,
+    budget,
+    workspace: currentWorkspaceOf(subagent),
+    children: new Map(),
+    open: new Set(),
+    changeListeners: new Set(),
+    count: 0,
+    paused: false,
+    supervisor: undefined as never,
+  }
+  subagent.node = child
+  subagent.supervisor = tree.createNode(child)
+  node.children.set(id, subagent)
+  node.open.add(subagent)
+  tree.events.emit('agent-start', {
+    id,
+    parentId: node.ownerId,
+    depth,
+    task,
+    runs: runsOf(subagent),
+    directory: workspace.root,
+  })
+  if (workspaceError === undefined) {
+    subagent.turn = runTurn(node, subagent, task)
+  } else {
+    failWithoutWorkspace(node, subagent, workspaceError)
+  }
+  return id
+}
+
+function makeDirectory(root: string): Promise<void> {
+  return mkdir(root, { recursive: true }).then(
+    () => {},
+    (error: Error) => {
+      throw new WorkspaceUnavailableError({
+        kind: 'directory',
+        reason: `its directory could not be made (${error.message})`,
+      })
+    },
+  )
+}
+
+function failWithoutWorkspace(node: SupervisorNodeState, subagent: Subagent, error: unknown) {
+  subagent.status = 'failed'
+  subagent.endedAt = Date.now()
+  subagent.error = `its workspace could not be made: ${error instanceof Error ? error.message : String(error)}`
+  node.tree.events.emit('agent-finish', {
+    id: subagent.id,
+    parentId: node.ownerId,
+    depth: node.depth + 1,
+    status: 'failed',
+    result: '',
+    costUsd: 0,
+  })
+  notifyChanged(node, subagent)
+}

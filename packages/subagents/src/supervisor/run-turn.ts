@@ -1,0 +1,155 @@
+import type { ToolSet } from 'ai'
+import { startAdapterProcess } from '../adapters/start-adapter-process'
+import type { AgentAdapter } from '../adapters/types'
+import type { WorkspaceLease } from '../workspace/types'
+import { createAskCallerTool } from './ask-caller-tool'
+import { cancelOpenChildren } from './cancel-subagent'
+import { grantedTools } from './granted-tools'
+import { messageOf, statusOf } from './status-of'
+import type { Subagent } from './subagent'
+import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
+import type { SubagentStatus } from './types'
+
+/**
+ * Runs one turn of a sub-agent (its task, or a `sendAgent` message) to its end: a model turn
+ * through the tree's runner, or an external agent's process. The status it ends with comes
+ * from what it threw: out of budget, out of time, cancelled, or failed.
+ *
+ * @example
+ * subagent.turn = runTurn(node, subagent, 'List the TODOs')
+ */
+export async function runTurn(
+  node: SupervisorNodeState,
+  subagent: Subagent,
+  text: string,
+): Promise<void> {
+  subagent.turns += 1
+  subagent.turnSettled = false
+  try {
+    // What may touch the directory without the file tools (an external agent's process, a
+    // custom runner) waits for it; a model turn's file tools wait on their own.
+    if (!subagent.filesOnlyThroughTools) await subagent.ensureDirectory()
+    await subagent.baseline
+    subagent.budget.throwIfAborted()
+    if (subagent.adapter) await runAdapterTurn(node, subagent, subagent.adapter, text)
+    else await runModelTurn(node, subagent, text)
+  } catch (error) {
+    finishTurn(node, subagent, statusOf(error, subagent.budget), error)
+    return
+  } finally {
+    subagent.turnSettled = true
+  }
+  finishTurn(node, subagent, 'done')
+}
+
+async function runModelTurn(
+  node: SupervisorNodeState,
+  subagent: Subagent,
+  text: string,
+): Promise<void> {
+  const { options, runner } = node.tree
+  subagent.conversation.push({ role: 'user', content: text })
+  const tools: ToolSet = {
+    ...grantedTools({
+      agent: subagent.agent,
+      workspace: subagent.workspace,
+      supervisor: subagent.supervisor,
+    }),
+    // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
+    ask_caller: createAskCallerTool((question) => ask(node, subagent, question)),
+  }
+  const result = await runner.run({
+    agent: subagent.agent,
+    messages: [...subagent.conversation],
+    budget: subagent.budget,
+    signal: subagent.budget.signal,
+    tools,
+    directory: subagent.workspace.root,
+    ...(options.models ? { models: options.models } : {}),
+    ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+  })
+  subagent.conversation.push(...result.messages)
+  subagent.result = result.text
+}
+
+async function runAdapterTurn(
+  node: SupervisorNodeState,
+  subagent: Subagent,
+  adapter: AgentAdapter,
+  text: string,
+): Promise<void> {
+  const child = startAdapterProcess({
+    adapter,
+    task: text,
+    directory: subagent.workspace.root,
+    context: {
+      turn: subagent.turns,
+      ...(subagent.sessionId ? { sessionId: subagent.sessionId } : {}),
+    },
+    budget: subagent.budget,
+    wallet: subagent.agent.wallet,
+    onQuestion: (question) => {
+      ask(node, subagent, question).then(
+        (answer) => child.answer(answer),
+        () => {},
+      )
+    },
+  })
+  subagent.process = child
+  const outcome = await child.outcome
+  subagent.result = outcome.text
+  if (outcome.sessionId) subagent.sessionId = outcome.sessionId
+}
+
+function ask(node: SupervisorNodeState, subagent: Subagent, question: string): Promise<string> {
+  const { signal } = subagent.budget
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<string>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    subagent.answer = (text) => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(text)
+    }
+    subagent.status = 'asking'
+    subagent.question = question
+    node.tree.events.emit('agent-question', {
+      id: subagent.id,
+      parentId: node.ownerId,
+      depth: node.depth + 1,
+      question,
+    })
+    notifyChanged(node, subagent)
+  })
+}
+
+function finishTurn(
+  node: SupervisorNodeState,
+  subagent: Subagent,
+  status: SubagentStatus,
+  error?: unknown,
+): void {
+  if (subagent.status === 'cancelled') return
+  if (subagent.workspaceFailure !== undefined) {
+    status = 'failed'
+    error = subagent.workspaceFailure
+  }
+  subagent.status = status
+  subagent.endedAt = Date.now()
+  delete subagent.process
+  if (error !== undefined) subagent.error = messageOf(error)
+  else delete subagent.error
+  if (subagent.workspaceKind === 'share') (subagent.workspace as WorkspaceLease).release()
+  // A sub-agent that will not go on leaves nothing of its own running behind it. Only its open
+  // children are reached (each closed once), so a finished subtree is never walked again.
+  if (status !== 'done' || !subagent.multiTurn) void cancelOpenChildren(subagent.node)
+  node.tree.events.emit('agent-finish', {
+    id: subagent.id,
+    parentId: node.ownerId,
+    depth: node.depth + 1,
+    status,
+    result: subagent.result,
+    costUsd: subagent.budget.spent().costUsd,
+  })
+  notifyChanged(node, subagent)
+}
