@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import {
   CancelTaskRequest,
   GetTaskRequest,
   ListTasksRequest,
   SendMessageRequest,
+  SubscribeToTaskRequest,
   type Task,
   TaskState,
 } from '@a2a-js/sdk'
@@ -227,7 +225,7 @@ describe('the A2A JSON-RPC endpoint', () => {
     ])
   })
 
-  it('cancels a running task: the agent host’s signal aborts and the task ends canceled', async () => {
+  it('cancels a running task: the agent host’s signal aborts, and a subscriber sees it end canceled', async () => {
     const { base, services } = await serve()
     const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
     const started = (await client.sendMessage(
@@ -237,9 +235,28 @@ describe('the A2A JSON-RPC endpoint', () => {
       }),
     )) as Task
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    // A second client follows the running task (SubscribeToTask) and sees it end.
+    const follower = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    const seen: TaskState[] = []
+    const following = (async () => {
+      for await (const event of follower.resubscribeTask(
+        SubscribeToTaskRequest.fromJSON({ id: started.id }),
+      )) {
+        const state =
+          event.payload?.$case === 'statusUpdate'
+            ? event.payload.value.status?.state
+            : event.payload?.$case === 'task'
+              ? event.payload.value.status?.state
+              : undefined
+        if (state !== undefined) seen.push(state)
+      }
+    })()
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0))
     const cancelled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: started.id }))
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
     expect(services.calls[0]?.signal?.aborted).toBe(true)
+    await following
+    expect(seen.at(-1)).toBe(TaskState.TASK_STATE_CANCELED)
   })
 
   it('requires the bearer token its card declares when the server has an API token', async () => {
@@ -264,35 +281,5 @@ describe('the A2A JSON-RPC endpoint', () => {
     const client = await sdkClient(cardUrl, withToken)
     const task = (await client.sendMessage(message('authorised'))) as Task
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-  })
-})
-
-describe('A2A tasks in the database', () => {
-  it('finds a task created before a restart', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-'))
-    const first = await createTestServices({ dataDir })
-    try {
-      const before = await serve({}, first)
-      const client = await sdkClient(`${before.base}/a2a/analyst/.well-known/agent-card.json`)
-      const task = (await client.sendMessage(message('remember me'))) as Task
-      await Promise.all(apps.splice(0).map((app) => app.close()))
-      await first.close()
-      const second = await createTestServices({ dataDir })
-      try {
-        const after = await serve({}, second)
-        const again = await sdkClient(`${after.base}/a2a/analyst/.well-known/agent-card.json`)
-        const found = await again.getTask(GetTaskRequest.fromJSON({ id: task.id }))
-        expect(found.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-        expect(found.artifacts[0]?.parts[0]?.content).toEqual({
-          $case: 'text',
-          value: 'Incident Analyst says: remember me',
-        })
-      } finally {
-        await Promise.all(apps.splice(0).map((app) => app.close()))
-        await second.close()
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true })
-    }
   })
 })
