@@ -63,7 +63,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     for (const name of ['Ops Orchestrator', 'Incident Analyst', 'Reviewer', 'Tester', 'Dev team'])
       await page.getByRole('article', { name }).waitFor()
     await page.getByRole('searchbox').fill('tests changes')
-    await expect.poll(() => page.getByRole('article').count()).toBe(1)
+    await expect.poll(() => page.getByRole('article').count(), { timeout: 15_000 }).toBe(1)
     await page.getByRole('searchbox').fill('')
     await shoot('agents')
     // The theme toggle by keyboard alone: it is the first control after the view tabs.
@@ -75,7 +75,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.keyboard.press('Enter')
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
     expect(pageErrors).toEqual([])
-  })
+  }, 60_000)
 
   it('@mentions the orchestrator from the keyboard and shows its reply', async () => {
     await open('chat')
@@ -104,18 +104,20 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await box.press('Enter')
     await page.getByText(/Reviewer does not delegate: you run the task with it yourself/).waitFor()
     await shoot('chat')
-  }, 60_000)
+  }, 120_000)
 
   it('runs the seed example plan and draws its tree with the spend of each node', async () => {
     await open('runs')
-    await expect.poll(() => page.getByLabel('Plan', { exact: true }).inputValue()).not.toBe('-1')
+    await expect
+      .poll(() => page.getByLabel('Plan', { exact: true }).inputValue(), { timeout: 15_000 })
+      .not.toBe('-1')
     await page.getByLabel('Input request').fill('Ship the billing change on Friday')
     await page.getByRole('button', { name: 'Run the plan' }).click()
     await page.locator('[data-run-status="done"]').waitFor({ timeout: 45_000 })
     await page.locator('[data-event-type="run-finish"]').waitFor()
     expect(await page.locator('[data-event-type="step-finish"]').count()).toBeGreaterThanOrEqual(2)
     const nodes = page.locator('[data-tree-node]')
-    await expect.poll(() => nodes.count()).toBeGreaterThanOrEqual(3)
+    await expect.poll(() => nodes.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(3)
     const delegate = page.locator('[data-tree-node="steps[0]"]')
     expect(await delegate.getAttribute('data-status')).toBe('done')
     expect(await delegate.textContent()).toMatch(
@@ -126,12 +128,14 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.waitForTimeout(150)
     await page.screenshot({ path: join(screenshots, 'runs-dark-desktop.png'), fullPage: true })
     await page.getByRole('button', { name: 'Switch to light theme' }).click()
-  }, 60_000)
+  }, 120_000)
 
   it('marks plan errors at their lines as one types and on run, and answers ask_user in place', async () => {
     await open('runs')
     // The view puts the seeded plan in the editor once the plans are read; wait for that.
-    await expect.poll(() => page.getByLabel('Plan', { exact: true }).inputValue()).not.toBe('-1')
+    await expect
+      .poll(() => page.getByLabel('Plan', { exact: true }).inputValue(), { timeout: 15_000 })
+      .not.toBe('-1')
     await page.getByText('name: risk-review').waitFor()
     const editor = page.locator('.cm-content')
     const replace = async (text: string) => {
@@ -161,7 +165,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.getByRole('button', { name: 'Answer' }).click()
     await page.locator('[data-run-status="done"]').waitFor({ timeout: 30_000 })
     expect(await page.locator('pre').first().textContent()).toContain('eu-west')
-  }, 90_000)
+  }, 120_000)
 
   it('runs a democratic swarm and shows the weighted votes and the result', async () => {
     const created = await api('/api/v1/swarms', {
@@ -187,7 +191,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     expect(await page.locator('tr[data-kind="proposal"]').count()).toBeGreaterThanOrEqual(1)
     await page.getByTestId('swarm-result').waitFor()
     await shoot('swarms')
-  }, 60_000)
+  }, 120_000)
 
   let relay: string
   it('registers an agent from the form, signed in the browser, found at GET /agent/:wallet', async () => {
@@ -217,7 +221,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await refusal.waitFor({ timeout: 20_000 })
     expect(await refusal.textContent()).toMatch(/The agent was not registered: .*relay/i)
     await shoot('register')
-  }, 60_000)
+  }, 120_000)
 
   it('shows two delegating agents caught in a loop on the Bus view and resolves it there', async () => {
     await open('bus')
@@ -257,7 +261,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     expect(escalations.body.escalations).toContainEqual(
       expect.objectContaining({ correlationId, status: 'allowed', extraHops: 2 }),
     )
-  }, 60_000)
+  }, 120_000)
 
   it('charts the spend by wallet and by run with the totals beside them', async () => {
     await open('spend')
@@ -270,7 +274,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       .first()
       .waitFor({ timeout: 15_000 })
     await shoot('spend')
-  }, 30_000)
+  }, 60_000)
 
   it('says the server is down when it stops, and recovers by itself when it is back', async () => {
     await open('agents')
@@ -282,5 +286,5 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await banner.waitFor({ state: 'detached', timeout: 30_000 })
     await page.getByRole('article', { name: 'Relay' }).waitFor()
     expect(pageErrors).toEqual([])
-  }, 90_000)
+  }, 120_000)
 })
