@@ -30,8 +30,11 @@ export function createEmitter<Events extends Record<string, unknown>>(
     },
     emit(name, payload) {
       const set = listeners.get(name)
-      if (!set) return
-      for (const listener of [...set]) {
+      if (!set || set.size === 0) return
+      // A snapshot, so a listener added while emitting waits for the next emit; one listener
+      // (the common case) needs no array.
+      const only = set.size === 1 ? set.values().next().value : undefined
+      for (const listener of only ? [only] : [...set]) {
         try {
           ;(listener as (payload: unknown) => void)(payload)
         } catch (error) {

@@ -225,18 +225,25 @@ describe('createMessageBus options', () => {
 })
 
 describe('createMessageBus retention', () => {
-  it('drops the least recently active conversations past maxMessages, with their hop counts', async () => {
-    const bus = createMessageBus({ retention: { maxMessages: 10 } })
+  it('drops the least recently active conversations past maxMessages, in batches, with their hop counts', async () => {
+    const bus = createMessageBus({ retention: { maxMessages: 100 } })
     const expired: string[] = []
     bus.on('correlation-expired', ({ correlationId }) => expired.push(correlationId))
     const sent: Envelope[] = []
-    for (let index = 0; index < 25; index += 1) {
+    for (let index = 0; index < 250; index += 1) {
       sent.push(await bus.send({ from: ops, to: { agentId: `agent-${index}` }, content: 'x' }))
     }
-    expect(bus.correlations()).toHaveLength(10)
+    const kept = bus.correlations()
+    // past the limit a batch goes at once: down to nine tenths of it, oldest first
+    expect(kept.length).toBeLessThanOrEqual(100)
+    expect(kept.length).toBeGreaterThanOrEqual(90)
+    expect(kept).toEqual(sent.slice(-kept.length).map((message) => message.correlationId))
+    expect(expired).toEqual(
+      sent.slice(0, 250 - kept.length).map((message) => message.correlationId),
+    )
     expect(bus.history(sent[0]!.correlationId)).toEqual([])
-    expect(bus.history(sent[24]!.correlationId)).toEqual([sent[24]])
-    expect(expired).toEqual(sent.slice(0, 15).map((message) => message.correlationId))
+    expect(bus.hops(sent[0]!.correlationId)).toBe(0)
+    expect(bus.history(sent[249]!.correlationId)).toEqual([sent[249]])
     await bus.close()
   })
 

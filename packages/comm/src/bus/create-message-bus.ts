@@ -1,12 +1,18 @@
 import { parseWith, ValidationError } from '@baton/core'
-import { buildEnvelope, type EnvelopeDraft, freezeEnvelope } from '../envelope/build-envelope'
+import {
+  buildEnvelope,
+  type EnvelopeDraft,
+  freezeEnvelope,
+  isCheckedEnvelope,
+} from '../envelope/build-envelope'
 import { Envelope } from '../envelope/envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
 import { SendInput } from '../envelope/send-input'
+import { ADMIT_NOW, admitsNow } from '../loop-guard/admit-now'
 import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
 import type { Escalation } from '../loop-guard/escalation'
 import { isLoopGuard } from '../loop-guard/is-loop-guard'
-import type { LoopGuard } from '../loop-guard/loop-guard'
+import type { Admission, LoopGuard } from '../loop-guard/loop-guard'
 import { LoopGuardError } from '../loop-guard/loop-guard-error'
 import { MessageConflictError } from '../loop-guard/message-conflict-error'
 import { sameMessage } from '../loop-guard/same-message'
@@ -55,11 +61,12 @@ class Bus implements MessageBus {
   readonly #handlers = new Map<string, Set<MessageHandler>>()
   // Ids of envelopes that arrived over a rail, to drop an at-least-once rail's duplicates.
   readonly #delivered: BoundedIdSet
-  // Envelopes this bus built or checked itself (frozen): they need no parsing again.
-  readonly #checked = new WeakSet<Envelope>()
-  // Envelopes the guard admitted, on their way through the rail back to this bus.
-  readonly #admitted = new WeakSet<Envelope>()
+  // Envelopes the guard admitted, while the rail takes them: the in-process rail hands the very
+  // object back to this bus before `publish` resolves.
+  readonly #admitted = new Set<Envelope>()
   readonly #freshness: SignatureFreshness | undefined
+  // A guard that decides in memory is asked synchronously: no promise per message.
+  readonly #admitNow: ((envelope: Envelope) => Admission) | undefined
   readonly #hops = new Map<string, number>()
   readonly #escalations: EscalationBook
   readonly #pending = new Set<Promise<void>>()
@@ -99,6 +106,8 @@ class Bus implements MessageBus {
         },
       },
     })
+    const loopGuard = this.loopGuard
+    this.#admitNow = admitsNow(loopGuard) ? (envelope) => loopGuard[ADMIT_NOW](envelope) : undefined
     this.#unwatch = this.loopGuard.watch?.((escalation) => this.#learn(escalation))
     this.transport = options.transport ?? createInProcessRail()
     this.#started = this.transport.start((raw) => this.#receive(raw))
@@ -269,17 +278,13 @@ class Bus implements MessageBus {
   async #build(draft: EnvelopeDraft): Promise<Envelope> {
     const envelope = buildEnvelope(draft, this.#now)
     const account = this.#options.resolveAccount?.(envelope.from.agentId)
-    const built = account ? freezeEnvelope(await signEnvelope(envelope, account)) : envelope
-    this.#checked.add(built)
-    return built
+    return account ? freezeEnvelope(await signEnvelope(envelope, account)) : envelope
   }
 
   // Parses an envelope that comes from outside the bus, once; the bus's own pass untouched.
   #check(envelope: Envelope, what: string): Envelope {
-    if (this.#checked.has(envelope)) return envelope
-    const checked = freezeEnvelope(parseWith(Envelope, envelope, what))
-    this.#checked.add(checked)
-    return checked
+    if (isCheckedEnvelope(envelope)) return envelope
+    return freezeEnvelope(parseWith(Envelope, envelope, what))
   }
 
   async #dispatch(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
@@ -288,7 +293,7 @@ class Bus implements MessageBus {
     }
     if (this.#freshness) await this.#verify(envelope, entry)
     if (!this.#ready) await this.ready()
-    const admission = await this.loopGuard.admit(envelope)
+    const admission = this.#admitNow?.(envelope) ?? (await this.loopGuard.admit(envelope))
     switch (admission.status) {
       case 'admitted':
         this.#noteHops(envelope.correlationId, admission.hops)
@@ -327,18 +332,24 @@ class Bus implements MessageBus {
         cause: error,
       })
     }
-    this.#record(envelope)
+    // Still here: the rail did not hand it back (it went to other processes), so it is
+    // recorded now; one handed back was recorded on receipt.
+    if (this.#admitted.delete(envelope)) this.#record(envelope)
   }
 
-  async #receive(raw: unknown): Promise<void> {
-    if (this.#closed) return
+  #receive(raw: unknown): Promise<void> {
+    if (this.#closed) return DONE
     // The in-process rail hands back the very envelope this bus admitted: it was checked,
-    // verified and counted on the way in, and is delivered once.
+    // verified and counted on the way in, and is delivered once, synchronously.
     if (this.#admitted.delete(raw as Envelope)) {
       this.#record(raw as Envelope)
       this.#deliver(raw as Envelope)
-      return
+      return DONE
     }
+    return this.#receiveFromRail(raw)
+  }
+
+  async #receiveFromRail(raw: unknown): Promise<void> {
     const parsed = Envelope.safeParse(raw)
     if (!parsed.success) {
       this.#report(
@@ -350,7 +361,6 @@ class Bus implements MessageBus {
       return
     }
     const envelope = freezeEnvelope(parsed.data)
-    this.#checked.add(envelope)
     if (this.#delivered.has(envelope.id)) return
     if (this.#freshness) {
       try {
@@ -461,6 +471,8 @@ class Bus implements MessageBus {
     if (this.#closed) throw new MessageBusClosedError(action)
   }
 }
+
+const DONE: Promise<void> = Promise.resolve()
 
 function isOptionalText(value: unknown): boolean {
   return value === undefined || typeof value === 'string'

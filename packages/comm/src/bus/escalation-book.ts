@@ -9,6 +9,8 @@ export class EscalationBook {
   readonly #capacity: number
   // Map order is the order escalations were first learned.
   readonly #escalations = new Map<string, Escalation>()
+  // Escalation ids per correlation, so forgetting a conversation does not scan them all.
+  readonly #byCorrelation = new Map<string, Set<string>>()
 
   constructor(capacity: number) {
     this.#capacity = capacity
@@ -20,6 +22,12 @@ export class EscalationBook {
     // A resolution is final: a late echo of the open escalation must not reopen it.
     if (known && (known.status === escalation.status || known.status !== 'open')) return false
     this.#escalations.set(escalation.id, escalation)
+    let ids = this.#byCorrelation.get(escalation.correlationId)
+    if (!ids) {
+      ids = new Set()
+      this.#byCorrelation.set(escalation.correlationId, ids)
+    }
+    ids.add(escalation.id)
     this.#bound()
     return true
   }
@@ -30,22 +38,31 @@ export class EscalationBook {
 
   /** Forgets the resolved escalations of a conversation the bus no longer keeps. */
   forgetResolved(correlationId: string): void {
-    for (const [id, escalation] of this.#escalations) {
-      if (escalation.correlationId === correlationId && escalation.status !== 'open') {
-        this.#escalations.delete(id)
-      }
+    const ids = this.#byCorrelation.get(correlationId)
+    if (!ids) return
+    for (const id of ids) {
+      if (this.#escalations.get(id)?.status !== 'open') this.#delete(id)
     }
+  }
+
+  #delete(id: string): void {
+    const escalation = this.#escalations.get(id)
+    this.#escalations.delete(id)
+    if (!escalation) return
+    const ids = this.#byCorrelation.get(escalation.correlationId)
+    ids?.delete(id)
+    if (ids?.size === 0) this.#byCorrelation.delete(escalation.correlationId)
   }
 
   #bound(): void {
     if (this.#escalations.size <= this.#capacity) return
     for (const [id, escalation] of this.#escalations) {
       if (this.#escalations.size <= this.#capacity) return
-      if (escalation.status !== 'open') this.#escalations.delete(id)
+      if (escalation.status !== 'open') this.#delete(id)
     }
     for (const id of this.#escalations.keys()) {
       if (this.#escalations.size <= this.#capacity) return
-      this.#escalations.delete(id)
+      this.#delete(id)
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope/envelope'
+import { RecencyList, type RecencyNode } from './recency-list'
 
 export type RetentionOptions = {
   /** Messages kept across all conversations (default 10,000). */
@@ -15,7 +16,11 @@ export const DEFAULT_RETENTION = {
   maxCorrelations: 10_000,
 } as const
 
-type Conversation = { messages: Envelope[]; lastActivityAt: number }
+interface Conversation extends RecencyNode<Conversation> {
+  correlationId: string
+  messages: Envelope[]
+  lastActivityAt: number
+}
 
 export type HistoryExpiry = {
   /** A whole conversation was dropped. */
@@ -27,14 +32,15 @@ export type HistoryExpiry = {
 /**
  * The bus's bounded memory of conversations. Conversations are kept in order of last
  * activity, so the least recently active one is always first to go; adding a message is
- * amortized O(1).
+ * amortized O(1), however long the bus runs.
  */
 export class MessageHistory {
   readonly #limits: Required<RetentionOptions>
   readonly #now: () => number
   readonly #expiry: HistoryExpiry
-  // Map order is recency order: a conversation that gets a message moves to the end.
   readonly #conversations = new Map<string, Conversation>()
+  // Recency order, oldest first: what to drop is found without scanning.
+  readonly #recency = new RecencyList<Conversation>()
   readonly #ids = new Set<string>()
   #total = 0
 
@@ -60,17 +66,24 @@ export class MessageHistory {
   add(envelope: Envelope): boolean {
     if (this.#ids.has(envelope.id)) return false
     const { correlationId } = envelope
-    const conversation = this.#conversations.get(correlationId) ?? {
-      messages: [],
-      lastActivityAt: 0,
+    let conversation = this.#conversations.get(correlationId)
+    if (!conversation) {
+      conversation = {
+        correlationId,
+        messages: [],
+        lastActivityAt: 0,
+        newer: undefined,
+        older: undefined,
+      }
+      this.#conversations.set(correlationId, conversation)
     }
-    this.#conversations.delete(correlationId)
+    const at = this.#now()
     conversation.messages.push(envelope)
-    conversation.lastActivityAt = this.#now()
-    this.#conversations.set(correlationId, conversation)
+    conversation.lastActivityAt = at
+    this.#recency.touch(conversation)
     this.#ids.add(envelope.id)
     this.#total += 1
-    this.prune()
+    this.prune(at)
     return true
   }
 
@@ -78,36 +91,57 @@ export class MessageHistory {
     return this.#conversations.get(correlationId)?.messages ?? []
   }
 
+  /** Conversation ids, least recently active first. */
   correlationIds(): string[] {
-    return [...this.#conversations.keys()]
+    const ids: string[] = []
+    for (let node = this.#recency.oldest; node; node = node.newer) ids.push(node.correlationId)
+    return ids
   }
 
-  /** Drops what is past the limits; `add` calls it, a server may also call it on a timer. */
-  prune(): void {
+  /**
+   * Drops what is past the limits; `add` calls it, a server may also call it on a timer. Past
+   * a limit it evicts a batch (down to nine tenths of the limit), not one conversation per
+   * message, so a full history costs O(1) amortized per message.
+   */
+  prune(at: number = this.#now()): void {
     const { maxMessages, maxAgeMs, maxCorrelations } = this.#limits
-    const cutoff = this.#now() - maxAgeMs
-    for (const [correlationId, conversation] of this.#conversations) {
-      const tooMany = this.#total > maxMessages || this.#conversations.size > maxCorrelations
-      if (!tooMany && conversation.lastActivityAt >= cutoff) break
+    const cutoff = at - maxAgeMs
+    const messageTarget = maxMessages - Math.floor(maxMessages / 10)
+    const correlationTarget = maxCorrelations - Math.floor(maxCorrelations / 10)
+    let evicting = this.#total > maxMessages || this.#conversations.size > maxCorrelations
+    for (
+      let conversation = this.#recency.oldest;
+      conversation;
+      conversation = this.#recency.oldest
+    ) {
+      if (
+        evicting &&
+        this.#total <= messageTarget &&
+        this.#conversations.size <= correlationTarget
+      ) {
+        evicting = false
+      }
+      if (!evicting && conversation.lastActivityAt >= cutoff) break
       if (this.#conversations.size === 1 && conversation.lastActivityAt >= cutoff) {
-        this.#trim(correlationId, conversation)
+        this.#trim(conversation)
         break
       }
-      this.#conversations.delete(correlationId)
+      this.#conversations.delete(conversation.correlationId)
+      this.#recency.remove(conversation)
       this.#forget(conversation.messages)
-      this.#expiry.onExpire(correlationId, conversation.messages)
+      this.#expiry.onExpire(conversation.correlationId, conversation.messages)
     }
   }
 
   // One conversation alone outgrew the limit: drop a tenth of the limit at once so trimming
   // stays amortized O(1) per message.
-  #trim(correlationId: string, conversation: Conversation): void {
+  #trim(conversation: Conversation): void {
     const excess = this.#total - this.#limits.maxMessages
     if (excess <= 0) return
     const batch = Math.max(excess, Math.ceil(this.#limits.maxMessages / 10))
     const dropped = conversation.messages.splice(0, batch)
     this.#forget(dropped)
-    this.#expiry.onTrim(correlationId, dropped)
+    this.#expiry.onTrim(conversation.correlationId, dropped)
   }
 
   #forget(messages: readonly Envelope[]): void {

@@ -27,15 +27,19 @@ export function buildEnvelope(draft: EnvelopeDraft, now: () => number): Envelope
     type: draft.type ?? 'direct',
     correlationId: draft.correlationId ?? newId('corr'),
     hop: draft.hop ?? 0,
-    createdAt: new Date(now()).toISOString(),
+    createdAt: isoTime(now()),
   }
   if (draft.inReplyTo !== undefined) envelope.inReplyTo = draft.inReplyTo
   return freezeEnvelope(envelope)
 }
 
+// Marks envelopes that were built valid or parsed once. Not enumerable, so a copy (`{ ...m }`)
+// or JSON does not carry it, and a copy is parsed again.
+const CHECKED = Symbol('baton.envelope-checked')
+
 /**
- * Freezes an envelope and the objects it holds, so one a bus validated or built cannot be
- * changed afterwards by a subscriber that receives it.
+ * Freezes an envelope (and the objects it holds) that was built valid or parsed, and marks it
+ * as checked, so the bus never parses it again and a subscriber cannot change it.
  *
  * @example
  * freezeEnvelope(envelope).content = 'x' // throws in strict mode
@@ -43,7 +47,30 @@ export function buildEnvelope(draft: EnvelopeDraft, now: () => number): Envelope
 export function freezeEnvelope(envelope: Envelope): Envelope {
   Object.freeze(envelope.from)
   Object.freeze(envelope.to)
+  Object.defineProperty(envelope, CHECKED, { value: true })
   return Object.freeze(envelope)
+}
+
+/**
+ * True for an envelope `freezeEnvelope` marked: valid, and unchanged since.
+ *
+ * @example
+ * isCheckedEnvelope(buildEnvelope(draft, Date.now)) // true
+ * isCheckedEnvelope({ ...envelope }) // false: a copy is checked again
+ */
+export function isCheckedEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && CHECKED in value
+}
+
+// Many messages share one millisecond; formatting it once is enough.
+let lastTime = Number.NaN
+let lastIso = ''
+function isoTime(time: number): string {
+  if (time !== lastTime) {
+    lastIso = new Date(time).toISOString()
+    lastTime = time
+  }
+  return lastIso
 }
 
 /**

@@ -1,7 +1,9 @@
 import { parseWith } from '@baton/core'
+import { RecencyList, type RecencyNode } from '../bus/recency-list'
 import { newId } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
 import { FunctionOption, LoopGuardSettings, PositiveWhole } from '../options/option-schemas'
+import { ADMIT_NOW, type AdmitsNow } from './admit-now'
 import { assertExtraHops } from './assert-extra-hops'
 import { extendPath, hopOf } from './chain-state'
 import type { Escalation } from './escalation'
@@ -29,7 +31,8 @@ const MemoryLoopGuardSettings = LoopGuardSettings.extend({
   now: FunctionOption.optional(),
 })
 
-type Chain = {
+interface Chain extends RecencyNode<Chain> {
+  correlationId: string
   /** The next hop number: every hop below it has been used. */
   next: number
   /** The highest hop number that may travel. */
@@ -57,6 +60,10 @@ type Held = { escalation: Escalation; heldMessage: Envelope; heldHop: number }
  * const bus = createMessageBus({ loopGuard })
  */
 export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): LoopGuard {
+  return createGuard(options)
+}
+
+function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
   parseWith(MemoryLoopGuardSettings, options, 'memory loop guard options')
   const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS
   const maxAgeMs = options.maxAgeMs ?? 60 * 60 * 1000
@@ -64,8 +71,9 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
   // Past the limit, a tenth of it goes at once, so eviction is amortized O(1) per message.
   const evictTo = Math.max(0, maxCorrelations - Math.ceil(maxCorrelations / 10))
   const now = options.now ?? Date.now
-  // Map order doubles as recency order: a touched chain is moved to the end.
   const chains = new Map<string, Chain>()
+  // Recency order, oldest first, so the chains to forget are found without scanning.
+  const recency = new RecencyList<Chain>()
   const admitted = new Map<string, Admitted>()
   const held = new Map<string, Held>()
 
@@ -74,10 +82,13 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
   function touch(correlationId: string): Chain {
     const at = now()
     let chain = chains.get(correlationId)
-    if (chain) chains.delete(correlationId)
-    if (!chain || !alive(chain.lastActivityAt, at)) {
-      if (chain) forget(chain)
+    if (chain && !alive(chain.lastActivityAt, at)) {
+      drop(chain)
+      chain = undefined
+    }
+    if (!chain) {
       chain = {
+        correlationId,
         next: 0,
         limit: maxHops,
         status: 'active',
@@ -86,26 +97,32 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
         escalationIds: [],
         openEscalationId: undefined,
         lastActivityAt: 0,
+        newer: undefined,
+        older: undefined,
       }
+      chains.set(correlationId, chain)
     }
     chain.lastActivityAt = at
-    // Pruned before the touched chain goes back in, so a batch eviction never takes it.
-    prune(at, maxCorrelations - 1)
-    chains.set(correlationId, chain)
+    recency.touch(chain)
+    prune(at, chain)
     return chain
   }
 
-  // Drops chains idle past maxAgeMs (they are oldest first) and, past `room`, a batch of the
-  // least recently active.
-  function prune(at: number, room: number): void {
-    const target = Math.min(evictTo, room)
-    let over = chains.size > room
-    for (const [correlationId, chain] of chains) {
+  // Drops chains idle past maxAgeMs (they are oldest first) and, past maxCorrelations, a
+  // batch of the least recently active; never `keep`, the chain being touched.
+  function prune(at: number, keep: Chain): void {
+    let over = chains.size > maxCorrelations
+    for (let chain = recency.oldest; chain && chain !== keep; chain = recency.oldest) {
+      if (over && chains.size <= evictTo) over = false
       if (!over && alive(chain.lastActivityAt, at)) break
-      chains.delete(correlationId)
-      forget(chain)
-      if (over && chains.size <= target) over = false
+      drop(chain)
     }
+  }
+
+  function drop(chain: Chain): void {
+    chains.delete(chain.correlationId)
+    recency.remove(chain)
+    forget(chain)
   }
 
   function forget(chain: Chain): void {
@@ -205,6 +222,7 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
 
   return {
     maxHops,
+    [ADMIT_NOW]: admitNow,
     async admit(envelope) {
       return admitNow(envelope)
     },
@@ -256,6 +274,7 @@ export function createMemoryLoopGuard(options: MemoryLoopGuardOptions = {}): Loo
         .map((entry) => entry.escalation)
     },
     async close() {
+      recency.clear()
       chains.clear()
       admitted.clear()
       held.clear()

@@ -1,0 +1,20 @@
+import type { Envelope } from '../envelope/envelope'
+import type { Admission } from './loop-guard'
+
+/**
+ * The synchronous admit of a guard that decides in memory. A bus that finds it on its guard
+ * calls it directly and saves a promise per message; other guards are awaited.
+ */
+export const ADMIT_NOW: unique symbol = Symbol('baton.admit-now')
+
+export type AdmitsNow = { [ADMIT_NOW]: (envelope: Envelope) => Admission }
+
+/**
+ * True for a guard that offers `ADMIT_NOW`.
+ *
+ * @example
+ * if (admitsNow(guard)) guard[ADMIT_NOW](envelope)
+ */
+export function admitsNow(guard: object): guard is AdmitsNow {
+  return typeof (guard as Partial<AdmitsNow>)[ADMIT_NOW] === 'function'
+}
