@@ -30,12 +30,12 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
   const log = new EventLog(options.maxEvents)
   let sequence = resume?.state.sequence ?? 0
   const emit = (body: unknown) => {
-    const event = {
-      ...(body as object),
+    // The interpreter hands over a fresh object per event: completing it in place saves a copy.
+    const event = Object.assign(body as object, {
       runId,
       sequence: sequence++,
       at: new Date().toISOString(),
-    } as RunEvent
+    }) as RunEvent
     log.push(event)
     channel?.push(event)
     try {

@@ -2,7 +2,7 @@ import { BatonError, type Budget } from '@baton/core'
 import { evaluateCondition } from '../condition'
 import type { IfStep, LoopStep, Step } from '../plan'
 import { renderTemplate, renderValue, type TemplateScope } from '../template'
-import { carveBudget, stepLimits } from './carve-budget'
+import { carveBudget, stepLimits, throwIfStopped } from './carve-budget'
 import type { BlockOutcome, Frame, StepResult } from './interpreter-types'
 import { runAgentStep } from './ops/run-agent-step'
 import { runModelStep } from './ops/run-model-step'
@@ -42,9 +42,21 @@ export type BlockControl = {
 
 const failurePaths = new WeakMap<object, string>()
 
+// Ops that never charge a budget: their usage is zero without asking the budget.
+const SPENDS_NOTHING = new Set<string>(['scratch', 'stop', 'ask_user'])
+
 /** The innermost step path an error was raised at, if a step raised it. */
 export function failurePathOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? failurePaths.get(error) : undefined
+}
+
+function spentSince(budget: Budget, before: RunUsage): RunUsage {
+  const now = budget.spent()
+  return {
+    calls: now.calls - before.calls,
+    tokens: now.tokens - before.tokens,
+    costUsd: Math.round((now.costUsd - before.costUsd) * 1e12) / 1e12,
+  }
 }
 
 export function usageOf(budget: Budget | undefined): RunUsage {
@@ -108,10 +120,26 @@ export class PlanInterpreter {
     const started = Date.now()
     let budget: Budget | undefined
     let borrowed = false
+    // A step with no limits of its own (other than a task, whose supervisor owns its budget)
+    // runs on its block's budget: steps of a block run one after another, so what the block
+    // spent during the step is the step's usage, and no child budget per step is made.
+    const limits = stepLimits(step)
+    const shared = limits === undefined && step.op !== 'task'
+    const spentBefore = shared && !SPENDS_NOTHING.has(step.op) ? frame.budget.spent() : undefined
+    const usage = (): RunUsage => {
+      if (spentBefore) return spentSince(frame.budget, spentBefore)
+      return usageOf(shared || borrowed ? undefined : budget)
+    }
     try {
-      const carved = carveBudget(frame.budget, stepLimits(step), path)
-      budget = carved.budget
-      borrowed = carved.borrowed
+      if (shared) {
+        // As a child of it would be refused: a cancelled or timed-out block runs no more steps.
+        throwIfStopped(frame.budget)
+        budget = frame.budget
+      } else {
+        const carved = carveBudget(frame.budget, limits, path)
+        budget = carved.budget
+        borrowed = carved.borrowed
+      }
       const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
       const context = { path, budget, scope, services: this.#options.services }
       let outcome: StepOutcome
@@ -178,7 +206,7 @@ export class PlanInterpreter {
         type: 'step-finish',
         ...where,
         value: outcome.value,
-        usage: usageOf(borrowed ? undefined : budget),
+        usage: usage(),
         wallet: outcome.wallet,
         durationMs: Date.now() - started,
       })
@@ -196,7 +224,7 @@ export class PlanInterpreter {
           : error instanceof Error
             ? error.message
             : String(error),
-        usage: usageOf(borrowed ? undefined : budget),
+        usage: usage(),
         ...(wallet ? { wallet } : {}),
       })
       throw error

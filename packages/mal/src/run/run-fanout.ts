@@ -23,6 +23,8 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   const { step, frame, runBlock } = options
   const { branches, gather } = step
   const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
+  // A budget per branch: steps in a branch run one after another on it, so what it spent
+  // during a step is that step's usage, whatever the other branches spend meanwhile.
   const budgets = new Map<number, Budget>()
   const successes = new Map<number, unknown>()
   const failures = new Map<number, unknown>()
@@ -37,8 +39,9 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
     while (next < branches.length && !settled) {
       const index = next++
       const branch = branches[index]!
-      // A branch reads what the run saved before the fanout; what it saves stays in it.
-      const values = Object.assign(Object.create(null) as Record<string, unknown>, frame.values)
+      // A branch reads what the run saved before the fanout (through its prototype, with no
+      // copy); what it saves stays in it.
+      const values = Object.create(frame.values) as Record<string, unknown>
       try {
         const { budget } = carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`)
         budgets.set(index, budget)

@@ -9,6 +9,19 @@ export type TemplateScope = {
 
 export type Lookup = { found: true; value: unknown } | { found: false; reason: string }
 
+// A fanout branch's values inherit (by prototype) the values saved before the fanout, so a
+// branch reads them without a copy; plain objects' own prototype is not part of the scope.
+function hasValue(values: Record<string, unknown>, name: string): boolean {
+  for (
+    let level: object | null = values;
+    level !== null && level !== Object.prototype;
+    level = Object.getPrototypeOf(level)
+  ) {
+    if (Object.hasOwn(level, name)) return true
+  }
+  return false
+}
+
 /**
  * Looks a reference up in a scope without throwing.
  *
@@ -18,7 +31,7 @@ export type Lookup = { found: true; value: unknown } | { found: false; reason: s
  */
 export function lookupReference(scope: TemplateScope, reference: TemplateReference): Lookup {
   let current: unknown
-  if (Object.hasOwn(scope.values, reference.root)) current = scope.values[reference.root]
+  if (hasValue(scope.values, reference.root)) current = scope.values[reference.root]
   else if (reference.root === 'inputs') current = scope.inputs
   else if (Object.hasOwn(scope.inputs, reference.root)) current = scope.inputs[reference.root]
   else return { found: false, reason: `names "${reference.root}", which has no value yet` }
