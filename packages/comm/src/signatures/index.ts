@@ -1,5 +1,6 @@
 export { assertEnvelopeSignature, type ResolveWallet } from './assert-envelope-signature'
 export { canonicalizeEnvelope } from './canonicalize-envelope'
 export { signEnvelope } from './sign-envelope'
-export { SignatureError, type SignatureProblem } from './signature-error'
+export { SignatureError, type SignatureErrorCode, type SignatureProblem } from './signature-error'
+export { DEFAULT_SIGNATURE_MAX_AGE_MS } from './signature-freshness'
 export { verifyEnvelope } from './verify-envelope'
