@@ -2,7 +2,7 @@
 // another's heap, JIT or timers). Prints one JSON line per subject:
 // { subject, ok: true, figure } or { subject, ok: false, error }.
 import { CASES, type Size, type Subject } from './cases'
-import { timing } from './measure'
+import { startCpuProfile, timing } from './measure'
 
 const [name = '', size = 'tiny', ...subjects] = process.argv.slice(2) as [
   string,
@@ -19,7 +19,11 @@ for (const subject of subjects) {
     if (!found) throw new Error(`there is no case ${name}`)
     const measure = (await found.load())[subject]
     if (!measure) throw new Error(`case ${name} has no ${subject} subject`)
+    // With --profile, only the work is profiled (its warm-up included), not the imports.
+    const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
+    const stop = profileDirectory ? await startCpuProfile() : undefined
     const figure = await measure(size)
+    await stop?.(profileDirectory!, subject)
     process.stdout.write(`\n${JSON.stringify({ subject, ok: true, figure })}\n`)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)

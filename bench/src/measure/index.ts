@@ -1,3 +1,4 @@
+export { startCpuProfile } from './cpu-profile'
 export { type LoadTestOptions, type LoadTestResult, loadTest } from './load-test'
 export { CHILD_NODE_FLAGS } from './node-flags'
 export { withPeakRss } from './peak-rss'

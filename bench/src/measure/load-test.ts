@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon, { type RequestParams } from 'autocannon'
@@ -39,18 +38,10 @@ export type LoadTestResult = {
  * const { requestsPerSecond } = await loadTest({ server: 'fastify-hello', path: 'hello', seconds: 10 })
  */
 export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult> {
-  const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
-  const profiling = profileDirectory
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDirectory, 'server')}`]
-    : []
-  const child = spawn(
-    process.execPath,
-    [...CHILD_NODE_FLAGS, ...profiling, serve, options.server],
-    {
-      cwd: benchDirectory,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, serve, options.server], {
+    cwd: benchDirectory,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   try {
     const started = await new Promise<{
       listening?: string
@@ -104,11 +95,14 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
       ...(started.model ? { model: started.model } : {}),
     }
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((resolve) => {
-      if (child.exitCode !== null) resolve(undefined)
-      else child.once('exit', resolve)
-    })
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.stdin.end('stop\n')
+      // A server that does not stop within 10 s is killed: the figures are taken already.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(timer)
+    }
   }
 }
 

@@ -19,19 +19,17 @@ export async function runInChild(options: {
   size: Size
   subjects: Subject[]
   timeoutMs: number
-  /** Writes a `--cpu-prof` profile of the process into this directory. */
+  /** Writes a CPU profile of each subject's work (and of any server it loads) here. */
   profileDirectory?: string
 }): Promise<Partial<Record<Subject, Outcome>>> {
   const { name, size, subjects, timeoutMs, profileDirectory } = options
-  const profiling = profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []
-  const flags = [...CHILD_NODE_FLAGS, ...profiling]
-  const child = spawn(process.execPath, [...flags, entry, name, size, ...subjects], {
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, name, size, ...subjects], {
     cwd: benchDirectory,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      // Servers a load test starts are profiled too (servers/ beside the measuring process).
+      // The measuring process profiles its work; servers a load test starts profile theirs.
       ...(profileDirectory ? { BATON_BENCH_PROFILE_DIR: profileDirectory } : {}),
     },
   })

@@ -1,5 +1,8 @@
 // Starts one server for a load test in a process of its own (so the load generator does not
-// share its event loop), prints {"listening": url, "paths": {...}} and runs until killed.
+// share its event loop), prints {"listening": url, "paths": {...}} and runs until told to stop.
+
+import path from 'node:path'
+import { startCpuProfile } from '../measure/cpu-profile'
 import { startA2AReference } from './start-a2a-reference'
 import { startBatonServer } from './start-baton-server'
 import { startFastifyHello } from './start-fastify-hello'
@@ -16,15 +19,29 @@ try {
   const start = starters[kind]
   if (!start) throw new Error(`no server ${kind}; servers: ${Object.keys(starters).join(', ')}`)
   const server = await start()
+  // With --profile, the server profiles what it does under load, not its start.
+  const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
+  const stopProfile = profileDirectory ? await startCpuProfile() : undefined
   process.stdout.write(
     `${JSON.stringify({ listening: server.url, paths: server.paths, model: server.model })}\n`,
   )
+  let stopping = false
   const stop = async () => {
+    // "stop", the end of stdin and a signal may all come; the first one stops the server.
+    if (stopping) return
+    stopping = true
+    await stopProfile?.(path.join(profileDirectory!, 'server'), kind)
     await server.close().catch(() => {})
     process.exit(0)
   }
+  // The load test says "stop" on stdin (a signal would not let the profile be written first);
+  // a parent that goes away closes stdin, which stops the server as well.
+  process.stdin.setEncoding('utf8')
+  process.stdin.on('data', (text: string) => {
+    if (text.includes('stop')) void stop()
+  })
+  process.stdin.on('end', () => void stop())
   process.once('SIGTERM', () => void stop())
-  process.once('SIGINT', () => void stop())
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error)
   process.stdout.write(`${JSON.stringify({ failed: message.split('\n')[0] })}\n`)
