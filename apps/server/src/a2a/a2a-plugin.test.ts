@@ -10,9 +10,14 @@ import {
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import {
+  createTestServices,
+  hostedAgent,
+  type TestServices,
+} from './__fixtures__/a2a-test-services'
 import { createA2APlugin } from './a2a-plugin'
 import type { A2AServices } from './a2a-services'
+import { askRemoteAgent } from './ask-remote-agent'
 
 // One database for the file: PGlite takes seconds to start on a busy machine.
 let shared: TestServices
@@ -281,5 +286,34 @@ describe('the A2A JSON-RPC endpoint', () => {
     const client = await sdkClient(cardUrl, withToken)
     const task = (await client.sendMessage(message('authorised'))) as Task
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+})
+
+describe('askRemoteAgent', () => {
+  it('carries the conversation and its next hop to a Baton server on the other side', async () => {
+    const { base, services } = await serve()
+    const peer = hostedAgent({ endpoint: `${base}/a2a/analyst/.well-known/agent-card.json` })
+    const reply = await askRemoteAgent({
+      agent: peer,
+      content: 'Check the refunds',
+      correlationId: 'corr-from-elsewhere',
+      hop: 2,
+      from: 'orchestrator',
+    })
+    expect(reply.text).toBe('Incident Analyst says: Check the refunds')
+    expect(services.calls.at(-1)).toMatchObject({
+      correlationId: 'corr-from-elsewhere',
+      hop: 3,
+      from: 'orchestrator',
+    })
+  })
+
+  it('refuses an agent without an endpoint with a ValidationError naming it', async () => {
+    await expect(
+      askRemoteAgent({ agent: hostedAgent(), content: 'x', correlationId: 'c', hop: 0, from: 'a' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/endpoint/),
+    })
   })
 })
