@@ -48,8 +48,18 @@ describe('createDefaultHost', () => {
     expect(result.status).toBe('done')
     expect(result.output).not.toMatch(/one\.txt|two\.txt/)
     // The two writers' files stay, each in a directory of its own.
-    const dirs = await readdir(workspaceRoot)
-    expect(dirs.length).toBeGreaterThanOrEqual(2)
+    const dirs = await readdir(path.join(workspaceRoot, '.subagents'))
+    expect(dirs.filter((name) => name.startsWith('task-')).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it("keeps isolated tasks' files out of a task that shares the root", async () => {
+    const sharing = { ...task('listing', '[[tool:list_files {}]]'), isolation: 'memory' }
+    const result = await runPlan(
+      { steps: [task('w', write('secret.txt')), sharing, { op: 'stop', output: '{{listing}}' }] },
+      { registry, workspaceRoot },
+    )
+    expect(result.status).toBe('done')
+    expect(result.output).not.toMatch(/secret\.txt/)
   })
 
   it('gives a second run with the same root fresh directories too', async () => {

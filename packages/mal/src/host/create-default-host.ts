@@ -156,8 +156,11 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
 async function taskRoot(workspaceRoot: string | undefined, isolation: string): Promise<string> {
   if (!workspaceRoot) return mkdtemp(path.join(tmpdir(), 'baton-mal-task-'))
   if (isolation !== 'workspace') return workspaceRoot
-  await mkdir(workspaceRoot, { recursive: true })
-  return mkdtemp(path.join(workspaceRoot, 'task-'))
+  // Under the root's `.subagents`, where a task sharing the root neither lists nor
+  // snapshots it.
+  const parent = path.join(workspaceRoot, '.subagents')
+  await mkdir(parent, { recursive: true })
+  return mkdtemp(path.join(parent, 'task-'))
 }
 
 // A task that wrote nothing leaves no empty directory behind in the caller's root.
