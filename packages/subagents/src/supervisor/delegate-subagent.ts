@@ -17,6 +17,12 @@ import { unavailableWorkspace } from './unavailable-workspace'
 
 // Made once: a zod schema costs far more to build than to use.
 const Task = z.string().min(1, 'must say what to do')
+const NO_OPTIONS = DelegateOptionsSchema.parse({})
+
+function hasKeys(value: object): boolean {
+  for (const _ in value) return true
+  return false
+}
 
 /**
  * Starts a sub-agent of `node` and returns its id at once. Every check that can refuse the
@@ -34,7 +40,11 @@ export function delegateSubagent(
   options: DelegateOptions = {},
 ): string {
   parseWith(Task, task, 'task')
-  const settings = parseWith(DelegateOptionsSchema, options, 'delegate options')
+  // Most delegations give no options: their defaults need no parse.
+  const settings =
+    typeof options === 'object' && options !== null && !hasKeys(options)
+      ? NO_OPTIONS
+      : parseWith(DelegateOptionsSchema, options, 'delegate options')
   const { tree } = node
   const depth = node.depth + 1
   if (depth > tree.maxDepth) throw new MaxDepthExceededError({ depth, maxDepth: tree.maxDepth })

@@ -19,11 +19,20 @@ export function grantedTools(options: {
   supervisor: Supervisor
 }): ToolSet {
   const { agent, workspace, supervisor } = options
-  const listed = new Set(agent.tools ?? [])
-  const offered: ToolSet = { ...createFileTools(workspace), ...workspace.tools?.() }
   const granted: ToolSet = {}
-  for (const [name, tool] of Object.entries(offered)) if (listed.has(name)) granted[name] = tool
-  return agent.agentCard?.canDelegate
-    ? { ...granted, ...createDelegationTools(supervisor) }
-    : granted
+  const listed = agent.tools ?? []
+  if (listed.length > 0) {
+    const offered: ToolSet = { ...createFileTools(workspace), ...workspace.tools?.() }
+    for (const name of listed) if (offered[name]) granted[name] = offered[name]
+  }
+  if (!agent.agentCard?.canDelegate) return granted
+  // The same for every turn of one supervisor: made once.
+  let delegation = delegationTools.get(supervisor)
+  if (!delegation) {
+    delegation = createDelegationTools(supervisor)
+    delegationTools.set(supervisor, delegation)
+  }
+  return { ...granted, ...delegation }
 }
+
+const delegationTools = new WeakMap<Supervisor, ToolSet>()

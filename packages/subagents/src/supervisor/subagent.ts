@@ -59,20 +59,35 @@ export type Subagent = {
 
 /** The sub-agent's workspace as its own supervisor sees it: for `share`, the current lease. */
 export function currentWorkspaceOf(subagent: Subagent): Workspace {
-  return {
-    get kind() {
-      return subagent.workspace.kind
-    },
-    get root() {
-      return subagent.workspace.root
-    },
-    get holder() {
-      return subagent.workspace.holder
-    },
-    lend: (holder) => subagent.workspace.lend(holder),
-    readFile: (file) => subagent.workspace.readFile(file),
-    writeFile: (file, content) => subagent.workspace.writeFile(file, content),
-    listFiles: (directory) => subagent.workspace.listFiles(directory),
+  return new CurrentWorkspace(subagent)
+}
+
+// A class rather than an object literal with getters: a thousand of them are made in a fan-out.
+class CurrentWorkspace implements Workspace {
+  readonly #subagent: Subagent
+  constructor(subagent: Subagent) {
+    this.#subagent = subagent
+  }
+  get kind() {
+    return this.#subagent.workspace.kind
+  }
+  get root() {
+    return this.#subagent.workspace.root
+  }
+  get holder() {
+    return this.#subagent.workspace.holder
+  }
+  lend(holder: string) {
+    return this.#subagent.workspace.lend(holder)
+  }
+  readFile(file: string) {
+    return this.#subagent.workspace.readFile(file)
+  }
+  writeFile(file: string, content: string) {
+    return this.#subagent.workspace.writeFile(file, content)
+  }
+  listFiles(directory?: string) {
+    return this.#subagent.workspace.listFiles(directory)
   }
 }
 
