@@ -52,16 +52,6 @@ describe('createDefaultHost', () => {
     expect(dirs.filter((name) => name.startsWith('task-')).length).toBeGreaterThanOrEqual(2)
   })
 
-  it("keeps isolated tasks' files out of a task that shares the root", async () => {
-    const sharing = { ...task('listing', '[[tool:list_files {}]]'), isolation: 'memory' }
-    const result = await runPlan(
-      { steps: [task('w', write('secret.txt')), sharing, { op: 'stop', output: '{{listing}}' }] },
-      { registry, workspaceRoot },
-    )
-    expect(result.status).toBe('done')
-    expect(result.output).not.toMatch(/secret\.txt/)
-  })
-
   it('gives a second run with the same root fresh directories too', async () => {
     const plan = {
       steps: [task('listing', '[[tool:list_files {}]]'), { op: 'stop', output: '{{listing}}' }],
