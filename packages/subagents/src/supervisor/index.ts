@@ -1,6 +1,7 @@
 export { createAskCallerTool } from './ask-caller-tool'
 export { createDelegationTools } from './create-delegation-tools'
 export { createSupervisor } from './create-supervisor'
+export { type RunTaskOptions, runTask } from './run-task'
 export {
   MaxDepthExceededError,
   ModelProviderMismatchError,
