@@ -5,7 +5,7 @@ import {
   freezeEnvelope,
   isCheckedEnvelope,
 } from '../envelope/build-envelope'
-import { Envelope } from '../envelope/envelope'
+import { Envelope, type Recipient } from '../envelope/envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
 import { SendInput } from '../envelope/send-input'
 import { ADMIT_NOW, admitsNow } from '../loop-guard/admit-now'
@@ -146,7 +146,7 @@ class Bus implements MessageBus {
         draft.hop = parsed.hop ?? recorded.hop + 1
       }
     }
-    return this.#dispatch(await this.#build(draft), 'local')
+    return this.#send(draft)
   }
 
   async relay(envelope: Envelope): Promise<Envelope> {
@@ -170,8 +170,9 @@ class Bus implements MessageBus {
       ])
     }
     return this.#answer(previous, {
-      from: { agentId: previous.to.agentId },
-      to: { agentId },
+      // Frozen {agentId} objects: the recipient of the message is the sender of the forward.
+      from: previous.to,
+      to: recipient(agentId),
       content: content ?? previous.content,
       type: previous.type === 'reply' ? 'direct' : previous.type,
     })
@@ -186,8 +187,8 @@ class Bus implements MessageBus {
       ])
     }
     return this.#answer(previous, {
-      from: { agentId: previous.to.agentId },
-      to: { agentId: previous.from.agentId },
+      from: previous.to,
+      to: recipient(previous.from.agentId),
       content,
       type: 'reply',
     })
@@ -268,17 +269,22 @@ class Bus implements MessageBus {
 
   // A forward or reply: the correlation and hop come from the message it answers, so an
   // answer can neither leave a held or stopped chain nor make it younger.
-  async #answer(previous: Envelope, draft: EnvelopeDraft): Promise<Envelope> {
+  #answer(previous: Envelope, draft: EnvelopeDraft): Promise<Envelope> {
     draft.correlationId = previous.correlationId
     draft.hop = previous.hop + 1
     draft.inReplyTo = previous.id
-    return this.#dispatch(await this.#build(draft), 'local')
+    return this.#send(draft)
   }
 
-  async #build(draft: EnvelopeDraft): Promise<Envelope> {
+  // Builds, signs when the bus holds the sender's key, and dispatches; without a key there is
+  // nothing to wait for before the guard.
+  #send(draft: EnvelopeDraft): Promise<Envelope> {
     const envelope = buildEnvelope(draft, this.#now)
     const account = this.#options.resolveAccount?.(envelope.from.agentId)
-    return account ? freezeEnvelope(await signEnvelope(envelope, account)) : envelope
+    if (!account) return this.#dispatch(envelope, 'local')
+    return signEnvelope(envelope, account).then((signed) =>
+      this.#dispatch(freezeEnvelope(signed), 'local'),
+    )
   }
 
   // Parses an envelope that comes from outside the bus, once; the bus's own pass untouched.
@@ -473,6 +479,19 @@ class Bus implements MessageBus {
 }
 
 const DONE: Promise<void> = Promise.resolve()
+
+// Frozen recipients, shared by the envelopes addressed to one agent (a few agents get most
+// messages); cleared when it holds many, so odd ids cannot grow it.
+const recipients = new Map<string, Recipient>()
+function recipient(agentId: string): Recipient {
+  let found = recipients.get(agentId)
+  if (!found) {
+    if (recipients.size >= 1024) recipients.clear()
+    found = Object.freeze({ agentId })
+    recipients.set(agentId, found)
+  }
+  return found
+}
 
 function isOptionalText(value: unknown): boolean {
   return value === undefined || typeof value === 'string'
