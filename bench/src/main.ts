@@ -4,7 +4,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CASES, type Subject } from './cases'
+import { type BenchCase, CASES, type Subject } from './cases'
 import {
   buildRow,
   describeMachine,
@@ -16,14 +16,15 @@ import {
   runInChild,
   type SelfTime,
   topSelfTime,
+  type Work,
+  workKey,
 } from './report'
 
 const args = parseBenchArgs(process.argv.slice(2))
 const unknown = (args.only ?? []).filter((name) => !CASES.some((entry) => entry.name === name))
 if (unknown.length > 0) {
-  console.error(
-    `unknown case ${unknown.join(', ')}; cases: ${CASES.map((entry) => entry.name).join(', ')}`,
-  )
+  const known = CASES.map((entry) => entry.name).join(', ')
+  console.error(`unknown case ${unknown.join(', ')}; cases: ${known}`)
   process.exit(2)
 }
 const selected = CASES.filter((entry) => !args.only || args.only.includes(entry.name))
@@ -35,64 +36,91 @@ console.error(
   `bench (${args.size}): ${selected.length} cases on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}`,
 )
 
-const rows: Row[] = []
-for (const benchCase of selected) {
-  const caseStarted = performance.now()
-  const outcomes: Partial<Record<Subject, Outcome>> = {}
+const workOf = (benchCase: BenchCase): Work[] =>
+  benchCase.subjects
+    .filter((subject) => args.subjects?.includes(subject) ?? true)
+    .map((subject) => ({ name: benchCase.name, subject }))
+
+function report(benchCase: BenchCase, work: Work, outcome: Outcome | undefined): void {
+  const shown = outcome?.ok
+    ? `${outcome.figure.text ?? formatNumber(outcome.figure.value)} ${benchCase.unit}`
+    : `error: ${outcome?.error}`
+  console.error(`  ${work.name} ${work.subject}: ${shown}`)
+}
+
+/** Prints and keeps the self time of each profile a subject's process (and its server) wrote. */
+async function readProfiles(directory: string, label: string): Promise<Record<string, SelfTime[]>> {
   const profiles: Record<string, SelfTime[]> = {}
-  // At full size every subject gets a process of its own (memory figures must not mix); the
-  // smoke test runs a case's subjects together to stay within CI's time.
-  const chosen = benchCase.subjects.filter((subject) => args.subjects?.includes(subject) ?? true)
-  const groups =
-    args.size === 'full' || args.profile ? chosen.map((subject) => [subject]) : [chosen]
-  for (const subjects of groups) {
-    const profileDirectory = args.profile
-      ? path.join(resultsDirectory, `${stamp}-profiles`, `${benchCase.name}-${subjects.join('-')}`)
-      : undefined
-    Object.assign(
-      outcomes,
-      await runInChild({
-        name: benchCase.name,
-        size: args.size,
-        subjects,
-        timeoutMs: args.size === 'full' ? 600_000 : 90_000,
-        ...(profileDirectory ? { profileDirectory } : {}),
-      }),
-    )
-    if (profileDirectory) {
-      const label = subjects.join(', ')
-      for (const [where, name] of [
-        ['', label],
-        ['server', `${label} server`],
-      ] as const) {
-        const directory = path.join(profileDirectory, where)
-        const files = await readdir(directory).catch(() => [] as string[])
-        const file = files.find((entry) => entry.endsWith('.cpuprofile'))
-        if (!file) continue
-        const top = await topSelfTime(path.join(directory, file), 12)
-        profiles[name] = top
-        console.error(`  profile of ${benchCase.name} ${name} (self time):`)
-        for (const entry of top) {
-          console.error(
-            `    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`,
-          )
-        }
+  for (const [where, name] of [
+    ['', label],
+    ['server', `${label} server`],
+  ] as const) {
+    const files = await readdir(path.join(directory, where)).catch(() => [] as string[])
+    for (const file of files.filter((entry) => entry.endsWith('.cpuprofile'))) {
+      const top = await topSelfTime(path.join(directory, where, file), 12)
+      profiles[name] = top
+      console.error(`  profile of ${name} (self time):`)
+      for (const entry of top) {
+        console.error(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`)
       }
     }
-    for (const subject of subjects) {
-      const outcome = outcomes[subject]
-      const shown = outcome?.ok
-        ? (outcome.figure.text ?? formatNumber(outcome.figure.value))
-        : `error: ${outcome?.error}`
-      console.error(`  ${benchCase.name} ${subject}: ${shown} ${outcome?.ok ? benchCase.unit : ''}`)
-    }
   }
-  console.error(`  ${benchCase.name}: ${((performance.now() - caseStarted) / 1000).toFixed(1)} s`)
-  rows.push({
-    ...buildRow(benchCase, args.size, outcomes),
-    ...(args.profile ? { profiles } : {}),
-  })
+  return profiles
 }
+
+const outcomes = new Map<string, Outcome>()
+const profiles = new Map<string, Record<string, SelfTime[]>>()
+if (args.size === 'tiny' && !args.profile) {
+  // The smoke test measures everything in one process, to stay well within CI's time.
+  const work = selected.flatMap(workOf)
+  for (const [key, outcome] of await runInChild({ size: 'tiny', work, timeoutMs: 240_000 })) {
+    outcomes.set(key, outcome)
+  }
+  for (const benchCase of selected) {
+    for (const each of workOf(benchCase)) report(benchCase, each, outcomes.get(workKey(each)))
+  }
+} else {
+  // Every subject gets a process of its own: memory figures and profiles must not mix.
+  for (const benchCase of selected) {
+    const caseStarted = performance.now()
+    const caseProfiles: Record<string, SelfTime[]> = {}
+    for (const each of workOf(benchCase)) {
+      const profileDirectory = args.profile
+        ? path.join(resultsDirectory, `${stamp}-profiles`, `${each.name}-${each.subject}`)
+        : undefined
+      const result = await runInChild({
+        size: args.size,
+        work: [each],
+        timeoutMs: args.size === 'full' ? 600_000 : 90_000,
+        ...(profileDirectory ? { profileDirectory } : {}),
+      })
+      const outcome = result.get(workKey(each))
+      if (outcome) outcomes.set(workKey(each), outcome)
+      if (profileDirectory) {
+        Object.assign(
+          caseProfiles,
+          await readProfiles(profileDirectory, `${each.name} ${each.subject}`),
+        )
+      }
+      report(benchCase, each, outcome)
+    }
+    profiles.set(benchCase.name, caseProfiles)
+    console.error(`  ${benchCase.name}: ${((performance.now() - caseStarted) / 1000).toFixed(1)} s`)
+  }
+}
+
+const rows: Row[] = selected.map((benchCase) => {
+  const own: Partial<Record<Subject, Outcome>> = {}
+  for (const each of workOf(benchCase)) {
+    const outcome = outcomes.get(workKey(each))
+    if (outcome) own[each.subject] = outcome
+  }
+  const caseProfiles = profiles.get(benchCase.name)
+  return {
+    ...buildRow(benchCase, args.size, own),
+    ...(args.profile && caseProfiles ? { profiles: caseProfiles } : {}),
+  }
+})
 
 console.log(formatTable(rows))
 await mkdir(resultsDirectory, { recursive: true })

@@ -7,23 +7,30 @@ import type { Outcome } from './types'
 const benchDirectory = fileURLToPath(new URL('../..', import.meta.url))
 const entry = fileURLToPath(new URL('../run-subject.ts', import.meta.url))
 
+/** One subject of one case to measure. */
+export type Work = { name: string; subject: Subject }
+
+/** Where a child's outcomes are found: `outcomes.get(workKey(work))`. */
+export const workKey = (work: Work): string => `${work.name}:${work.subject}`
+
 /**
- * Measures `subjects` of case `name` in a fresh Node process and returns what each reported;
- * a process that dies or overruns `timeoutMs` gives an error outcome for whatever it left out.
+ * Measures `work` (subjects of cases, in order) in a fresh Node process and returns what each
+ * reported; a process that dies or overruns `timeoutMs` gives an error outcome for whatever
+ * it left out.
  *
  * @example
- * const outcomes = await runInChild({ name: 'bus', size: 'tiny', subjects: ['baton'], timeoutMs: 60_000 })
+ * const outcomes = await runInChild({ size: 'tiny', work: [{ name: 'bus', subject: 'baton' }], timeoutMs: 60_000 })
+ * outcomes.get('bus:baton')
  */
 export async function runInChild(options: {
-  name: string
   size: Size
-  subjects: Subject[]
+  work: Work[]
   timeoutMs: number
   /** Writes a CPU profile of each subject's work (and of any server it loads) here. */
   profileDirectory?: string
-}): Promise<Partial<Record<Subject, Outcome>>> {
-  const { name, size, subjects, timeoutMs, profileDirectory } = options
-  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, name, size, ...subjects], {
+}): Promise<Map<string, Outcome>> {
+  const { size, work, timeoutMs, profileDirectory } = options
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, size, ...work.map(workKey)], {
     cwd: benchDirectory,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -49,16 +56,22 @@ export async function runInChild(options: {
   await new Promise<void>((resolve) => child.on('close', () => resolve()))
   clearTimeout(timer)
 
-  const outcomes: Partial<Record<Subject, Outcome>> = {}
+  const outcomes = new Map<string, Outcome>()
   for (const line of stdout.split('\n')) {
-    if (!line.startsWith('{"subject"')) continue
-    const { subject, ...outcome } = JSON.parse(line) as { subject: Subject } & Outcome
-    outcomes[subject] = outcome as Outcome
+    if (!line.startsWith('{"case"')) continue
+    const {
+      case: name,
+      subject,
+      ...outcome
+    } = JSON.parse(line) as { case: string; subject: Subject } & Outcome
+    outcomes.set(workKey({ name, subject }), outcome as Outcome)
   }
   const lastError = stderr.trim().split('\n').filter(Boolean).at(-1)
   const reason = timedOut
     ? `did not finish within ${timeoutMs / 1000} s`
     : `its process ended without a figure${lastError ? `: ${lastError}` : ''}`
-  for (const subject of subjects) outcomes[subject] ??= { ok: false, error: reason }
+  for (const each of work) {
+    if (!outcomes.has(workKey(each))) outcomes.set(workKey(each), { ok: false, error: reason })
+  }
   return outcomes
 }
