@@ -12,7 +12,7 @@ import {
 import { timePerOperation } from '../../measure'
 import { createLooseGraph } from '../../peers'
 import { formatNumber } from '../../report/format-number'
-import { assertDone } from '../plan-outcome'
+import { assertDone } from '../assert-done'
 import type { Subjects } from '../types'
 import { hops } from './hops'
 

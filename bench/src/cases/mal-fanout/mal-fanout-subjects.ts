@@ -3,7 +3,7 @@ import { parsePlan, runPlan } from '@baton/mal'
 import { benchAgentInput } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels, INSTANT_MODEL_REF } from '../../instant'
 import { withPeakRss } from '../../measure'
-import { assertDone } from '../plan-outcome'
+import { assertDone } from '../assert-done'
 import type { Figure, Size, Subjects } from '../types'
 import { branchCount } from './mal-fanout-case'
 
