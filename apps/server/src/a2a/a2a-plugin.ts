@@ -16,6 +16,9 @@ import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agen
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
 const BATON_USER: User = { isAuthenticated: true, userName: 'baton' }
 
+/** The OpenAPI tag and summary of a route (the JSON-RPC body is the SDK's to check). */
+const describe = (summary: string) => ({ tags: ['a2a'], summary })
+
 /** Routes registered by such a plugin belong to the app that registers it, not a child of it. */
 const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
   Object.assign(plugin, { [Symbol.for('skip-override')]: true })
@@ -45,18 +48,23 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
   return shared(async (app: FastifyInstance) => {
     // Migration 0002 makes the table; this covers a server whose migration list lacks it.
     await ensureA2ATaskTable(services.db)
-    app.get('/.well-known/agent-card.json', async (request, reply) => {
-      const orchestrator = await services.findOrchestrator()
-      if (!orchestrator) {
-        return reply.status(404).send({
-          error: { code: 'NOT_FOUND', message: 'This server hosts no orchestrator agent.' },
-        })
-      }
-      return hostedAgentCard(orchestrator, { baseUrl: baseUrl(request), bearer })
-    })
+    app.get(
+      '/.well-known/agent-card.json',
+      { schema: describe("The orchestrator's A2A agent card") },
+      async (request, reply) => {
+        const orchestrator = await services.findOrchestrator()
+        if (!orchestrator) {
+          return reply.status(404).send({
+            error: { code: 'NOT_FOUND', message: 'This server hosts no orchestrator agent.' },
+          })
+        }
+        return hostedAgentCard(orchestrator, { baseUrl: baseUrl(request), bearer })
+      },
+    )
 
     app.get<{ Params: { agentId: string } }>(
       '/a2a/:agentId/.well-known/agent-card.json',
+      { schema: describe("A hosted agent's A2A agent card") },
       async (request, reply) => {
         const agent = await services.findAgent(request.params.agentId)
         if (!agent) {
@@ -78,42 +86,46 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
       endpoint.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) =>
         done(null, body),
       )
-      endpoint.post<{ Params: { agentId: string } }>('/a2a/:agentId', async (request, reply) => {
-        if (services.apiToken !== undefined && !hasToken(request, services.apiToken)) {
-          reply.header('www-authenticate', 'Bearer')
-          return sendJsonRpcError(
+      endpoint.post<{ Params: { agentId: string } }>(
+        '/a2a/:agentId',
+        { schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)") },
+        async (request, reply) => {
+          if (services.apiToken !== undefined && !hasToken(request, services.apiToken)) {
+            reply.header('www-authenticate', 'Bearer')
+            return sendJsonRpcError(
+              reply,
+              null,
+              { code: -32600, message: 'This endpoint requires Authorization: Bearer <token>.' },
+              401,
+            )
+          }
+          const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
+          if (mediaType !== undefined && mediaType !== 'application/json') {
+            return sendJsonRpcError(reply, null, {
+              code: -32005,
+              message: `Unsupported Content-Type "${mediaType}"; expected application/json.`,
+            })
+          }
+          const agent = await services.findAgent(request.params.agentId)
+          if (!agent) {
+            return sendJsonRpcError(reply, null, {
+              code: -32600,
+              message: `No hosted agent "${request.params.agentId}" at this endpoint.`,
+              data: { reason: 'UNKNOWN_AGENT', agentId: request.params.agentId },
+            })
+          }
+          const card = toSdkAgentCard(hostedAgentCard(agent, { baseUrl: baseUrl(request), bearer }))
+          return handleJsonRpc({
+            request,
             reply,
-            null,
-            { code: -32600, message: 'This endpoint requires Authorization: Bearer <token>.' },
-            401,
-          )
-        }
-        const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
-        if (mediaType !== undefined && mediaType !== 'application/json') {
-          return sendJsonRpcError(reply, null, {
-            code: -32005,
-            message: `Unsupported Content-Type "${mediaType}"; expected application/json.`,
+            body: typeof request.body === 'string' ? request.body : '',
+            requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
+            user: BATON_USER,
+            tenant: agent.id,
+            prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
           })
-        }
-        const agent = await services.findAgent(request.params.agentId)
-        if (!agent) {
-          return sendJsonRpcError(reply, null, {
-            code: -32600,
-            message: `No hosted agent "${request.params.agentId}" at this endpoint.`,
-            data: { reason: 'UNKNOWN_AGENT', agentId: request.params.agentId },
-          })
-        }
-        const card = toSdkAgentCard(hostedAgentCard(agent, { baseUrl: baseUrl(request), bearer }))
-        return handleJsonRpc({
-          request,
-          reply,
-          body: typeof request.body === 'string' ? request.body : '',
-          requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
-          user: BATON_USER,
-          tenant: agent.id,
-          prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
-        })
-      })
+        },
+      )
     })
   })
 }
