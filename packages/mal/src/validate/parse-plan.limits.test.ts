@@ -68,3 +68,14 @@ describe('safeParsePlan limits', () => {
     }
   })
 })
+
+describe('parsePlan', () => {
+  it('freezes the plan it returns, but not the objects the caller passed in', () => {
+    const output = { answer: 'x' }
+    const result = safeParsePlan({ steps: [{ op: 'stop', output }] })
+    expect(result.success).toBe(true)
+    if (!result.success) return
+    expect(Object.isFrozen(result.plan.steps[0])).toBe(true)
+    expect(Object.isFrozen(output)).toBe(false)
+  })
+})

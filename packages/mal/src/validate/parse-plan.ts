@@ -104,7 +104,10 @@ function parseWithin(
     ...checkPlan(raw, options),
   ])
   if (issues.length > 0 || !parsed.success) return fail(issues)
-  return { success: true, plan: markValidated(parsed.data) }
+  // zod hands values it does not check (a stop's output, a tool's args) through by
+  // reference: a copy keeps the freeze off the caller's own objects.
+  const plan = typeof source === 'string' ? parsed.data : structuredClone(parsed.data)
+  return { success: true, plan: markValidated(plan) }
 }
 
 /**
