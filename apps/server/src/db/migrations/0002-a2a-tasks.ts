@@ -39,6 +39,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('a2a_tasks')
     .columns(['tenant', 'owner', 'context_id', 'status_last_updated', 'id'])
     .execute()
+  // Baton's own look-up: which conversation a context continues, across hosted agents.
+  await db.schema
+    .createIndex('a2a_tasks_context_idx')
+    .ifNotExists()
+    .on('a2a_tasks')
+    .column('context_id')
+    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
