@@ -40,7 +40,8 @@ export async function delegationHops(hops: number): Promise<void> {
   const models = createInstantModels()
   const registry = createStaticRegistry([agent])
   const caller = new AbortController()
-  const root = createBudget({ calls: hops + 2000 })
+  // Room for every hop and more: the tree is measured, not the exhaustion at its end.
+  const root = createBudget({ calls: 2 * hops + 2000 })
   const hop = async () => {
     const target = await registry.ensureRegisteredAgent(agent.wallet)
     const budget = root.child()

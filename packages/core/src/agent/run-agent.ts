@@ -53,6 +53,30 @@ function runnableCard(agent: Agent): RunnableCard {
   return card
 }
 
+/** Options whose only checked field is a budget, which is all most runs pass. */
+function hasOnlyABudget(options: RunAgentOptions): boolean {
+  return (
+    typeof (options.budget as { reserve?: unknown } | undefined)?.reserve === 'function' &&
+    options.tools === undefined &&
+    options.maxIterations === undefined &&
+    options.memoryLimit === undefined &&
+    options.maxRetries === undefined
+  )
+}
+
+/** The system prompt of a checked card, kept for the card's persona (a card kept above). */
+const systemPrompts = new WeakMap<RunnableCard, string>()
+
+function systemPrompt(card: RunnableCard, persona: string | undefined): string {
+  if (persona !== card.persona) return buildSystemPrompt(card, persona)
+  let prompt = systemPrompts.get(card)
+  if (prompt === undefined) {
+    prompt = buildSystemPrompt(card, persona)
+    systemPrompts.set(card, prompt)
+  }
+  return prompt
+}
+
 function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return true
   if (!Object.isFrozen(value)) return false
@@ -91,7 +115,9 @@ export async function runAgent(
   options: RunAgentOptions,
 ): Promise<AgentRunResult> {
   const card = runnableCard(agent)
-  const settings = parseWith(RunOptions, options, 'runAgent options')
+  const settings = hasOnlyABudget(options)
+    ? options
+    : parseWith(RunOptions, options, 'runAgent options')
   if (typeof input !== 'string') parseWith(Input, input, 'agent input')
   const { budget } = options
   if (budget.signal.aborted) throw budget.signal.reason
@@ -127,7 +153,7 @@ export async function runAgent(
   try {
     const result = await runAgentLoop({
       model,
-      system: buildSystemPrompt(card, options.persona ?? card.persona),
+      system: systemPrompt(card, options.persona ?? card.persona),
       messages: toMessages(memory, input),
       tools,
       maxSteps: Math.min(settings.maxIterations ?? card.maxIterations, card.maxIterations),

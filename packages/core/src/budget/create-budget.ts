@@ -97,9 +97,16 @@ export function createBudget(limits: BudgetInput = {}, options: CreateBudgetOpti
 }
 
 function normalize(limits: BudgetInput | undefined): BudgetLimits {
-  const result = BudgetSchema.safeParse(limits ?? {})
+  // No limits is the common child ("all the parent has left"): nothing to check.
+  if (limits == null || (typeof limits === 'object' && isEmpty(limits))) return {}
+  const result = BudgetSchema.safeParse(limits)
   if (!result.success) throw new ValidationError('budget', issuesOf(result.error))
   return result.data
+}
+
+function isEmpty(value: object): boolean {
+  for (const _key in value) return false
+  return Object.getPrototypeOf(value) === Object.prototype
 }
 
 /**
@@ -216,12 +223,14 @@ class BudgetNode implements Budget {
   readonly #limitCost: bigint | undefined
   #spent = zero()
   #reserved = zero()
-  #byWallet = new Map<string, Books>()
-  #listeners = new Set<(event: ChargeEvent) => void>()
-  #releaseWaiters = new Set<() => void>()
+  // Made on first use: a busy tree makes a node per delegation, and most never need them.
+  #byWallet: Map<string, Books> | undefined
+  #listeners: Set<(event: ChargeEvent) => void> | undefined
+  #releaseWaiters: Set<() => void> | undefined
   #timer: ReturnType<typeof setTimeout> | undefined
-  #children = new Set<WeakRef<BudgetNode>>()
-  #childNames = new Set<string>()
+  #children: Set<WeakRef<BudgetNode>> | undefined
+  /** Explicit child names of the automatic shape (`{name}/{n}`), which automatic ones skip. */
+  #takenNames: Set<string> | undefined
   #childCount = 0
 
   constructor(
@@ -290,6 +299,7 @@ class BudgetNode implements Budget {
     if (Number.isFinite(wall)) capped.maxWallMs = wall
     const child = new BudgetNode(capped, this.#childName(options.name), this, this.#now)
     const ref = new WeakRef(child)
+    this.#children ??= new Set()
     this.#children.add(ref)
     forgetChild.register(child, { children: this.#children, ref }, ref)
     return child
@@ -357,10 +367,13 @@ class BudgetNode implements Budget {
       // Registered on every node of the chain: a release anywhere below a common ancestor
       // wakes that ancestor, and the first wake-up unregisters the waiter everywhere.
       const wake = () => {
-        for (const node of chain) node.#releaseWaiters.delete(wake)
+        for (const node of chain) node.#releaseWaiters?.delete(wake)
         resolve()
       }
-      for (const node of chain) node.#releaseWaiters.add(wake)
+      for (const node of chain) {
+        node.#releaseWaiters ??= new Set()
+        node.#releaseWaiters.add(wake)
+      }
     })
   }
 
@@ -394,7 +407,7 @@ class BudgetNode implements Budget {
 
   spentByWallet(): Record<string, Spend> {
     const result: Record<string, Spend> = {}
-    for (const [wallet, books] of this.#byWallet) result[wallet] = toPublic(books)
+    for (const [wallet, books] of this.#byWallet ?? []) result[wallet] = toPublic(books)
     return result
   }
 
@@ -408,8 +421,10 @@ class BudgetNode implements Budget {
   }
 
   onCharge(listener: (event: ChargeEvent) => void): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+    this.#listeners ??= new Set()
+    const listeners = this.#listeners
+    listeners.add(listener)
+    return () => listeners.delete(listener)
   }
 
   /**
@@ -420,15 +435,19 @@ class BudgetNode implements Budget {
     // Every child takes a number, so an automatic name says which child it was.
     this.#childCount += 1
     if (explicit !== undefined) {
-      this.#childNames.add(explicit)
+      // Only an explicit name of the automatic shape can collide with an automatic one; the
+      // counter only grows, so automatic names never collide with each other.
+      if (explicit.startsWith(`${this.name}/`)) {
+        this.#takenNames ??= new Set()
+        this.#takenNames.add(explicit)
+      }
       return explicit
     }
     let name = `${this.name}/${this.#childCount}`
-    while (this.#childNames.has(name)) {
+    while (this.#takenNames?.has(name)) {
       this.#childCount += 1
       name = `${this.name}/${this.#childCount}`
     }
-    this.#childNames.add(name)
     return name
   }
 
@@ -497,6 +516,7 @@ class BudgetNode implements Budget {
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       add(node.#spent, books, 1)
       if (wallet) {
+        node.#byWallet ??= new Map()
         const entry = node.#byWallet.get(wallet)
         if (entry) add(entry, books, 1)
         else node.#byWallet.set(wallet, { ...books })
@@ -544,7 +564,7 @@ class BudgetNode implements Budget {
   #notify(event: ChargeEvent): void {
     let first: { error: unknown } | undefined
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      if (node.#listeners.size === 0) continue
+      if (!node.#listeners || node.#listeners.size === 0) continue
       for (const listener of [...node.#listeners]) {
         try {
           listener({ ...event, usage: { ...event.usage } })
@@ -557,7 +577,7 @@ class BudgetNode implements Budget {
   }
 
   #wakeReleaseWaiters(): void {
-    if (this.#releaseWaiters.size === 0) return
+    if (!this.#releaseWaiters || this.#releaseWaiters.size === 0) return
     for (const wake of [...this.#releaseWaiters]) wake()
   }
 
@@ -613,7 +633,7 @@ class BudgetNode implements Budget {
     if (this.signal.aborted) return
     clearTimeout(this.#timer)
     this.#controller.abort(reason)
-    for (const ref of this.#children) {
+    for (const ref of this.#children ?? []) {
       const child = ref.deref()
       if (child) child.#abort(reason)
     }
