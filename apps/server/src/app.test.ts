@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import { signAgentRegistration } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from './__fixtures__/signed-agents'
+import { pgliteTemplate } from './__fixtures__/test-app'
 import { buildApp } from './app'
 import { testSettings } from './settings'
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   app = await buildApp({
     settings: testSettings({ apiToken: token, logLevel: 'info' }),
     logger: { stream: sink },
+    pgliteTemplate: await pgliteTemplate(),
   })
   await app.ready()
 })

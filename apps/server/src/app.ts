@@ -31,6 +31,8 @@ export type BuildAppOptions = {
   settings: Settings
   /** Pino options, or false for no logs (default: JSON logs at `settings.logLevel`). */
   logger?: boolean | Record<string, unknown>
+  /** An in-memory database starts from this PGlite dump (tests). */
+  pgliteTemplate?: Blob
 }
 
 /** Log paths whose values never reach a log line. */
@@ -72,7 +74,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
 
-  const services = await createServices(settings, app.log)
+  const services = await createServices(
+    settings,
+    app.log,
+    options.pgliteTemplate ? { pgliteTemplate: options.pgliteTemplate } : {},
+  )
   app.decorate('baton', services as BatonServices)
   let draining = false
   app.addHook('onRequest', async () => {

@@ -29,10 +29,12 @@ export type CreatedServices = BatonServices & {
 export async function createServices(
   settings: Settings,
   logger: FastifyBaseLogger,
+  options: { pgliteTemplate?: Blob } = {},
 ): Promise<CreatedServices> {
   const opened = await openDatabase({
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
+    template: options.pgliteTemplate,
   })
   const { db } = opened
   const repositories = createRepositories(db)

@@ -12,6 +12,11 @@ export type OpenDatabaseOptions = {
   databaseUrl?: string | undefined
   /** The data folder (PGlite lives in `pglite/` under it); `memory://` keeps it in memory. */
   dataDir: string
+  /**
+   * For an in-memory database: a PGlite data folder dump (`dumpDataDir`) to start from,
+   * which skips `initdb` (tests start many databases).
+   */
+  template?: Blob | undefined
 }
 
 export type OpenedDatabase = {
@@ -43,7 +48,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       location: url.toString(),
     }
   } else if (options.dataDir === 'memory://') {
-    const pglite = await PGlite.create()
+    const pglite = await PGlite.create(options.template ? { loadDataDir: options.template } : {})
     opened = {
       db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
       kind: 'pglite',

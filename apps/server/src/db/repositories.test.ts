@@ -1,6 +1,7 @@
 import { Agent } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
+import { pgliteTemplate } from '../__fixtures__/test-app'
 import { testSettings } from '../settings'
 import { createDatabaseMemoryStore } from './memory-repository'
 import { migrate, type OpenedDatabase, openDatabase } from './open-database'
@@ -11,7 +12,11 @@ describe.each(backends)('repositories on %s', (backend) => {
   let repositories: Repositories
   beforeAll(async () => {
     const settings = testSettings(await databaseSettings(backend))
-    opened = await openDatabase({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl })
+    opened = await openDatabase({
+      dataDir: settings.dataDir,
+      databaseUrl: settings.databaseUrl,
+      template: await pgliteTemplate(),
+    })
     repositories = createRepositories(opened.db)
   })
   afterAll(async () => {
