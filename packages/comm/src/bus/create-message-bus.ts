@@ -1,11 +1,7 @@
 import { parseWith, ValidationError } from '@baton/core'
-import {
-  buildEnvelope,
-  type EnvelopeDraft,
-  freezeEnvelope,
-  isCheckedEnvelope,
-} from '../envelope/build-envelope'
+import { buildEnvelope, type EnvelopeDraft } from '../envelope/build-envelope'
 import { Envelope, type Recipient } from '../envelope/envelope'
+import { freezeEnvelope, isCheckedEnvelope } from '../envelope/freeze-envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
 import { SendInput } from '../envelope/send-input'
 import { ADMIT_NOW, admitsNow } from '../loop-guard/admit-now'

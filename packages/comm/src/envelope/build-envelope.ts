@@ -1,4 +1,6 @@
 import type { Envelope, EnvelopeType, Recipient, Sender } from './envelope'
+import { freezeEnvelope } from './freeze-envelope'
+import { newId } from './new-id'
 
 /** The fields of an envelope a caller chooses; the rest is filled in. Already validated. */
 export type EnvelopeDraft = {
@@ -33,35 +35,6 @@ export function buildEnvelope(draft: EnvelopeDraft, now: () => number): Envelope
   return freezeEnvelope(envelope)
 }
 
-// Marks envelopes that were built valid or parsed once. Not enumerable, so a copy (`{ ...m }`)
-// or JSON does not carry it, and a copy is parsed again.
-const CHECKED = Symbol('baton.envelope-checked')
-
-/**
- * Freezes an envelope (and the objects it holds) that was built valid or parsed, and marks it
- * as checked, so the bus never parses it again and a subscriber cannot change it.
- *
- * @example
- * freezeEnvelope(envelope).content = 'x' // throws in strict mode
- */
-export function freezeEnvelope(envelope: Envelope): Envelope {
-  Object.freeze(envelope.from)
-  Object.freeze(envelope.to)
-  Object.defineProperty(envelope, CHECKED, { value: true })
-  return Object.freeze(envelope)
-}
-
-/**
- * True for an envelope `freezeEnvelope` marked: valid, and unchanged since.
- *
- * @example
- * isCheckedEnvelope(buildEnvelope(draft, Date.now)) // true
- * isCheckedEnvelope({ ...envelope }) // false: a copy is checked again
- */
-export function isCheckedEnvelope(value: unknown): value is Envelope {
-  return typeof value === 'object' && value !== null && CHECKED in value
-}
-
 // Many messages share one millisecond; formatting it once is enough.
 let lastTime = Number.NaN
 let lastIso = ''
@@ -71,14 +44,4 @@ function isoTime(time: number): string {
     lastTime = time
   }
   return lastIso
-}
-
-/**
- * A random, collision-safe id with a readable prefix.
- *
- * @example
- * newId('corr') // 'corr_4f0c…'
- */
-export function newId(prefix: string): string {
-  return `${prefix}_${globalThis.crypto.randomUUID()}`
 }

@@ -3,7 +3,7 @@ import { buildEnvelope } from './build-envelope'
 import type { Envelope } from './envelope'
 import { SendInput } from './send-input'
 
-export { newId } from './build-envelope'
+export { newId } from './new-id'
 
 export type CreateEnvelopeOptions = {
   /** Clock used for `createdAt`; tests inject one. */

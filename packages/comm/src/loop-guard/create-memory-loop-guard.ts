@@ -1,7 +1,7 @@
 import { parseWith } from '@baton/core'
 import { RecencyList, type RecencyNode } from '../bus/recency-list'
-import { newId } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
+import { newId } from '../envelope/new-id'
 import { FunctionOption, LoopGuardSettings, PositiveWhole } from '../options/option-schemas'
 import { ADMIT_NOW, type AdmitsNow } from './admit-now'
 import { assertExtraHops } from './assert-extra-hops'

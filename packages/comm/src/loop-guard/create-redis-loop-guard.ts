@@ -1,8 +1,8 @@
 import { parseWith } from '@baton/core'
 import type { Redis } from 'ioredis'
 import { z } from 'zod'
-import { newId } from '../envelope/build-envelope'
 import type { Envelope } from '../envelope/envelope'
+import { newId } from '../envelope/new-id'
 import {
   FunctionOption,
   LoopGuardSettings,
@@ -13,6 +13,7 @@ import { connectRedis, type RedisConnectionOptions } from '../rails/redis/connec
 import { assertExtraHops } from './assert-extra-hops'
 import { Escalation, type EscalationStatus } from './escalation'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
+import { fingerprintOf } from './fingerprint-of'
 import {
   type Admission,
   type ConflictProblem,
@@ -21,7 +22,6 @@ import {
   type LoopGuardOptions,
 } from './loop-guard'
 import { ADMIT, ALLOW, HOPS, LIVE, OBSERVE, RECORDED, STOP } from './redis-loop-guard-scripts'
-import { fingerprintOf } from './same-message'
 
 export type RedisLoopGuardOptions = RedisConnectionOptions &
   LoopGuardOptions & {
