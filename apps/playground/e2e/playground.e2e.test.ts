@@ -261,6 +261,10 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await shoot('bus')
     await held.getByRole('button', { name: 'Allow 2 more hops' }).click()
     await expect.poll(() => held.count(), { timeout: 15_000 }).toBe(0)
+    // Two more hops allowed: the chain's limit is 10 now.
+    await expect
+      .poll(() => row.locator('td.number').textContent(), { timeout: 15_000 })
+      .toMatch(/\/ 10/)
     const escalations = await api('/api/v1/escalations')
     expect(escalations.body.escalations).toContainEqual(
       expect.objectContaining({ correlationId, status: 'allowed', extraHops: 2 }),

@@ -2,6 +2,7 @@ import { useAgentCommunicationStore } from '@baton/surface'
 import { useStore } from 'zustand'
 import { stores } from '../api/stores'
 import { EscalationActions } from '../ui/escalation-actions'
+import { hopLimit } from './hop-limit'
 
 /** The server's bus: conversations by correlation with their hops, and open escalations. */
 export function BusView() {
@@ -32,7 +33,7 @@ export function BusView() {
             <tr>
               <th>Correlation</th>
               <th>Path</th>
-              <th className="number">Hops</th>
+              <th className="number">Hops / limit</th>
               <th>Last message</th>
             </tr>
           </thead>
@@ -43,6 +44,7 @@ export function BusView() {
                 view.messages[0]?.from.agentId,
                 ...view.messages.map((message) => message.to.agentId),
               ]
+              const limit = hopLimit(view.correlationId, escalations, maxHops)
               const resolved = escalations.filter(
                 (escalation) =>
                   escalation.correlationId === view.correlationId && escalation.status !== 'open',
@@ -55,7 +57,7 @@ export function BusView() {
                   <td>{path.filter(Boolean).join(' → ')}</td>
                   <td className="number">
                     {view.hops}
-                    {maxHops ? ` / ${maxHops}` : ''}
+                    {limit === undefined ? '' : ` / ${limit}`}
                     {resolved.map((escalation) => (
                       <span key={escalation.id} className="pill" style={{ marginLeft: 4 }}>
                         {escalation.status}
