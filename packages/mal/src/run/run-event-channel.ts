@@ -22,7 +22,8 @@ export class RunEventChannel {
   #stream: RunEventStream | undefined
   #controller: ReadableStreamDefaultController<RunEvent> | undefined
   #open = true
-  #waiting: (() => void) | undefined
+  // One promise for every step waiting for room (fanout branches wait together).
+  #room: { promise: Promise<void>; resolve: () => void } | undefined
 
   constructor(capacity = DEFAULT_CAPACITY) {
     this.#capacity = capacity
@@ -56,9 +57,14 @@ export class RunEventChannel {
   room(): Promise<void> | undefined {
     const controller = this.#controller
     if (!controller || (controller.desiredSize ?? 1) > 0) return undefined
-    return new Promise((resolve) => {
-      this.#waiting = resolve
-    })
+    if (!this.#room) {
+      let resolve!: () => void
+      const promise = new Promise<void>((done) => {
+        resolve = done
+      })
+      this.#room = { promise, resolve }
+    }
+    return this.#room.promise
   }
 
   close(): void {
@@ -76,8 +82,8 @@ export class RunEventChannel {
   }
 
   #wake(): void {
-    const waiting = this.#waiting
-    this.#waiting = undefined
-    waiting?.()
+    const room = this.#room
+    this.#room = undefined
+    room?.resolve()
   }
 }

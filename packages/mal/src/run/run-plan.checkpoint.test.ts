@@ -186,6 +186,33 @@ describe('runPlan events stream', () => {
     expect((await run).status).toBe('done')
   })
 
+  it('lets every fanout branch go on once a slow reader catches up', async () => {
+    const fanout = parsePlan({
+      steps: [
+        {
+          op: 'fanout',
+          saveAs: 'all',
+          branches: Array.from({ length: 20 }, (_, index) => ({
+            id: `b${index}`,
+            steps: [
+              { op: 'scratch', action: 'write', key: `k${index}`, value: 1 },
+              { op: 'scratch', action: 'write', key: `j${index}`, value: 2 },
+            ],
+          })),
+        },
+        { op: 'stop', output: 'ok' },
+      ],
+    })
+    const run = runPlan(fanout, { registry, eventBuffer: 4 })
+    let read = 0
+    for await (const _event of run.events) {
+      read += 1
+      if (read % 3 === 0) await sleep(1)
+    }
+    expect((await run).status).toBe('done')
+    expect(read).toBe(86)
+  })
+
   it('ends the stream with the error when the plan is invalid, and rejects the promise', async () => {
     const run = runPlan({ steps: [{ op: 'nope' }] }, { registry })
     await expect(
