@@ -54,6 +54,59 @@ describe.each(backends)('on %s', (backend) => {
       expect(analyst.calls).toBeGreaterThanOrEqual(1)
     })
 
+    it('lets an agent that canDelegate ask a peer through the bus, in the same correlation', async () => {
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'orchestrator' },
+        content:
+          '[[tool:ask_peer {"agentId":"analyst","content":"check the logs"}]] [[answer:asked the analyst]]',
+      })
+      const { envelope } = response.json() as { envelope: Envelope }
+      const messages = await waitFor(async () => {
+        const read = await app.inject({
+          method: 'GET',
+          url: `/api/v1/conversations/${envelope.correlationId}`,
+        })
+        const list = read.json().messages as (Envelope & { to: { agentId: string } })[]
+        return list.some((message) => message.type === 'reply' && message.to.agentId === 'person')
+          ? list
+          : undefined
+      })
+      const route = messages.map(
+        (message) => `${message.type}:${message.to.agentId}@${message.hop}`,
+      )
+      expect(route).toEqual([
+        'direct:orchestrator@0',
+        'direct:analyst@1',
+        'reply:orchestrator@2',
+        'reply:person@1',
+      ])
+      expect(messages.at(-1)?.content).toBe('asked the analyst')
+    })
+
+    it('lets an agent that canDelegate start a sub-agent on its own budget', async () => {
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'orchestrator' },
+        content:
+          '[[tool:start_subagent {"agentId":"tester","task":"list the tests"}]] [[answer:sub-agent done]]',
+      })
+      const { envelope } = response.json() as { envelope: Envelope }
+      const reply = await waitFor(async () => {
+        const read = await app.inject({
+          method: 'GET',
+          url: `/api/v1/conversations/${envelope.correlationId}`,
+        })
+        return (read.json().messages as Envelope[]).find((message) => message.type === 'reply')
+      })
+      expect(reply.content).toBe('sub-agent done')
+      const spend = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=wallet' })).json()
+      const tester = spend.spend.find(
+        (row: { wallet: string }) => row.wallet === '0x3333333333333333333333333333333333333333',
+      )
+      expect(tester?.calls).toBeGreaterThanOrEqual(1)
+    })
+
     it('keeps the memory of a hosted agent in the database', async () => {
       await send({
         from: { agentId: 'person' },

@@ -45,7 +45,8 @@ type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
  * Hosts the registered agents of this server: a direct message on the bus runs the agent
  * (its card, its memory in the database, a budget) and replies in the same correlation; a
  * MAL `delegate` or `task` runs the same way. Agents whose card says `canDelegate` get an
- * `ask_peer` tool that forwards through the loop guard and waits for the peer's reply.
+ * `ask_peer` tool that forwards through the loop guard and waits for the peer's reply, and a
+ * `start_subagent` tool that runs a bounded task in a workspace of its own.
  *
  * @example
  * const host = createAgentHost({ agents, registry, ledger, memory, models, bus, logger })
@@ -82,7 +83,27 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         return { answer: await replyTo(asked, budget.signal) }
       },
     }
-    return { ask_peer: tool } as unknown as ExtraTools
+    const subagent = {
+      description:
+        'Start a sub-agent for a bounded task in a workspace of its own and wait for its answer: another agent by id, or a copy of yourself when agentId is left out. It spends from your budget.',
+      inputSchema: z.object({ task: z.string().min(1), agentId: z.string().min(1).optional() }),
+      execute: async ({ task, agentId }: { task: string; agentId?: string }) => {
+        const worker = agentId
+          ? await resolve(agentId)
+          : // A copy of the caller that cannot delegate again, so sub-agents do not nest for ever.
+            { ...agent, agentCard: { ...agent.agentCard, canDelegate: false } }
+        const { text } = await planHost.task({
+          agent: worker,
+          prompt: task,
+          budget: budget.child(),
+          signal: budget.signal,
+          path: `subagent:${worker.id}`,
+          isolation: 'workspace',
+        })
+        return { answer: text }
+      },
+    }
+    return { ask_peer: tool, start_subagent: subagent } as unknown as ExtraTools
   }
 
   const replyTo = (asked: Envelope, signal: AbortSignal) =>
