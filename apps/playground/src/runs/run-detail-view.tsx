@@ -7,7 +7,7 @@ import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
 import { useRunEvents } from './use-run-events'
 
-const finished = new Set(['done', 'stopped', 'failed', 'cancelled'])
+const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])
 
 function describeEvent(event: { type: string; [key: string]: unknown }): string {
   const where = typeof event.path === 'string' ? ` ${event.path}` : ''
@@ -70,7 +70,8 @@ export function RunDetailView({ runId }: { runId: string }) {
               Cancel
             </button>
           ) : null}
-          {paused || status === 'cancelled' || status === 'failed' ? (
+          {/* Only an interrupted run (the server stopped under it) resumes; a paused one takes an answer. */}
+          {status === 'interrupted' ? (
             <button
               type="button"
               className="ghost"
