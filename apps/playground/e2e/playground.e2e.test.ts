@@ -165,6 +165,12 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.getByRole('button', { name: 'Answer' }).click()
     await page.locator('[data-run-status="done"]').waitFor({ timeout: 30_000 })
     expect(await page.locator('pre').first().textContent()).toContain('eu-west')
+
+    // The same plan again, cancelled while it waits for the answer.
+    await page.getByRole('button', { name: 'Run the plan' }).click()
+    await answer.waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.locator('[data-run-status="cancelled"]').waitFor({ timeout: 30_000 })
   }, 120_000)
 
   it('runs a democratic swarm and shows the weighted votes and the result', async () => {
