@@ -3,29 +3,24 @@ import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify from 'fastify'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { databaseSettings } from '../__fixtures__/backends'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
-import { findPostgresBin, type Postgres, startPostgres } from './__fixtures__/start-postgres'
 import { createA2APlugin } from './a2a-plugin'
 
-const bin = await findPostgresBin()
-if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required on CI')
-if (!bin) console.warn('PostgreSQL binaries not found under /usr/lib/postgresql: skipping')
-
-describe.skipIf(!bin)('A2A tasks on PostgreSQL', () => {
-  let postgres: Postgres
+// The run's PostgreSQL cluster (global setup); without the binaries it is '' (never under CI).
+describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
   let services: TestServices
   beforeAll(async () => {
-    postgres = await startPostgres(bin ?? '')
+    const { databaseUrl } = await databaseSettings('postgres')
     services = await createTestServices({
       db: new Kysely<unknown>({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url }) }),
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl }) }),
       }),
     })
-  }, 60_000)
+  })
   afterAll(async () => {
     await services?.close()
-    await postgres?.stop()
   })
 
   it('stores and finds tasks with the SDK task store, across two servers on one database', async () => {

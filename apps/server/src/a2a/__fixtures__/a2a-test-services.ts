@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises'
 import { Agent, type AgentInput } from '@baton/core'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
+import { inject } from 'vitest'
 import { up } from '../../db/migrations/0002-a2a-tasks'
 import type { A2AServices, HostedAgentAnswer, HostedAgentRun } from '../a2a-services'
 
@@ -44,7 +46,7 @@ export async function createTestServices(
 ): Promise<TestServices> {
   const db =
     options.db ??
-    new Kysely<unknown>({ dialect: new PGliteDialect(await PGlite.create(options.dataDir)) })
+    new Kysely<unknown>({ dialect: new PGliteDialect(await openPglite(options.dataDir)) })
   await up(db)
   const agents = options.agents ?? [
     hostedAgent(),
@@ -84,4 +86,12 @@ export async function createTestServices(
     },
     close: () => db.destroy(),
   }
+}
+
+/** A PGlite in `dataDir`, or in memory from the test run's migrated template (no initdb). */
+async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+  if (dataDir) return PGlite.create(dataDir)
+  const template = inject('pgliteTemplate')
+  if (!template) return PGlite.create()
+  return PGlite.create({ loadDataDir: new Blob([await readFile(template)]) })
 }
