@@ -202,3 +202,68 @@ describe.each(factories)('%s', (_name, createGuard) => {
     await guard.close()
   })
 })
+
+describe.skipIf(!runRedisTests)(
+  'createRedisLoopGuard with records written before this version',
+  () => {
+    it('keeps a stopped chain stopped and allows an open escalation that lack the newer fields', async () => {
+      const { Redis } = await import('ioredis')
+      const client = new Redis(redis?.url ?? '')
+      const prefix = `legacy-${process.pid}`
+      const guard = createRedisLoopGuard({ url: redis?.url ?? '', prefix, maxHops: 1 })
+      // a stopped chain as the earlier scripts wrote it: no 'seen' field
+      await client.hset(`${prefix}:chain:corr_stopped`, { next: 2, limit: 1, status: 'stopped' })
+      await client.pexpire(`${prefix}:chain:corr_stopped`, 60_000)
+      const envelope = (correlationId: string, hop: number): Envelope => ({
+        id: `msg_${correlationId}_${hop}`,
+        from: A,
+        to: B,
+        content: 'x',
+        type: 'direct',
+        correlationId,
+        hop,
+        createdAt: new Date().toISOString(),
+      })
+      await expect(guard.admit(envelope('corr_stopped', 2))).resolves.toMatchObject({
+        status: 'stopped',
+      })
+      // an open escalation as the earlier scripts wrote it: no 'claimed' or 'fingerprint'
+      const held = envelope('corr_open', 2)
+      await client.hset(`${prefix}:chain:corr_open`, {
+        next: 2,
+        limit: 1,
+        status: 'escalated',
+        open: 'esc_old',
+        last: 'esc_old',
+      })
+      await client.hset(`${prefix}:escalation:esc_old`, {
+        id: 'esc_old',
+        correlationId: 'corr_open',
+        hops: 1,
+        heldHop: 2,
+        heldId: held.id,
+        from: 'A',
+        to: 'B',
+        path: JSON.stringify(['A', 'B', 'A', 'B']),
+        lastMessage: JSON.stringify(held),
+        status: 'open',
+        createdAt: new Date().toISOString(),
+      })
+      await client.zadd(`${prefix}:escalations`, Date.now(), 'esc_old')
+      await expect(guard.allow({ escalationId: 'esc_old', extraHops: 1 })).resolves.toMatchObject({
+        escalation: { status: 'allowed' },
+        heldMessage: { id: held.id },
+      })
+      // one unreadable record does not break the listing of the others
+      await client.hset(`${prefix}:escalation:esc_broken`, {
+        id: 'esc_broken',
+        correlationId: 'corr_open',
+        lastMessage: '{not json',
+      })
+      await client.zadd(`${prefix}:escalations`, Date.now(), 'esc_broken')
+      expect((await guard.escalations()).map((escalation) => escalation.id)).toEqual(['esc_old'])
+      await guard.close()
+      await client.quit()
+    })
+  },
+)

@@ -12,7 +12,9 @@ local prefix, now, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local function key(kind, name) return prefix .. ':' .. kind .. ':' .. name end
 local function alive(c)
   local seen = tonumber(redis.call('HGET', key('chain', c), 'seen'))
-  return seen ~= nil and seen >= now - ttl
+  -- a chain written before chains kept 'seen' lives until its key expires
+  if seen == nil then return redis.call('EXISTS', key('chain', c)) == 1 end
+  return seen >= now - ttl
 end
 local function forgetIfIdle(c)
   if alive(c) then return end
@@ -144,7 +146,8 @@ local held = redis.call('HMGET', esc, 'heldHop', 'heldId', 'from', 'to', 'claime
 local heldHop = tonumber(held[1])
 redis.call('HSET', esc, 'status', 'allowed', 'extraHops', extra, 'resolvedAt', ARGV[6])
 redis.call('HSET', key('chain', c), 'status', 'active', 'open', '', 'limit', heldHop - 1 + extra, 'next', heldHop + 1)
-record(held[2], c, tonumber(held[5]), held[6])
+-- escalations written before these fields existed: the held hop, and no fingerprint
+record(held[2], c, tonumber(held[5]) or heldHop, held[6] or '')
 extendPath(c, held[3], held[4])
 touch(c)
 return {'ok'}
