@@ -1,5 +1,6 @@
 import type { Remaining } from '../budget/create-budget'
 import type { ModelPrice } from '../models/types'
+import { toUsdUnits } from '../money/usd-units'
 
 /**
  * How many output tokens the calls, tokens and money left can pay for once the prompt is paid.
@@ -16,11 +17,13 @@ export function outputRoom(options: {
   let room = Infinity
   if (Number.isFinite(left.tokens)) room = Math.floor(left.tokens - inputEstimate)
   if (Number.isFinite(left.costUsd)) {
-    const afterInput = left.costUsd - (inputEstimate * price.inputPerMTok) / 1_000_000
-    if (afterInput < 0) return 0
-    if (price.outputPerMTok > 0) {
-      room = Math.min(room, Math.floor((afterInput * 1_000_000) / price.outputPerMTok))
-    }
+    // In the budget's exact units: a budget of exactly what a call costs must fit that call,
+    // which float division misses by a hair (0.39999999999999997 / 0.4 is not 1).
+    const afterInput =
+      toUsdUnits(left.costUsd) - toUsdUnits((inputEstimate * price.inputPerMTok) / 1_000_000)
+    if (afterInput < 0n) return 0
+    const perToken = toUsdUnits(price.outputPerMTok / 1_000_000)
+    if (perToken > 0n) room = Math.min(room, Number(afterInput / perToken))
   }
   return room
 }
