@@ -1,9 +1,11 @@
 import { Writable } from 'node:stream'
 import { signAgentRegistration } from '@baton/core'
+import { parsePlan } from '@baton/mal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from './__fixtures__/signed-agents'
 import { pgliteTemplate } from './__fixtures__/test-app'
 import { buildApp } from './app'
+import { seedDemo } from './seed/seed-demo'
 import { testSettings } from './settings'
 
 const token = 'secret-token-0123456789'
@@ -26,6 +28,22 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await app.close()
+})
+
+describe('seedDemo', () => {
+  it('seeds the demo once: a second seeding changes nothing', async () => {
+    const first = await seedDemo(app.baton)
+    expect(first).toMatchObject({ created: true, swarm: 'dev-team' })
+    expect(first.agents).toEqual(['orchestrator', 'analyst', 'reviewer', 'tester'])
+    const second = await seedDemo(app.baton)
+    expect(second.created).toBe(false)
+    const agents = await app.inject({ method: 'GET', url: '/api/v1/agents' })
+    expect(agents.json().total).toBe(4)
+    const orchestrator = await app.baton.repositories.agents.findById('orchestrator')
+    expect(orchestrator?.agentCard.canDelegate).toBe(true)
+    const plans = (await app.inject({ method: 'GET', url: '/api/v1/plans' })).json().plans
+    for (const plan of plans) expect(() => parsePlan(plan.source)).not.toThrow()
+  })
 })
 
 describe('buildApp', () => {

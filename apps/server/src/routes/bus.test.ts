@@ -107,6 +107,25 @@ describe.each(backends)('on %s', (backend) => {
       expect(tester?.calls).toBeGreaterThanOrEqual(1)
     })
 
+    it('runs the recipient under the budget its sender grants', async () => {
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'tester' },
+        content: 'spend nothing',
+        budget: { calls: 0 },
+      })
+      expect(response.statusCode).toBe(202)
+      const { envelope } = response.json() as { envelope: Envelope }
+      const reply = await waitFor(async () => {
+        const read = await app.inject({
+          method: 'GET',
+          url: `/api/v1/conversations/${envelope.correlationId}`,
+        })
+        return (read.json().messages as Envelope[]).find((message) => message.type === 'reply')
+      })
+      expect(reply.content).toMatch(/^\[error\].*budget/i)
+    })
+
     it('keeps the memory of a hosted agent in the database', async () => {
       await send({
         from: { agentId: 'person' },

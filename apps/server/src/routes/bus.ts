@@ -1,4 +1,5 @@
-import { Envelope, SendInput } from '@baton/comm'
+import { createEnvelope, Envelope, isCompleteEnvelope, SendInput } from '@baton/comm'
+import { Budget } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { openEventStream } from '../http/server-sent-events'
@@ -12,7 +13,15 @@ const EscalationQuery = z.object({ status: z.enum(['open', 'allowed', 'stopped']
  */
 export const busRoutes: FastifyPluginAsyncZod = async (app) => {
   const { bus, repositories, agentHost, closing } = app.baton
-  const host = agentHost as typeof agentHost & { listen?: (agentId: string) => void }
+  const host = agentHost as typeof agentHost & {
+    listen?: (agentId: string) => void
+    grant?: (envelopeId: string, budget: z.input<typeof Budget>) => void
+  }
+  // The sender may grant the recipient a budget for this message (else the server's default).
+  const MessageBody = z.union([
+    Envelope.extend({ budget: Budget.optional() }),
+    SendInput.extend({ budget: Budget.optional() }),
+  ])
 
   app.post(
     '/api/v1/messages',
@@ -20,13 +29,17 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['bus'],
         summary: 'Send a message on the bus',
-        body: z.union([Envelope, SendInput]),
+        body: MessageBody,
       },
     },
     async (request, reply) => {
-      const body = request.body
-      host.listen?.(body.to.agentId)
-      const envelope = await bus.send(body)
+      const { budget, ...message } = request.body
+      host.listen?.(message.to.agentId)
+      const complete = isCompleteEnvelope(message)
+        ? (message as Envelope)
+        : createEnvelope(message as SendInput)
+      if (budget) host.grant?.(complete.id, budget)
+      const envelope = await bus.send(complete)
       return reply.status(202).send({ envelope })
     },
   )

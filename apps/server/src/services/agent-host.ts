@@ -37,6 +37,8 @@ export type ServerAgentHost = AgentHost &
   PlanAgentHost & {
     /** Makes the bus deliver direct messages for `agentId` to the hosted agent it names. */
     listen(agentId: string): void
+    /** The budget the sender of envelope `envelopeId` grants its recipient (else the default). */
+    grant(envelopeId: string, budget: BudgetInput): void
   }
 
 type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
@@ -56,6 +58,15 @@ type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
 export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHost {
   const planHost = createDefaultHost({ models: options.models, memory: options.memory })
   const listening = new Map<string, () => void>()
+  // Grants wait here for the delivery of their envelope (taken once, or dropped after a minute).
+  const grants = new Map<string, { budget: BudgetInput; timer: NodeJS.Timeout }>()
+  const takeGrant = (envelopeId: string): BudgetInput | undefined => {
+    const grant = grants.get(envelopeId)
+    if (!grant) return undefined
+    clearTimeout(grant.timer)
+    grants.delete(envelopeId)
+    return grant.budget
+  }
   const defaultBudget = options.defaultBudget ?? { calls: 20, costUsd: 0.5, maxWallMs: 120_000 }
 
   const resolve = async (agent: Agent | string): Promise<Agent> => {
@@ -163,9 +174,11 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     const off = options.bus.subscribe(agentId, async (message) => {
       if (message.type !== 'direct') return
       let text: string
+      const granted = takeGrant(message.id)
       try {
         const result = await run(
           {
+            ...(granted ? { budget: createBudget(granted) } : {}),
             agent: agentId,
             input: message.content,
             correlationId: message.correlationId,
@@ -197,5 +210,10 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     delegate: (request) => planHost.delegate(request),
     task: (request) => planHost.task(request),
     listen,
+    grant(envelopeId, budget) {
+      const timer = setTimeout(() => grants.delete(envelopeId), 60_000)
+      timer.unref()
+      grants.set(envelopeId, { budget, timer })
+    },
   }
 }
