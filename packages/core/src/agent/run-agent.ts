@@ -6,52 +6,17 @@ import { defaultModelRegistry } from '../models/default-model-registry'
 import { defaultPriceTable } from '../models/price-table'
 import { sumUsd } from '../money/usd-units'
 import type { Agent } from '../schemas'
-import { AgentType, ModelRef } from '../schemas/agent'
 import { parseWith } from '../schemas/parse'
-import { Wallet } from '../schemas/wallet'
 import { assertAllowed } from '../tools/create-tool-registry'
 import { UnknownToolError } from '../tools/tool-errors'
 import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
-import { buildSystemPrompt } from './build-system-prompt'
 import { linkedSignal } from './linked-signal'
+import { runnableCard, systemPrompt } from './runnable-card'
 import { toAgentStep } from './to-agent-step'
 import { inputText, toMessages } from './to-messages'
 import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
-
-// Only what a run reads is checked, so callers may pass cards with fields added later.
-const RunnableAgent = z.object({
-  name: z.string().min(1),
-  type: AgentType,
-  wallet: Wallet,
-  model: ModelRef,
-  tools: z.array(z.string()).default([]),
-  persona: z.string().optional(),
-  memoryScope: z.string().min(1).optional(),
-  maxIterations: z.number().int().min(1).default(8),
-  temperature: z.number().min(0).max(2).optional(),
-  agentCard: z
-    .object({ capabilityDescription: z.string().default('') })
-    .loose()
-    .optional(),
-})
-
-type RunnableCard = z.output<typeof RunnableAgent>
-
-/**
- * A frozen agent (as every registry hands out) cannot change after it was checked, so its
- * checked card is kept; any other agent is checked on every run.
- */
-const checkedCards = new WeakMap<object, RunnableCard>()
-
-function runnableCard(agent: Agent): RunnableCard {
-  const known = checkedCards.get(agent)
-  if (known) return known
-  const card = parseWith(RunnableAgent, agent, 'agent')
-  if (isDeepFrozen(agent)) checkedCards.set(agent, card)
-  return card
-}
 
 /** Options whose only checked field is a budget, which is all most runs pass. */
 function hasOnlyABudget(options: RunAgentOptions): boolean {
@@ -62,25 +27,6 @@ function hasOnlyABudget(options: RunAgentOptions): boolean {
     options.memoryLimit === undefined &&
     options.maxRetries === undefined
   )
-}
-
-/** The system prompt of a checked card, kept for the card's persona (a card kept above). */
-const systemPrompts = new WeakMap<RunnableCard, string>()
-
-function systemPrompt(card: RunnableCard, persona: string | undefined): string {
-  if (persona !== card.persona) return buildSystemPrompt(card, persona)
-  let prompt = systemPrompts.get(card)
-  if (prompt === undefined) {
-    prompt = buildSystemPrompt(card, persona)
-    systemPrompts.set(card, prompt)
-  }
-  return prompt
-}
-
-function isDeepFrozen(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return true
-  if (!Object.isFrozen(value)) return false
-  return Object.values(value).every(isDeepFrozen)
 }
 
 const RunOptions = z.object({
