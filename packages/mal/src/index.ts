@@ -1,5 +1,6 @@
 export * from './a2a'
 export * from './condition'
+export * from './discovery'
 export * from './host'
 export * from './plan'
 export * from './run'

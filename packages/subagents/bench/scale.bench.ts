@@ -60,6 +60,7 @@ async function run(which: Case): Promise<string> {
   await warmUp.waitAgents([warmUp.delegate('nest:2')])
   await warmUp.cleanup()
   const rssBefore = process.resourceUsage().maxRSS
+  const cpuBefore = process.cpuUsage()
   const started = performance.now()
   let status: string
   if (kind === 'nested') {
@@ -71,6 +72,9 @@ async function run(which: Case): Promise<string> {
     status = `${reports.filter((report) => report.status === 'done').length}/${count} done`
   }
   const elapsed = performance.now() - started
+  // CPU time as well as wall time: on a machine shared with other work, wall time varies a lot.
+  const cpu = process.cpuUsage(cpuBefore)
+  const cpuMs = (cpu.user + cpu.system) / 1000
   const rssDelta = (process.resourceUsage().maxRSS - rssBefore) / 1024
   if (kind === 'nested') {
     // A run can look done while a level's delegation failed: count the levels really made.
@@ -84,8 +88,11 @@ async function run(which: Case): Promise<string> {
   await supervisor.cleanup()
   const cleanupMs = performance.now() - cleanupStarted
   await rm(root, { recursive: true, force: true })
-  const perLevel = kind === 'nested' ? ` | ${(elapsed / count).toFixed(3)} ms per level` : ''
-  return `${which}: ${status} | ${elapsed.toFixed(0)} ms${perLevel} | peak RSS Δ ${rssDelta.toFixed(1)} MiB | cleanup ${cleanupMs.toFixed(0)} ms`
+  const perLevel =
+    kind === 'nested'
+      ? ` | ${(elapsed / count).toFixed(3)} ms per level (CPU ${(cpuMs / count).toFixed(3)})`
+      : ''
+  return `${which}: ${status} | ${elapsed.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)})${perLevel} | peak RSS Δ ${rssDelta.toFixed(1)} MiB | cleanup ${cleanupMs.toFixed(0)} ms`
 }
 
 const which = process.argv[2] as Case | undefined

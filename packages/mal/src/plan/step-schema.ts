@@ -1,5 +1,6 @@
 import { Budget, ModelRef, parseWallet, type Wallet } from '@baton/core'
 import { z } from 'zod'
+import { SearchAgentsSchema, SearchModelsSchema, SearchToolsSchema } from './search-step-schema'
 import type { DelegateStep, Isolation as IsolationType, Step, StepOp, TaskStep } from './step-types'
 
 /** A name a step saves its value under (and that templates read). */
@@ -186,6 +187,9 @@ export const StepSchema: z.ZodType<Step> = z.discriminatedUnion('op', [
   SynthesizeSchema,
   AskUserSchema,
   StopSchema,
+  SearchAgentsSchema,
+  SearchToolsSchema,
+  SearchModelsSchema,
 ]) as z.ZodType<Step>
 
 export const STEP_OPS = [
@@ -200,4 +204,7 @@ export const STEP_OPS = [
   'synthesize',
   'ask_user',
   'stop',
+  'search_agents',
+  'search_tools',
+  'search_models',
 ] as const satisfies readonly StepOp[]

@@ -1,4 +1,12 @@
 import type { BudgetLimits, Wallet } from '@baton/core'
+import type { SearchStep } from './search-step-types'
+
+export type {
+  SearchAgentsStep,
+  SearchModelsStep,
+  SearchStep,
+  SearchToolsStep,
+} from './search-step-types'
 
 /** How much of its surroundings a `task` shares: memory, workspace, or nothing isolated. */
 export type Isolation = 'none' | 'memory' | 'workspace'
@@ -79,5 +87,6 @@ export type Step =
   | SynthesizeStep
   | AskUserStep
   | StopStep
+  | SearchStep
 
 export type StepOp = Step['op']

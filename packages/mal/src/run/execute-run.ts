@@ -64,6 +64,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     models: modelsOf,
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
     tools: options.tools ?? {},
+    ...(options.discovery ? { discovery: options.discovery } : {}),
     coordinatorWallet: options.coordinatorWallet ?? 'coordinator',
     model: options.model ?? 'offline:default',
     scratch: copyRecord(previous?.scratch),

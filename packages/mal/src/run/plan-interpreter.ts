@@ -6,6 +6,7 @@ import { carveBudget, stepLimits, throwIfStopped } from './carve-budget'
 import type { BlockOutcome, Frame, StepResult } from './interpreter-types'
 import { runAgentStep } from './ops/run-agent-step'
 import { runModelStep } from './ops/run-model-step'
+import { runSearchStep } from './ops/run-search-step'
 import { runScratchStep, runToolStep } from './ops/run-tool-step'
 import type { RunServices, StepOutcome } from './ops/step-context'
 
@@ -43,7 +44,14 @@ export type BlockControl = {
 const failurePaths = new WeakMap<object, string>()
 
 // Ops that never charge a budget: their usage is zero without asking the budget.
-const SPENDS_NOTHING = new Set<string>(['scratch', 'stop', 'ask_user'])
+const SPENDS_NOTHING = new Set<string>([
+  'scratch',
+  'stop',
+  'ask_user',
+  'search_agents',
+  'search_tools',
+  'search_models',
+])
 
 /** The innermost step path an error was raised at, if a step raised it. */
 export function failurePathOf(error: unknown): string | undefined {
@@ -160,6 +168,11 @@ export class PlanInterpreter {
           break
         case 'scratch':
           outcome = runScratchStep({ ...context, step })
+          break
+        case 'search_agents':
+        case 'search_tools':
+        case 'search_models':
+          outcome = await runSearchStep({ ...context, step })
           break
         case 'ask_user': {
           if (!resume) {

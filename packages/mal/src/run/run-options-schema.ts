@@ -25,6 +25,12 @@ export const RunPlanOptionsSchema = z.object({
   onEvent: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
   models: z.custom(hasMethods('languageModel'), 'must be a model registry').optional(),
   toolRegistry: z.custom(hasMethods('get', 'names'), 'must be a tool registry').optional(),
+  discovery: z
+    .custom(
+      (value) => typeof value === 'object' && value !== null,
+      'must be a discovery (see createStaticDiscovery)',
+    )
+    .optional(),
   tools: z
     .record(z.string(), z.custom(hasMethods('execute'), 'must be a tool with execute'))
     .optional(),

@@ -1,4 +1,5 @@
 import type { Budget, MemoryStore, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type { Discovery } from '../discovery'
 import type { AgentHost } from '../host'
 import type { ResumeStore } from './resume-store'
 import type { RunErrorInfo, RunEvent, RunStatus, RunUsage } from './run-event'
@@ -25,6 +26,8 @@ export type RunPlanOptions = {
   models?: ModelRegistry
   /** Tools `tool` steps (and agents' cards) may name. */
   toolRegistry?: ToolRegistry
+  /** How `search_agents`, `search_tools` and `search_models` look things up (see createStaticDiscovery). */
+  discovery?: Discovery
   /** Tools only `tool` steps may call, looked up before `toolRegistry`. */
   tools?: Record<string, PlanTool>
   /** Where `task` workspaces are made (default: a temporary directory per task). */

@@ -151,6 +151,13 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         case 'tool':
           checkTemplates(step.args, [...at, 'args'], block.visible)
           break
+        case 'search_agents':
+        case 'search_tools':
+        case 'search_models':
+          for (const field of ['query', 'capability', 'type', 'provider']) {
+            if (field in step) checkTemplates(step[field], [...at, field], block.visible)
+          }
+          break
         case 'scratch':
           checkTemplates(step.key, [...at, 'key'], block.visible)
           checkTemplates(step.value, [...at, 'value'], block.visible)

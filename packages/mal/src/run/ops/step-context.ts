@@ -1,4 +1,5 @@
 import type { Budget, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type { Discovery } from '../../discovery'
 import type { AgentHost } from '../../host'
 import type { TemplateScope } from '../../template'
 import type { PlanTool } from '../run-options'
@@ -13,6 +14,8 @@ export type RunServices = {
   coordinatorWallet: string
   model: string
   scratch: Record<string, unknown>
+  /** How `search_*` steps find agents, tools and models. */
+  discovery?: Discovery
 }
 
 /** One step's view of the run: its path, its own budget and the values in scope. */
