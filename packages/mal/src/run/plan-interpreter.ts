@@ -128,11 +128,11 @@ export class PlanInterpreter {
     const started = Date.now()
     let budget: Budget | undefined
     let borrowed = false
-    // A step with no limits of its own (other than a task, whose supervisor owns its budget)
-    // runs on its block's budget: steps of a block run one after another, so what the block
-    // spent during the step is the step's usage, and no child budget per step is made.
+    // A step with no limits of its own runs on its block's budget: steps of a block run one
+    // after another, so what the block spent during the step is the step's usage. No child
+    // per step is made, which would also be capped by what was left when it was made.
     const limits = stepLimits(step)
-    const shared = limits === undefined && step.op !== 'task'
+    const shared = limits === undefined
     const spentBefore = shared && !SPENDS_NOTHING.has(step.op) ? frame.budget.spent() : undefined
     const usage = (): RunUsage => {
       if (spentBefore) return spentSince(frame.budget, spentBefore)

@@ -24,8 +24,16 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   const { branches, gather } = step
   const concurrency = Math.min(step.concurrency ?? branches.length, branches.length)
   // A budget per branch: steps in a branch run one after another on it, so what it spent
-  // during a step is that step's usage, whatever the other branches spend meanwhile.
+  // during a step is that step's usage, whatever the other branches spend meanwhile. All are
+  // made before any branch spends: a child is capped by what its parent has left when it is
+  // made, so one made while a sibling holds a reservation would be starved for good.
   const budgets = new Map<number, Budget>()
+  for (let index = 0; index < branches.length; index++) {
+    budgets.set(
+      index,
+      carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`).budget,
+    )
+  }
   const successes = new Map<number, unknown>()
   const failures = new Map<number, unknown>()
   let winner: number | undefined
@@ -43,8 +51,7 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
       // copy); what it saves stays in it.
       const values = Object.create(frame.values) as Record<string, unknown>
       try {
-        const { budget } = carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`)
-        budgets.set(index, budget)
+        const budget = budgets.get(index)!
         const outcome = await runBlock(branch.steps, {
           ...frame,
           budget,

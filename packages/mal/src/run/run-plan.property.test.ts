@@ -192,4 +192,63 @@ describe('runPlan budgets (property)', () => {
       { numRuns: 80 },
     )
   })
+
+  // Liveness: a plan given exactly what it needs (measured on an unlimited run) finishes.
+  // Every charge path (models_call, delegate) reserves a bounded answer and waits for its
+  // siblings' reservations, so concurrent branches share the budget instead of starving.
+  it('finishes a plan whose budget is exactly what it spends', { timeout: 300_000 }, async () => {
+    const leaf = fc.oneof(
+      fc.record({
+        kind: fc.constant('call' as const),
+        promptLength: fc.integer({ min: 1, max: 600 }),
+        answerLength: fc.integer({ min: 0, max: 3000 }),
+      }),
+      fc.record({
+        kind: fc.constant('delegate' as const),
+        promptLength: fc.integer({ min: 1, max: 600 }),
+        answerLength: fc.integer({ min: 0, max: 3000 }),
+        isolation: fc.constant('none' as const),
+      }),
+    )
+    const inBranch = fc.oneof(
+      leaf,
+      fc.record({
+        kind: fc.constant('loop' as const),
+        maxIters: fc.integer({ min: 1, max: 3 }),
+        body: fc.array(leaf, { minLength: 1, maxLength: 2 }),
+      }),
+    )
+    // Fanouts are not nested here: core gives a child budget at most what its parent has left
+    // when it is made, so a fanout made inside a branch while a sibling holds a reservation
+    // is capped below what it needs (a core budget matter, reported).
+    const fitting: fc.Arbitrary<Shape> = fc.oneof(
+      inBranch,
+      fc.record({
+        kind: fc.constant('fanout' as const),
+        branches: fc.array(fc.array(inBranch, { minLength: 1, maxLength: 2 }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        gather: fc.constant('all' as const),
+        concurrency: fc.option(fc.integer({ min: 1, max: 3 })),
+      }),
+    )
+    const dimensions = fc.subarray(['calls', 'tokens', 'costUsd'] as const, { minLength: 1 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fitting, { minLength: 1, maxLength: 4 }),
+        dimensions,
+        async (shapes, limited) => {
+          const free = await runPlan(toPlan(shapes, {}), { registry, workspaceRoot })
+          expect(free.status).toBe('done')
+          const budget: Record<string, number> = {}
+          for (const key of limited) budget[key] = free.usage[key]
+          const result = await runPlan(toPlan(shapes, budget), { registry, workspaceRoot })
+          expect(result.error).toBeUndefined()
+          expect(result.status).toBe('done')
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
 })
