@@ -17,6 +17,7 @@ import { HttpError } from './http/http-errors'
 import { servePlayground } from './plugins/playground'
 import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
+import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
 import { healthRoutes } from './routes/health'
 import { planRoutes } from './routes/plans'
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(healthRoutes)
   await app.register(registryRoutes)
+  await app.register(agentSearchRoutes)
   await app.register(agentRoutes)
   await app.register(swarmRoutes)
   await app.register(planRoutes)

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { createDatabaseMemoryStore } from './db/memory-repository'
 import { type OpenedDatabase, openDatabase } from './db/open-database'
 import { createRepositories } from './db/repositories'
+import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
 import { createDatabaseRegistry } from './registry/create-database-registry'
 import type { BatonServices } from './services'
@@ -73,6 +74,7 @@ export async function createServices(
     registry,
     host: agentHost,
     models,
+    discovery: createDatabaseDiscovery(db),
     memory,
     queue,
     logger,

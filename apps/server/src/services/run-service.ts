@@ -12,6 +12,7 @@ import {
 } from '@baton/core'
 import {
   type AgentHost,
+  type Discovery,
   parsePlan,
   type RunEvent,
   type RunPlanOptions,
@@ -69,6 +70,8 @@ export type CreateRunServiceOptions = {
   registry: RegistryClient
   host: AgentHost
   models: ModelRegistry
+  /** How `search_*` steps look things up (the agents table's full-text index). */
+  discovery?: Discovery
   memory: MemoryStore
   queue: RunQueue
   logger: FastifyBaseLogger
@@ -299,6 +302,7 @@ class Runs implements RunService {
       models: this.#options.models,
       memory: this.#options.memory,
       tools: planTools(),
+      ...(this.#options.discovery ? { discovery: this.#options.discovery } : {}),
       signal: active.controller.signal,
       ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
       onEvent: (event) => {

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './0001-initial'
+import * as agentsSearch from './0003-agents-search'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -9,6 +10,7 @@ import * as initial from './0001-initial'
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0003-agents-search': agentsSearch,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
