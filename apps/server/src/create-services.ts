@@ -104,6 +104,8 @@ export async function createServices(
       closing.abort()
       await runs.drain(10_000)
       await queue.close()
+      // Runs still queued never started here; they wait, interrupted, for a resume.
+      await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
       await db.destroy()
     },
