@@ -60,6 +60,14 @@ steps:
       expect(spend.spend.find((row: { run: string }) => row.run === run.id).calls).toBe(
         run.usageByWallet[analyst].calls,
       )
+      const future = new Date(Date.now() + 60_000).toISOString()
+      const none = (
+        await app.inject({ method: 'GET', url: `/api/v1/spend?by=wallet&since=${future}` })
+      ).json()
+      expect(none.spend).toEqual([])
+      expect(none.total).toEqual({ calls: 0, tokens: 0, costUsd: 0 })
+      const bad = await app.inject({ method: 'GET', url: '/api/v1/spend?by=agent' })
+      expect(bad.statusCode).toBe(400)
     })
 
     it('refuses a plan that does not validate with 400 and every error with line, column and path', async () => {
