@@ -1,0 +1,7 @@
+export { hashJson } from './hash-json'
+export { ReceiptSignatureError, ReceiptTamperedError } from './receipt-errors'
+export { receiptFieldHashes } from './receipt-fields'
+export { receiptDomain, receiptTypedData, receiptTypes } from './receipt-typed-data'
+export { ReceiptStep, RunReceipt, RunReceiptContent } from './run-receipt'
+export { signRunReceipt } from './sign-run-receipt'
+export { type VerifyRunReceiptOptions, verifyRunReceipt } from './verify-run-receipt'
