@@ -3,6 +3,9 @@ import { receiptFieldHashes } from './receipt-fields'
 import { receiptTypedData } from './receipt-typed-data'
 import { type RunReceipt, RunReceiptContent } from './run-receipt'
 
+/** A key that signs receipts: a viem local account (`privateKeyToAccount`). */
+export type ReceiptSigner = Pick<LocalAccount, 'address' | 'signTypedData'>
+
 /**
  * Signs a run's receipt with the runtime's key (EIP-712): every field is hashed, and the
  * signature covers the headline facts and those hashes.
@@ -13,7 +16,7 @@ import { type RunReceipt, RunReceiptContent } from './run-receipt'
  */
 export async function signRunReceipt(
   content: RunReceiptContent,
-  account: Pick<LocalAccount, 'address' | 'signTypedData'>,
+  account: ReceiptSigner,
 ): Promise<RunReceipt> {
   const checked = RunReceiptContent.parse(content)
   const fieldHashes = receiptFieldHashes({ ...checked, runtime: account.address })

@@ -26,6 +26,8 @@ export type Plan = {
   description?: string
   inputs: Record<string, InputSpec>
   budget?: BudgetLimits
+  /** The run must end with a signed receipt (a runtime without a signing key refuses it). */
+  requireReceipt?: boolean
   steps: Step[]
 }
 
@@ -35,5 +37,6 @@ export const PlanSchema: z.ZodType<Plan> = z.strictObject({
   description: z.string().optional(),
   inputs: z.record(Name, InputSpecSchema).default({}),
   budget: Budget.optional(),
+  requireReceipt: z.boolean().optional(),
   steps: z.array(StepSchema).min(1, 'a plan needs at least one step'),
 }) as z.ZodType<Plan>

@@ -45,6 +45,10 @@ export const RunPlanOptionsSchema = z.object({
     .optional(),
   maxEvents: z.number().int().min(2).optional(),
   eventBuffer: z.number().int().min(1).optional(),
+  receiptSigner: z
+    .custom(hasMethods('signTypedData'), 'must be an account that signs typed data (viem)')
+    .optional(),
+  requireReceipt: z.boolean().optional(),
   resumed: z
     .custom(hasMethods('claim'), 'must be a resume store (see createMemoryResumeStore)')
     .optional(),

@@ -1,4 +1,12 @@
-import type { Budget, MemoryStore, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type {
+  Budget,
+  MemoryStore,
+  ModelRegistry,
+  ReceiptSigner,
+  RegistryClient,
+  RunReceipt,
+  ToolRegistry,
+} from '@baton/core'
 import type { Discovery } from '../discovery'
 import type { AgentHost } from '../host'
 import type { ResumeStore } from './resume-store'
@@ -52,6 +60,10 @@ export type RunPlanOptions = {
   maxEvents?: number
   /** How many unread events `run.events` holds before the run waits for its reader (default 256). */
   eventBuffer?: number
+  /** The runtime's key: signs the run's receipt (EIP-712) when the plan or `requireReceipt` asks for one. */
+  receiptSigner?: ReceiptSigner
+  /** Every run gets a signed receipt, whatever its plan says (needs `receiptSigner`). */
+  requireReceipt?: boolean
 }
 
 export type ResumeRunOptions = Omit<RunPlanOptions, 'inputs' | 'runId'> & {
@@ -85,4 +97,6 @@ export type RunResult = {
   question?: string
   /** When `status` is `failed` or `cancelled`. */
   error?: RunErrorInfo
+  /** The signed receipt of the run, when one was required (see `verifyRunReceipt` in core). */
+  receipt?: RunReceipt
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseWith } from '@baton/core'
 import type { Plan } from '../plan'
+import { withReceipt } from '../receipt/with-receipt'
 import { ensurePlan } from '../validate'
 import { executeRun } from './execute-run'
 import { resolveInputs } from './resolve-inputs'
@@ -32,7 +33,9 @@ export function runPlan(plan: Plan | string | object, options: RunPlanOptions): 
       parseWith(RunPlanOptionsSchema, options, 'runPlan options')
       const validated = ensurePlan(plan)
       const inputs = resolveInputs(validated.inputs, options.inputs)
-      return executeRun({ plan: validated, inputs, options, runId, channel })
+      return withReceipt(validated, inputs, options, (observed) =>
+        executeRun({ plan: validated, inputs, options: observed, runId, channel }),
+      )
     },
     options?.eventBuffer,
   )

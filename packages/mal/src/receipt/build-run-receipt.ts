@@ -1,0 +1,126 @@
+import { hashJson, type ReceiptStep, type RunReceiptContent } from '@baton/core'
+import type { Plan } from '../plan'
+import type { RunEvent, RunUsage } from '../run/run-event'
+import { stepAt } from './step-at'
+import { stepInputHash } from './step-input-hash'
+
+export type BuildRunReceiptInput = {
+  /** The validated plan, as the run was given it. */
+  plan: Plan
+  inputs: Record<string, unknown>
+  /** Every event of the run, in order, from `run-start` to `run-finish`. */
+  events: readonly RunEvent[]
+  /** Usage by wallet as the run's budget attributed it (default: summed from leaf steps). */
+  usageByWallet?: Record<string, RunUsage>
+  /** Default: the `run-finish` event's time. */
+  issuedAt?: string
+}
+
+const CONTAINERS = new Set(['fanout', 'if', 'loop'])
+const zero = (): RunUsage => ({ calls: 0, tokens: 0, costUsd: 0 })
+
+/**
+ * The content of a run's receipt (unsigned; see core's `signRunReceipt`) from its plan,
+ * inputs and event stream: a run that failed or was cancelled gets a receipt of what happened,
+ * with the failed step and the steps that never finished marked so.
+ *
+ * @example
+ * const content = buildRunReceipt({ plan, inputs, events })
+ * const receipt = await signRunReceipt(content, runtimeAccount)
+ */
+export function buildRunReceipt(input: BuildRunReceiptInput): RunReceiptContent {
+  const { plan, inputs, events } = input
+  const values: Record<string, unknown> = {}
+  const steps: ReceiptStep[] = []
+  const open = new Map<string, ReceiptStep[]>()
+  const keyOf = (event: { path: string; iteration?: number | undefined }) =>
+    `${event.path}#${event.iteration ?? 0}`
+  let finish: Extract<RunEvent, { type: 'run-finish' }> | undefined
+  const opened = (event: Extract<RunEvent, { type: 'step-start' }>) => {
+    const step: ReceiptStep = {
+      path: event.path,
+      op: event.op,
+      ...(event.saveAs === undefined ? {} : { saveAs: event.saveAs }),
+      ...(event.iteration === undefined ? {} : { iteration: event.iteration }),
+      ...(event.wallet === undefined ? {} : { agentWallet: event.wallet }),
+      inputHash: stepInputHash(stepAt(plan, event.path), { inputs, values }),
+      outputHash: hashJson(null),
+      usage: zero(),
+      status: 'unfinished',
+      startedAt: event.at,
+      finishedAt: null,
+    }
+    steps.push(step)
+    const stack = open.get(keyOf(event)) ?? []
+    stack.push(step)
+    open.set(keyOf(event), stack)
+    return step
+  }
+  for (const event of events) {
+    switch (event.type) {
+      case 'step-start':
+        opened(event)
+        break
+      case 'step-finish':
+      case 'step-error': {
+        // A resumed container announced itself before the pause, in an earlier stream.
+        const step =
+          open.get(keyOf(event))?.pop() ??
+          opened({ ...event, type: 'step-start', wallet: event.wallet })
+        step.status = event.type === 'step-finish' ? 'done' : 'failed'
+        step.usage = { ...event.usage }
+        step.finishedAt = event.at
+        if (event.wallet !== undefined) step.agentWallet = event.wallet
+        if (event.type === 'step-finish') {
+          step.outputHash = hashJson(event.value)
+          if (event.saveAs !== undefined) values[event.saveAs] = event.value
+        }
+        break
+      }
+      case 'run-finish':
+        finish = event
+        break
+      default:
+        break
+    }
+  }
+  const runId = events[0]?.runId ?? finish?.runId ?? ''
+  return {
+    schemaVersion: 1,
+    runId,
+    planHash: hashJson(plan),
+    inputsHash: hashJson(inputs),
+    steps,
+    usage: finish ? { ...finish.usage } : sumUsage(steps),
+    usageByWallet: input.usageByWallet ?? usageByLeafWallet(steps),
+    status: finish?.status ?? 'failed',
+    outputHash: hashJson(finish?.output ?? null),
+    ...(finish?.error ? { error: { ...finish.error } } : {}),
+    issuedAt: input.issuedAt ?? finish?.at ?? new Date().toISOString(),
+  }
+}
+
+function add(into: RunUsage, usage: RunUsage): RunUsage {
+  return {
+    calls: into.calls + usage.calls,
+    tokens: into.tokens + usage.tokens,
+    costUsd: Math.round((into.costUsd + usage.costUsd) * 1e12) / 1e12,
+  }
+}
+
+function sumUsage(steps: ReceiptStep[]): RunUsage {
+  // Top-level steps run one after another on the run's budget: their usage adds up to the run's.
+  return steps
+    .filter((step) => !step.path.includes('.'))
+    .reduce((total, step) => add(total, step.usage), zero())
+}
+
+// Containers' usage is their children's: only leaf steps are attributed, so nothing counts twice.
+function usageByLeafWallet(steps: ReceiptStep[]): Record<string, RunUsage> {
+  const byWallet: Record<string, RunUsage> = {}
+  for (const step of steps) {
+    if (CONTAINERS.has(step.op) || step.agentWallet === undefined) continue
+    byWallet[step.agentWallet] = add(byWallet[step.agentWallet] ?? zero(), step.usage)
+  }
+  return byWallet
+}
