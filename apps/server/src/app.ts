@@ -22,6 +22,7 @@ import { busRoutes } from './routes/bus'
 import { healthRoutes } from './routes/health'
 import { planRoutes } from './routes/plans'
 import { registryRoutes } from './routes/registry'
+import { runReceiptRoutes } from './routes/run-receipt'
 import { runRoutes } from './routes/runs'
 import { spendRoutes } from './routes/spend'
 import { swarmRoutes } from './routes/swarms'
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(swarmRoutes)
   await app.register(planRoutes)
   await app.register(runRoutes)
+  await app.register(runReceiptRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.

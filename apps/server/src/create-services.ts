@@ -8,6 +8,7 @@ import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
 import { createDatabaseRegistry } from './registry/create-database-registry'
 import type { BatonServices } from './services'
+import { loadRuntimeSigner } from './receipt/load-runtime-signer'
 import { createAgentHost, type ServerAgentHost } from './services/agent-host'
 import { createRunService } from './services/run-service'
 import type { Settings } from './settings'
@@ -68,6 +69,11 @@ export async function createServices(
     bus,
     logger,
   })
+  const runtime = await loadRuntimeSigner({
+    key: settings.runtimeKey,
+    dataDir: settings.dataDir,
+    logger,
+  })
   const queue = createInProcessQueue({ concurrency: 4 })
   const runs = createRunService({
     repositories,
@@ -75,6 +81,8 @@ export async function createServices(
     host: agentHost,
     models,
     discovery: createDatabaseDiscovery(db),
+    receiptSigner: runtime.signer,
+    requireReceipts: settings.requireReceipts,
     memory,
     queue,
     logger,
@@ -94,6 +102,7 @@ export async function createServices(
     bus,
     agentHost,
     runs,
+    runtime,
     memory,
     models,
     closing: closing.signal,

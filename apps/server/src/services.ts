@@ -3,6 +3,7 @@ import type { Agent, Budget, HttpRegistryClient, MemoryStore, ModelRegistry } fr
 import type { Kysely } from 'kysely'
 import type { Database } from './db/database'
 import type { Repositories } from './db/repositories'
+import type { RuntimeSigner } from './receipt/load-runtime-signer'
 import type { RunService } from './services/run-service'
 import type { Settings } from './settings/settings'
 
@@ -58,6 +59,8 @@ export type BatonServices = {
   bus: MessageBus
   agentHost: AgentHost
   runs: RunService
+  /** The key that signs run receipts (BATON_RUNTIME_KEY, or a development key). */
+  runtime: RuntimeSigner
   memory: MemoryStore
   models: ModelRegistry
   /** Aborted when the server starts shutting down (long-lived streams end on it). */

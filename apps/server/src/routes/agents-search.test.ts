@@ -1,4 +1,4 @@
-import { Agent } from '@baton/core'
+import { Agent, type AgentInput } from '@baton/core'
 import { runPlan } from '@baton/mal'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 
 describe.each(backends)('GET /api/v1/agents/search on %s', (backend) => {
   let app: FastifyInstance
-  const store = async (id: string, fields: Partial<Agent> & Record<string, unknown>) => {
+  const store = async (id: string, fields: Partial<AgentInput>) => {
     const { agent, creator } = newAgentAccounts(id)
     const parsed = Agent.parse({ ...agent, ...fields })
     await app.baton.repositories.agents.insert(parsed, creator.address)

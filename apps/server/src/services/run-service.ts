@@ -8,6 +8,7 @@ import {
   type MemoryStore,
   type ModelRegistry,
   parseWith,
+  type ReceiptSigner,
   type RegistryClient,
 } from '@baton/core'
 import {
@@ -72,6 +73,10 @@ export type CreateRunServiceOptions = {
   models: ModelRegistry
   /** How `search_*` steps look things up (the agents table's full-text index). */
   discovery?: Discovery
+  /** Signs the receipts of runs that require one. */
+  receiptSigner?: ReceiptSigner
+  /** Every run gets a receipt (BATON_REQUIRE_RECEIPTS). */
+  requireReceipts?: boolean
   memory: MemoryStore
   queue: RunQueue
   logger: FastifyBaseLogger
@@ -303,6 +308,8 @@ class Runs implements RunService {
       memory: this.#options.memory,
       tools: planTools(),
       ...(this.#options.discovery ? { discovery: this.#options.discovery } : {}),
+      ...(this.#options.receiptSigner ? { receiptSigner: this.#options.receiptSigner } : {}),
+      ...(this.#options.requireReceipts ? { requireReceipt: true } : {}),
       signal: active.controller.signal,
       ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
       onEvent: (event) => {

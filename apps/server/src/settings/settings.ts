@@ -30,6 +30,13 @@ export const SettingsSchema = z.object({
   BATON_PLAYGROUND_DIR: z.string().optional(),
   /** Skip seeding the demo on an empty database. */
   BATON_SEED: Flag.default(true),
+  /** The private key (hex) that signs run receipts; unset, a development key in the data folder. */
+  BATON_RUNTIME_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte private key in hex (0x and 64 digits)')
+    .optional(),
+  /** Every run gets a signed receipt, whatever its plan says. */
+  BATON_REQUIRE_RECEIPTS: Flag.default(false),
 })
 
 export type Settings = {
@@ -45,6 +52,9 @@ export type Settings = {
   corsOrigins: string[]
   playgroundDir: string | undefined
   seed: boolean
+  /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
+  runtimeKey: string | undefined
+  requireReceipts: boolean
 }
 
 /**
@@ -77,6 +87,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
       .filter(Boolean),
     playgroundDir: values.BATON_PLAYGROUND_DIR,
     seed: values.BATON_SEED,
+    runtimeKey: values.BATON_RUNTIME_KEY,
+    requireReceipts: values.BATON_REQUIRE_RECEIPTS,
   }
 }
 
