@@ -1,4 +1,5 @@
 export * from './a2a'
+export * from './conclave'
 export * from './condition'
 export * from './discovery'
 export * from './host'

@@ -1,3 +1,4 @@
+export type { ConclaveAction, ConclaveStep } from './conclave-step'
 export { type InputSpec, InputType, type Plan, PlanSchema } from './plan-schema'
 export { Name, STEP_OPS, StepSchema } from './step-schema'
 export type {

@@ -1,5 +1,6 @@
 import { Budget, ModelRef, parseWallet, type Wallet } from '@baton/core'
 import { z } from 'zod'
+import { ConclaveStepSchema } from './conclave-step'
 import { SearchAgentsSchema, SearchModelsSchema, SearchToolsSchema } from './search-step-schema'
 import type { DelegateStep, Isolation as IsolationType, Step, StepOp, TaskStep } from './step-types'
 
@@ -190,6 +191,7 @@ export const StepSchema: z.ZodType<Step> = z.discriminatedUnion('op', [
   SearchAgentsSchema,
   SearchToolsSchema,
   SearchModelsSchema,
+  ConclaveStepSchema,
 ]) as z.ZodType<Step>
 
 export const STEP_OPS = [
@@ -207,4 +209,5 @@ export const STEP_OPS = [
   'search_agents',
   'search_tools',
   'search_models',
+  'conclave',
 ] as const satisfies readonly StepOp[]

@@ -1,4 +1,5 @@
 import type { BudgetLimits, Wallet } from '@baton/core'
+import type { ConclaveStep } from './conclave-step'
 import type { SearchStep } from './search-step-types'
 
 export type {
@@ -88,5 +89,6 @@ export type Step =
   | AskUserStep
   | StopStep
   | SearchStep
+  | ConclaveStep
 
 export type StepOp = Step['op']

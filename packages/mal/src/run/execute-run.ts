@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { BatonError, type Budget, createModelRegistry, type ModelRegistry } from '@baton/core'
+import { processConclave } from '../conclave/process-conclave'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
 import { EventLog } from './event-log'
@@ -65,6 +66,10 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
     tools: options.tools ?? {},
     ...(options.discovery ? { discovery: options.discovery } : {}),
+    conclave: {
+      store: options.conclave?.store ?? processConclave(),
+      space: options.conclave?.space ?? runId,
+    },
     coordinatorWallet: options.coordinatorWallet ?? 'coordinator',
     model: options.model ?? 'offline:default',
     scratch: copyRecord(previous?.scratch),

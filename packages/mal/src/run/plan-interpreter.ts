@@ -5,6 +5,7 @@ import { renderTemplate, renderValue, type TemplateScope } from '../template'
 import { carveBudget, stepLimits, throwIfStopped } from './carve-budget'
 import type { BlockOutcome, Frame, StepResult } from './interpreter-types'
 import { runAgentStep } from './ops/run-agent-step'
+import { runConclaveStep } from './ops/run-conclave-step'
 import { runModelStep } from './ops/run-model-step'
 import { runSearchStep } from './ops/run-search-step'
 import { runScratchStep, runToolStep } from './ops/run-tool-step'
@@ -51,6 +52,7 @@ const SPENDS_NOTHING = new Set<string>([
   'search_agents',
   'search_tools',
   'search_models',
+  'conclave',
 ])
 
 /** The innermost step path an error was raised at, if a step raised it. */
@@ -173,6 +175,9 @@ export class PlanInterpreter {
         case 'search_tools':
         case 'search_models':
           outcome = await runSearchStep({ ...context, step })
+          break
+        case 'conclave':
+          outcome = await runConclaveStep({ ...context, step })
           break
         case 'ask_user': {
           if (!resume) {

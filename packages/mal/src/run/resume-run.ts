@@ -1,4 +1,5 @@
 import { formatPath, parseWith } from '@baton/core'
+import { expireRunConclave } from '../conclave/expire-run-conclave'
 import type { Plan } from '../plan'
 import { ensurePlan } from '../validate'
 import { checkState } from './check-state'
@@ -86,7 +87,7 @@ export function resumeRun(first: unknown, second: unknown, options: ResumeRunOpt
         runId: state.runId,
         channel,
         resume: { state, ...(state.pending ? { answer: { value: answer } } : {}) },
-      })
+      }).then((result) => expireRunConclave(options, result))
     },
     options.eventBuffer,
   )

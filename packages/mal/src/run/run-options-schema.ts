@@ -25,6 +25,15 @@ export const RunPlanOptionsSchema = z.object({
   onEvent: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
   models: z.custom(hasMethods('languageModel'), 'must be a model registry').optional(),
   toolRegistry: z.custom(hasMethods('get', 'names'), 'must be a tool registry').optional(),
+  conclave: z
+    .strictObject({
+      store: z
+        .custom(hasMethods('read', 'write', 'delete', 'list', 'expire'), 'must be a conclave store')
+        .optional(),
+      space: z.string().min(1).optional(),
+      retainMs: z.number().int().min(0).optional(),
+    })
+    .optional(),
   discovery: z
     .custom(
       (value) => typeof value === 'object' && value !== null,

@@ -7,6 +7,7 @@ import type {
   RunReceipt,
   ToolRegistry,
 } from '@baton/core'
+import type { ConclaveStore } from '../conclave'
 import type { Discovery } from '../discovery'
 import type { AgentHost } from '../host'
 import type { ResumeStore } from './resume-store'
@@ -34,6 +35,12 @@ export type RunPlanOptions = {
   models?: ModelRegistry
   /** Tools `tool` steps (and agents' cards) may name. */
   toolRegistry?: ToolRegistry
+  /**
+   * The shared state of the run (and of the agents under it): `store` (default: one in this
+   * process's memory), `space` (default: the run's id; a sub-run passes its root's), and how
+   * long it outlives the run (`retainMs`, default 0: dropped when the run ends unpaused).
+   */
+  conclave?: { store?: ConclaveStore; space?: string; retainMs?: number }
   /** How `search_agents`, `search_tools` and `search_models` look things up (see createStaticDiscovery). */
   discovery?: Discovery
   /** Tools only `tool` steps may call, looked up before `toolRegistry`. */

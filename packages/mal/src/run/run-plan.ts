@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { parseWith } from '@baton/core'
+import { expireRunConclave } from '../conclave/expire-run-conclave'
 import type { Plan } from '../plan'
 import { withReceipt } from '../receipt/with-receipt'
 import { ensurePlan } from '../validate'
@@ -34,7 +35,9 @@ export function runPlan(plan: Plan | string | object, options: RunPlanOptions): 
       const validated = ensurePlan(plan)
       const inputs = resolveInputs(validated.inputs, options.inputs)
       return withReceipt(validated, inputs, options, (observed) =>
-        executeRun({ plan: validated, inputs, options: observed, runId, channel }),
+        executeRun({ plan: validated, inputs, options: observed, runId, channel }).then((result) =>
+          expireRunConclave(options, result),
+        ),
       )
     },
     options?.eventBuffer,

@@ -159,6 +159,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
           }
           break
         case 'scratch':
+        case 'conclave':
           checkTemplates(step.key, [...at, 'key'], block.visible)
           checkTemplates(step.value, [...at, 'value'], block.visible)
           break

@@ -1,4 +1,5 @@
 import type { Budget, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type { ConclaveStore } from '../../conclave'
 import type { Discovery } from '../../discovery'
 import type { AgentHost } from '../../host'
 import type { TemplateScope } from '../../template'
@@ -16,6 +17,8 @@ export type RunServices = {
   scratch: Record<string, unknown>
   /** How `search_*` steps find agents, tools and models. */
   discovery?: Discovery
+  /** The shared state of the run's tree: the store and the root run's keyspace. */
+  conclave: { store: ConclaveStore; space: string }
 }
 
 /** One step's view of the run: its path, its own budget and the values in scope. */
