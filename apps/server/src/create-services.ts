@@ -3,6 +3,7 @@ import { createModelRegistry } from '@baton/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { createDatabaseMemoryStore } from './db/memory-repository'
 import { type OpenedDatabase, openDatabase } from './db/open-database'
+import { createDatabaseConclave } from './db/conclave-repository'
 import { createRepositories } from './db/repositories'
 import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
@@ -81,6 +82,7 @@ export async function createServices(
     host: agentHost,
     models,
     discovery: createDatabaseDiscovery(db),
+    conclave: createDatabaseConclave(db),
     receiptSigner: runtime.signer,
     requireReceipts: settings.requireReceipts,
     memory,

@@ -13,6 +13,7 @@ import {
 } from '@baton/core'
 import {
   type AgentHost,
+  type ConclaveStore,
   type Discovery,
   parsePlan,
   type RunEvent,
@@ -73,6 +74,8 @@ export type CreateRunServiceOptions = {
   models: ModelRegistry
   /** How `search_*` steps look things up (the agents table's full-text index). */
   discovery?: Discovery
+  /** The runs' shared state (the database's, so every process sees one conclave). */
+  conclave?: ConclaveStore
   /** Signs the receipts of runs that require one. */
   receiptSigner?: ReceiptSigner
   /** Every run gets a receipt (BATON_REQUIRE_RECEIPTS). */
@@ -308,6 +311,7 @@ class Runs implements RunService {
       memory: this.#options.memory,
       tools: planTools(),
       ...(this.#options.discovery ? { discovery: this.#options.discovery } : {}),
+      ...(this.#options.conclave ? { conclave: { store: this.#options.conclave } } : {}),
       ...(this.#options.receiptSigner ? { receiptSigner: this.#options.receiptSigner } : {}),
       ...(this.#options.requireReceipts ? { requireReceipt: true } : {}),
       signal: active.controller.signal,

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './0001-initial'
 import * as agentsSearch from './0003-agents-search'
+import * as conclave from './0005-conclave'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -11,6 +12,7 @@ import * as agentsSearch from './0003-agents-search'
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0003-agents-search': agentsSearch,
+  '0005-conclave': conclave,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
