@@ -26,6 +26,7 @@ import { runReceiptRoutes } from './routes/run-receipt'
 import { runRoutes } from './routes/runs'
 import { spendRoutes } from './routes/spend'
 import { swarmRoutes } from './routes/swarms'
+import { serveHealthOnly } from './scale/serve-health-only'
 import type { BatonServices } from './services'
 import type { Settings } from './settings'
 
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async () => {
     if (draining) throw new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.')
   })
+  if (settings.role === 'worker') serveHealthOnly(app)
   app.addHook('preClose', async () => {
     draining = true
     // Streams never end by themselves; they would hold the close open.

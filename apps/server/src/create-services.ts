@@ -5,6 +5,7 @@ import { createDatabaseMemoryStore } from './db/memory-repository'
 import { type OpenedDatabase, openDatabase } from './db/open-database'
 import { createDatabaseConclave } from './db/conclave-repository'
 import { createRepositories } from './db/repositories'
+import { createScaleOut } from './scale/create-scale-out'
 import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
 import { createDatabaseRegistry } from './registry/create-database-registry'
@@ -41,10 +42,15 @@ export async function createServices(
   })
   const { db } = opened
   const repositories = createRepositories(db)
-  const registry = createDatabaseRegistry(repositories.agents)
+  // With REDIS_URL the process is one of many: shared queue, bus, run events and invalidations.
+  const scale = settings.redisUrl
+    ? await createScaleOut({ ...settings, redisUrl: settings.redisUrl }, logger)
+    : undefined
+  const ownRegistry = createDatabaseRegistry(repositories.agents)
+  const registry = scale ? await scale.shareRegistry(ownRegistry) : ownRegistry
   const memory = createDatabaseMemoryStore(db)
   const models = createModelRegistry()
-  const bus = createMessageBus({ loopGuard: { maxHops: 8 } })
+  const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
   // The bus is in memory; the database keeps every envelope and escalation it reports.
   bus.on('message', (envelope) => {
     repositories.messages.save(envelope).catch((error: unknown) => {
@@ -75,7 +81,7 @@ export async function createServices(
     dataDir: settings.dataDir,
     logger,
   })
-  const queue = createInProcessQueue({ concurrency: 4 })
+  const queue = scale?.queue ?? createInProcessQueue({ concurrency: 4 })
   const runs = createRunService({
     repositories,
     registry,
@@ -88,8 +94,11 @@ export async function createServices(
     memory,
     queue,
     logger,
+    workerName: settings.workerName,
+    ...(scale ? { notifier: scale.notifier, handOverOnShutdown: true } : {}),
   })
-  const interrupted = await runs.recoverInterrupted()
+  // Among many processes, runs left running are another's (or taken over when its lease ends).
+  const interrupted = scale ? [] : await runs.recoverInterrupted()
   if (interrupted.length > 0)
     logger.warn({ runs: interrupted }, 'runs interrupted by the last stop')
 
@@ -115,9 +124,11 @@ export async function createServices(
       closing.abort()
       await runs.drain(10_000)
       await queue.close()
-      // Runs still queued never started here; they wait, interrupted, for a resume.
-      await repositories.runs.interruptUnfinished().catch(() => [])
+      // Runs still queued never started here; they wait, interrupted, for a resume (among many
+      // processes they stay queued, for the others).
+      if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
+      await scale?.close()
       await db.destroy()
     },
   }

@@ -59,6 +59,8 @@ export type RunsTable = {
   /** The state a paused (or interrupted) run continues from. */
   state: Json<Record<string, unknown> | null>
   question: string | null
+  /** The process (`BATON_WORKER_NAME`) that executes or executed the run; null until taken. */
+  executed_by: string | null
   created_at: Timestamp
   updated_at: Timestamp
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
+import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database, StoredUsage } from './database'
 
 export type RunStatus =
@@ -28,6 +29,8 @@ export type StoredRun = {
   usageByWallet: Record<string, StoredUsage>
   state: Record<string, unknown> | null
   question: string | null
+  /** The process (`BATON_WORKER_NAME`) that executes or executed the run. */
+  executedBy: string | null
   createdAt: string
   updatedAt: string
 }
@@ -65,6 +68,7 @@ function toRun(row: RunRow): StoredRun {
     usageByWallet: row.usage_by_wallet as Record<string, StoredUsage>,
     state: (row.state as Record<string, unknown> | null) ?? null,
     question: (row.question as string | null) ?? null,
+    executedBy: (row.executed_by as string | null) ?? null,
     createdAt: new Date(row.created_at as Date).toISOString(),
     updatedAt: new Date(row.updated_at as Date).toISOString(),
   }
@@ -93,6 +97,23 @@ async function insertSteps(
     )
     .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
     .execute()
+}
+
+// Locks the run's row for the transaction: a takeover (`claim`) waits for it, or it sees the claim.
+async function assertHeld(
+  trx: Transaction<Database>,
+  runId: string,
+  executedBy: string,
+): Promise<void> {
+  const row = await trx
+    .selectFrom('runs')
+    .select(['status', 'executed_by'])
+    .where('id', '=', runId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (row?.status !== 'running' || row.executed_by !== executedBy) {
+    throw new RunTakenOverError({ runId, executedBy })
+  }
 }
 
 /**
@@ -165,6 +186,18 @@ export function createRunsRepository(db: Kysely<Database>) {
         .execute()
     },
 
+    /**
+     * Takes a run for the process `executedBy` (status `running`); every later commit with
+     * that `executedBy` is refused once another process has taken the run.
+     */
+    async claim(id: string, executedBy: string): Promise<void> {
+      await db
+        .updateTable('runs')
+        .set({ status: 'running', executed_by: executedBy, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute()
+    },
+
     /** Marks every run that was queued or running as interrupted (at start, after a crash). */
     async interruptUnfinished(): Promise<string[]> {
       const rows = await db
@@ -214,8 +247,11 @@ export function createRunsRepository(db: Kysely<Database>) {
       state: Record<string, unknown>
       usage: StoredUsage
       usageByWallet: Record<string, StoredUsage>
+      /** Commit only while this process holds the running run (see `claim`). */
+      executedBy?: string
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        if (input.executedBy) await assertHeld(trx, input.runId, input.executedBy)
         await insertSteps(trx, input.runId, [input.step])
         if (input.events.length > 0) {
           await trx
@@ -274,8 +310,11 @@ export function createRunsRepository(db: Kysely<Database>) {
       ledger: { wallet: string; usage: StoredUsage }[]
       /** Finished top-level steps not committed yet (the last one has no checkpoint after it). */
       steps?: StoredStep[]
+      /** Finish only while this process holds the running run (see `claim`). */
+      executedBy?: string
     }): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        if (input.executedBy) await assertHeld(trx, input.runId, input.executedBy)
         await insertSteps(trx, input.runId, input.steps ?? [])
         const spent = input.ledger.filter(
           (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,

@@ -32,6 +32,8 @@ function summary(run: StoredRun) {
     name: typeof run.plan.name === 'string' ? run.plan.name : null,
     status: run.status,
     usage: run.usage,
+    /** The process (`BATON_WORKER_NAME`) that executes or executed the run. */
+    executedBy: run.executedBy,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
   }

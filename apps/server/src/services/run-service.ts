@@ -36,6 +36,7 @@ import {
 } from '../db/runs-repository'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import type { RunJob, RunQueue } from '../queue'
+import { isTakenOver } from '../scale/is-taken-over'
 import { planTools } from './plan-tools'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
@@ -83,6 +84,15 @@ export type CreateRunServiceOptions = {
   memory: MemoryStore
   queue: RunQueue
   logger: FastifyBaseLogger
+  /** Wakes SSE readers; scale-out passes one shared through Redis (default: this process only). */
+  notifier?: RunNotifier
+  /** This process's name, recorded as each run's `executedBy` and checked by its commits. */
+  workerName?: string
+  /**
+   * Scale-out: a run stopped at a step boundary by shutdown goes back on the queue for another
+   * process, instead of waiting, interrupted, for a resume.
+   */
+  handOverOnShutdown?: boolean
 }
 
 type Active = { controller: AbortController; draining: boolean; done: Promise<void> }
@@ -110,13 +120,16 @@ class ShutdownStop extends Error {
 }
 
 class Runs implements RunService {
-  readonly notifier = createRunNotifier()
+  readonly notifier: RunNotifier
   readonly #options: CreateRunServiceOptions
   readonly #active = new Map<string, Active>()
+  readonly #me: string
   #draining = false
 
   constructor(options: CreateRunServiceOptions) {
     this.#options = options
+    this.notifier = options.notifier ?? createRunNotifier()
+    this.#me = options.workerName ?? 'local'
     options.queue.process((job) => this.#execute(job))
   }
 
@@ -261,6 +274,11 @@ class Runs implements RunService {
       if (job.kind === 'swarm') await this.#executeSwarm(run, active)
       else await this.#executePlan(run, job, active)
     } catch (error) {
+      // Another process holds the run now: it records the outcome, not this one.
+      if (isTakenOver(error)) {
+        this.#options.logger.warn({ runId: run.id }, 'run taken over by another process')
+        return
+      }
       this.#options.logger.error({ err: error, runId: run.id }, 'run executor failed')
       await this.#runs
         .finish({
@@ -295,13 +313,18 @@ class Runs implements RunService {
     let committedByWallet: Record<string, StoredUsage> = run.usageByWallet
     let fromSequence = 0
 
-    const state = job.kind === 'start' ? undefined : ((run.state as RunState | null) ?? undefined)
-    if (job.kind === 'resume' || job.kind === 'answer') {
+    // Still `running` when a job starts: the process that ran it died (its lease expired).
+    const takeover = run.status === 'running'
+    const takenOver = { from: run.executedBy, by: this.#me }
+    const state =
+      job.kind === 'start' && !takeover ? undefined : ((run.state as RunState | null) ?? undefined)
+    await runs.claim(run.id, this.#me)
+    if (takeover) this.#options.logger.warn({ runId: run.id, ...takenOver }, 'run taken over')
+    if (job.kind === 'resume' || job.kind === 'answer' || takeover) {
       // Whatever a killed process stored past its last checkpoint is replayed by this run.
       fromSequence = state?.sequence ?? 0
       await runs.dropEventsFrom(run.id, fromSequence)
     }
-    await runs.setStatus(run.id, 'running')
     this.notifier.notify(run.id)
 
     const options: RunPlanOptions = {
@@ -318,8 +341,10 @@ class Runs implements RunService {
       ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
       onEvent: (event) => {
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
+        // A run taken over says so in its (re-)start event.
+        const stored = takeover && event.type === 'run-start' ? { ...event, takenOver } : event
         writer.write(async () => {
-          await runs.appendEvents(run.id, [event as unknown as Record<string, unknown>])
+          await runs.appendEvents(run.id, [stored as unknown as Record<string, unknown>])
           this.notifier.notify(run.id)
         })
       },
@@ -348,6 +373,7 @@ class Runs implements RunService {
           state: checkpoint as unknown as Record<string, unknown>,
           usage: checkpoint.usage,
           usageByWallet,
+          executedBy: this.#me,
         })
         committedByWallet = usageByWallet
         checkpointed = checkpoint
@@ -357,9 +383,9 @@ class Runs implements RunService {
     }
 
     let result: RunResult
-    if (job.kind === 'start' || !state) {
+    if (!state) {
       result = await runPlan(run.plan, { ...options, inputs: run.inputs, runId: run.id })
-    } else if (job.kind === 'answer') {
+    } else if (job.kind === 'answer' && state.pending !== undefined) {
       result = await resumeRun(state, job.answer, options)
     } else {
       result = await resumeRun(state, undefined, options)
@@ -374,9 +400,10 @@ class Runs implements RunService {
       !(result.status === 'cancelled' && !(active.controller.signal.reason instanceof ShutdownStop))
     if (stoppedForShutdown) {
       const last = checkpointed ?? state
+      const handOver = this.#options.handOverOnShutdown === true
       await runs.finish({
         runId: run.id,
-        status: 'interrupted',
+        status: handOver ? 'queued' : 'interrupted',
         output: null,
         error: null,
         usage: last?.usage ?? run.usage,
@@ -384,7 +411,9 @@ class Runs implements RunService {
         state: (last as unknown as Record<string, unknown>) ?? null,
         question: null,
         ledger: [],
+        executedBy: this.#me,
       })
+      if (handOver) await this.#options.queue.add({ kind: 'resume', runId: run.id })
       return
     }
     const status: RunStatus = result.status
@@ -400,6 +429,7 @@ class Runs implements RunService {
       question: result.question ?? null,
       ledger: ledgerDiff(committedByWallet, result.usageByWallet),
       steps: uncommitted.map(storedStep),
+      executedBy: this.#me,
     })
   }
 
@@ -407,8 +437,9 @@ class Runs implements RunService {
     const runs = this.#runs
     const writer = createSerialWriter()
     let sequence = 0
+    const takenOver = run.status === 'running' ? { from: run.executedBy, by: this.#me } : undefined
+    await runs.claim(run.id, this.#me)
     await runs.dropEventsFrom(run.id, 0)
-    await runs.setStatus(run.id, 'running')
     const agents = this.#options.repositories.agents
     const budget = this.#budgetOf(run)
     const result = await runSwarm(
@@ -421,7 +452,12 @@ class Runs implements RunService {
         runId: run.id,
         ...(budget ? { budget } : {}),
         onEvent: (event: SwarmEvent) => {
-          const stored = { ...event, sequence: sequence++, at: new Date().toISOString() }
+          const stored = {
+            ...event,
+            ...(sequence === 0 && takenOver ? { takenOver } : {}),
+            sequence: sequence++,
+            at: new Date().toISOString(),
+          }
           writer.write(async () => {
             await runs.appendEvents(run.id, [stored])
             this.notifier.notify(run.id)
@@ -449,9 +485,10 @@ class Runs implements RunService {
       byWallet[agent?.wallet ?? agentId] = usage
     }
     const interrupted = (active.draining || this.#draining) && result?.status === 'cancelled'
+    const handOver = interrupted && this.#options.handOverOnShutdown === true
     await runs.finish({
       runId: run.id,
-      status: interrupted ? 'interrupted' : (result?.status ?? 'failed'),
+      status: handOver ? 'queued' : interrupted ? 'interrupted' : (result?.status ?? 'failed'),
       output: result?.output ?? null,
       error:
         result?.error ??
@@ -461,7 +498,9 @@ class Runs implements RunService {
       state: null,
       question: null,
       ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage })),
+      executedBy: this.#me,
     })
+    if (handOver) await this.#options.queue.add({ kind: 'swarm', runId: run.id })
   }
 }
 

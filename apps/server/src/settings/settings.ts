@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import path from 'node:path'
 import { issuesOf, ValidationError } from '@baton/core'
 import { z } from 'zod'
@@ -30,6 +31,16 @@ export const SettingsSchema = z.object({
   BATON_PLAYGROUND_DIR: z.string().optional(),
   /** Skip seeding the demo on an empty database. */
   BATON_SEED: Flag.default(true),
+  /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+  /** `api` serves HTTP only, `worker` executes runs only, `all` does both. */
+  BATON_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /** Runs this process executes at once. */
+  BATON_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  /** How this process is named in `executedBy` (default `hostname:pid`). */
+  BATON_WORKER_NAME: z.string().min(1).optional(),
+  /** How long a run's lease lasts without renewal before another process takes the run over. */
+  BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** The private key (hex) that signs run receipts; unset, a development key in the data folder. */
   BATON_RUNTIME_KEY: z
     .string()
@@ -52,6 +63,12 @@ export type Settings = {
   corsOrigins: string[]
   playgroundDir: string | undefined
   seed: boolean
+  /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
+  redisUrl: string | undefined
+  role: 'api' | 'worker' | 'all'
+  workerConcurrency: number
+  workerName: string
+  leaseMs: number
   /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
   runtimeKey: string | undefined
   requireReceipts: boolean
@@ -72,6 +89,11 @@ export function readSettings(environment: Record<string, string | undefined>): S
   const parsed = SettingsSchema.safeParse(present)
   if (!parsed.success) throw new ValidationError('settings', issuesOf(parsed.error))
   const values = parsed.data
+  if (values.REDIS_URL && !values.DATABASE_URL) {
+    throw new ValidationError('settings', [
+      { path: 'REDIS_URL', message: 'needs DATABASE_URL: processes share one PostgreSQL' },
+    ])
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -87,6 +109,11 @@ export function readSettings(environment: Record<string, string | undefined>): S
       .filter(Boolean),
     playgroundDir: values.BATON_PLAYGROUND_DIR,
     seed: values.BATON_SEED,
+    redisUrl: values.REDIS_URL,
+    role: values.BATON_ROLE,
+    workerConcurrency: values.BATON_WORKER_CONCURRENCY,
+    workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
+    leaseMs: values.BATON_LEASE_MS,
     runtimeKey: values.BATON_RUNTIME_KEY,
     requireReceipts: values.BATON_REQUIRE_RECEIPTS,
   }

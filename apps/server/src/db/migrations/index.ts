@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './0001-initial'
 import * as agentsSearch from './0003-agents-search'
+import * as runsExecutedBy from './0004-runs-executed-by'
 import * as conclave from './0005-conclave'
 
 /**
@@ -12,6 +13,7 @@ import * as conclave from './0005-conclave'
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0003-agents-search': agentsSearch,
+  '0004-runs-executed-by': runsExecutedBy,
   '0005-conclave': conclave,
 }
 

@@ -1,0 +1,68 @@
+import { Queue, Worker } from 'bullmq'
+import type { Redis } from 'ioredis'
+import type { RunJob, RunQueue } from '../queue'
+
+export type BullmqQueueOptions = {
+  /** A connection for BullMQ; it must be made with `maxRetriesPerRequest: null`. */
+  connection: Redis
+  /** The queue's name; every process of one deployment uses the same one (default `baton-runs`). */
+  name?: string
+  /** Jobs this process runs at once. */
+  concurrency: number
+  /** How long a job's lock lasts without renewal; a process dead this long loses its jobs. */
+  leaseMs: number
+  /** `false` in an HTTP-only process: it adds jobs and never takes one. */
+  work: boolean
+  onError?: (error: unknown) => void
+}
+
+/**
+ * The `RunQueue` of scale-out: jobs in BullMQ, taken by any process with free capacity.
+ * A job's lock is its lease: a process that dies stops renewing it, BullMQ's stalled-job check
+ * puts the job back, and another process runs it again (the executor continues the run from
+ * its last committed step).
+ *
+ * @example
+ * const queue = createBullmqQueue({ connection, concurrency: 8, leaseMs: 30_000, work: true })
+ * queue.process((job) => executor.execute(job))
+ * await queue.add({ kind: 'start', runId })
+ */
+export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
+  const name = options.name ?? 'baton-runs'
+  const queue = new Queue<RunJob>(name, { connection: options.connection })
+  queue.on('error', (error) => options.onError?.(error))
+  let worker: Worker<RunJob> | undefined
+  let closed = false
+
+  return {
+    async add(job) {
+      if (closed) throw new Error('the run queue is closed')
+      await queue.add(job.kind, job, {
+        // A run is never failed by the queue: the executor records every outcome on the run.
+        attempts: 1,
+        removeOnComplete: true,
+        removeOnFail: 1_000,
+      })
+    },
+    process(handler) {
+      if (!options.work || worker) return
+      worker = new Worker<RunJob>(name, async (job) => handler(job.data), {
+        connection: options.connection.duplicate(),
+        concurrency: options.concurrency,
+        lockDuration: options.leaseMs,
+        stalledInterval: options.leaseMs,
+        // A run whose processes keep dying is given up on after this many takeovers.
+        maxStalledCount: 5,
+      })
+      worker.on('error', (error) => options.onError?.(error))
+    },
+    size: () => 0,
+    async close() {
+      if (closed) return
+      closed = true
+      // Waits for the jobs running here (the run service has already let them stop).
+      await worker?.close()
+      await queue.close()
+    },
+  }
+}

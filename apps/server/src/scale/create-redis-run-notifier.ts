@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis'
+import { createRunNotifier, type RunNotifier } from '../services/run-notifier'
+
+export type RedisRunNotifierOptions = {
+  /** Publishes this process's notices. */
+  publisher: Redis
+  /** A connection of its own (a subscribed connection can do nothing else). */
+  subscriber: Redis
+  /** The channel every process of the deployment shares. */
+  channel: string
+  /** This process's name: its own notices are delivered here at once, not through Redis. */
+  origin: string
+  /**
+   * Listeners are also woken this often even without a notice, so a notice lost while Redis
+   * was down only delays a reader (who reads the stored events) and never stalls it.
+   */
+  sweepMs?: number
+}
+
+export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
+
+/**
+ * A run notifier shared by every process: a run's new events, stored in PostgreSQL by the
+ * process executing it, wake SSE readers in every other process through Redis pub/sub. Readers
+ * read the events from the database, so `Last-Event-ID` stays exact whoever executes the run.
+ *
+ * @example
+ * const notifier = await createRedisRunNotifier({ publisher, subscriber, channel: 'baton:run-events', origin: 'host:42' })
+ * const off = notifier.listen(runId, () => readStoredEvents())
+ */
+export async function createRedisRunNotifier(
+  options: RedisRunNotifierOptions,
+): Promise<RedisRunNotifier> {
+  const local = createRunNotifier()
+  const listened = new Map<string, number>()
+  const prefix = `${options.origin}\n`
+  options.subscriber.on('message', (channel: string, message: string) => {
+    if (channel !== options.channel || message.startsWith(prefix)) return
+    local.notify(message.slice(message.indexOf('\n') + 1))
+  })
+  await options.subscriber.subscribe(options.channel)
+  const sweep = setInterval(() => {
+    for (const runId of listened.keys()) local.notify(runId)
+  }, options.sweepMs ?? 1_000)
+  sweep.unref()
+
+  return {
+    listen(runId, listener) {
+      listened.set(runId, (listened.get(runId) ?? 0) + 1)
+      const off = local.listen(runId, listener)
+      return () => {
+        off()
+        const count = (listened.get(runId) ?? 1) - 1
+        if (count > 0) listened.set(runId, count)
+        else listened.delete(runId)
+      }
+    },
+    notify(runId) {
+      local.notify(runId)
+      options.publisher.publish(options.channel, `${prefix}${runId}`).catch(() => {
+        // Redis is down: readers elsewhere catch up at their next sweep.
+      })
+    },
+    async close() {
+      clearInterval(sweep)
+      await options.subscriber.unsubscribe(options.channel).catch(() => {})
+    },
+  }
+}

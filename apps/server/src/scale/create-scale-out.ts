@@ -1,0 +1,112 @@
+import {
+  createMessageBus,
+  createRedisLoopGuard,
+  createRedisRail,
+  type MessageBus,
+} from '@baton/comm'
+import { redactUrl } from '@baton/core'
+import type { FastifyBaseLogger } from 'fastify'
+import { Redis } from 'ioredis'
+import type { RunQueue } from '../queue'
+import type { BatonServices } from '../services'
+import type { Settings } from '../settings'
+import { createBullmqQueue } from './create-bullmq-queue'
+import { createRedisRunNotifier, type RedisRunNotifier } from './create-redis-run-notifier'
+import { shareRegistryInvalidation } from './share-registry-invalidation'
+
+/** The shared parts of one process of many (see docs/scaling.md). */
+export type ScaleOut = {
+  queue: RunQueue
+  notifier: RedisRunNotifier
+  bus: MessageBus
+  /** Wraps this process's registry so an invalidation reaches every process. */
+  shareRegistry(registry: BatonServices['registry']): Promise<BatonServices['registry']>
+  close(): Promise<void>
+}
+
+const prefix = 'baton'
+
+/**
+ * Connects a server process to the deployment's Redis: the BullMQ run queue (taking jobs
+ * unless `BATON_ROLE=api`), the Redis rail and Redis loop guard for the bus, run events
+ * published through Redis, and registry invalidations shared by every process.
+ *
+ * @example
+ * const scale = await createScaleOut(settings, logger) // settings.redisUrl is set
+ * const bus = scale.bus
+ */
+export async function createScaleOut(
+  settings: Settings & { redisUrl: string },
+  logger: FastifyBaseLogger,
+): Promise<ScaleOut> {
+  const url = settings.redisUrl
+  const where = redactUrl(url)
+  const connections: Redis[] = []
+  const connect = () => {
+    // No retry limit: while Redis is down, commands wait for it to come back (BullMQ needs this).
+    const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
+    let down = false
+    client.on('error', (error) => {
+      if (down) return
+      down = true
+      logger.warn({ err: error, redis: where }, 'Redis unreachable; retrying')
+    })
+    client.on('ready', () => {
+      if (down) logger.info({ redis: where }, 'Redis is back')
+      down = false
+    })
+    connections.push(client)
+    return client
+  }
+  const main = connect()
+  await main.connect()
+  const subscriber = connect()
+  await subscriber.connect()
+
+  const queue = createBullmqQueue({
+    connection: main,
+    concurrency: settings.workerConcurrency,
+    leaseMs: settings.leaseMs,
+    work: settings.role !== 'api',
+    onError: (error) => logger.warn({ err: error }, 'run queue error'),
+  })
+  const notifier = await createRedisRunNotifier({
+    publisher: main,
+    subscriber,
+    channel: `${prefix}:run-events`,
+    origin: settings.workerName,
+  })
+  const loopGuard = createRedisLoopGuard({ redis: main, prefix, maxHops: 8 })
+  const bus = createMessageBus({
+    transport: createRedisRail({
+      redis: main,
+      prefix,
+      consumer: settings.workerName,
+      blockMs: 500,
+      onError: (error) => logger.warn({ err: error }, 'Redis rail read failed'),
+    }),
+    loopGuard,
+  })
+  const registries: { close(): Promise<void> }[] = []
+
+  return {
+    queue,
+    notifier,
+    bus,
+    async shareRegistry(registry) {
+      const shared = await shareRegistryInvalidation(registry, {
+        publisher: main,
+        subscriber,
+        channel: `${prefix}:registry`,
+      })
+      registries.push(shared)
+      return shared
+    },
+    async close() {
+      await notifier.close()
+      for (const registry of registries) await registry.close()
+      await loopGuard.close()
+      for (const client of connections) client.disconnect()
+    },
+  }
+}

@@ -1,0 +1,335 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { GetTaskRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import type { Kysely } from 'kysely'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { readSse } from '../__fixtures__/read-sse'
+import { waitFor } from '../__fixtures__/wait-for'
+import type { Database } from '../db/database'
+import { openDatabase } from '../db/open-database'
+import { createRepositories, type Repositories } from '../db/repositories'
+import {
+  type ClusterProcess,
+  createDatabase,
+  startCluster,
+  stopCluster,
+} from './__fixtures__/cluster'
+import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
+
+const analyst = '0x1111111111111111111111111111111111111111'
+const reviewer = '0x2222222222222222222222222222222222222222'
+
+/** A short offline plan: each step asks a demo agent (one charged call) and waits `ms`. */
+const planOf = (ms: number, steps = 2) => ({
+  name: `scale-${ms}`,
+  steps: Array.from({ length: steps }, (_, index) => ({
+    op: 'delegate',
+    saveAs: `s${index}`,
+    agentWallet: index % 2 === 0 ? analyst : reviewer,
+    prompt: `[[sleep:${ms}]] step ${index}`,
+  })),
+})
+
+const postgresUrl = inject('postgresUrl')
+const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
+if (!canRun) {
+  console.warn('[scale-out tests] redis-server or PostgreSQL not found: skipping them.')
+}
+
+const started: ClusterProcess[] = []
+let processes: ClusterProcess[] = []
+let redis: RedisServer | undefined
+let dataDir: string | undefined
+let db: Kysely<Database> | undefined
+let repositories: Repositories
+
+beforeAll(async () => {
+  if (!canRun) return
+  if (!hasRedis) throw new Error('redis-server is required under CI=true')
+  if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
+  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-'))
+  redis = await startRedisServer()
+  const databaseUrl = await createDatabase(postgresUrl)
+  processes = await startCluster({
+    names: ['a', 'b', 'c'],
+    databaseUrl,
+    redisUrl: redis.url,
+    dataDir,
+    // A short lease, so a killed process's runs are taken over within seconds.
+    environment: { BATON_LEASE_MS: '3000', BATON_WORKER_CONCURRENCY: '8' },
+    started,
+  })
+  db = (await openDatabase({ dataDir, databaseUrl })).db
+  repositories = createRepositories(db)
+}, 180_000)
+
+afterAll(async () => {
+  await stopCluster(started)
+  await db?.destroy()
+  await redis?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+}, 60_000)
+
+const byName = (name: string) => {
+  const found = processes.find((server) => server.name === name)
+  if (!found) throw new Error(`no process ${name}`)
+  return found
+}
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> }
+}
+
+async function startRuns(count: number, plan: unknown, targets: ClusterProcess[]) {
+  const ids: string[] = []
+  for (let index = 0; index < count; index++) {
+    const target = targets[index % targets.length]!
+    const { status, json } = await post(`${target.url}/api/v1/runs`, { plan })
+    expect(status).toBe(202)
+    ids.push(json.id as string)
+  }
+  return ids
+}
+
+async function waitUntilFinal(ids: string[], what: string, timeoutMs = 90_000) {
+  return waitFor(
+    async () => {
+      const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
+      return runs.every(
+        (run) => run && ['done', 'failed', 'stopped', 'cancelled'].includes(run.status),
+      )
+        ? runs.map((run) => run!)
+        : undefined
+    },
+    { timeoutMs, intervalMs: 250, what },
+  )
+}
+
+/** Each run's events: it started and finished exactly once, and every step finished once. */
+async function assertRanOnce(ids: string[], steps: number) {
+  for (const id of ids) {
+    const events = (await repositories.runs.events(id)).map((stored) => stored.event)
+    const types = events.map((event) => event.type)
+    expect(types.filter((type) => type === 'run-finish')).toHaveLength(1)
+    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index))
+    const finished = events
+      .filter((event) => event.type === 'step-finish')
+      .map((event) => event.path)
+    expect(finished).toEqual(Array.from({ length: steps }, (_, index) => `steps[${index}]`))
+    const stored = await repositories.runs.steps(id)
+    expect(stored.map((step) => step.path)).toEqual(finished)
+  }
+}
+
+/** The ledger holds exactly what the runs' records say they used. */
+async function assertLedgerMatches(runIds: string[]) {
+  const rows = await repositories.ledger.spend({ by: 'run' })
+  const ledger = new Map(rows.map((row) => [row.key, row.calls]))
+  for (const id of runIds) {
+    const run = await repositories.runs.find(id)
+    expect(ledger.get(id) ?? 0).toBe(run?.usage.calls)
+  }
+}
+
+describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and one Redis', () => {
+  it('completes 200 runs submitted round-robin, each exactly once, spread over all three', async () => {
+    const ids = await startRuns(200, planOf(20), processes)
+    const runs = await waitUntilFinal(ids, 'the 200 runs to finish', 120_000)
+    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    const split: Record<string, number> = {}
+    for (const run of runs) split[run.executedBy ?? '?'] = (split[run.executedBy ?? '?'] ?? 0) + 1
+    console.log('[scale-out] 200 runs executed by', split)
+    expect(Object.keys(split).sort()).toEqual(['a', 'b', 'c'])
+    await assertRanOnce(ids, 2)
+    await assertLedgerMatches(ids)
+  }, 180_000)
+
+  it('streams every event of a run executed by one process to an SSE client of another, in order, and resumes exactly after Last-Event-ID', async () => {
+    const [id] = await startRuns(1, planOf(400, 4), [byName('a')])
+    const run = await waitFor(
+      async () => {
+        const found = await repositories.runs.find(id!)
+        return found?.executedBy ? found : undefined
+      },
+      { timeoutMs: 60_000, what: 'the run to be taken by a process' },
+    )
+    const reader = processes.find((server) => server.name !== run.executedBy)!
+    const response = await fetch(`${reader.url}/api/v1/runs/${id}/events`)
+    const received: { id: number; type: string }[] = []
+    for await (const event of readSse(response.body!)) {
+      received.push({ id: Number(event.id), type: event.event ?? '' })
+    }
+    const stored = await repositories.runs.events(id!)
+    expect(received).toEqual(stored.map((event) => ({ id: event.sequence, type: event.type })))
+    expect(received.at(-1)?.type).toBe('run-finish')
+    expect((await repositories.runs.find(id!))?.executedBy).toBe(run.executedBy)
+
+    const third = processes.find(
+      (server) => server.name !== run.executedBy && server.name !== reader.name,
+    )!
+    const after = received[2]!.id
+    const resumed = await fetch(`${third.url}/api/v1/runs/${id}/events`, {
+      headers: { 'last-event-id': String(after) },
+    })
+    const rest: number[] = []
+    for await (const event of readSse(resumed.body!)) rest.push(Number(event.id))
+    expect(rest).toEqual(stored.filter((event) => event.sequence > after).map((e) => e.sequence))
+  }, 120_000)
+
+  it('serves A2A against any process: a task streamed on one is found with GetTask on the others', async () => {
+    const clientOf = (server: ClusterProcess) =>
+      new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(
+        `${server.url}/a2a/analyst/.well-known/agent-card.json`,
+        '',
+      )
+    for (const [index, server] of processes.entries()) {
+      const client = await clientOf(server)
+      let taskId = ''
+      let last: TaskState | undefined
+      const request = SendMessageRequest.fromJSON({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      })
+      for await (const event of client.sendMessageStream(request)) {
+        if (event.payload?.$case === 'task') taskId = event.payload.value.id
+        if (event.payload?.$case === 'statusUpdate') last = event.payload.value.status?.state
+      }
+      expect(last).toBe(TaskState.TASK_STATE_COMPLETED)
+      const other = await clientOf(processes[(index + 1) % processes.length]!)
+      const found = (await other.getTask(GetTaskRequest.fromJSON({ id: taskId }))) as Task
+      expect(found.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    }
+  }, 120_000)
+
+  it('stops a delegation loop whose hops cross processes at maxHops, escalates it once, and an allow from another process releases it', async () => {
+    const correlationId = `corr-scale-${Date.now()}`
+    const order = [byName('b'), byName('c'), byName('a')]
+    let held: { envelope: Record<string, unknown>; at: ClusterProcess } | undefined
+    for (let hop = 0; hop < 20 && !held; hop++) {
+      const target = order[hop % order.length]!
+      const envelope = {
+        id: `env-${correlationId}-${hop}`,
+        from: { agentId: `loop${hop}` },
+        to: { agentId: `loop${hop + 1}` },
+        content: `pass ${hop}`,
+        type: 'direct',
+        correlationId,
+        hop,
+        createdAt: new Date().toISOString(),
+      }
+      const { status, json } = await post(`${target.url}/api/v1/messages`, envelope)
+      if (status === 202) continue
+      expect(status).toBe(409)
+      expect((json.error as { code: string }).code).toBe('LOOP_GUARD_ESCALATED')
+      held = { envelope, at: target }
+    }
+    expect(held).toBeDefined()
+    // Each process counted the hops the others admitted: the ninth hop (maxHops 8) is held.
+    expect(held!.envelope.hop).toBe(9)
+    // Any further hop, on any process, waits on the same escalation; none is raised again.
+    const again = await post(`${byName('a').url}/api/v1/messages`, {
+      from: { agentId: 'loop-extra' },
+      to: { agentId: 'loop-more' },
+      content: 'one more',
+      correlationId,
+      hop: 9,
+    })
+    expect(again.status).toBe(409)
+    const open = await waitFor(
+      async () => {
+        const response = await fetch(`${byName('b').url}/api/v1/escalations`)
+        const { escalations } = (await response.json()) as {
+          escalations: { id: string; correlationId: string; status: string }[]
+        }
+        const mine = escalations.filter((item) => item.correlationId === correlationId)
+        return mine.length > 0 ? mine : undefined
+      },
+      { timeoutMs: 30_000, what: 'the escalation to be stored' },
+    )
+    expect(open).toHaveLength(1)
+    const allower = order.find((server) => server !== held!.at)!
+    const allowed = await post(`${allower.url}/api/v1/escalations/${open[0]!.id}/allow`, {
+      extraHops: 1,
+    })
+    expect(allowed.status).toBe(200)
+    // The held message is delivered to its recipient, whose process stores it.
+    await waitFor(
+      async () => {
+        const response = await fetch(`${held!.at.url}/api/v1/conversations/${correlationId}`)
+        const { messages } = (await response.json()) as { messages: { id: string }[] }
+        return messages.some((message) => message.id === held!.envelope.id) ? true : undefined
+      },
+      { timeoutMs: 30_000, what: 'the held message to be delivered' },
+    )
+    const all = await repositories.messages.escalations()
+    expect(all.filter((item) => item.correlationId === correlationId)).toHaveLength(1)
+  }, 120_000)
+
+  it('finishes every run in flight when Redis restarts mid-load, none lost or run twice', async () => {
+    const ids = await startRuns(30, planOf(300, 3), processes)
+    await waitFor(
+      async () => {
+        const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
+        return runs.filter((run) => run?.status === 'running').length >= 3 ? true : undefined
+      },
+      { timeoutMs: 60_000, what: 'runs to be in flight' },
+    )
+    await redis!.restart({ downMs: 500 })
+    const runs = await waitUntilFinal(ids, 'the runs after the Redis restart', 120_000)
+    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    await assertRanOnce(ids, 3)
+    await assertLedgerMatches(ids)
+  }, 180_000)
+
+  it('takes over the runs of a process killed with SIGKILL: all complete, no finished step lost or run again, the ledger matches', async () => {
+    const victim = byName('b')
+    const ids = await startRuns(30, planOf(500, 3), processes)
+    const before = await waitFor(
+      async () => {
+        const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
+        const mine = runs.filter((run) => run?.status === 'running' && run.executedBy === 'b')
+        if (mine.length < 2) return undefined
+        const withSteps = await Promise.all(
+          mine.map(async (run) => ({ id: run!.id, steps: await repositories.runs.steps(run!.id) })),
+        )
+        return withSteps.some((run) => run.steps.length > 0) ? withSteps : undefined
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: 'process b to have runs with a finished step' },
+    )
+    victim.child.kill('SIGKILL')
+    const killedAt = Date.now()
+    await victim.exited
+    processes = processes.filter((server) => server !== victim)
+
+    const runs = await waitUntilFinal(ids, 'the runs of the killed process', 120_000)
+    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    await assertRanOnce(ids, 3)
+    await assertLedgerMatches(ids)
+    const takeovers: number[] = []
+    for (const { id, steps } of before) {
+      const run = runs.find((item) => item.id === id)!
+      expect(['a', 'c']).toContain(run.executedBy)
+      // A step finished before the kill is the same row afterwards: it did not run again.
+      const after = await repositories.runs.steps(id)
+      for (const step of steps) {
+        expect(after.find((item) => item.path === step.path)?.finishedAt).toBe(step.finishedAt)
+      }
+      // The run's start on the process that took it over, after the events kept from b.
+      const restart = (await repositories.runs.events(id))
+        .map((stored) => stored.event)
+        .filter((event) => event.type === 'run-start')
+        .at(-1)
+      expect(restart?.takenOver).toEqual({ from: 'b', by: run.executedBy })
+      takeovers.push(Date.parse(String(restart?.at)) - killedAt)
+    }
+    console.log(
+      `[scale-out] SIGKILL to takeover: ${Math.min(...takeovers)}–${Math.max(...takeovers)} ms (lease 3000 ms)`,
+    )
+  }, 180_000)
+})
