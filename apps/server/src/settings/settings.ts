@@ -31,6 +31,13 @@ export const SettingsSchema = z.object({
   BATON_PLAYGROUND_DIR: z.string().optional(),
   /** Skip seeding the demo on an empty database. */
   BATON_SEED: Flag.default(true),
+  /** The private key (hex) that signs run receipts; unset, a development key in the data folder. */
+  BATON_RUNTIME_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte private key in hex (0x and 64 digits)')
+    .optional(),
+  /** Every run gets a signed receipt, whatever its plan says. */
+  BATON_REQUIRE_RECEIPTS: Flag.default(false),
   /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
   /** `api` serves HTTP only, `worker` executes runs only, `all` does both. */
@@ -41,13 +48,6 @@ export const SettingsSchema = z.object({
   BATON_WORKER_NAME: z.string().min(1).optional(),
   /** How long a run's lease lasts without renewal before another process takes the run over. */
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
-  /** The private key (hex) that signs run receipts; unset, a development key in the data folder. */
-  BATON_RUNTIME_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte private key in hex (0x and 64 digits)')
-    .optional(),
-  /** Every run gets a signed receipt, whatever its plan says. */
-  BATON_REQUIRE_RECEIPTS: Flag.default(false),
 })
 
 export type Settings = {
@@ -63,15 +63,15 @@ export type Settings = {
   corsOrigins: string[]
   playgroundDir: string | undefined
   seed: boolean
+  /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
+  runtimeKey: string | undefined
+  requireReceipts: boolean
   /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
   redisUrl: string | undefined
   role: 'api' | 'worker' | 'all'
   workerConcurrency: number
   workerName: string
   leaseMs: number
-  /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
-  runtimeKey: string | undefined
-  requireReceipts: boolean
 }
 
 /**
@@ -109,13 +109,13 @@ export function readSettings(environment: Record<string, string | undefined>): S
       .filter(Boolean),
     playgroundDir: values.BATON_PLAYGROUND_DIR,
     seed: values.BATON_SEED,
+    runtimeKey: values.BATON_RUNTIME_KEY,
+    requireReceipts: values.BATON_REQUIRE_RECEIPTS,
     redisUrl: values.REDIS_URL,
     role: values.BATON_ROLE,
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
-    runtimeKey: values.BATON_RUNTIME_KEY,
-    requireReceipts: values.BATON_REQUIRE_RECEIPTS,
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './0001-initial'
 import * as agentsSearch from './0003-agents-search'
-import * as runsExecutedBy from './0004-runs-executed-by'
 import * as conclave from './0005-conclave'
+import * as runsExecutedBy from './0006-runs-executed-by'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -13,8 +13,8 @@ import * as conclave from './0005-conclave'
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0003-agents-search': agentsSearch,
-  '0004-runs-executed-by': runsExecutedBy,
   '0005-conclave': conclave,
+  '0006-runs-executed-by': runsExecutedBy,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
