@@ -1,6 +1,14 @@
 import { z } from 'zod'
 
-export const SwarmStrategy = z.enum(['hierarchical', 'democratic', 'specialist', 'round-robin'])
+export const SwarmStrategy = z.enum([
+  'hierarchical',
+  'democratic',
+  'specialist',
+  'round-robin',
+  'competitive',
+  'collaborative',
+  'adaptive',
+])
 export type SwarmStrategy = z.infer<typeof SwarmStrategy>
 
 export const SwarmRole = z.enum(['leader', 'worker', 'critic', 'planner', 'specialist', 'observer'])
@@ -11,6 +19,10 @@ export const SwarmMember = z.object({
   role: SwarmRole,
   weight: z.number().min(0).max(1).default(1),
   canInitiate: z.boolean().optional(),
+  /** Higher goes first in turns and wins ties (votes, verdicts); default 0, then the listed order. */
+  priority: z.number().int().optional(),
+  /** May end a collaborative run early (as the leader may). */
+  canTerminate: z.boolean().optional(),
 })
 export type SwarmMember = z.output<typeof SwarmMember>
 
@@ -27,6 +39,10 @@ export const AgentSwarm = z
     agents: z.array(SwarmMember).min(1, 'a swarm needs at least one member'),
     consensusThreshold: z.number().min(0).max(1).default(0.5),
     maxRounds: z.number().int().min(1).default(3),
+    /** Members see the run's conclave (its shared entries) in every prompt. */
+    sharedContext: z.boolean().optional(),
+    /** How members hear each other (default `broadcast`). */
+    communication: z.enum(['broadcast', 'direct', 'shared-memory']).optional(),
   })
   .superRefine((swarm, context) => {
     const leaders = swarm.agents.flatMap((member, index) =>

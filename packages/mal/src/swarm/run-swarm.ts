@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { type AgentSwarm, type AgentSwarmInput, BatonError, createBudget } from '@baton/core'
+import { createMemoryConclave } from '../conclave/create-memory-conclave'
 import { createDefaultRunMember } from './default-run-member'
 import { type PreparedSwarm, prepareSwarm } from './prepare-swarm'
+import { runAdaptive, type Strategies } from './run-adaptive'
+import { runCollaborative } from './run-collaborative'
+import { runCompetitive } from './run-competitive'
 import { runDemocratic } from './run-democratic'
 import { runHierarchical } from './run-hierarchical'
 import { runRoundRobin } from './run-round-robin'
@@ -10,15 +14,18 @@ import type { StrategyOutcome } from './strategy-outcome'
 import { SwarmSession } from './swarm-session'
 import type { RunSwarmOptions, SwarmEvent, SwarmRunResult, SwarmRunStatus } from './types'
 
-const strategies: Record<
-  AgentSwarm['strategy'],
-  (session: SwarmSession) => Promise<StrategyOutcome>
-> = {
+const chosen: Strategies = {
   hierarchical: runHierarchical,
   democratic: runDemocratic,
   specialist: runSpecialist,
   'round-robin': runRoundRobin,
+  competitive: runCompetitive,
+  collaborative: runCollaborative,
 }
+const strategies: Record<
+  AgentSwarm['strategy'],
+  (session: SwarmSession) => Promise<StrategyOutcome>
+> = { ...chosen, adaptive: (session) => runAdaptive(session, chosen) }
 
 /**
  * Runs a swarm on a task under its strategy and returns what happened, round by round.
@@ -79,6 +86,10 @@ export async function executeSwarm(
         ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
       }),
     onEvent: emit,
+    conclave: {
+      store: options.conclave?.store ?? createMemoryConclave(),
+      space: options.conclave?.space ?? runId,
+    },
   })
   session.emit({ type: 'swarm-start', swarmId: swarm.id, strategy: swarm.strategy, task })
   let status: SwarmRunStatus = 'done'
@@ -102,6 +113,10 @@ export async function executeSwarm(
     usage: session.usage,
     usageByAgent: session.usageByAgent,
     ...(error ? { error } : {}),
+  }
+  // The run's own keyspace ends with it; a root's keyspace (a given space) is its root's to end.
+  if (options.conclave?.space === undefined) {
+    await session.conclave.store.expire(runId, 0).catch(() => undefined)
   }
   session.emit({ type: 'swarm-finish', result })
   return result

@@ -1,4 +1,5 @@
 import { type AgentSwarm, BatonError, type Budget } from '@baton/core'
+import type { ConclaveStore } from '../conclave/conclave-types'
 import { SwarmMemberCallError } from './swarm-errors'
 import type {
   ResolvedSwarmMember,
@@ -38,6 +39,8 @@ export class SwarmSession {
   readonly usageByAgent: Record<string, SwarmUsage> = {}
   /** The best answer so far, so a run that stops early still returns something. */
   output = ''
+  /** The run's shared state: the collaborative draft, and what `sharedContext` shows members. */
+  readonly conclave: { store: ConclaveStore; space: string }
   readonly #budget: Budget
   readonly #signal: AbortSignal
   readonly #runMember: RunMember
@@ -53,7 +56,9 @@ export class SwarmSession {
     signal: AbortSignal
     runMember: RunMember
     onEvent: (event: SwarmEvent) => void
+    conclave: { store: ConclaveStore; space: string }
   }) {
+    this.conclave = options.conclave
     this.runId = options.runId
     this.swarm = options.swarm
     this.members = options.members

@@ -6,6 +6,7 @@ import type {
   SwarmStrategy,
   ToolRegistry,
 } from '@baton/core'
+import type { ConclaveStore } from '../conclave/conclave-types'
 
 /** What a message of a swarm run is. */
 export type SwarmMessageKind =
@@ -59,6 +60,12 @@ export type SwarmRunResult = {
   consensusReached?: boolean
   /** Hierarchical runs: whether the critic approved the result. */
   approved?: boolean
+  /** Competitive runs: whose answer won, and the judge's reasons. */
+  verdict?: { winner: string; reasons: string; judge?: string }
+  /** Collaborative runs: the member that ended the run early. */
+  terminatedBy?: string
+  /** Adaptive runs: the strategy chosen for this run, why, and by whom. */
+  chosen?: { strategy: SwarmStrategy; reason: string; by: string }
   rounds: SwarmRound[]
   usage: SwarmUsage
   /** Usage per member agent id; the values sum to `usage`. */
@@ -113,4 +120,9 @@ export type RunSwarmOptions = {
   runId?: string
   onEvent?: (event: SwarmEvent) => void
   runMember?: RunMember
+  /**
+   * The run's shared state (collaborative drafts; what members see with `sharedContext`).
+   * Default: a store of its own, keyed by the run's id, dropped when the run ends.
+   */
+  conclave?: { store: ConclaveStore; space?: string }
 }
