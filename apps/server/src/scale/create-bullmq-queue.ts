@@ -38,8 +38,10 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
     async add(job) {
       if (closed) throw new Error('the run queue is closed')
       await queue.add(job.kind, job, {
-        // A run is never failed by the queue: the executor records every outcome on the run.
-        attempts: 1,
+        // The executor records every outcome on the run; it throws only when it could record
+        // nothing (the database was down), and then the job is tried again later.
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 2_000 },
         removeOnComplete: true,
         removeOnFail: 1_000,
       })

@@ -53,7 +53,9 @@ beforeAll(async () => {
   redis = await startRedisServer()
   const databaseUrl = await createDatabase(postgresUrl)
   processes = await startCluster({
-    names: ['a', 'b', 'c'],
+    // d serves HTTP only: it adds runs to the queue and never takes one.
+    names: ['a', 'b', 'c', 'd'],
+    environmentOf: { d: { BATON_ROLE: 'api' } },
     databaseUrl,
     redisUrl: redis.url,
     dataDir,
@@ -61,6 +63,8 @@ beforeAll(async () => {
     environment: { BATON_LEASE_MS: '3000', BATON_WORKER_CONCURRENCY: '8' },
     started,
   })
+  // The api-only process is addressed by name only; the others run everything.
+  processes = processes.filter((server) => server.name !== 'd')
   db = (await openDatabase({ dataDir, databaseUrl })).db
   repositories = createRepositories(db)
 }, 180_000)
@@ -73,7 +77,7 @@ afterAll(async () => {
 }, 60_000)
 
 const byName = (name: string) => {
-  const found = processes.find((server) => server.name === name)
+  const found = started.find((server) => server.name === name)
   if (!found) throw new Error(`no process ${name}`)
   return found
 }
@@ -139,8 +143,8 @@ async function assertLedgerMatches(runIds: string[]) {
 }
 
 describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and one Redis', () => {
-  it('completes 200 runs submitted round-robin, each exactly once, spread over all three', async () => {
-    const ids = await startRuns(200, planOf(20), processes)
+  it('completes 200 runs submitted round-robin, each exactly once, spread over all three workers and none on the api-only process', async () => {
+    const ids = await startRuns(200, planOf(20), [...processes, byName('d')])
     const runs = await waitUntilFinal(ids, 'the 200 runs to finish', 120_000)
     expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
     const split: Record<string, number> = {}

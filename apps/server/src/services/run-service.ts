@@ -292,7 +292,11 @@ class Runs implements RunService {
           question: null,
           ledger: [],
         })
-        .catch(() => {})
+        .catch((recordError: unknown) => {
+          // Nothing could be recorded (the database is down): the queue may try the job again
+          // later (BullMQ does; it then continues from the last committed step).
+          throw recordError
+        })
     } finally {
       this.#active.delete(run.id)
       settle()

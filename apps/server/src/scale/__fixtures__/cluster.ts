@@ -34,6 +34,8 @@ export async function startCluster(options: {
   /** A temporary folder; each process gets a data folder in it. */
   dataDir: string
   environment?: Record<string, string>
+  /** Extra variables of single processes, by name (e.g. `{ d: { BATON_ROLE: 'api' } }`). */
+  environmentOf?: Record<string, Record<string, string>>
   /** Every process started is pushed here at once, so the caller can stop it even on failure. */
   started: ClusterProcess[]
 }): Promise<ClusterProcess[]> {
@@ -48,6 +50,7 @@ export async function startCluster(options: {
       BATON_RATE_LIMIT: '1000000',
       BATON_DATA_DIR: path.join(options.dataDir, name),
       ...options.environment,
+      ...options.environmentOf?.[name],
     })
     const process = { ...server, name }
     options.started.push(process)
