@@ -18,7 +18,7 @@ describe('AgentCard', () => {
     expect(issuesFor(AgentCard, { trustTier: 'root' })).toEqual([
       {
         path: 'trustTier',
-        message: 'Invalid option: expected one of "low"|"medium"|"high"',
+        message: 'Invalid option: expected one of "safe"|"low"|"medium"|"high"|"critical"',
       },
     ])
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
-export const TrustTier = z.enum(['low', 'medium', 'high'])
+/** The seed systems' trust tiers, lowest first; a minimum tier admits every tier above it. */
+export const TrustTier = z.enum(['safe', 'low', 'medium', 'high', 'critical'])
 export type TrustTier = z.infer<typeof TrustTier>
 
 /** What an agent tells others about itself (published at the A2A well-known path). */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TrustTier } from './agent-card'
 
 export const SwarmStrategy = z.enum([
   'hierarchical',
@@ -43,6 +44,8 @@ export const AgentSwarm = z
     sharedContext: z.boolean().optional(),
     /** How members hear each other (default `broadcast`). */
     communication: z.enum(['broadcast', 'direct', 'shared-memory']).optional(),
+    /** Every member's agent must be trusted at least this much (checked before the run starts). */
+    minTrustTier: TrustTier.optional(),
   })
   .superRefine((swarm, context) => {
     const leaders = swarm.agents.flatMap((member, index) =>

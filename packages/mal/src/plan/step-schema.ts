@@ -1,4 +1,4 @@
-import { Budget, ModelRef, parseWallet, type Wallet } from '@baton/core'
+import { Budget, ModelRef, parseWallet, TrustTier, type Wallet } from '@baton/core'
 import { z } from 'zod'
 import { ConclaveStepSchema } from './conclave-step'
 import { SearchAgentsSchema, SearchModelsSchema, SearchToolsSchema } from './search-step-schema'
@@ -52,6 +52,7 @@ const TaskSchema = z
     persona: z.string().optional(),
     budget: Budget.optional(),
     isolation: Isolation.default('none'),
+    minTrustTier: TrustTier.optional(),
     model: refuseModel('task'),
   })
   .transform(({ model: _model, ...step }): TaskStep => step)
@@ -63,6 +64,7 @@ const DelegateSchema = z
     agentWallet: WalletField,
     prompt: Text,
     budget: Budget.optional(),
+    minTrustTier: TrustTier.optional(),
     model: refuseModel('delegate'),
   })
   .transform(({ model: _model, ...step }): DelegateStep => step)

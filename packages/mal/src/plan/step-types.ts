@@ -1,4 +1,4 @@
-import type { BudgetLimits, Wallet } from '@baton/core'
+import type { BudgetLimits, TrustTier, Wallet } from '@baton/core'
 import type { ConclaveStep } from './conclave-step'
 import type { SearchStep } from './search-step-types'
 
@@ -21,6 +21,8 @@ export type TaskStep = {
   persona?: string
   budget?: BudgetLimits
   isolation: Isolation
+  /** The agent must be trusted at least this much, or the step fails before anything is spent. */
+  minTrustTier?: TrustTier
 }
 export type DelegateStep = {
   op: 'delegate'
@@ -28,6 +30,8 @@ export type DelegateStep = {
   agentWallet: Wallet
   prompt: string
   budget?: BudgetLimits
+  /** The agent must be trusted at least this much, or the step fails before anything is spent. */
+  minTrustTier?: TrustTier
 }
 export type ModelsCallStep = {
   op: 'models_call'

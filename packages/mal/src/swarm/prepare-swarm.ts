@@ -1,4 +1,12 @@
-import { Agent, AgentSwarm, type AgentSwarmInput, parseWith, ValidationError } from '@baton/core'
+import {
+  Agent,
+  AgentSwarm,
+  type AgentSwarmInput,
+  isTrustTierAtLeast,
+  parseWith,
+  TrustTierTooLowError,
+  ValidationError,
+} from '@baton/core'
 import { SwarmMemberNotFoundError } from './swarm-errors'
 import type { AgentSource, ResolvedSwarmMember } from './types'
 
@@ -34,6 +42,15 @@ export async function prepareSwarm(
     const agent = parseWith(Agent, found, `agent "${member.agentId}" of swarm "${swarm.id}"`)
     if (agent.id !== member.agentId) {
       throw new SwarmMemberNotFoundError({ swarmId: swarm.id, agentId: member.agentId, index })
+    }
+    const tier = agent.agentCard.trustTier
+    if (swarm.minTrustTier && !isTrustTierAtLeast(tier, swarm.minTrustTier)) {
+      throw new TrustTierTooLowError({
+        wallet: agent.wallet,
+        tier,
+        required: swarm.minTrustTier,
+        where: `swarm "${swarm.id}"`,
+      })
     }
     members.push({ ...member, agent })
   }

@@ -1,4 +1,4 @@
-import type { Agent } from '@baton/core'
+import { type Agent, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
 import type { StepContext, StepOutcome } from './step-context'
@@ -18,6 +18,15 @@ export async function runAgentStep(
   const wallet = renderTemplate(step.agentWallet, scope)
   const agent = await services.registry.ensureRegisteredAgent(wallet, { signal: budget.signal })
   onAgent?.(agent)
+  const tier = agent.agentCard.trustTier
+  if (step.minTrustTier && !isTrustTierAtLeast(tier, step.minTrustTier)) {
+    throw new TrustTierTooLowError({
+      wallet: agent.wallet,
+      tier,
+      required: step.minTrustTier,
+      where: `this ${step.op}`,
+    })
+  }
   const prompt = renderTemplate(step.prompt, scope)
   const request = { agent, prompt, budget, signal: budget.signal, path }
   const result =
