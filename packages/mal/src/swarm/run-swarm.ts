@@ -115,6 +115,7 @@ export async function executeSwarm(
     ...(error ? { error } : {}),
   }
   // The run's own keyspace ends with it; a root's keyspace (a given space) is its root's to end.
+  await session.settled()
   if (options.conclave?.space === undefined) {
     await session.conclave.store.expire(runId, 0).catch(() => undefined)
   }

@@ -46,6 +46,8 @@ export class SwarmSession {
   readonly #runMember: RunMember
   readonly #onEvent: (event: SwarmEvent) => void
   #current: SwarmRound | undefined
+  // Writes of `shared-memory` messages to the conclave, awaited before the next member call.
+  #sharing: Promise<void> = Promise.resolve()
 
   constructor(options: {
     runId: string
@@ -95,6 +97,18 @@ export class SwarmSession {
     if (!current) throw new Error('record() called outside a round')
     current.messages.push(message)
     this.emit({ type: 'swarm-message', round: current.round, ...message })
+    if (this.swarm.communication === 'shared-memory') {
+      const { store, space } = this.conclave
+      const key = `messages/${String(current.round).padStart(3, '0')}/${String(current.messages.length).padStart(3, '0')}`
+      const writtenBy = this.members.find((member) => member.agentId === message.agentId)?.agent
+        .wallet
+      const written = this.#sharing.then(async () => {
+        await store.write(space, key, message, { writtenBy: writtenBy ?? message.agentId })
+      })
+      // A failed write (CONCLAVE_LIMIT, say) fails the next member call, not the process.
+      written.catch(() => undefined)
+      this.#sharing = written
+    }
   }
 
   finishRound(outcome: Pick<SwarmRound, 'tally' | 'consensusReached'> = {}): void {
@@ -120,7 +134,8 @@ export class SwarmSession {
       { name: `${this.runId}/r${this.round}/${member.agentId}` },
     )
     try {
-      const result = await this.#runMember(member, call.prompt, {
+      const context = await this.#sharedContext()
+      const result = await this.#runMember(member, `${call.prompt}${context}`, {
         budget,
         signal: AbortSignal.any([signal, budget.signal]),
         kind: call.kind,
@@ -143,6 +158,29 @@ export class SwarmSession {
     } finally {
       this.#count(member.agentId, budget.spent())
     }
+  }
+
+  /** Resolves once every shared message has been written (or failed). */
+  settled(): Promise<void> {
+    return this.#sharing.catch(() => undefined)
+  }
+
+  // With `sharedContext` (or `shared-memory`), every prompt ends with the conclave's entries.
+  async #sharedContext(): Promise<string> {
+    await this.#sharing
+    const { sharedContext, communication } = this.swarm
+    if (!sharedContext && communication !== 'shared-memory') return ''
+    const { store, space } = this.conclave
+    const keys = (await store.list(space)).slice(-50)
+    if (keys.length === 0) return ''
+    const lines = await Promise.all(
+      keys.map(async (key) => {
+        const entry = await store.read(space, key)
+        const value = JSON.stringify(entry?.value ?? null).slice(0, 2000)
+        return `- ${key} (version ${entry?.version}, by ${entry?.writtenBy}): ${value}`
+      }),
+    )
+    return `\n\nThe team's shared conclave:\n${lines.join('\n')}`
   }
 
   /**
