@@ -1,6 +1,7 @@
 export { Agent, type AgentInput, AgentStatus, AgentType, ModelRef, Slug } from './agent'
 export { AgentCard, type AgentCardInput, TrustTier } from './agent-card'
 export { Budget, type BudgetInput, type BudgetLimits, Usage, type UsageInput } from './budget'
+export { AgentInputInvalidError, checkAgentInput } from './check-agent-input'
 export { formatPath, issuesOf, parseWith } from './parse'
 export { AgentSwarm, type AgentSwarmInput, SwarmMember, SwarmRole, SwarmStrategy } from './swarm'
 export { isTrustTierAtLeast, TrustTierTooLowError } from './trust-tier-check'

@@ -1,4 +1,4 @@
-import { type Agent, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
+import { type Agent, checkAgentInput, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
 import type { StepContext, StepOutcome } from './step-context'
@@ -28,6 +28,8 @@ export async function runAgentStep(
     })
   }
   const prompt = renderTemplate(step.prompt, scope)
+  // Before anything is spent: a message the agent's card says it cannot take is refused here.
+  checkAgentInput(agent, prompt)
   const request = { agent, prompt, budget, signal: budget.signal, path }
   const result =
     step.op === 'delegate'
