@@ -12,6 +12,8 @@ export type HostDelegateRequest = {
   signal: AbortSignal
   /** The step's path in the plan, for logs. */
   path: string
+  /** The plan's `maxDepth`: the agent is at depth 1, and may nest sub-agents down to this. */
+  maxDepth?: number
 }
 
 /** What a `task` step asks of a host. */

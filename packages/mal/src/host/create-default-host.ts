@@ -86,6 +86,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         agent,
         workspace: { kind: 'directory', root },
         budget,
+        ...(request.maxDepth === undefined ? {} : { maxDepth: request.maxDepth }),
         ...runOptions,
         runner: {
           async run(turn) {

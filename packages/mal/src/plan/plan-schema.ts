@@ -28,6 +28,8 @@ export type Plan = {
   budget?: BudgetLimits
   /** The run must end with a signed receipt (a runtime without a signing key refuses it). */
   requireReceipt?: boolean
+  /** How deep delegation may go in the whole run: a `task` or `delegate` is depth 1, its sub-agents 2, ... */
+  maxDepth?: number
   steps: Step[]
 }
 
@@ -38,5 +40,6 @@ export const PlanSchema: z.ZodType<Plan> = z.strictObject({
   inputs: z.record(Name, InputSpecSchema).default({}),
   budget: Budget.optional(),
   requireReceipt: z.boolean().optional(),
+  maxDepth: z.number().int('must be a whole number').min(0, 'must be 0 or more').max(64).optional(),
   steps: z.array(StepSchema).min(1, 'a plan needs at least one step'),
 }) as z.ZodType<Plan>

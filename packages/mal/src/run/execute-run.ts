@@ -66,6 +66,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
     tools: options.tools ?? {},
     ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(plan.maxDepth === undefined ? {} : { maxDepth: plan.maxDepth }),
     conclave: {
       store: options.conclave?.store ?? processConclave(),
       space: options.conclave?.space ?? runId,

@@ -1,4 +1,5 @@
 import { type Agent, checkAgentInput, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
+import { MaxDepthExceededError } from '@baton/subagents'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
 import type { StepContext, StepOutcome } from './step-context'
@@ -15,6 +16,10 @@ export async function runAgentStep(
   onAgent?: (agent: Agent) => void,
 ): Promise<StepOutcome> {
   const { step, budget, scope, services, path } = context
+  // The agent itself is depth 1: a plan with maxDepth 0 delegates to no one.
+  if (services.maxDepth !== undefined && services.maxDepth < 1) {
+    throw new MaxDepthExceededError({ depth: 1, maxDepth: services.maxDepth })
+  }
   const wallet = renderTemplate(step.agentWallet, scope)
   const agent = await services.registry.ensureRegisteredAgent(wallet, { signal: budget.signal })
   onAgent?.(agent)
@@ -30,7 +35,14 @@ export async function runAgentStep(
   const prompt = renderTemplate(step.prompt, scope)
   // Before anything is spent: a message the agent's card says it cannot take is refused here.
   checkAgentInput(agent, prompt)
-  const request = { agent, prompt, budget, signal: budget.signal, path }
+  const request = {
+    agent,
+    prompt,
+    budget,
+    signal: budget.signal,
+    path,
+    ...(services.maxDepth === undefined ? {} : { maxDepth: services.maxDepth }),
+  }
   const result =
     step.op === 'delegate'
       ? await services.host.delegate(request)

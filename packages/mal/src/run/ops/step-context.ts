@@ -17,6 +17,8 @@ export type RunServices = {
   scratch: Record<string, unknown>
   /** How `search_*` steps find agents, tools and models. */
   discovery?: Discovery
+  /** The plan's `maxDepth`, if it sets one. */
+  maxDepth?: number
   /** The shared state of the run's tree: the store and the root run's keyspace. */
   conclave: { store: ConclaveStore; space: string }
 }
