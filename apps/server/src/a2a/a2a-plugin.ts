@@ -6,7 +6,6 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
-import { up as ensureA2ATaskTable } from '../db/migrations/0002-a2a-tasks'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
@@ -46,8 +45,6 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
   const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`
 
   return shared(async (app: FastifyInstance) => {
-    // Migration 0002 makes the table; this covers a server whose migration list lacks it.
-    await ensureA2ATaskTable(services.db)
     app.get(
       '/.well-known/agent-card.json',
       { schema: describe("The orchestrator's A2A agent card") },

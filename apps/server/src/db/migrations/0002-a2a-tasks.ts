@@ -4,8 +4,8 @@ import { type Kysely, sql } from 'kysely'
  * The A2A task table, in the shape `@a2a-js/sdk`'s `DatabaseTaskStore` reads and writes
  * (its `a2a-db` schema for PostgreSQL, under the name `a2a_tasks`), so tasks served over
  * A2A survive a restart. Ids are `text` rather than the SDK's `varchar(36)`: a client may
- * choose its own `contextId`, and it need not be a UUID. Idempotent: the A2A plugin also runs
- * it at start, so a database migrated before this file was listed still gets the table.
+ * choose its own `contextId`, and it need not be a UUID. Idempotent (`if not exists`): a
+ * database that ran 0003+ before this file was listed runs it late (unordered migrations).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Byte order, as the SDK's schema asks, so its (timestamp, id) page cursors sort the same

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './0001-initial'
+import * as a2aTasks from './0002-a2a-tasks'
 import * as agentsSearch from './0003-agents-search'
 import * as conclave from './0005-conclave'
 import * as runsExecutedBy from './0006-runs-executed-by'
@@ -12,6 +13,7 @@ import * as runsExecutedBy from './0006-runs-executed-by'
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-a2a-tasks': a2aTasks,
   '0003-agents-search': agentsSearch,
   '0005-conclave': conclave,
   '0006-runs-executed-by': runsExecutedBy,
