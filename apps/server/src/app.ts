@@ -21,6 +21,7 @@ import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
 import { healthRoutes } from './routes/health'
 import { planRoutes } from './routes/plans'
+import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
 import { runReceiptRoutes } from './routes/run-receipt'
 import { runRoutes } from './routes/runs'
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(agentRoutes)
   await app.register(swarmRoutes)
   await app.register(planRoutes)
+  await app.register(planValidateRoutes)
   await app.register(runRoutes)
   await app.register(runReceiptRoutes)
   await app.register(busRoutes)

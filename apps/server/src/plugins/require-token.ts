@@ -2,6 +2,13 @@ import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../http/http-errors'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (a check): the token rules of a read apply to it. */
+    readOnly?: boolean
+  }
+}
+
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 // Liveness and readiness stay open for orchestrators' probes.
 const alwaysOpen = new Set(['/health', '/ready'])
@@ -28,7 +35,8 @@ export function requireToken(
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? ''
     if (alwaysOpen.has(path)) return
-    if (readMethods.has(request.method) && options.publicReads) return
+    const read = readMethods.has(request.method) || request.routeOptions.config?.readOnly === true
+    if (read && options.publicReads) return
     // The playground's own files are no API.
     if (readMethods.has(request.method) && !isApiPath(path)) return
     const header = request.headers.authorization ?? ''
