@@ -454,6 +454,7 @@ class Runs implements RunService {
         models: this.#options.models,
         signal: active.controller.signal,
         runId: run.id,
+        ...(this.#options.conclave ? { conclave: { store: this.#options.conclave } } : {}),
         ...(budget ? { budget } : {}),
         onEvent: (event: SwarmEvent) => {
           const stored = {
