@@ -14,6 +14,7 @@ import { sendA2AMessage } from '../a2a'
 import { isSpendExhaustion } from '../run/carve-budget'
 import { TaskFailedError } from '../run/run-errors'
 import type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
+import { answerText, cardOutput } from './card-output'
 
 export type CreateDefaultHostOptions = {
   models?: ModelRegistry
@@ -63,13 +64,15 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
           throw error
         }
       }
+      const output = cardOutput(agent)
       const result = await runAgent(agent, request.prompt, {
         budget,
         signal,
         ...runOptions,
         ...(options.memory ? { memory: options.memory } : {}),
+        ...(output ? { output } : {}),
       })
-      return { text: result.text }
+      return { text: answerText(result) }
     },
 
     async task(request: HostTaskRequest): Promise<HostResult> {
@@ -82,6 +85,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       // The supervisor's report keeps only a message; the step should fail with the budget's
       // own typed error, so the runner keeps it.
       let budgetError: BatonError | undefined
+      const output = cardOutput(agent)
       const supervisor = createSupervisor({
         agent,
         workspace: { kind: 'directory', root },
@@ -99,8 +103,9 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
                 ...(request.tools ? { tools: request.tools } : {}),
                 ...(request.persona ? { persona: request.persona } : {}),
                 ...(memory ? { memory } : {}),
+                ...(output && turn.agent.wallet === agent.wallet ? { output } : {}),
               })
-              return { text: result.text, messages: result.messages }
+              return { text: answerText(result), messages: result.messages }
             } catch (error) {
               if (BatonError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
                 budgetError = error

@@ -42,3 +42,26 @@ describe('an agent card inputSchema', () => {
     expect(AgentCard.safeParse({ inputSchema: { type: 'nonsense' } }).success).toBe(false)
   })
 })
+
+describe('an agent card outputSchema', () => {
+  it('asks the agent’s model for structured output, and the step saves that JSON', async () => {
+    const structured = createStaticRegistry([
+      agentRecord({
+        agentCard: {
+          outputSchema: {
+            type: 'object',
+            properties: { risk: { type: 'string' } },
+            required: ['risk'],
+          },
+        },
+      }),
+    ])
+    const result = await runPlan(delegate('Assess loan 42'), {
+      registry: structured,
+      models: offlineModels(),
+    })
+    expect(result.status).toBe('done')
+    const answer = JSON.parse(result.values.answer as string)
+    expect(typeof answer.risk).toBe('string')
+  })
+})
