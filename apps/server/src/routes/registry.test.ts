@@ -9,7 +9,7 @@ import {
 import { createHttpSwarmRunner } from '@baton/surface/vanilla'
 import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
@@ -46,6 +46,54 @@ async function register() {
   expect(response.status).toBe(201)
   return registration
 }
+
+describe('GET /agent/:wallet', () => {
+  it('answers a warm wallet, in any case spelling, from the cache without a database query', async () => {
+    const { agent } = await register()
+    expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)
+    const find = vi.spyOn(app.baton.repositories.agents, 'find')
+    try {
+      const response = await fetch(`${base}/agent/${agent.wallet.toLowerCase()}`)
+      expect(response.status).toBe(200)
+      expect(await response.json()).toMatchObject({ id: agent.id, wallet: agent.wallet })
+      expect(find).not.toHaveBeenCalled()
+    } finally {
+      find.mockRestore()
+    }
+  })
+
+  it('stops resolving a revoked agent at once, with the cache warm (404)', async () => {
+    const { agent, creator } = await register()
+    expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)
+    const revoke = await signAgentChange('revoke', agent, { creator })
+    const revoked = await fetch(`${base}/api/v1/agents/${agent.wallet}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(revoke),
+    })
+    expect(revoked.status).toBe(200)
+    const response = await fetch(`${base}/agent/${agent.wallet}`)
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } })
+  })
+
+  it('answers a changed agent after PATCH, not the cached one', async () => {
+    const { agent, creator } = await register()
+    expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)
+    const change = await signAgentChange('update', agent, {
+      creator,
+      changes: { name: 'Renamed' },
+    })
+    const patched = await fetch(`${base}/api/v1/agents/${agent.wallet}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(change),
+    })
+    expect(patched.status).toBe(200)
+    const response = await fetch(`${base}/agent/${agent.wallet}`)
+    expect(await response.json()).toMatchObject({ name: 'Renamed' })
+  })
+})
 
 describe('createRegistryClient against the server', () => {
   it('resolves a registered agent, in any case spelling, from one cached request', async () => {
