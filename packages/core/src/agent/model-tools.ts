@@ -1,12 +1,14 @@
 import type { LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from '@ai-sdk/provider'
-import type { Tool, ToolSet } from 'ai'
+import { jsonSchema, type Tool, type ToolSet } from 'ai'
 import { prepareToolsAndToolChoice } from 'ai/internal'
+import { toolInputJsonSchema } from './tool-input-json-schema'
 
 type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
 
 /**
- * The definition sent to the model for each tool, converted to JSON Schema once per tool and
- * name, not on every model call of every run (the conversion walks the whole zod schema).
+ * The definition sent to the model for each tool and name, made once rather than on every model
+ * call of every run. The costly part, the input schema's conversion, is shared further still: by
+ * every tool with the same schema object (see `toolInputJsonSchema`).
  */
 const definitions = new WeakMap<Tool, Map<string, Promise<ModelTool>>>()
 
@@ -31,15 +33,25 @@ function definition(name: string, tool: Tool): Promise<ModelTool> {
   const names = byName
   let known = byName.get(name)
   if (!known) {
-    // The AI SDK's own conversion, so a tool is described exactly as generateText would.
-    known = prepareToolsAndToolChoice({
-      tools: { [name]: tool },
-      toolChoice: undefined,
-      activeTools: undefined,
-    }).then((prepared) => prepared.tools![0]!)
+    known = describeTool(name, tool)
     names.set(name, known)
     // A failed conversion is not kept: the next run tries again.
     known.catch(() => names.delete(name))
   }
   return known
+}
+
+async function describeTool(name: string, tool: Tool): Promise<ModelTool> {
+  // Provider tools send no input schema: nothing to convert.
+  const described =
+    tool.type === 'provider'
+      ? tool
+      : { ...tool, inputSchema: jsonSchema(await toolInputJsonSchema(tool.inputSchema)) }
+  // The AI SDK's own conversion for the rest, so a tool is described exactly as generateText would.
+  const prepared = await prepareToolsAndToolChoice({
+    tools: { [name]: described },
+    toolChoice: undefined,
+    activeTools: undefined,
+  })
+  return prepared.tools![0]!
 }

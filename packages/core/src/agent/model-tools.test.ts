@@ -1,0 +1,77 @@
+import { asSchema, jsonSchema, tool } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { modelTools } from './model-tools'
+import { toolInputJsonSchema } from './tool-input-json-schema'
+
+/** A standard schema that counts how often it is converted to JSON Schema. */
+function countingSchema(options: { failFirst?: boolean } = {}) {
+  const counter = { conversions: 0 }
+  const schema = {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'counting',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: {
+        input: () => {
+          counter.conversions++
+          if (options.failFirst && counter.conversions === 1) throw new Error('not yet')
+          return { type: 'object' as const, properties: { path: { type: 'string' as const } } }
+        },
+        output: () => ({}),
+      },
+    },
+  }
+  return { schema, counter }
+}
+
+describe('modelTools', () => {
+  it('converts an input schema shared by two tools once', async () => {
+    const { schema, counter } = countingSchema()
+    // Two tool objects, as @baton/subagents makes for every agent, around one schema object.
+    const read = tool({ inputSchema: schema, execute: async () => 'read' })
+    const again = tool({ inputSchema: schema, execute: async () => 'again' })
+    const [first] = (await modelTools({ read_file: read }))!
+    const [second] = (await modelTools({ read_file: again }))!
+    expect(counter.conversions).toBe(1)
+    const described = { type: 'function', name: 'read_file', inputSchema: { type: 'object' } }
+    expect(first).toMatchObject(described)
+    expect(second).toMatchObject(described)
+  })
+
+  it('describes a zod tool exactly as the AI SDK converts its schema', async () => {
+    const Input = z.object({ a: z.number(), b: z.number().optional() })
+    const add = tool({ description: 'Adds.', inputSchema: Input, execute: async () => 0 })
+    const [described] = (await modelTools({ add }))!
+    expect(described).toEqual({
+      type: 'function',
+      name: 'add',
+      description: 'Adds.',
+      inputSchema: await asSchema(Input).jsonSchema,
+      providerOptions: undefined,
+    })
+  })
+})
+
+describe('toolInputJsonSchema', () => {
+  it('takes a plain JSON Schema and an AI SDK jsonSchema() as they are', async () => {
+    const plain = { type: 'object' as const, properties: { id: { type: 'string' as const } } }
+    expect(await toolInputJsonSchema(plain)).toBe(plain)
+    expect(await toolInputJsonSchema(jsonSchema(plain))).toBe(plain)
+  })
+
+  it('describes a tool without an input schema as taking an empty object', async () => {
+    expect(await toolInputJsonSchema(undefined)).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    })
+  })
+
+  it('tries a failed conversion again on the next call', async () => {
+    const { schema, counter } = countingSchema({ failFirst: true })
+    await expect(toolInputJsonSchema(schema)).rejects.toThrow('not yet')
+    await expect(toolInputJsonSchema(schema)).resolves.toMatchObject({ type: 'object' })
+    expect(counter.conversions).toBe(2)
+  })
+})
