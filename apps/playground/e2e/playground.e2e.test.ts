@@ -147,10 +147,18 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await replace('name: broken\nsteps: [\n')
     await page.locator('.cm-lintRange-error').first().waitFor({ timeout: 10_000 })
 
-    // The server's own check (an unknown op) is marked at the step's line when run.
+    // The server's whole check (an unknown op) is marked at the step's line as one types,
+    // before Run: the editor asks POST /api/v1/plans/validate once typing pauses.
     const plan = (middle: string) =>
       `name: ask\nsteps:\n  - op: ask_user\n    saveAs: region\n    question: "Which region?"\n${middle}  - op: stop\n    output: "{{region}}"\n`
+    const markedLines = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.cm-content .cm-line')].flatMap((line, index) =>
+          line.querySelector('.cm-lintRange-error') ? [index + 1] : [],
+        ),
+      )
     await replace(plan('  - op: explode\n'))
+    await expect.poll(markedLines, { timeout: 15_000 }).toEqual([6])
     await page.getByRole('button', { name: 'Run the plan' }).click()
     const issues = page.getByRole('list', { name: 'Plan errors' })
     await issues.waitFor({ timeout: 15_000 })

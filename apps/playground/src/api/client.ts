@@ -61,6 +61,20 @@ export type SavedPlan = {
   yaml?: string
 }
 
+/** What `POST /api/v1/plans/validate` answers: the plan's outline, or every issue in it. */
+export type PlanCheck =
+  | { ok: true; plan: { name: string | null; steps: number } }
+  | {
+      ok: false
+      issues: {
+        message: string
+        code: string
+        path: string
+        line: number | null
+        column: number | null
+      }[]
+    }
+
 export type SpendRow = { key: string; calls: number; tokens: number; costUsd: number }
 
 function listIn<Item>(body: unknown, key: string): Item[] {
@@ -97,6 +111,11 @@ export const serverApi = {
     requestJson(endpoint, `${api}runs/${id(runId)}/resume`, { method: 'POST', body: {} }),
   answerRun: (runId: string, answer: string) =>
     requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer } }),
+  validatePlan: (plan: string, signal?: AbortSignal) =>
+    requestJson<PlanCheck>(endpoint, `${api}plans/validate`, {
+      body: { plan },
+      ...(signal ? { signal } : {}),
+    }),
   listPlans: async () => listIn<SavedPlan>(await requestJson(endpoint, `${api}plans`), 'plans'),
   spend: async (by: 'wallet' | 'run') =>
     listIn<Record<string, unknown>>(await requestJson(endpoint, `${api}spend?by=${by}`), 'spend'),

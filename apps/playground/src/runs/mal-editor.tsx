@@ -4,7 +4,9 @@ import { StateEffect } from '@codemirror/state'
 import { EditorView } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { useEffect, useRef } from 'react'
-import { checkPlanSyntax, type PlanIssue, planDiagnostics } from './plan-diagnostics'
+import { serverApi } from '../api/client'
+import type { PlanIssue } from './plan-diagnostics'
+import { createPlanLinter, type ValidatePlan } from './plan-linter'
 
 // Says "the server's issues changed": the linter runs again though the text did not.
 const serverIssuesChanged = StateEffect.define<null>()
@@ -14,10 +16,17 @@ export type MalEditorProps = {
   onChange: (value: string) => void
   /** Issues the server reported for the current text (shown beside the local ones). */
   serverIssues: readonly PlanIssue[]
+  /** The server's check of the text as one types (default: `POST /api/v1/plans/validate`). */
+  validate?: ValidatePlan
 }
 
 /** A YAML editor for MAL plans that marks every problem at its line as one types. */
-export function MalEditor({ value, onChange, serverIssues }: MalEditorProps) {
+export function MalEditor({
+  value,
+  onChange,
+  serverIssues,
+  validate = serverApi.validatePlan,
+}: MalEditorProps) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView>(null)
   const latest = useRef({ onChange, serverIssues })
@@ -25,6 +34,7 @@ export function MalEditor({ value, onChange, serverIssues }: MalEditorProps) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is made once; value is synced below
   useEffect(() => {
+    const lint = createPlanLinter({ validate, extraIssues: () => latest.current.serverIssues })
     const editor = new EditorView({
       parent: host.current!,
       doc: value,
@@ -32,20 +42,14 @@ export function MalEditor({ value, onChange, serverIssues }: MalEditorProps) {
         basicSetup,
         yaml(),
         lintGutter(),
-        linter(
-          (current) =>
-            planDiagnostics(current.state.doc, [
-              ...checkPlanSyntax(current.state.doc.toString()),
-              ...latest.current.serverIssues,
-            ]),
-          {
-            delay: 250,
-            needsRefresh: (update) =>
-              update.transactions.some((transaction) =>
-                transaction.effects.some((effect) => effect.is(serverIssuesChanged)),
-              ),
-          },
-        ),
+        linter((current) => lint(current.state.doc), {
+          // The debounce: the server is asked once typing pauses, not at every key.
+          delay: 300,
+          needsRefresh: (update) =>
+            update.transactions.some((transaction) =>
+              transaction.effects.some((effect) => effect.is(serverIssuesChanged)),
+            ),
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) latest.current.onChange(update.state.doc.toString())
         }),

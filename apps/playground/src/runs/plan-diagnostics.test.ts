@@ -1,6 +1,8 @@
 import { Text } from '@codemirror/state'
 import { describe, expect, it } from 'vitest'
+import type { PlanCheck } from '../api/client'
 import { checkPlanSyntax, issuesFromRefusal, planDiagnostics } from './plan-diagnostics'
+import { createPlanLinter } from './plan-linter'
 
 const source = 'name: demo\nsteps:\n  - op: delegat\n    prompt: hi\n'
 const doc = Text.of(source.split('\n'))
@@ -61,5 +63,88 @@ describe('issuesFromRefusal', () => {
       { path: 'steps[0].op', line: 3, column: 5, message: 'unknown op' },
     ])
     expect(issuesFromRefusal(new Error('down'))).toEqual([])
+  })
+})
+
+describe('createPlanLinter', () => {
+  const unknownOp: PlanCheck = {
+    ok: false,
+    issues: [
+      {
+        message: 'unknown op; expected one of task, delegate, …',
+        code: 'PLAN_INVALID',
+        path: 'steps[0].op',
+        line: 3,
+        column: 5,
+      },
+    ],
+  }
+
+  it("marks the server's issues at their lines as one types, beside the local checks", async () => {
+    const lint = createPlanLinter({ validate: async () => unknownOp })
+    const markers = await lint(doc)
+    expect(markers).toHaveLength(1)
+    expect(markers[0]!.message).toMatch(/^steps\[0\]\.op: unknown op/)
+    expect(doc.sliceString(markers[0]!.from, markers[0]!.to)).toBe('op: delegat')
+
+    const broken = Text.of(['name: broken', 'steps: [', ''])
+    const both = await createPlanLinter({ validate: async () => unknownOp })(broken)
+    expect(both.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('shows a YAML error the server repeats once, and nothing for a valid plan', async () => {
+    const broken = 'name: broken\nsteps: [\n'
+    const local = checkPlanSyntax(broken)
+    const lint = createPlanLinter({
+      validate: async () => ({
+        ok: false,
+        issues: local.map((issue) => ({
+          message: issue.message,
+          code: 'PLAN_INVALID',
+          path: '',
+          line: issue.line ?? null,
+          column: issue.column ?? null,
+        })),
+      }),
+    })
+    expect(await lint(Text.of(broken.split('\n')))).toHaveLength(local.length)
+    const valid = createPlanLinter({
+      validate: async () => ({ ok: true, plan: { name: 'demo', steps: 1 } }),
+    })
+    expect(await valid(doc)).toEqual([])
+  })
+
+  it('aborts the check still in flight when a new one starts', async () => {
+    const signals: AbortSignal[] = []
+    const lint = createPlanLinter({
+      validate: (_source, signal) => {
+        signals.push(signal)
+        return new Promise<PlanCheck>((resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason))
+          if (signals.length > 1) resolve(unknownOp)
+        })
+      },
+    })
+    const first = lint(doc)
+    const second = lint(doc)
+    expect(signals[0]!.aborted).toBe(true)
+    expect(signals[1]!.aborted).toBe(false)
+    expect(await first).toEqual([])
+    expect(await second).toHaveLength(1)
+  })
+
+  it('leaves no stale marks when the server cannot be reached', async () => {
+    let up = true
+    const lint = createPlanLinter({
+      validate: async () => {
+        if (!up) throw new Error('request failed (ECONNREFUSED)')
+        return unknownOp
+      },
+    })
+    expect(await lint(doc)).toHaveLength(1)
+    up = false
+    expect(await lint(doc)).toEqual([])
+    const broken = Text.of(['name: broken', 'steps: [', ''])
+    expect((await lint(broken)).length).toBeGreaterThan(0)
   })
 })
