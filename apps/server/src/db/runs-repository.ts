@@ -218,21 +218,38 @@ export function createRunsRepository(db: Kysely<Database>) {
         .execute()
     },
 
-    /** Appends events (ignoring ones already stored under the same sequence). */
-    async appendEvents(runId: string, events: Record<string, unknown>[]): Promise<void> {
+    /**
+     * Appends events (ignoring ones already stored under the same sequence); with
+     * `executedBy`, only while that process holds the running run (see `claim`).
+     */
+    async appendEvents(
+      runId: string,
+      events: Record<string, unknown>[],
+      options: { executedBy?: string } = {},
+    ): Promise<void> {
       if (events.length === 0) return
-      await db
-        .insertInto('run_events')
-        .values(
-          events.map((event) => ({
-            run_id: runId,
-            sequence: event.sequence as number,
-            type: event.type as string,
-            event: JSON.stringify(event),
-          })),
-        )
-        .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
-        .execute()
+      const insert = (executor: Kysely<Database> | Transaction<Database>) =>
+        executor
+          .insertInto('run_events')
+          .values(
+            events.map((event) => ({
+              run_id: runId,
+              sequence: event.sequence as number,
+              type: event.type as string,
+              event: JSON.stringify(event),
+            })),
+          )
+          .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
+          .execute()
+      const { executedBy } = options
+      if (!executedBy) {
+        await insert(db)
+        return
+      }
+      await db.transaction().execute(async (trx) => {
+        await assertHeld(trx, runId, executedBy)
+        await insert(trx)
+      })
     },
 
     /**

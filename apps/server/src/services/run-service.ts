@@ -348,7 +348,9 @@ class Runs implements RunService {
         // A run taken over says so in its (re-)start event.
         const stored = takeover && event.type === 'run-start' ? { ...event, takenOver } : event
         writer.write(async () => {
-          await runs.appendEvents(run.id, [stored as unknown as Record<string, unknown>])
+          await runs.appendEvents(run.id, [stored as unknown as Record<string, unknown>], {
+            executedBy: this.#me,
+          })
           this.notifier.notify(run.id)
         })
       },
@@ -464,7 +466,7 @@ class Runs implements RunService {
             at: new Date().toISOString(),
           }
           writer.write(async () => {
-            await runs.appendEvents(run.id, [stored])
+            await runs.appendEvents(run.id, [stored], { executedBy: this.#me })
             this.notifier.notify(run.id)
           })
         },
@@ -480,7 +482,7 @@ class Runs implements RunService {
         sequence: sequence++,
         at: new Date().toISOString(),
       }
-      writer.write(() => runs.appendEvents(run.id, [stored]))
+      writer.write(() => runs.appendEvents(run.id, [stored], { executedBy: this.#me }))
       return undefined
     })
     await writer.flush().catch(() => {})
