@@ -14,6 +14,7 @@ import {
 import { createDefaultHost, type AgentHost as PlanAgentHost } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
+import { askRemoteAgent } from '../a2a/ask-remote-agent'
 import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { NotFoundError } from '../http/http-errors'
@@ -148,6 +149,8 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     const agent = await resolve(input.agent)
     const budget = input.budget ?? createBudget(defaultBudget)
     try {
+      // A bus message for an agent that lives elsewhere goes to it over A2A, not run here.
+      if (message && agent.endpoint) return await runRemote(agent, input, message, budget)
       const result = await runAgent(agent, input.input, {
         budget,
         ...(input.signal ? { signal: input.signal } : {}),
@@ -166,6 +169,39 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
       await options.ledger.record(
         Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({ wallet, usage })),
       )
+    }
+  }
+
+  const runRemote = async (
+    agent: Agent,
+    input: RunHostedAgentInput,
+    message: Envelope,
+    budget: Budget,
+  ): Promise<RunHostedAgentResult> => {
+    // A remote agent's own spend is its business; here it counts as one call (as MAL's
+    // delegate charges it).
+    const reservation = budget.reserve({ calls: 1 })
+    try {
+      const reply = await askRemoteAgent({
+        agent,
+        content: input.input,
+        correlationId: message.correlationId,
+        hop: message.hop,
+        from: message.from.agentId,
+        signal: input.signal ? AbortSignal.any([input.signal, budget.signal]) : budget.signal,
+        ...(options.peerTimeoutMs ? { timeoutMs: options.peerTimeoutMs } : {}),
+      })
+      reservation.settle({ calls: 1 }, { wallet: agent.wallet })
+      input.onText?.(reply.text)
+      return {
+        text: reply.text,
+        usage: { calls: 1, tokens: 0, costUsd: 0 },
+        correlationId: message.correlationId,
+        hop: message.hop,
+      }
+    } catch (error) {
+      reservation.release()
+      throw error
     }
   }
 

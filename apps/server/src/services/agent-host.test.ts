@@ -1,0 +1,63 @@
+import { signAgentRegistration } from '@baton/core'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newAgentAccounts } from '../__fixtures__/signed-agents'
+import { createTestApp } from '../__fixtures__/test-app'
+import { waitFor } from '../__fixtures__/wait-for'
+import {
+  type ExpressEchoAgent,
+  startExpressEchoAgent,
+} from '../a2a/__fixtures__/express-echo-agent'
+
+type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
+
+let app: FastifyInstance
+let echo: ExpressEchoAgent
+beforeAll(async () => {
+  echo = await startExpressEchoAgent()
+  app = await createTestApp()
+})
+afterAll(async () => {
+  await app.close()
+  await echo.close()
+})
+
+describe('createAgentHost', () => {
+  it('sends a bus message for an agent with an endpoint to it over A2A, charged as one call', async () => {
+    const accounts = newAgentAccounts()
+    const agent = { ...accounts.agent, endpoint: echo.cardUrl }
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/api/v1/agents',
+      payload: await signAgentRegistration(agent, accounts),
+    })
+    expect(registered.statusCode).toBe(201)
+
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/api/v1/messages',
+      payload: { from: { agentId: 'person' }, to: { agentId: agent.id }, content: 'hello remote' },
+    })
+    expect(sent.statusCode).toBe(202)
+    const { envelope } = sent.json() as { envelope: Envelope }
+    const reply = await waitFor(async () => {
+      const read = await app.inject({
+        method: 'GET',
+        url: `/api/v1/conversations/${envelope.correlationId}`,
+      })
+      return (read.json().messages as Envelope[]).find((message) => message.type === 'reply')
+    })
+    expect(reply).toMatchObject({
+      content: 'echo: hello remote',
+      correlationId: envelope.correlationId,
+      hop: 1,
+    })
+    expect(echo.received).toContain('hello remote')
+    const spend = await waitFor(async () => {
+      const rows = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=wallet' })).json()
+        .spend as { wallet: string; calls: number }[]
+      return rows.find((row) => row.wallet === agent.wallet)
+    })
+    expect(spend.calls).toBe(1)
+  })
+})
