@@ -153,7 +153,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       `name: ask\nsteps:\n  - op: ask_user\n    saveAs: region\n    question: "Which region?"\n${middle}  - op: stop\n    output: "{{region}}"\n`
     const markedLines = () =>
       page.evaluate(() =>
-        [...document.querySelectorAll('.cm-content .cm-line')].flatMap((line, index) =>
+        Array.from(document.querySelectorAll('.cm-content .cm-line')).flatMap((line, index) =>
           line.querySelector('.cm-lintRange-error') ? [index + 1] : [],
         ),
       )
