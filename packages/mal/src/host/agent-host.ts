@@ -1,5 +1,6 @@
 import type { Agent, Budget } from '@baton/core'
 import type { Isolation } from '../plan'
+import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
 /** What a `delegate` step asks of a host. */
 export type HostDelegateRequest = {
@@ -14,6 +15,8 @@ export type HostDelegateRequest = {
   path: string
   /** The plan's `maxDepth`: the agent is at depth 1, and may nest sub-agents down to this. */
   maxDepth?: number
+  /** The plan's `maxToolBatches`: wrap the agent's tools with it (`wrapRegistry`) and follow its `signal`. */
+  toolBatches?: ToolBatchLimit
 }
 
 /** What a `task` step asks of a host. */

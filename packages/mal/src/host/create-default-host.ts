@@ -43,6 +43,17 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
     ...(options.models ? { models: options.models } : {}),
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
   }
+  // With the plan's maxToolBatches, each agent run gets its tools counted and follows the
+  // limit's signal, so the batch past it ends the run with TOOL_BATCHES_EXCEEDED.
+  const limited = (request: HostDelegateRequest, signal: AbortSignal) => {
+    const limit = request.toolBatches
+    if (!limit) return { ...runOptions, signal }
+    return {
+      ...runOptions,
+      ...(options.toolRegistry ? { toolRegistry: limit.wrapRegistry(options.toolRegistry) } : {}),
+      signal: AbortSignal.any([signal, limit.signal]),
+    }
+  }
   return {
     async delegate(request: HostDelegateRequest): Promise<HostResult> {
       const { agent, budget, signal } = request
@@ -67,8 +78,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       const output = cardOutput(agent)
       const result = await runAgent(agent, request.prompt, {
         budget,
-        signal,
-        ...runOptions,
+        ...limited(request, signal),
         ...(options.memory ? { memory: options.memory } : {}),
         ...(output ? { output } : {}),
       })
@@ -97,9 +107,8 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
             try {
               const result = await runAgent(turn.agent, turn.messages, {
                 budget: turn.budget,
-                signal: turn.signal,
                 extraTools: turn.tools,
-                ...runOptions,
+                ...limited(request, turn.signal),
                 ...(request.tools ? { tools: request.tools } : {}),
                 ...(request.persona ? { persona: request.persona } : {}),
                 ...(memory ? { memory } : {}),

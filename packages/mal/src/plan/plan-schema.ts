@@ -30,6 +30,8 @@ export type Plan = {
   requireReceipt?: boolean
   /** How deep delegation may go in the whole run: a `task` or `delegate` is depth 1, its sub-agents 2, ... */
   maxDepth?: number
+  /** How many tool batches the whole run may make: a `tool` step is one, and so is each model step in which an agent calls tools. */
+  maxToolBatches?: number
   steps: Step[]
 }
 
@@ -41,5 +43,6 @@ export const PlanSchema: z.ZodType<Plan> = z.strictObject({
   budget: Budget.optional(),
   requireReceipt: z.boolean().optional(),
   maxDepth: z.number().int('must be a whole number').min(0, 'must be 0 or more').max(64).optional(),
+  maxToolBatches: z.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
   steps: z.array(StepSchema).min(1, 'a plan needs at least one step'),
 }) as z.ZodType<Plan>

@@ -13,6 +13,7 @@ import type { RunEventChannel } from './run-event-channel'
 import type { RunPlanOptions, RunResult } from './run-options'
 import type { RunCursor, RunState } from './run-state'
 import { sealState } from './seal-state'
+import { ToolBatchLimit } from './tool-batches/tool-batch-limit'
 
 export type ExecuteRunInput = {
   plan: Plan
@@ -67,6 +68,9 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     tools: options.tools ?? {},
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(plan.maxDepth === undefined ? {} : { maxDepth: plan.maxDepth }),
+    ...(plan.maxToolBatches === undefined
+      ? {}
+      : { toolBatches: new ToolBatchLimit(plan.maxToolBatches) }),
     conclave: {
       store: options.conclave?.store ?? processConclave(),
       space: options.conclave?.space ?? runId,

@@ -25,3 +25,4 @@ export type { PlanTool, ResumeRunOptions, RunPlanOptions, RunResult } from './ru
 export { runPlan } from './run-plan'
 export { RunCursor, RunState } from './run-state'
 export { isSealedBy, type RunSecret, sealState } from './seal-state'
+export * from './tool-batches'

@@ -42,6 +42,7 @@ export async function runAgentStep(
     signal: budget.signal,
     path,
     ...(services.maxDepth === undefined ? {} : { maxDepth: services.maxDepth }),
+    ...(services.toolBatches ? { toolBatches: services.toolBatches } : {}),
   }
   const result =
     step.op === 'delegate'

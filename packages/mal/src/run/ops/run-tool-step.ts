@@ -31,6 +31,8 @@ export async function runToolStep(context: StepContext<ToolStep>): Promise<StepO
   if (!tool.execute) {
     throw new ToolStepError({ toolName: step.toolName, reason: 'it has no execute function' })
   }
+  // One tool step is one batch of the run's maxToolBatches (each time it runs).
+  services.toolBatches?.take(`tool-step:${randomUUID()}`)
   let args = renderValue(step.args, scope)
   const schema = tool.inputSchema as unknown
   if (schema && typeof schema === 'object' && '~standard' in schema) {

@@ -4,6 +4,7 @@ import type { Discovery } from '../../discovery'
 import type { AgentHost } from '../../host'
 import type { TemplateScope } from '../../template'
 import type { PlanTool } from '../run-options'
+import type { ToolBatchLimit } from '../tool-batches/tool-batch-limit'
 
 /** What every step of a run can reach. */
 export type RunServices = {
@@ -19,6 +20,8 @@ export type RunServices = {
   discovery?: Discovery
   /** The plan's `maxDepth`, if it sets one. */
   maxDepth?: number
+  /** The plan's `maxToolBatches`, counted for the whole run. */
+  toolBatches?: ToolBatchLimit
   /** The shared state of the run's tree: the store and the root run's keyspace. */
   conclave: { store: ConclaveStore; space: string }
 }

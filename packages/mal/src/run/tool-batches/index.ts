@@ -1,0 +1,1 @@
+export { ToolBatchesExceededError, ToolBatchLimit } from './tool-batch-limit'
