@@ -9,6 +9,7 @@ import { readPrompt } from '../models/offline/read-prompt'
 import { findPrice, priceUsage } from '../models/price-table'
 import type { PriceTable } from '../models/types'
 import { outputRoom } from './output-room'
+import { toolDefinitionsLength } from './tool-definitions-length'
 import { untilAborted } from './until-aborted'
 
 /** What one model call cost, as charged. */
@@ -218,6 +219,6 @@ export function estimateInputTokens(
 ): number {
   const characters = readPrompt(params.prompt).characters
   if (model.startsWith('offline:')) return Math.ceil(characters / 4)
-  const tools = params.tools?.length ? JSON.stringify(params.tools).length : 0
+  const tools = params.tools?.length ? toolDefinitionsLength(params.tools) : 0
   return Math.ceil((characters + tools) / 3) + 16
 }
