@@ -210,5 +210,16 @@ describe.each(backends)('on %s', (backend) => {
       })
       expect(unknown.statusCode).toBe(404)
     })
+
+    it("lists escalations with the loop guard's maxHops, on the list and on each one", async () => {
+      const list = (await app.inject({ method: 'GET', url: '/api/v1/escalations' })).json() as {
+        maxHops: number
+        escalations: { maxHops: number }[]
+      }
+      expect(list.maxHops).toBe(app.baton.bus.loopGuard.maxHops)
+      expect(list.maxHops).toBe(8)
+      expect(list.escalations.length).toBeGreaterThan(0)
+      for (const escalation of list.escalations) expect(escalation.maxHops).toBe(8)
+    })
   })
 })

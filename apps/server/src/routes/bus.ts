@@ -90,9 +90,12 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: EscalationQuery,
       },
     },
-    async (request) => ({
-      escalations: await repositories.messages.escalations(request.query.status),
-    }),
+    async (request) => {
+      // The limit a held chain went past, so a client need not guess it (the playground's Bus view).
+      const { maxHops } = bus.loopGuard
+      const escalations = await repositories.messages.escalations(request.query.status)
+      return { maxHops, escalations: escalations.map((escalation) => ({ ...escalation, maxHops })) }
+    },
   )
 
   app.post(
