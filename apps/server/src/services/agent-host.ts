@@ -4,6 +4,7 @@ import {
   BatonError,
   type Budget,
   type BudgetInput,
+  checkAgentInput,
   createBudget,
   type MemoryStore,
   type ModelRegistry,
@@ -147,6 +148,8 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     message?: Envelope,
   ): Promise<RunHostedAgentResult> => {
     const agent = await resolve(input.agent)
+    // A message (over A2A, the bus or HTTP) the agent's card says it cannot take: refused before anything is spent.
+    checkAgentInput(agent, input.input)
     const budget = input.budget ?? createBudget(defaultBudget)
     try {
       // A bus message for an agent that lives elsewhere goes to it over A2A, not run here.
