@@ -134,7 +134,7 @@ export class SwarmSession {
       { name: `${this.runId}/r${this.round}/${member.agentId}` },
     )
     try {
-      const context = await this.#sharedContext()
+      const context = `${this.#transcript(member.agentId)}${await this.#sharedContext()}`
       const result = await this.#runMember(member, `${call.prompt}${context}`, {
         budget,
         signal: AbortSignal.any([signal, budget.signal]),
@@ -163,6 +163,22 @@ export class SwarmSession {
   /** Resolves once every shared message has been written (or failed). */
   settled(): Promise<void> {
     return this.#sharing.catch(() => undefined)
+  }
+
+  // With `broadcast`, every member hears everything said so far, not only what the strategy
+  // addresses to it (which is all `direct` gives).
+  #transcript(agentId: string): string {
+    if (this.swarm.communication !== 'broadcast') return ''
+    const said = this.rounds
+      .flatMap((round) => round.messages.map((message) => ({ round: round.round, message })))
+      .filter(({ message }) => message.agentId !== agentId)
+      .slice(-30)
+    if (said.length === 0) return ''
+    const lines = said.map(
+      ({ round, message }) =>
+        `- round ${round}, ${message.agentId} (${message.kind}): ${message.content.slice(0, 2000)}`,
+    )
+    return `\n\nWhat the rest of the team has said so far:\n${lines.join('\n')}`
   }
 
   // With `sharedContext` (or `shared-memory`), every prompt ends with the conclave's entries.
