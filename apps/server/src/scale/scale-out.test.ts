@@ -275,6 +275,26 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     expect(all.filter((item) => item.correlationId === correlationId)).toHaveLength(1)
   }, 120_000)
 
+  it('cancels a run on another process than the one executing it: it stays cancelled, and its executor stops at its next step', async () => {
+    const [id] = await startRuns(1, planOf(600, 4), [byName('a')])
+    const run = await waitFor(
+      async () => {
+        const found = await repositories.runs.find(id!)
+        if (!found?.executedBy) return undefined
+        return (await repositories.runs.steps(id!)).length >= 1 ? found : undefined
+      },
+      { timeoutMs: 60_000, what: 'the run to finish its first step' },
+    )
+    const other = processes.find((server) => server.name !== run.executedBy)!
+    const cancelled = await post(`${other.url}/api/v1/runs/${id}/cancel`, {})
+    expect(cancelled.json.status).toBe('cancelled')
+    // Longer than the rest of the run would take: its executor must not have finished it.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const after = await repositories.runs.find(id!)
+    expect(after?.status).toBe('cancelled')
+    expect((await repositories.runs.steps(id!)).length).toBeLessThan(4)
+  }, 120_000)
+
   it('finishes every run in flight when Redis restarts mid-load, none lost or run twice', async () => {
     const ids = await startRuns(30, planOf(300, 3), processes)
     await waitFor(
