@@ -1,0 +1,93 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
+import { createRedisConclave } from './create-redis-conclave'
+
+const canRun = hasRedis || process.env.CI === 'true'
+if (!canRun) console.warn('[conclave tests] redis-server not found: skipping the Redis conclave.')
+
+describe.runIf(canRun)('createRedisConclave', () => {
+  let server: RedisServer
+  let redis: Redis
+  beforeAll(async () => {
+    server = await startRedisServer()
+    redis = new Redis(server.url, { maxRetriesPerRequest: null })
+  })
+  afterAll(async () => {
+    redis?.disconnect()
+    await server?.stop()
+  })
+  let count = 0
+  const fresh = () => `space-${count++}`
+  const store = () => createRedisConclave(redis, { maxKeys: 3, maxValueBytes: 64 })
+
+  it('versions writes per key (never reusing one after a delete) and keeps values exact', async () => {
+    const conclave = store()
+    const at = fresh()
+    const first = await conclave.write(
+      at,
+      'k',
+      { list: [], n: 1 },
+      { writtenBy: '0x|aa', ifVersion: 0 },
+    )
+    expect(first.version).toBe(1)
+    expect(await conclave.read(at, 'k')).toMatchObject({
+      value: { list: [], n: 1 },
+      writtenBy: '0x|aa',
+      version: 1,
+    })
+    expect(await conclave.delete(at, 'k')).toBe(true)
+    expect(await conclave.read(at, 'k')).toBeNull()
+    expect((await conclave.write(at, 'k', 2, { writtenBy: 'w', ifVersion: 0 })).version).toBe(2)
+  })
+
+  it('refuses a stale ifVersion with CONCLAVE_CONFLICT and a 4th key with CONCLAVE_LIMIT', async () => {
+    const conclave = store()
+    const at = fresh()
+    await conclave.write(at, 'a', 1, { writtenBy: 'w' })
+    await expect(
+      conclave.write(at, 'a', 2, { writtenBy: 'w', ifVersion: 0 }),
+    ).rejects.toMatchObject({ code: 'CONCLAVE_CONFLICT', actual: 1 })
+    await expect(conclave.delete(at, 'a', { ifVersion: 5 })).rejects.toMatchObject({
+      code: 'CONCLAVE_CONFLICT',
+    })
+    await conclave.write(at, 'b', 1, { writtenBy: 'w' })
+    await conclave.write(at, 'c', 1, { writtenBy: 'w' })
+    await expect(conclave.write(at, 'd', 1, { writtenBy: 'w' })).rejects.toMatchObject({
+      code: 'CONCLAVE_LIMIT',
+    })
+    expect(await conclave.list(at)).toEqual(['a', 'b', 'c'])
+    await conclave.expire(at, 0)
+    expect(await conclave.list(at)).toEqual([])
+  })
+
+  it('never loses an update among concurrent compare-and-set writers on separate connections', async () => {
+    const clients = Array.from({ length: 4 }, () => new Redis(server.url))
+    try {
+      const at = fresh()
+      const increments = 5
+      const writer = async (client: Redis, id: number) => {
+        const conclave = createRedisConclave(client)
+        for (let done = 0; done < increments; ) {
+          const current = await conclave.read(at, 'counter')
+          const seen = (current?.value as number[] | undefined) ?? []
+          try {
+            await conclave.write(at, 'counter', [...seen, id], {
+              writtenBy: `w${id}`,
+              ifVersion: current?.version ?? 0,
+            })
+            done += 1
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'CONCLAVE_CONFLICT') throw error
+          }
+        }
+      }
+      await Promise.all(clients.map((client, id) => writer(client, id)))
+      const final = await store().read(at, 'counter')
+      expect((final?.value as number[] | undefined)?.length).toBe(clients.length * increments)
+      expect(final?.version).toBe(clients.length * increments)
+    } finally {
+      for (const client of clients) client.disconnect()
+    }
+  })
+})
