@@ -1,5 +1,5 @@
 import { Agent, type AgentInput } from '@baton/core'
-import { runPlan } from '@baton/mal'
+import { createHttpDiscovery, runPlan } from '@baton/mal'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
@@ -87,5 +87,26 @@ describe.each(backends)('GET /api/v1/agents/search on %s', (backend) => {
     )
     expect(result.output).toBe(reviewer.wallet)
     expect(result.usage).toEqual({ calls: 0, tokens: 0, costUsd: 0 })
+  })
+})
+
+describe('createHttpDiscovery against the server', () => {
+  it('is the lookup of a run outside the server, over GET /api/v1/agents/search', async () => {
+    const app = await createTestApp()
+    try {
+      const { agent, creator } = newAgentAccounts('http-reviewer')
+      const stored = Agent.parse({ ...agent, name: 'HTTP Reviewer', capabilities: ['sql'] })
+      await app.baton.repositories.agents.insert(stored, creator.address)
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const discovery = createHttpDiscovery({ baseUrl: address })
+      const found = await discovery.searchAgents!({ query: 'http reviewer', limit: 5 })
+      expect(found.map((match) => match.wallet)).toEqual([stored.wallet])
+      const down = createHttpDiscovery({ baseUrl: 'http://127.0.0.1:1' })
+      await expect(down.searchAgents!({ query: 'x', limit: 1 })).rejects.toMatchObject({
+        code: 'DISCOVERY_UNAVAILABLE',
+      })
+    } finally {
+      await app.close()
+    }
   })
 })

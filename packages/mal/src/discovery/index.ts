@@ -1,3 +1,4 @@
+export { createHttpDiscovery } from './create-http-discovery'
 export { createStaticDiscovery, type StaticDiscoveryOptions } from './create-static-discovery'
 export { DiscoveryUnavailableError } from './discovery-errors'
 export {
