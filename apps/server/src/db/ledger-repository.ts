@@ -1,7 +1,32 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
 
 export type SpendRow = StoredUsage & { key: string }
+
+export type LedgerEntry = { runId?: string; wallet: string; usage: StoredUsage }
+
+/** Writes the entries that spent something (an entry of zeros records nothing), in `executor`. */
+export async function insertLedgerEntries(
+  executor: Kysely<Database> | Transaction<Database>,
+  entries: LedgerEntry[],
+): Promise<void> {
+  const spent = entries.filter(
+    (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
+  )
+  if (spent.length === 0) return
+  await executor
+    .insertInto('ledger')
+    .values(
+      spent.map((entry) => ({
+        run_id: entry.runId ?? null,
+        wallet: entry.wallet,
+        calls: entry.usage.calls,
+        tokens: entry.usage.tokens,
+        cost_usd: entry.usage.costUsd,
+      })),
+    )
+    .execute()
+}
 
 /**
  * The spend ledger: every charge by wallet, with the run it belongs to (if any).
@@ -11,23 +36,8 @@ export type SpendRow = StoredUsage & { key: string }
  */
 export function createLedgerRepository(db: Kysely<Database>) {
   return {
-    async record(entries: { runId?: string; wallet: string; usage: StoredUsage }[]) {
-      const spent = entries.filter(
-        (entry) => entry.usage.calls + entry.usage.tokens + entry.usage.costUsd > 0,
-      )
-      if (spent.length === 0) return
-      await db
-        .insertInto('ledger')
-        .values(
-          spent.map((entry) => ({
-            run_id: entry.runId ?? null,
-            wallet: entry.wallet,
-            calls: entry.usage.calls,
-            tokens: entry.usage.tokens,
-            cost_usd: entry.usage.costUsd,
-          })),
-        )
-        .execute()
+    async record(entries: LedgerEntry[]) {
+      await insertLedgerEntries(db, entries)
     },
 
     /** Total spend grouped by wallet or by run, since a moment (inclusive). */

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database, StoredUsage } from './database'
+import { insertLedgerEntries } from './ledger-repository'
 
 export type RunStatus =
   | 'queued'
@@ -284,23 +285,10 @@ export function createRunsRepository(db: Kysely<Database>) {
             .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
             .execute()
         }
-        const spent = input.ledger.filter(
-          (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
+        await insertLedgerEntries(
+          trx,
+          input.ledger.map((entry) => ({ ...entry, runId: input.runId })),
         )
-        if (spent.length > 0) {
-          await trx
-            .insertInto('ledger')
-            .values(
-              spent.map((entry) => ({
-                run_id: input.runId,
-                wallet: entry.wallet,
-                calls: entry.usage.calls,
-                tokens: entry.usage.tokens,
-                cost_usd: entry.usage.costUsd,
-              })),
-            )
-            .execute()
-        }
         await trx
           .updateTable('runs')
           .set({
@@ -333,23 +321,10 @@ export function createRunsRepository(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         if (input.executedBy) await assertHeld(trx, input.runId, input.executedBy)
         await insertSteps(trx, input.runId, input.steps ?? [])
-        const spent = input.ledger.filter(
-          (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
+        await insertLedgerEntries(
+          trx,
+          input.ledger.map((entry) => ({ ...entry, runId: input.runId })),
         )
-        if (spent.length > 0) {
-          await trx
-            .insertInto('ledger')
-            .values(
-              spent.map((entry) => ({
-                run_id: input.runId,
-                wallet: entry.wallet,
-                calls: entry.usage.calls,
-                tokens: entry.usage.tokens,
-                cost_usd: entry.usage.costUsd,
-              })),
-            )
-            .execute()
-        }
         await trx
           .updateTable('runs')
           .set({

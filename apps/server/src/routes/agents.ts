@@ -2,7 +2,7 @@ import { Agent, parseWallet, parseWith } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { HttpError, NotFoundError } from '../http/http-errors'
-import { assertSigner, recoverSigners } from '../signatures/verify-signed-change'
+import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
 import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
 
 const AgentBody = z
@@ -50,6 +50,31 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await repositories.agents.useNonce(nonce, signer, executor))) {
       throw new HttpError(401, 'SIGNATURE_REPLAYED', 'This signature was used already.', { nonce })
     }
+  }
+
+  // A change or a revocation: the stored agent, and proof that its creator signed this one.
+  const creatorChange = async (
+    action: SignedChange['action'],
+    wallet: SignedChange['wallet'],
+    content: unknown,
+    body: { nonce: SignedChange['nonce']; deadline: number; signature: `0x${string}` },
+  ) => {
+    const current = await repositories.agents.find(wallet)
+    if (!current) throw new NotFoundError('agent', wallet)
+    const [signer] = await recoverSigners(
+      {
+        action,
+        wallet,
+        creator: current.creator,
+        content,
+        nonce: body.nonce,
+        deadline: body.deadline,
+      },
+      [body.signature],
+      Date.now(),
+    )
+    assertSigner(signer!, current.creator, 'creator')
+    return { current, signer: signer! }
   }
 
   app.post(
@@ -142,21 +167,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const current = await repositories.agents.find(wallet)
-      if (!current) throw new NotFoundError('agent', wallet)
-      const [signer] = await recoverSigners(
-        {
-          action: 'update',
-          wallet,
-          creator: current.creator,
-          content: body.changes,
-          nonce: body.nonce,
-          deadline: body.deadline,
-        },
-        [body.signature],
-        Date.now(),
-      )
-      assertSigner(signer!, current.creator, 'creator')
+      const { current, signer } = await creatorChange('update', wallet, body.changes, body)
       const touched = fixedFields.filter((field) => field in body.changes)
       if (touched.length > 0) {
         throw new HttpError(
@@ -174,8 +185,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         'agent',
       )
       await db.transaction().execute(async (trx) => {
-        await useNonce(body.nonce, signer!, trx)
-        await repositories.agents.update(updated, signer!, trx)
+        await useNonce(body.nonce, signer, trx)
+        await repositories.agents.update(updated, signer, trx)
       })
       registry.invalidate(wallet)
       return { agent: updated }
@@ -195,24 +206,10 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const current = await repositories.agents.find(wallet)
-      if (!current) throw new NotFoundError('agent', wallet)
-      const [signer] = await recoverSigners(
-        {
-          action: 'revoke',
-          wallet,
-          creator: current.creator,
-          content: {},
-          nonce: body.nonce,
-          deadline: body.deadline,
-        },
-        [body.signature],
-        Date.now(),
-      )
-      assertSigner(signer!, current.creator, 'creator')
+      const { current, signer } = await creatorChange('revoke', wallet, {}, body)
       await db.transaction().execute(async (trx) => {
-        await useNonce(body.nonce, signer!, trx)
-        await repositories.agents.revoke(current, signer!, trx)
+        await useNonce(body.nonce, signer, trx)
+        await repositories.agents.revoke(current, signer, trx)
       })
       registry.invalidate(wallet)
       return { revoked: wallet }
