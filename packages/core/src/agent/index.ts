@@ -6,5 +6,6 @@ export {
   estimateInputTokens,
 } from './budget-middleware'
 export { buildSystemPrompt } from './build-system-prompt'
+export { grantTools } from './grant-tools'
 export { runAgent } from './run-agent'
 export type { AgentRunResult, AgentStep, LanguageModelUsage, RunAgentOptions } from './types'

@@ -169,7 +169,7 @@ describe('runAgent', () => {
     expect((await runAgent(makeAgent(), 'hi', { budget: createBudget() })).output).toBeUndefined()
   })
 
-  it('grants extra tools even when the card lists none of them', async () => {
+  it('binds an extra tool the card lists', async () => {
     const reads: string[] = []
     const result = await runAgent(
       makeAgent({ tools: ['read_file'] }),
@@ -190,6 +190,36 @@ describe('runAgent', () => {
     )
     expect(reads).toEqual(['a.txt'])
     expect(result.text).toContain('read_file → contents')
+  })
+
+  it('gates the extra tools by the card: one the card does not list is no tool of the run', async () => {
+    const { toolRegistry, calls } = addTools()
+    const ran: string[] = []
+    const { models, prompts } = recordingModels()
+    const result = await runAgent(
+      makeAgent({ tools: ['add'] }),
+      '[[tool:shell {"command":"rm"}]]',
+      {
+        budget: createBudget(),
+        toolRegistry,
+        models,
+        extraTools: {
+          shell: tool({
+            inputSchema: z.object({ command: z.string() }),
+            execute: async ({ command }) => {
+              ran.push(command)
+              return 'done'
+            },
+          }),
+        },
+      },
+    )
+    expect(ran).toEqual([])
+    expect(calls).toEqual([])
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      error: expect.stringMatching(/unavailable tool 'shell'\. Available tools: add\./),
+    })
+    expect(prompts).toHaveLength(2)
   })
 
   it('refuses to narrow to a tool the card does not list, before any model call', async () => {
@@ -217,22 +247,26 @@ describe('runAgent', () => {
     ).rejects.toThrow(UnknownToolError)
   })
 
-  it('narrows the extra tools too: tools: [] lets no tool run', async () => {
+  it('narrows the extra tools too: tools: [] lets no tool run, even one the card lists', async () => {
     const ran: string[] = []
     const budget = createBudget()
-    const result = await runAgent(makeAgent({ tools: [] }), '[[tool:shell {"command":"rm"}]]', {
-      budget,
-      tools: [],
-      extraTools: {
-        shell: tool({
-          inputSchema: z.object({ command: z.string() }),
-          execute: async ({ command }) => {
-            ran.push(command)
-            return 'done'
-          },
-        }),
+    const result = await runAgent(
+      makeAgent({ tools: ['shell'] }),
+      '[[tool:shell {"command":"rm"}]]',
+      {
+        budget,
+        tools: [],
+        extraTools: {
+          shell: tool({
+            inputSchema: z.object({ command: z.string() }),
+            execute: async ({ command }) => {
+              ran.push(command)
+              return 'done'
+            },
+          }),
+        },
       },
-    })
+    )
     expect(ran).toEqual([])
     expect(result.steps[0]?.toolResults[0]?.output).toEqual({
       error: expect.stringContaining('shell'),

@@ -45,7 +45,8 @@ const RunOptions = z.object({
 const Input = z.union([z.string(), z.array(modelMessageSchema).min(1)])
 
 /**
- * Runs an agent: its card's model, its tools (narrowed by `options.tools`, plus `extraTools`),
+ * Runs an agent: its card's model, the tools its card lists (narrowed by `options.tools`; an
+ * `extraTools` entry is bound only when the card lists its name),
  * at most `maxIterations` model calls, each reserved on `options.budget` before it is made and
  * settled after, charged to the agent's wallet. Memory of the agent's scope is recalled first
  * and the exchange is appended after a successful run.
@@ -153,10 +154,11 @@ export async function runAgent(
 }
 
 /**
- * The tools of one run. The card's list gates the tool registry's tools; a run that narrows
- * (`options.tools`) narrows every tool, the runtime's extras too, so `tools: []` means none.
- * Without narrowing, extras stay granted as the runtime's own (workspace and delegation tools).
- * A listed tool that neither provides is an `UnknownToolError` before any model call.
+ * The tools of one run. The card's list (narrowed by `options.tools`, which may only name
+ * tools the card lists) gates every tool: the tool registry's and the runtime's extras alike,
+ * so an extra the card does not list is never bound and `tools: []` binds none. A runtime that
+ * grants tools records the grant by listing their names on the card it passes. A listed tool
+ * that neither provides is an `UnknownToolError` before any model call.
  */
 function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
   assertAllowed(allowed, options.tools)
@@ -172,6 +174,5 @@ function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
     }
     tools[name] = granted
   }
-  if (options.tools) return tools
-  return { ...tools, ...extra }
+  return tools
 }

@@ -23,7 +23,12 @@ export type RunAgentOptions = {
   tools?: string[]
   /** Where the card's tool names are looked up (default: no named tools available). */
   toolRegistry?: ToolRegistry
-  /** Tools the runtime grants for this run regardless of the card (e.g. workspace file tools). */
+  /**
+   * Tools the runtime provides for this run (e.g. workspace file tools), looked up before the
+   * tool registry. Like a registry's tools, each is bound only when the card's `tools` lists
+   * it (and the run's `tools` keeps it): a runtime that grants a tool lists its name on the
+   * card it passes, so the card records every tool the agent had.
+   */
   extraTools?: ToolSet
   /** Overrides the card's persona (system prompt). */
   persona?: string
