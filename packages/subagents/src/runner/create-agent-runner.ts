@@ -3,7 +3,8 @@ import type { SubagentRunner } from './types'
 
 /**
  * The default runner: each turn is one `runAgent` call of `@baton/core`, with the
- * sub-agent's budget, its tools (as `extraTools`) and the conversation so far.
+ * sub-agent's budget, its tools (as `extraTools`, bound because the turn's card lists them)
+ * and the conversation so far.
  *
  * @example
  * const supervisor = createSupervisor({ agent, workspace, budget, runner: createAgentRunner() })

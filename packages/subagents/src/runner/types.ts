@@ -3,7 +3,11 @@ import type { ModelMessage, ToolSet } from 'ai'
 
 /** One turn of a sub-agent: what it is given to work with. */
 export type SubagentTurn = {
-  /** The sub-agent's card: the caller's, with the model chosen at `delegate`. */
+  /**
+   * The sub-agent's card: the caller's, with the model chosen at `delegate`, and with the name
+   * of every tool in `tools` on its `tools` list (the grant, recorded on the card), so
+   * `runAgent`, which binds only what the card lists, binds them all.
+   */
   agent: Agent
   /** The conversation so far, ending with the task or the new message from its caller. */
   messages: ModelMessage[]
@@ -11,7 +15,10 @@ export type SubagentTurn = {
   budget: Budget
   /** Aborted when it is cancelled or its budget runs out. */
   signal: AbortSignal
-  /** File tools bounded to its directory, `ask_caller`, and the tools to delegate further. */
+  /**
+   * What the supervisor grants it: the file tools its card lists, bounded to its directory,
+   * `ask_caller`, and the tools to delegate further when its card may delegate.
+   */
   tools: ToolSet
   /** Its workspace directory. */
   directory: string

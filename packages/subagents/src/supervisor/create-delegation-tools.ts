@@ -31,7 +31,8 @@ const CancelInput = z.object({ id: z.string() })
  * `cancel_agent`, all backed by its supervisor.
  *
  * @example
- * await runAgent(agent, task, { budget, extraTools: createDelegationTools(supervisor) })
+ * const extraTools = createDelegationTools(supervisor)
+ * await runAgent(grantTools(agent, Object.keys(extraTools)), task, { budget, extraTools })
  */
 export function createDelegationTools(supervisor: Supervisor): ToolSet {
   return {

@@ -144,6 +144,51 @@ describe('createSupervisor tool grants', () => {
     ])
   })
 
+  it('records the grant on the turn card: it lists every tool the turn is given', async () => {
+    const cards: string[][] = []
+    const supervisor = createSupervisor({
+      agent: makeAgent({ tools: ['read_file', 'search'], agentCard: { canDelegate: true } }),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 5 }),
+      runner: {
+        async run(turn) {
+          cards.push([...turn.agent.tools].sort())
+          expect(turn.agent.tools).toEqual(expect.arrayContaining(Object.keys(turn.tools)))
+          return { text: 'ok', messages: [] }
+        },
+      },
+    })
+    const id = supervisor.delegate('Read and delegate')
+    await supervisor.waitAgents([id])
+    // The card's own names stay (a registry may provide "search"); the grant is added.
+    expect(cards).toEqual([
+      [
+        'ask_caller',
+        'cancel_agent',
+        'delegate_agent',
+        'read_file',
+        'search',
+        'send_agent',
+        'wait_agents',
+      ],
+    ])
+  })
+
+  it('lets an offline sub-agent on the default runner ask its caller and delegate', async () => {
+    const supervisor = createSupervisor({
+      agent: makeAgent({ tools: [], agentCard: { canDelegate: true } }),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 10 }),
+    })
+    const id = supervisor.delegate(
+      `Split ${directive('delegate_agent', { task: 'part' })}${directive('ask_caller', { question: 'Which?' })}`,
+    )
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report).toMatchObject({ status: 'asking', question: 'Which?' })
+    expect(supervisor.tree()[0]?.children).toHaveLength(1)
+    await supervisor.cancelAll()
+  })
+
   it('keeps write_file from an offline agent whose card does not list it', async () => {
     const supervisor = createSupervisor({
       agent: makeAgent({ tools: ['list_files'], agentCard: { canDelegate: false } }),

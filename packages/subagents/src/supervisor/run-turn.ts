@@ -1,3 +1,4 @@
+import { grantTools } from '@baton/core'
 import type { ToolSet } from 'ai'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
@@ -59,7 +60,9 @@ async function runModelTurn(
     ask_caller: createAskCallerTool((question) => ask(node, subagent, question)),
   }
   const result = await runner.run({
-    agent: subagent.agent,
+    // The supervisor grants; the card records the grant, so a runner that gates tools by the
+    // card (as `runAgent` does) binds exactly these and nothing else.
+    agent: grantTools(subagent.agent, Object.keys(tools)),
     messages: [...subagent.conversation],
     budget: subagent.budget,
     signal: subagent.budget.signal,

@@ -161,7 +161,8 @@ export interface Supervisor {
   ): () => void
   /**
    * The caller's own tools, as its card allows: the file tools it lists (refused while lent),
-   * and the delegation tools if `agentCard.canDelegate`.
+   * and the delegation tools if `agentCard.canDelegate`. `runAgent` binds them only when the
+   * card it is given lists them: pass `grantTools(agent, Object.keys(supervisor.tools()))`.
    */
   tools(): ToolSet
 }

@@ -12,7 +12,8 @@ const ListInput = z.object({ path: z.string().optional() })
  * relative to its root; one that would leave it is refused with `WorkspaceEscapeError`.
  *
  * @example
- * const result = await runAgent(agent, task, { budget, extraTools: createFileTools(workspace) })
+ * const extraTools = createFileTools(workspace)
+ * const result = await runAgent(grantTools(agent, Object.keys(extraTools)), task, { budget, extraTools })
  */
 export function createFileTools(files: WorkspaceFiles): ToolSet {
   return {
