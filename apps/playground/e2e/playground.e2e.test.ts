@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createReceiptSigner, generateReceiptKey } from '@baton/core'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +16,9 @@ const desktop = { width: 1280, height: 900 }
 const phone = { width: 375, height: 800 }
 
 const run = chromiumAvailable()
+// The runtime key is the test's, so it knows the address receipts must be signed by.
+const runtimeKey = generateReceiptKey()
+const runtimeAddress = createReceiptSigner(runtimeKey).address
 
 describe.skipIf(!run)('the playground in a real browser against a real server', () => {
   let outDir: string
@@ -46,7 +50,10 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     outDir = await mkdtemp(join(tmpdir(), 'baton-playground-dist-'))
     await mkdir(screenshots, { recursive: true })
     await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
-    server = await startServerProcess({ playgroundDir: outDir })
+    server = await startServerProcess({
+      playgroundDir: outDir,
+      env: { BATON_RUNTIME_KEY: runtimeKey },
+    })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: desktop })
     page.on('pageerror', (error) => pageErrors.push(error.message))
@@ -128,6 +135,92 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.waitForTimeout(150)
     await page.screenshot({ path: join(screenshots, 'runs-dark-desktop.png'), fullPage: true })
     await page.getByRole('button', { name: 'Switch to light theme' }).click()
+  }, 120_000)
+
+  it('verifies a run receipt in the browser, with the runtime address, and names the field of a tampered one', async () => {
+    const agents = (await api('/api/v1/agents')).body.agents as { id: string; wallet: string }[]
+    const analyst = agents.find((agent) => agent.id === 'analyst')!.wallet
+    await open('runs')
+    await expect
+      .poll(() => page.getByLabel('Plan', { exact: true }).inputValue(), { timeout: 15_000 })
+      .not.toBe('-1')
+    await page.getByText('name: risk-review').waitFor()
+    await page.locator('.cm-content').click()
+    await page.keyboard.press('ControlOrMeta+A')
+    await page.keyboard.insertText(
+      `name: receipted\nrequireReceipt: true\nsteps:\n  - op: delegate\n    saveAs: analysis\n    agentWallet: "${analyst}"\n    prompt: Look at the outage\n  - op: stop\n    output: "{{analysis}}"\n`,
+    )
+    await page.getByRole('button', { name: 'Run the plan' }).click()
+    await page.locator('[data-run-status="done"]').waitFor({ timeout: 45_000 })
+    const receipt = page.getByRole('region', { name: 'Run receipt' })
+    await receipt.and(page.locator('[data-receipt-state="verified"]')).waitFor({ timeout: 15_000 })
+    expect(await receipt.textContent()).toMatch(/Receipt verified/)
+    // Shortened on the page, whole in the title and the copy button.
+    const signer = receipt.locator('[data-signer] code')
+    expect(await signer.getAttribute('title')).toBe(runtimeAddress)
+    expect(await signer.textContent()).toBe(
+      `${runtimeAddress.slice(0, 6)}…${runtimeAddress.slice(-4)}`,
+    )
+    expect(await receipt.locator('[data-plan-hash]').getAttribute('data-plan-hash')).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    )
+    expect(await receipt.textContent()).toMatch(
+      /2 steps, run done; the inputs and output shown here/,
+    )
+    await shoot('receipt')
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: join(screenshots, 'receipt-dark-desktop.png'), fullPage: true })
+    await page.getByRole('button', { name: 'Switch to light theme' }).click()
+    const runId = (await page.locator('[data-run-id]').getAttribute('data-run-id'))!
+
+    // The same run's page with one byte of a step's output hash changed on the way.
+    const receiptUrl = `**/api/v1/runs/${runId}/receipt`
+    await page.route(receiptUrl, async (route) => {
+      const body = await (await route.fetch()).json()
+      const hash = body.steps[0].outputHash as string
+      body.steps[0].outputHash = `${hash.slice(0, -1)}${hash.endsWith('0') ? '1' : '0'}`
+      await route.fulfill({ json: body })
+    })
+    await page.goto(`${server.baseUrl}/#/runs?run=${runId}`)
+    await page.reload()
+    const invalid = receipt.and(page.locator('[data-receipt-state="invalid"]'))
+    await invalid.waitFor({ timeout: 30_000 })
+    expect(await invalid.textContent()).toMatch(/Receipt invalid/)
+    expect(await invalid.locator('[data-receipt-field]').textContent()).toBe('steps[0].outputHash')
+    expect(await invalid.textContent()).toMatch(/RECEIPT_TAMPERED.*was changed after it was signed/)
+    await shoot('receipt-invalid')
+    await page.unroute(receiptUrl)
+
+    // A run that failed still has its receipt; a plan that asks for none has none.
+    const failed = await api('/api/v1/runs', {
+      method: 'POST',
+      body: JSON.stringify({
+        plan: {
+          requireReceipt: true,
+          steps: [
+            { op: 'delegate', saveAs: 'x', agentWallet: `0x${'9'.repeat(40)}`, prompt: 'hi' },
+          ],
+        },
+      }),
+    })
+    expect(failed, 'the failing run did not start').toMatchObject({ status: 202 })
+    await page.goto(`${server.baseUrl}/#/runs?run=${failed.body.id}`)
+    await page.reload()
+    await page.locator('[data-run-status="failed"]').waitFor({ timeout: 45_000 })
+    await receipt.and(page.locator('[data-receipt-state="verified"]')).waitFor({ timeout: 15_000 })
+    expect(await receipt.textContent()).toMatch(/1 step, run failed/)
+    await shoot('receipt-failed')
+    const plain = await api('/api/v1/runs', {
+      method: 'POST',
+      body: JSON.stringify({ plan: { steps: [{ op: 'stop', output: 1 }] } }),
+    })
+    expect(plain.status).toBe(202)
+    await page.goto(`${server.baseUrl}/#/runs?run=${plain.body.id}`)
+    await page.reload()
+    await receipt.and(page.locator('[data-receipt-state="missing"]')).waitFor({ timeout: 30_000 })
+    expect(await receipt.textContent()).toMatch(/No receipt.*requireReceipt/)
+    expect(pageErrors).toEqual([])
   }, 120_000)
 
   it('marks plan errors at their lines as one types and on run, and answers ask_user in place', async () => {

@@ -37,6 +37,8 @@ export type ServerProcess = {
  */
 export async function startServerProcess(options: {
   playgroundDir: string
+  /** More environment for the server (e.g. `BATON_RUNTIME_KEY`). */
+  env?: Record<string, string>
 }): Promise<ServerProcess> {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'baton-playground-e2e-'))
@@ -58,6 +60,7 @@ export async function startServerProcess(options: {
           BATON_PLAYGROUND_DIR: options.playgroundDir,
           LOG_LEVEL: 'warn',
           BATON_API_TOKEN: '',
+          ...options.env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -109,6 +109,9 @@ export const serverApi = {
     requestJson(endpoint, `${api}runs/${id(runId)}/cancel`, { method: 'POST', body: {} }),
   resumeRun: (runId: string) =>
     requestJson(endpoint, `${api}runs/${id(runId)}/resume`, { method: 'POST', body: {} }),
+  // Unknown on purpose: the page verifies the receipt itself rather than trusting its shape.
+  getRunReceipt: (runId: string) =>
+    requestJson<unknown>(endpoint, `${api}runs/${id(runId)}/receipt`),
   answerRun: (runId: string, answer: string) =>
     requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer } }),
   validatePlan: (plan: string, signal?: AbortSignal) =>

@@ -2,6 +2,8 @@ import { useAgentStore } from '@baton/surface'
 import { useCallback, useState } from 'react'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
+import { RunReceiptView } from '../receipts/run-receipt-view'
+import { useRunReceipt } from '../receipts/use-run-receipt'
 import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
@@ -37,6 +39,7 @@ export function RunDetailView({ runId }: { runId: string }) {
     run?.question ??
     (events.findLast((event) => event.type === 'run-pause')?.question as string | undefined)
   const paused = status === 'paused'
+  const receipt = useRunReceipt(runId, run, finished.has(status) ? status : undefined)
   const agents = useAgentStore((state) => state.agents)
   const nameOf = useCallback(
     (wallet: string) =>
@@ -83,6 +86,8 @@ export function RunDetailView({ runId }: { runId: string }) {
         </div>
       </div>
       {detail.error ? <p className="error-text">{detail.error}</p> : null}
+      {/* A finished run's receipt, failed runs included: it records what happened either way. */}
+      {finished.has(status) ? <RunReceiptView check={receipt} /> : null}
       {error ? (
         <p className="error-text" role="alert">
           {error}
