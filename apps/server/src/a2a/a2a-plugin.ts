@@ -6,8 +6,10 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { Redis } from 'ioredis'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
+import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
 import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
 import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
@@ -34,17 +36,23 @@ const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
  */
 export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
   const taskStore = createA2ATaskStore(services.db)
-  // One for the server: a cancel or a resubscribe must find the bus of a task started by
-  // an earlier request.
-  const buses = new DefaultExecutionEventBusManager()
-  const executor = createHostedAgentExecutor({
-    ...services,
-    agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent,
-  })
   const bearer = services.apiToken !== undefined
   const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`
 
   return shared(async (app: FastifyInstance) => {
+    // One for the server: a cancel or a resubscribe must find the bus of a task started by
+    // an earlier request — on any process of the deployment when there is a Redis.
+    const shared = services.redisUrl
+      ? await connectTaskBuses(services.redisUrl, taskStore, app)
+      : undefined
+    const buses = shared ?? new DefaultExecutionEventBusManager()
+    const executor = createHostedAgentExecutor({
+      ...services,
+      agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent,
+      ...(shared ? { cancelElsewhere: (taskId: string) => shared.requestCancel(taskId) } : {}),
+    })
+    shared?.onCancelRequest((taskId, bus) => void executor.cancelTask(taskId, bus))
+
     app.get(
       '/.well-known/agent-card.json',
       { schema: describe("The orchestrator's A2A agent card") },
@@ -138,6 +146,35 @@ export const a2aPlugin: FastifyPluginAsync = shared(async (app) => {
     createA2APlugin(a2aServicesFrom(app.getDecorator<ServerServicesForA2A>('baton'))),
   )
 })
+
+/** Task buses over the deployment's Redis, closed with the app. */
+async function connectTaskBuses(
+  url: string,
+  taskStore: ReturnType<typeof createA2ATaskStore>,
+  app: FastifyInstance,
+): Promise<RedisTaskBuses> {
+  const connect = async () => {
+    const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
+    client.on('error', (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'))
+    await client.connect()
+    return client
+  }
+  const publisher = await connect()
+  const subscriber = await connect()
+  const buses = createRedisTaskBuses({
+    publisher,
+    subscriber,
+    // The SDK always passes the caller's context (tasks are scoped by tenant and owner).
+    loadTask: async (taskId, context) => (context ? taskStore.load(taskId, context) : undefined),
+    onError: (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'),
+  })
+  app.addHook('onClose', async () => {
+    await buses.close()
+    publisher.disconnect()
+    subscriber.disconnect()
+  })
+  return buses
+}
 
 function hasToken(request: FastifyRequest, token: string): boolean {
   const [scheme, given] = (request.headers.authorization ?? '').split(' ', 2)

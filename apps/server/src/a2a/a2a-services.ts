@@ -29,6 +29,11 @@ export type HostedAgentAnswer = {
 export type A2AServices = {
   /** When set, the JSON-RPC endpoints require `Authorization: Bearer <token>` and the cards say so. */
   apiToken: string | undefined
+  /**
+   * The deployment's Redis (scale-out): tasks are then followed and cancelled on any process,
+   * not only the one executing them.
+   */
+  redisUrl?: string
   /** The server's database: A2A tasks live in its `a2a_tasks` table (migration 0002). */
   // biome-ignore lint/suspicious/noExplicitAny: the task store names its table at runtime, whatever the schema.
   db: Kysely<any>
@@ -64,7 +69,7 @@ export const a2aInbox = (agentId: string) => `a2a:${agentId}`
 
 /** The parts of the decorated server services (`app.baton`) that the A2A endpoints read. */
 export type ServerServicesForA2A = {
-  settings: { apiToken: string | undefined }
+  settings: { apiToken: string | undefined; redisUrl?: string | undefined }
   // biome-ignore lint/suspicious/noExplicitAny: see A2AServices.db.
   db: Kysely<any>
   repositories: {
@@ -95,6 +100,7 @@ export type ServerServicesForA2A = {
 export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
   return {
     apiToken: baton.settings.apiToken,
+    ...(baton.settings.redisUrl ? { redisUrl: baton.settings.redisUrl } : {}),
     db: baton.db,
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
     findOrchestrator: async () => {

@@ -15,6 +15,8 @@ export type HostedAgentExecutorOptions = Pick<
 > & {
   /** The hosted agent a request is for (the JSON-RPC endpoint puts it in the call context). */
   agentOf(context: RequestContext): Agent
+  /** Asks the process executing a task that does not run here to cancel it (scale-out). */
+  cancelElsewhere?: (taskId: string) => void
 }
 
 /** Where the endpoint leaves the hosted agent for the executor, in the call context's state. */
@@ -118,7 +120,8 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
 
     async cancelTask(taskId: string, bus: ExecutionEventBus) {
       const controller = running.get(taskId)
-      controller?.abort(new Error(`A2A task ${taskId} was cancelled`))
+      if (controller) controller.abort(new Error(`A2A task ${taskId} was cancelled`))
+      else options.cancelElsewhere?.(taskId)
       bus.publish(
         AgentEvent.statusUpdate({
           taskId,

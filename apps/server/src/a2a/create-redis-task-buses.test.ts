@@ -1,0 +1,156 @@
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk'
+import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
+import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { createA2APlugin } from './a2a-plugin'
+import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
+
+const canRun = hasRedis || process.env.CI === 'true'
+if (!canRun) console.warn('[A2A task buses] redis-server not found: skipping cross-process tasks.')
+
+// Two servers ("processes": each its own app, task buses and executor) on one database and
+// one Redis, as in a scale-out deployment.
+describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => {
+  let redis: RedisServer
+  let services: TestServices
+  const apps: FastifyInstance[] = []
+  beforeAll(async () => {
+    redis = await startRedisServer()
+    services = await createTestServices()
+  })
+  afterAll(async () => {
+    await services?.close()
+    await redis?.stop()
+  })
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()))
+    services.calls.length = 0
+  })
+
+  async function serve(runHostedAgent?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>) {
+    const app = Fastify()
+    apps.push(app)
+    await app.register(
+      createA2APlugin({
+        ...services,
+        redisUrl: redis.url,
+        ...(runHostedAgent ? { runHostedAgent } : {}),
+      }),
+    )
+    const base = await app.listen({ port: 0, host: '127.0.0.1' })
+    return { app, client: await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`) }
+  }
+
+  const sdkClient = (cardUrl: string): Promise<Client> =>
+    new ClientFactory({ transports: [new JsonRpcTransportFactory({})] }).createFromUrl(cardUrl, '')
+
+  const startTask = async (client: Client, text: string) =>
+    (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+        configuration: { returnImmediately: true },
+      }),
+    )) as Task
+
+  /** Follows a task and collects the states and artifact texts it is told about. */
+  const follow = (client: Client, taskId: string) => {
+    const states: TaskState[] = []
+    const texts: string[] = []
+    const done = (async () => {
+      for await (const event of client.resubscribeTask(
+        SubscribeToTaskRequest.fromJSON({ id: taskId }),
+      )) {
+        const payload = event.payload
+        if (payload?.$case === 'statusUpdate' && payload.value.status?.state !== undefined)
+          states.push(payload.value.status.state)
+        if (payload?.$case === 'task' && payload.value.status?.state !== undefined)
+          states.push(payload.value.status.state)
+        if (payload?.$case === 'artifactUpdate')
+          for (const part of payload.value.artifact?.parts ?? [])
+            if (part.content?.$case === 'text') texts.push(part.content.value)
+      }
+    })()
+    return { states, texts, done }
+  }
+
+  it('streams every update of a task executed by process B to a subscriber on process A, to its end', async () => {
+    let finish: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+      services.calls.push(input)
+      await gate
+      return {
+        text: `done: ${input.input}`,
+        usage: { calls: 1, tokens: 2, costUsd: 0 },
+        correlationId: 'c',
+        hop: 0,
+      }
+    }
+    const a = await serve(answer)
+    const b = await serve(answer)
+    const task = await startTask(b.client, 'review the refunds')
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+
+    const following = follow(a.client, task.id)
+    await vi.waitFor(() => expect(following.states).toContain(TaskState.TASK_STATE_WORKING))
+    finish?.()
+    await following.done
+    expect(following.texts).toEqual(['done: review the refunds'])
+    expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
+    // Only B ran it.
+    expect(services.calls).toHaveLength(1)
+  })
+
+  it('cancels from process A a task executed by process B: B’s agent stops, both see it canceled', async () => {
+    const a = await serve()
+    const b = await serve()
+    const task = await startTask(b.client, 'wait for me')
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const onB = follow(b.client, task.id)
+    await vi.waitFor(() => expect(onB.states.length).toBeGreaterThan(0))
+
+    const cancelled = await a.client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id }))
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
+    // The agent host's signal on B was aborted: it stops working and spending.
+    await vi.waitFor(() => expect(services.calls[0]?.signal?.aborted).toBe(true))
+    await onB.done
+    expect(onB.states.at(-1)).toBe(TaskState.TASK_STATE_CANCELED)
+    const stored = await b.client.getTask(GetTaskRequest.fromJSON({ id: task.id }))
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
+  })
+
+  it('ends a subscription with the stored task when the executing process goes away', async () => {
+    const a = await serve()
+    const b = await serve()
+    const task = await startTask(b.client, 'wait for ever')
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const following = follow(a.client, task.id)
+    await vi.waitFor(() => expect(following.states).toContain(TaskState.TASK_STATE_WORKING))
+    // B stops (its ownership mark goes); the follower on A does not wait for ever.
+    await b.app.close()
+    await following.done
+    expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_WORKING)
+  }, 30_000)
+
+  it('refuses to follow an unknown task on any process', async () => {
+    const a = await serve()
+    await expect(
+      (async () => {
+        for await (const _ of a.client.resubscribeTask(
+          SubscribeToTaskRequest.fromJSON({ id: crypto.randomUUID() }),
+        ));
+      })(),
+    ).rejects.toThrow(/not found/i)
+  })
+})

@@ -1,0 +1,256 @@
+import { type Task, TaskState } from '@a2a-js/sdk'
+import {
+  AgentEvent,
+  type AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  type ExecutionEventBus,
+  type ExecutionEventBusManager,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server'
+import type { Redis } from 'ioredis'
+
+export type RedisTaskBusesOptions = {
+  /** Publishes this process's task events and keeps its ownership marks. */
+  publisher: Redis
+  /** A connection of its own (a subscribed connection can do nothing else). */
+  subscriber: Redis
+  /** Shared by every process of the deployment (default `baton`). */
+  prefix?: string
+  /** The stored task, read when a follower starts and when its executor is gone. */
+  loadTask(taskId: string, context: ServerCallContext | undefined): Promise<Task | undefined>
+  /**
+   * How long a task's executing process is believed alive after its last mark (default
+   * 15000). A follower whose task has no live executor ends with the stored task.
+   */
+  leaseMs?: number
+  /** Called for anything that goes wrong on the Redis side (the local stream goes on). */
+  onError?: (error: unknown) => void
+}
+
+export type RedisTaskBuses = ExecutionEventBusManager & {
+  /**
+   * What to do on this process when another asks to cancel a task that runs here (the
+   * executor's `cancelTask` on the task's own bus). Set once, after the executor exists.
+   */
+  onCancelRequest(handler: (taskId: string, bus: ExecutionEventBus) => void): void
+  /** Asks the process executing `taskId`, wherever it is, to cancel it. */
+  requestCancel(taskId: string): void
+  close(): Promise<void>
+}
+
+type Wire =
+  | { kind: 'event'; event: AgentExecutionEvent }
+  | { kind: 'finished' }
+  | { kind: 'cancel' }
+
+const terminal = new Set<TaskState>([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+])
+
+/**
+ * The A2A SDK's event-bus seam (`ExecutionEventBusManager`) shared by every process through
+ * Redis pub/sub, so a task can be followed (`SubscribeToTask` / v0.3 `tasks/resubscribe`) and
+ * cancelled on any process, not only on the one executing it.
+ *
+ * The executing process's bus publishes each event to the task's channel and keeps an
+ * ownership mark alive (`leaseMs`). Another process asked about the task gets a following bus:
+ * it subscribes, then re-reads the stored task (so nothing published before the subscription
+ * is missed), delivers live events, and ends when the executor says `finished` — or, when the
+ * mark lapses without it (the executor died), with the stored task. A cancel on a following
+ * bus reaches the executor, whose own `cancelTask` stops the agent.
+ *
+ * @example
+ * const buses = createRedisTaskBuses({ publisher, subscriber, loadTask: (id, context) => store.load(id, context) })
+ * const handler = new DefaultRequestHandler(card, store, executor, buses)
+ */
+export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskBuses {
+  const prefix = options.prefix ?? 'baton'
+  const leaseMs = options.leaseMs ?? 15_000
+  const channel = (taskId: string) => `${prefix}:a2a-task:${taskId}`
+  const ownerKey = (taskId: string) => `${prefix}:a2a-task-owner:${taskId}`
+  const onError = options.onError ?? (() => {})
+  // Every channel this process listens on, with who listens (a task may have many followers).
+  const listeners = new Map<string, Set<(wire: Wire) => void>>()
+  const executing = new Map<string, ExecutingBus>()
+  let cancelHandler: ((taskId: string, bus: ExecutionEventBus) => void) | undefined
+
+  options.subscriber.on('message', (name: string, message: string) => {
+    const listening = listeners.get(name)
+    if (!listening) return
+    let wire: Wire
+    try {
+      wire = JSON.parse(message) as Wire
+    } catch (error) {
+      return onError(error)
+    }
+    for (const listener of [...listening]) listener(wire)
+  })
+  /** Listens on a task's channel; resolves once Redis has the subscription. */
+  const listen = async (taskId: string, listener: (wire: Wire) => void): Promise<() => void> => {
+    const name = channel(taskId)
+    let listening = listeners.get(name)
+    if (!listening) {
+      listening = new Set()
+      listeners.set(name, listening)
+    }
+    listening.add(listener)
+    const off = () => {
+      const current = listeners.get(name)
+      if (!current?.delete(listener) || current.size > 0) return
+      listeners.delete(name)
+      options.subscriber.unsubscribe(name).catch(onError)
+    }
+    // Subscribing again is harmless and resolves when this listener is really subscribed.
+    await options.subscriber.subscribe(name)
+    return off
+  }
+  const send = (taskId: string, wire: Wire) => {
+    options.publisher.publish(channel(taskId), JSON.stringify(wire)).catch(onError)
+  }
+
+  /** The bus of a task this process executes: every event goes out to the followers too. */
+  class ExecutingBus extends DefaultExecutionEventBus {
+    readonly #taskId: string
+    readonly #mark: NodeJS.Timeout
+    #unlisten: (() => void) | undefined
+    #finished = false
+    #released = false
+    constructor(taskId: string) {
+      super()
+      this.#taskId = taskId
+      const mark = () =>
+        options.publisher.set(ownerKey(taskId), '1', 'PX', leaseMs).then(() => {}, onError)
+      mark()
+      this.#mark = setInterval(mark, Math.max(100, Math.floor(leaseMs / 3)))
+      this.#mark.unref()
+      // Another process's cancel arrives here; the executor cancels its own run.
+      listen(taskId, (wire) => {
+        if (wire.kind === 'cancel' && !this.#finished) cancelHandler?.(taskId, this)
+      }).then((off) => {
+        if (this.#released) off()
+        else this.#unlisten = off
+      }, onError)
+    }
+    override publish(event: AgentExecutionEvent): void {
+      super.publish(event)
+      send(this.#taskId, { kind: 'event', event })
+    }
+    override finished(): void {
+      super.finished()
+      if (!this.#finished) {
+        this.#finished = true
+        send(this.#taskId, { kind: 'finished' })
+      }
+      this.release()
+    }
+    /** Stops marking the task as executed here (a follower then ends with the stored task). */
+    release(): void {
+      if (this.#released) return
+      this.#released = true
+      clearInterval(this.#mark)
+      this.#unlisten?.()
+      options.publisher.del(ownerKey(this.#taskId)).catch(onError)
+    }
+  }
+
+  /** The bus of a task another process executes, fed from Redis. */
+  class FollowingBus extends DefaultExecutionEventBus {
+    readonly #taskId: string
+    readonly #context: ServerCallContext | undefined
+    #watch: NodeJS.Timeout | undefined
+    #unlisten: (() => void) | undefined
+    #done = false
+    constructor(taskId: string, context: ServerCallContext | undefined) {
+      super()
+      this.#taskId = taskId
+      this.#context = context
+      void this.#start()
+    }
+    async #start(): Promise<void> {
+      try {
+        this.#unlisten = await listen(this.#taskId, (wire) => {
+          if (this.#done) return
+          if (wire.kind === 'event') super.publish(wire.event)
+          else if (wire.kind === 'finished') this.#end()
+        })
+        if (this.#done) return this.#unlisten()
+        // Subscribed: what happened before now is in the store.
+        const task = await options.loadTask(this.#taskId, this.#context)
+        if (this.#done) return
+        if (task) super.publish(AgentEvent.task(task))
+        if (!task || isTerminal(task) || !(await this.#alive())) return this.#end()
+        this.#watch = setInterval(() => void this.#check(), Math.max(100, Math.floor(leaseMs / 3)))
+        this.#watch.unref()
+      } catch (error) {
+        onError(error)
+        this.#end()
+      }
+    }
+    async #alive(): Promise<boolean> {
+      return (await options.publisher.exists(ownerKey(this.#taskId))) === 1
+    }
+    // The executor is gone without saying `finished` (killed): end with what was stored.
+    async #check(): Promise<void> {
+      if (this.#done || (await this.#alive().catch(() => true))) return
+      const task = await options.loadTask(this.#taskId, this.#context).catch(() => undefined)
+      if (this.#done) return
+      if (task) super.publish(AgentEvent.task(task))
+      this.#end()
+    }
+    #end(): void {
+      if (this.#done) return
+      this.#done = true
+      clearInterval(this.#watch)
+      this.#unlisten?.()
+      super.finished()
+    }
+    // This process's executor ends a followed task it cancelled: stop following it.
+    override finished(): void {
+      this.#end()
+    }
+  }
+
+  return {
+    createOrGetByTaskId(taskId) {
+      let bus = executing.get(taskId)
+      if (!bus) {
+        bus = new ExecutingBus(taskId)
+        executing.set(taskId, bus)
+      }
+      return bus
+    },
+    getByTaskId(taskId, context) {
+      // Elsewhere (or nowhere): a follower, which ends at once when no process executes it.
+      return executing.get(taskId) ?? new FollowingBus(taskId, context)
+    },
+    cleanupByTaskId(taskId) {
+      const bus = executing.get(taskId)
+      if (!bus) return
+      executing.delete(taskId)
+      bus.removeAllListeners()
+      bus.release()
+    },
+    onCancelRequest(handler) {
+      cancelHandler = handler
+    },
+    requestCancel(taskId) {
+      if (executing.has(taskId)) return
+      send(taskId, { kind: 'cancel' })
+    },
+    async close() {
+      for (const bus of executing.values()) bus.release()
+      executing.clear()
+      const channels = [...listeners.keys()]
+      listeners.clear()
+      if (channels.length > 0) await options.subscriber.unsubscribe(...channels).catch(onError)
+    },
+  }
+}
+
+function isTerminal(task: Task): boolean {
+  const state = task.status?.state
+  return state !== undefined && terminal.has(state)
+}
