@@ -45,3 +45,6 @@ export type ConclaveLimits = {
   /** Default 256. */
   maxKeyLength?: number
 }
+
+/** A keyspace of a conclave as a run hands it on: the store and the root run's keyspace. */
+export type ConclaveSpace = { store: ConclaveStore; space: string }

@@ -21,32 +21,40 @@ async function answer(work: () => Promise<unknown>) {
   }
 }
 
+// Made once: a zod schema costs far more to build than the tools around it, and every member
+// call or task turn gets tools of its own.
+const Key = z.string().min(1).describe('the key')
+const ReadInput = z.object({ key: Key })
+const WriteInput = z.object({
+  key: Key,
+  value: z.unknown(),
+  ifVersion: z.number().int().min(0).optional(),
+})
+const ListInput = z.object({})
+const DeleteInput = z.object({ key: Key, ifVersion: z.number().int().min(0).optional() })
+
 /**
  * The conclave as tools for an agent in a swarm or a sub-agent tree: `conclave_read`,
  * `conclave_write` (with `ifVersion` for compare-and-set), `conclave_list`, `conclave_delete`.
  *
  * @example
- * const tools = createConclaveTools({ store, space: rootRunId, wallet: member.wallet })
- * await runAgent(agent, task, { tools, budget })
+ * const extraTools = createConclaveTools({ store, space: rootRunId, wallet: agent.wallet })
+ * const card = { ...agent, tools: [...agent.tools, ...Object.keys(extraTools)] }
+ * await runAgent(card, task, { budget, extraTools })
  */
 export function createConclaveTools(options: ConclaveToolsOptions): ToolSet {
   const { store, space, wallet } = options
-  const Key = z.string().min(1).describe('the key')
   return {
     conclave_read: tool({
       description:
         'Read an entry of the shared conclave: { value, writtenBy, version, updatedAt } or null.',
-      inputSchema: z.object({ key: Key }),
+      inputSchema: ReadInput,
       execute: ({ key }) => answer(() => store.read(space, key)),
     }),
     conclave_write: tool({
       description:
         'Write a value to the shared conclave. Pass ifVersion (the version you read; 0 for a new key) so a concurrent write is not lost: a stale one is refused with CONCLAVE_CONFLICT.',
-      inputSchema: z.object({
-        key: Key,
-        value: z.unknown(),
-        ifVersion: z.number().int().min(0).optional(),
-      }),
+      inputSchema: WriteInput,
       execute: ({ key, value, ifVersion }) =>
         answer(() =>
           store.write(space, key, value, {
@@ -57,12 +65,12 @@ export function createConclaveTools(options: ConclaveToolsOptions): ToolSet {
     }),
     conclave_list: tool({
       description: 'List the keys of the shared conclave.',
-      inputSchema: z.object({}),
+      inputSchema: ListInput,
       execute: () => answer(() => store.list(space)),
     }),
     conclave_delete: tool({
       description: 'Delete a key of the shared conclave (with ifVersion: only if unchanged).',
-      inputSchema: z.object({ key: Key, ifVersion: z.number().int().min(0).optional() }),
+      inputSchema: DeleteInput,
       execute: ({ key, ifVersion }) =>
         answer(() => store.delete(space, key, ifVersion === undefined ? {} : { ifVersion })),
     }),

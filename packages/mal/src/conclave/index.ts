@@ -3,6 +3,7 @@ export { ConclaveConflictError, ConclaveLimitError } from './conclave-errors'
 export type {
   ConclaveEntry,
   ConclaveLimits,
+  ConclaveSpace,
   ConclaveStore,
   ConclaveWriteOptions,
 } from './conclave-types'

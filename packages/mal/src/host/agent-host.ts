@@ -1,4 +1,5 @@
 import type { Agent, Budget } from '@baton/core'
+import type { ConclaveSpace } from '../conclave/conclave-types'
 import type { Isolation } from '../plan'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
@@ -17,6 +18,13 @@ export type HostDelegateRequest = {
   maxDepth?: number
   /** The plan's `maxToolBatches`: wrap the agent's tools with it (`wrapRegistry`) and follow its `signal`. */
   toolBatches?: ToolBatchLimit
+  /**
+   * The run's conclave (its store and the root run's keyspace). The default host gives the
+   * agent, and every sub-agent under it, the conclave tools on it (`conclave_read`,
+   * `conclave_write`, `conclave_list`, `conclave_delete`; writes attributed to the agent's
+   * wallet), listed on the card it runs. A custom host may ignore it.
+   */
+  conclave?: ConclaveSpace
 }
 
 /** What a `task` step asks of a host. */

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createStaticRegistry } from '@baton/core'
@@ -14,7 +15,7 @@ afterAll(async () => {
   await rm(workspaceRoot, { recursive: true, force: true })
 })
 
-const registry = createStaticRegistry([agentRecord()])
+const registry = createStaticRegistry([agentRecord({ tools: ['write_file', 'list_files'] })])
 const task = (saveAs: string, persona: string) => ({
   op: 'task',
   saveAs,
@@ -23,10 +24,13 @@ const task = (saveAs: string, persona: string) => ({
   persona,
   isolation: 'workspace',
 })
-const write = (file: string) => `[[tool:write_file {"path":"${file}","content":"x"}]]`
+const write = (file: string) => `[[tool:write_file {"path":"${file}","content":"${file}"}]]`
+const taskDirectories = async (root: string) =>
+  (await readdir(path.join(root, '.subagents'))).filter((name) => name.startsWith('task-'))
 
 describe('createDefaultHost', () => {
   it('gives every isolated task a directory of its own under a workspace root', async () => {
+    const root = await mkdtemp(path.join(workspaceRoot, 'own-'))
     const result = await runPlan(
       {
         steps: [
@@ -42,23 +46,80 @@ describe('createDefaultHost', () => {
           { op: 'stop', output: '{{listing}}' },
         ],
       },
-      { registry, workspaceRoot },
+      { registry, workspaceRoot: root },
     )
     expect(result.error).toBeUndefined()
     expect(result.status).toBe('done')
+    // The third task saw neither file: its directory is its own.
+    expect(result.output).toMatch(/list_files → /)
     expect(result.output).not.toMatch(/one\.txt|two\.txt/)
-    // The two writers' files stay, each in a directory of its own.
-    const dirs = await readdir(path.join(workspaceRoot, '.subagents'))
-    expect(dirs.filter((name) => name.startsWith('task-')).length).toBeGreaterThanOrEqual(2)
+    // The writers' files stay, each in a directory of its own; the lister wrote nothing and
+    // left nothing behind.
+    const directories = await taskDirectories(root)
+    expect(directories).toHaveLength(2)
+    const files = await Promise.all(
+      directories.map((name) => readdir(path.join(root, '.subagents', name))),
+    )
+    expect(files.flat().sort()).toEqual(['one.txt', 'two.txt'])
+    for (const [index, name] of directories.entries()) {
+      const file = files[index]![0]!
+      expect(await readFile(path.join(root, '.subagents', name, file), 'utf8')).toBe(file)
+    }
   })
 
   it('gives a second run with the same root fresh directories too', async () => {
+    const root = await mkdtemp(path.join(workspaceRoot, 'again-'))
     const plan = {
       steps: [task('listing', '[[tool:list_files {}]]'), { op: 'stop', output: '{{listing}}' }],
     }
-    await runPlan({ steps: [task('w', write('left-over.txt'))] }, { registry, workspaceRoot })
-    const result = await runPlan(plan, { registry, workspaceRoot })
+    await runPlan({ steps: [task('w', write('left-over.txt'))] }, { registry, workspaceRoot: root })
+    const result = await runPlan(plan, { registry, workspaceRoot: root })
     expect(result.status).toBe('done')
+    expect(result.output).toMatch(/list_files → /)
     expect(result.output).not.toMatch(/left-over\.txt/)
+    expect(await taskDirectories(root)).toHaveLength(1)
+  })
+
+  it('makes no directory for an isolated task that touches no file', async () => {
+    const root = await mkdtemp(path.join(workspaceRoot, 'none-'))
+    const result = await runPlan(
+      { steps: [task('quiet', 'Be brief.'), { op: 'stop', output: '{{quiet}}' }] },
+      { registry, workspaceRoot: root },
+    )
+    expect(result.status).toBe('done')
+    expect(existsSync(path.join(root, '.subagents'))).toBe(false)
+  })
+
+  it('without a workspace root, works in a temporary directory that is gone after the step', async () => {
+    const result = await runPlan(
+      {
+        steps: [
+          task('a', `${write('kept.txt')} [[tool:list_files {}]]`),
+          task('b', '[[tool:list_files {}]]'),
+          { op: 'stop', output: { a: '{{a}}', b: '{{b}}' } },
+        ],
+      },
+      { registry },
+    )
+    expect(result.status).toBe('done')
+    const output = result.output as { a: string; b: string }
+    expect(output.a).toMatch(/kept\.txt/)
+    expect(output.b).not.toMatch(/kept\.txt/)
+    const left = (await readdir(tmpdir())).filter((name) => name.startsWith('baton-mal-task-'))
+    for (const name of left) {
+      expect(await readdir(path.join(tmpdir(), name), { recursive: true })).not.toContain(
+        'kept.txt',
+      )
+    }
+  })
+
+  it('fails a task that asks its caller a question with TASK_FAILED naming the question', async () => {
+    const result = await runPlan(
+      { steps: [task('stuck', '[[tool:ask_caller {"question":"Which region?"}]]')] },
+      { registry, workspaceRoot },
+    )
+    expect(result.status).toBe('failed')
+    expect(result.error).toMatchObject({ code: 'TASK_FAILED', path: 'steps[0]' })
+    expect(result.error?.message).toMatch(/ended asking: .*Which region\?/)
   })
 })

@@ -43,6 +43,8 @@ export async function runAgentStep(
     path,
     ...(services.maxDepth === undefined ? {} : { maxDepth: services.maxDepth }),
     ...(services.toolBatches ? { toolBatches: services.toolBatches } : {}),
+    // The agent and everything under it share the run's state (a custom host may ignore it).
+    conclave: services.conclave,
   }
   const result =
     step.op === 'delegate'

@@ -1,0 +1,1 @@
+export { withGrantedTools } from './with-granted-tools'

@@ -1,0 +1,25 @@
+import { createStaticRegistry } from '@baton/core'
+import { describe, expect, it } from 'vitest'
+import { agentRecord, analystWallet } from '../__fixtures__/agents'
+import { withGrantedTools } from './with-granted-tools'
+
+describe('withGrantedTools', () => {
+  it('lists the granted names on a frozen copy and leaves the registry’s agent as it was', async () => {
+    const registry = createStaticRegistry([agentRecord({ tools: ['lookup'] })])
+    const agent = await registry.ensureRegisteredAgent(analystWallet)
+    const granted = withGrantedTools(agent, ['conclave_read', 'lookup', 'conclave_read'])
+    expect(granted.tools).toEqual(['lookup', 'conclave_read'])
+    expect(Object.isFrozen(granted)).toBe(true)
+    expect(agent.tools).toEqual(['lookup'])
+    expect(Object.isFrozen(agent)).toBe(true)
+    // The same names give the same card, so its check is kept between runs.
+    expect(withGrantedTools(agent, ['conclave_read'])).toBe(granted)
+  })
+
+  it('returns the agent itself when its card lists every name already', async () => {
+    const registry = createStaticRegistry([agentRecord({ tools: ['lookup'] })])
+    const agent = await registry.ensureRegisteredAgent(analystWallet)
+    expect(withGrantedTools(agent, ['lookup'])).toBe(agent)
+    expect(withGrantedTools(agent, [])).toBe(agent)
+  })
+})
