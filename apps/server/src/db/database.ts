@@ -61,6 +61,8 @@ export type RunsTable = {
   question: string | null
   /** The process (`BATON_WORKER_NAME`) that executes or executed the run; null until taken. */
   executed_by: string | null
+  /** How many times an executor took the run: 1 for its first, one more on each takeover or resume. */
+  attempt: Generated<number>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -92,6 +94,10 @@ export type LedgerTable = {
   calls: number
   tokens: number
   cost_usd: number
+  /** The step that spent it (`steps[1].then[0]`); null for spend outside a plan's steps. */
+  step_path: string | null
+  /** The run's attempt (`runs.attempt`) that spent it; null for spend outside a run. */
+  attempt: number | null
   at: Timestamp
 }
 

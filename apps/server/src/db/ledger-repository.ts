@@ -3,7 +3,31 @@ import type { Database, StoredUsage } from './database'
 
 export type SpendRow = StoredUsage & { key: string }
 
-export type LedgerEntry = { runId?: string; wallet: string; usage: StoredUsage }
+export type LedgerEntry = {
+  runId?: string
+  wallet: string
+  usage: StoredUsage
+  /** The step that spent it (`steps[1].then[0]`). */
+  stepPath?: string
+  /** The run's attempt (its execution number, see `runs.claim`) that spent it. */
+  attempt?: number
+}
+
+/** One row of the ledger, as `GET /api/v1/ledger` shows it. */
+export type StoredLedgerEntry = StoredUsage & {
+  id: number
+  runId: string | null
+  wallet: string
+  stepPath: string | null
+  attempt: number | null
+  at: string
+}
+
+/** What one run has on the books: in total, and per wallet. */
+export type RunBooks = { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> }
+
+// Summed doubles carry float noise; cost books are kept to 1e-12 USD.
+const roundUsd = (costUsd: number) => Math.round(costUsd * 1e12) / 1e12
 
 /** Writes the entries that spent something (an entry of zeros records nothing), in `executor`. */
 export async function insertLedgerEntries(
@@ -23,13 +47,16 @@ export async function insertLedgerEntries(
         calls: entry.usage.calls,
         tokens: entry.usage.tokens,
         cost_usd: entry.usage.costUsd,
+        step_path: entry.stepPath ?? null,
+        attempt: entry.attempt ?? null,
       })),
     )
     .execute()
 }
 
 /**
- * The spend ledger: every charge by wallet, with the run it belongs to (if any).
+ * The spend ledger: every charge by wallet, with the run, the step and the run's attempt it
+ * belongs to (if any).
  *
  * @example
  * await createLedgerRepository(db).spend({ by: 'wallet' })
@@ -60,9 +87,66 @@ export function createLedgerRepository(db: Kysely<Database>) {
         key: String(row.key),
         calls: Number(row.calls),
         tokens: Number(row.tokens),
-        // Summed doubles carry float noise; cost books are kept to 1e-12 USD.
-        costUsd: Math.round(Number(row.cost_usd) * 1e12) / 1e12,
+        costUsd: roundUsd(Number(row.cost_usd)),
       }))
+    },
+
+    /** The rows themselves, oldest first, of one run and/or one wallet. */
+    async entries(options: {
+      runId?: string
+      wallet?: string
+      limit: number
+      offset: number
+    }): Promise<{ entries: StoredLedgerEntry[]; total: number }> {
+      let query = db.selectFrom('ledger')
+      if (options.runId) query = query.where('run_id', '=', options.runId)
+      if (options.wallet) query = query.where('wallet', '=', options.wallet)
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('id').limit(options.limit).offset(options.offset).execute(),
+        query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ])
+      return {
+        entries: rows.map((row) => ({
+          id: row.id,
+          runId: row.run_id,
+          wallet: row.wallet,
+          stepPath: row.step_path,
+          attempt: row.attempt,
+          calls: Number(row.calls),
+          tokens: Number(row.tokens),
+          costUsd: Number(row.cost_usd),
+          at: new Date(row.at).toISOString(),
+        })),
+        total: Number(count.count),
+      }
+    },
+
+    /** What a run has on the books, every attempt included. */
+    async booksOfRun(runId: string): Promise<RunBooks> {
+      const rows = await db
+        .selectFrom('ledger')
+        .select((eb) => [
+          'wallet',
+          eb.fn.sum<number>('calls').as('calls'),
+          eb.fn.sum<number>('tokens').as('tokens'),
+          eb.fn.sum<number>('cost_usd').as('cost_usd'),
+        ])
+        .where('run_id', '=', runId)
+        .groupBy('wallet')
+        .execute()
+      const books: RunBooks = { usage: { calls: 0, tokens: 0, costUsd: 0 }, usageByWallet: {} }
+      for (const row of rows) {
+        const usage = {
+          calls: Number(row.calls),
+          tokens: Number(row.tokens),
+          costUsd: roundUsd(Number(row.cost_usd)),
+        }
+        books.usageByWallet[row.wallet] = usage
+        books.usage.calls += usage.calls
+        books.usage.tokens += usage.tokens
+        books.usage.costUsd = roundUsd(books.usage.costUsd + usage.costUsd)
+      }
+      return books
     },
   }
 }

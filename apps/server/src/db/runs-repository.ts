@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database, StoredUsage } from './database'
-import { insertLedgerEntries } from './ledger-repository'
+import { insertLedgerEntries, type LedgerEntry } from './ledger-repository'
 
 export type RunStatus =
   | 'queued'
@@ -32,6 +32,8 @@ export type StoredRun = {
   question: string | null
   /** The process (`BATON_WORKER_NAME`) that executes or executed the run. */
   executedBy: string | null
+  /** How many times an executor took the run (see `claim`); 0 while it waits for its first. */
+  attempt: number
   createdAt: string
   updatedAt: string
 }
@@ -70,6 +72,7 @@ function toRun(row: RunRow): StoredRun {
     state: (row.state as Record<string, unknown> | null) ?? null,
     question: (row.question as string | null) ?? null,
     executedBy: (row.executed_by as string | null) ?? null,
+    attempt: Number(row.attempt ?? 0),
     createdAt: new Date(row.created_at as Date).toISOString(),
     updatedAt: new Date(row.updated_at as Date).toISOString(),
   }
@@ -189,14 +192,22 @@ export function createRunsRepository(db: Kysely<Database>) {
 
     /**
      * Takes a run for the process `executedBy` (status `running`); every later commit with
-     * that `executedBy` is refused once another process has taken the run.
+     * that `executedBy` is refused once another process has taken the run. Answers the run's
+     * attempt: 1 for its first execution, one more on each takeover, resume or answer.
      */
-    async claim(id: string, executedBy: string): Promise<void> {
-      await db
+    async claim(id: string, executedBy: string): Promise<number> {
+      const row = await db
         .updateTable('runs')
-        .set({ status: 'running', executed_by: executedBy, updated_at: new Date() })
+        .set((eb) => ({
+          status: 'running',
+          executed_by: executedBy,
+          attempt: eb('attempt', '+', 1),
+          updated_at: new Date(),
+        }))
         .where('id', '=', id)
-        .execute()
+        .returning('attempt')
+        .executeTakeFirst()
+      return row?.attempt ?? 0
     },
 
     /** Marks every run that was queued or running as interrupted (at start, after a crash). */
@@ -254,14 +265,15 @@ export function createRunsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Commits one finished top-level step: its row, its event(s), its ledger entries and the
-     * state the run continues from, all at once.
+     * Commits one finished top-level step: its row, its event(s), its ledger entries (if the
+     * caller did not write them as they were spent) and the state the run continues from, all
+     * at once.
      */
     async commitStep(input: {
       runId: string
       step: StoredStep
       events: Record<string, unknown>[]
-      ledger: { wallet: string; usage: StoredUsage }[]
+      ledger?: LedgerEntry[]
       state: Record<string, unknown>
       usage: StoredUsage
       usageByWallet: Record<string, StoredUsage>
@@ -287,7 +299,7 @@ export function createRunsRepository(db: Kysely<Database>) {
         }
         await insertLedgerEntries(
           trx,
-          input.ledger.map((entry) => ({ ...entry, runId: input.runId })),
+          (input.ledger ?? []).map((entry) => ({ ...entry, runId: input.runId })),
         )
         await trx
           .updateTable('runs')
@@ -312,7 +324,7 @@ export function createRunsRepository(db: Kysely<Database>) {
       usageByWallet: Record<string, StoredUsage>
       state: Record<string, unknown> | null
       question: string | null
-      ledger: { wallet: string; usage: StoredUsage }[]
+      ledger?: LedgerEntry[]
       /** Finished top-level steps not committed yet (the last one has no checkpoint after it). */
       steps?: StoredStep[]
       /** Finish only while this process holds the running run (see `claim`). */
@@ -323,7 +335,7 @@ export function createRunsRepository(db: Kysely<Database>) {
         await insertSteps(trx, input.runId, input.steps ?? [])
         await insertLedgerEntries(
           trx,
-          input.ledger.map((entry) => ({ ...entry, runId: input.runId })),
+          (input.ledger ?? []).map((entry) => ({ ...entry, runId: input.runId })),
         )
         await trx
           .updateTable('runs')

@@ -1,35 +1,103 @@
+import { isWallet, parseWallet } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { StoredUsage } from '../db/database'
+import { NotFoundError } from '../http/http-errors'
+import { IdParams, Page } from './schemas'
 
 const SpendQuery = z.object({
   by: z.enum(['wallet', 'run']).default('wallet'),
   since: z.iso.datetime({ offset: true }).optional(),
 })
 
-/** `GET /api/v1/spend?by=wallet|run&since=` from the ledger. */
+const LedgerQuery = Page.extend({
+  runId: z.string().min(1).optional(),
+  wallet: z.string().min(1).optional(),
+})
+
+const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+const sum = (rows: StoredUsage[]): StoredUsage =>
+  rows.reduce(
+    (total, row) => ({
+      calls: total.calls + row.calls,
+      tokens: total.tokens + row.tokens,
+      costUsd: Math.round((total.costUsd + row.costUsd) * 1e12) / 1e12,
+    }),
+    zero,
+  )
+
+/**
+ * The ledger: `GET /api/v1/spend?by=wallet|run&since=` (totals), `GET /api/v1/ledger?runId=&wallet=`
+ * and `GET /api/v1/runs/:id/ledger` (the rows, each with its step and the run's attempt).
+ */
 export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ledger, runs } = app.baton.repositories
+
   app.get(
     '/api/v1/spend',
     { schema: { tags: ['spend'], summary: 'Spend by wallet or by run', querystring: SpendQuery } },
     async (request) => {
       const { by, since } = request.query
-      const rows = await app.baton.repositories.ledger.spend({
-        by,
-        ...(since ? { since: new Date(since) } : {}),
-      })
-      const total = rows.reduce(
-        (sum, row) => ({
-          calls: sum.calls + row.calls,
-          tokens: sum.tokens + row.tokens,
-          costUsd: Math.round((sum.costUsd + row.costUsd) * 1e12) / 1e12,
-        }),
-        { calls: 0, tokens: 0, costUsd: 0 },
-      )
+      const rows = await ledger.spend({ by, ...(since ? { since: new Date(since) } : {}) })
       return {
         by,
         since: since ?? null,
         spend: rows.map(({ key, ...usage }) => ({ [by]: key, ...usage })),
-        total,
+        total: sum(rows),
+      }
+    },
+  )
+
+  app.get(
+    '/api/v1/ledger',
+    {
+      schema: {
+        tags: ['spend'],
+        summary: 'Ledger rows (with step and attempt), of one run or one wallet',
+        querystring: LedgerQuery,
+      },
+    },
+    async (request) => {
+      const { runId, wallet, limit, offset } = request.query
+      // The ledger keeps wallets checksummed; any spelling of one finds its rows.
+      const owner = wallet && isWallet(wallet) ? parseWallet(wallet) : wallet
+      const page = await ledger.entries({
+        limit,
+        offset,
+        ...(runId ? { runId } : {}),
+        ...(owner ? { wallet: owner } : {}),
+      })
+      return { ...page, limit, offset }
+    },
+  )
+
+  app.get(
+    '/api/v1/runs/:id/ledger',
+    {
+      schema: {
+        tags: ['runs', 'spend'],
+        summary: "A run's ledger rows: every attempt of every step, and their total",
+        params: IdParams,
+        querystring: Page,
+      },
+    },
+    async (request) => {
+      const { id } = request.params
+      const run = await runs.find(id)
+      if (!run) throw new NotFoundError('run', id)
+      const { limit, offset } = request.query
+      const [page, books] = await Promise.all([
+        ledger.entries({ runId: id, limit, offset }),
+        ledger.booksOfRun(id),
+      ])
+      return {
+        runId: id,
+        attempt: run.attempt,
+        usage: run.usage,
+        ledgerTotal: books.usage,
+        ...page,
+        limit,
+        offset,
       }
     },
   )

@@ -27,6 +27,7 @@ import {
 } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import type { StoredUsage } from '../db/database'
+import type { RunBooks } from '../db/ledger-repository'
 import type { Repositories } from '../db/repositories'
 import {
   finalStatuses,
@@ -37,9 +38,12 @@ import {
 import { HttpError, NotFoundError } from '../http/http-errors'
 import type { RunJob, RunQueue } from '../queue'
 import { isTakenOver } from '../scale/is-taken-over'
+import { addBooks, emptyBooks } from './add-books'
 import { planTools } from './plan-tools'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
+import { createSpendRecorder } from './spend-recorder'
+import { uncountedSpend } from './uncounted-spend'
 
 export type StartRunInput = {
   /** A MAL plan: YAML or JSON text, or an object. Validated before anything is stored. */
@@ -95,15 +99,23 @@ export type CreateRunServiceOptions = {
   handOverOnShutdown?: boolean
 }
 
-type Active = { controller: AbortController; draining: boolean; done: Promise<void> }
+type Active = {
+  controller: AbortController
+  draining: boolean
+  done: Promise<void>
+  /** The run's spend so far, every charge of this attempt included (once it is known). */
+  books?: () => RunBooks
+}
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
 const topLevelPath = /^steps\[\d+\]$/
 
 /**
- * The run service: stores runs, executes them through the queue, commits each finished
- * top-level step (value, usage, ledger, checkpoint) before the next starts, and stores every
- * event so SSE readers can replay them.
+ * The run service: stores runs, executes them through the queue, writes each charge to the
+ * ledger as it is spent (with its step and the run's attempt), commits each finished top-level
+ * step (value, usage, checkpoint) before the next starts, and stores every event so SSE
+ * readers can replay them. A run continued after an attempt that spent and never committed
+ * (a takeover, a resume) counts that spend in its usage and its budget.
  *
  * @example
  * const runs = createRunService({ repositories, registry, host, models, memory, queue, logger })
@@ -191,7 +203,6 @@ class Runs implements RunService {
         usageByWallet: run.usageByWallet,
         state: null,
         question: null,
-        ledger: [],
       })
       this.notifier.notify(id)
     }
@@ -280,17 +291,17 @@ class Runs implements RunService {
         return
       }
       this.#options.logger.error({ err: error, runId: run.id }, 'run executor failed')
+      const books = active.books?.() ?? run
       await this.#runs
         .finish({
           runId: run.id,
           status: 'failed',
           output: null,
           error: { code: 'RUN_FAILED', message: (error as Error).message },
-          usage: run.usage,
-          usageByWallet: run.usageByWallet,
+          usage: books.usage,
+          usageByWallet: books.usageByWallet,
           state: run.state,
           question: null,
-          ledger: [],
         })
         .catch((recordError: unknown) => {
           // Nothing could be recorded (the database is down): the queue may try the job again
@@ -308,21 +319,59 @@ class Runs implements RunService {
     return run.budget ? createBudget(run.budget as BudgetInput) : undefined
   }
 
+  /**
+   * The run's budget (unlimited when it was given none, so its charges can be followed), with
+   * what the run spent before this attempt already charged to it: a continued run has what its
+   * budget had, less what it spent, interrupted attempts included.
+   */
+  #budgetSpent(run: StoredRun, spent: StoredUsage): Budget {
+    const budget = createBudget((run.budget as BudgetInput | null) ?? {})
+    if (spent.calls > 0 || spent.tokens > 0 || spent.costUsd > 0) {
+      // Recorded as it is even past a limit (it was spent); a budget it exhausts ends the run.
+      budget.reserve({}).settle(spent)
+    }
+    return budget
+  }
+
   async #executePlan(run: StoredRun, job: RunJob, active: Active): Promise<void> {
     const runs = this.#runs
     const writer = createSerialWriter()
     // Finished top-level steps not committed yet (the last step has no checkpoint after it).
     let uncommitted: Extract<RunEvent, { type: 'step-finish' }>[] = []
     let checkpointed: RunState | undefined
-    let committedByWallet: Record<string, StoredUsage> = run.usageByWallet
     let fromSequence = 0
 
     // Still `running` when a job starts: the process that ran it died (its lease expired).
     const takeover = run.status === 'running'
     const takenOver = { from: run.executedBy, by: this.#me }
-    const state =
+    const stored =
       job.kind === 'start' && !takeover ? undefined : ((run.state as RunState | null) ?? undefined)
-    await runs.claim(run.id, this.#me)
+    const attempt = await runs.claim(run.id, this.#me)
+    // An attempt that spent and died before its commit left rows the state does not count: the
+    // step runs again, so both attempts are the run's spend ("at least once" costs money). It
+    // goes into the state (usage, the plan's limits) or, with no checkpoint yet, is carried
+    // beside it; either way the run's budget is charged with it before the run continues.
+    const extra = uncountedSpend(
+      await this.#options.repositories.ledger.booksOfRun(run.id),
+      stored ?? emptyBooks,
+    )
+    const state = stored ? { ...stored, ...addBooks(stored, extra) } : undefined
+    const carried = state ? emptyBooks : extra
+    const before = state ? { usage: state.usage, usageByWallet: state.usageByWallet } : carried
+    const budget = this.#budgetSpent(run, before.usage)
+    const recorder = createSpendRecorder({
+      runId: run.id,
+      attempt,
+      ledger: this.#options.repositories.ledger,
+      writer,
+      before,
+    })
+    active.books = recorder.books
+    // The state a run continues from, with what was carried beside mal's books.
+    const withCarried = (checkpoint: RunState): RunState => ({
+      ...checkpoint,
+      ...addBooks(checkpoint, carried),
+    })
     if (takeover) this.#options.logger.warn({ runId: run.id, ...takenOver }, 'run taken over')
     if (job.kind === 'resume' || job.kind === 'answer' || takeover) {
       // Whatever a killed process stored past its last checkpoint is replayed by this run.
@@ -342,8 +391,9 @@ class Runs implements RunService {
       ...(this.#options.receiptSigner ? { receiptSigner: this.#options.receiptSigner } : {}),
       ...(this.#options.requireReceipts ? { requireReceipt: true } : {}),
       signal: active.controller.signal,
-      ...(this.#budgetOf(run) ? { budget: this.#budgetOf(run)! } : {}),
+      budget,
       onEvent: (event) => {
+        recorder.observe(event)
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.
         const stored = takeover && event.type === 'run-start' ? { ...event, takenOver } : event
@@ -354,11 +404,12 @@ class Runs implements RunService {
           this.notifier.notify(run.id)
         })
       },
-      onCheckpoint: async (checkpoint) => {
+      onCheckpoint: async (mine) => {
+        // The step's ledger rows are written before its commit, which writes none of its own.
         await writer.flush()
+        const checkpoint = withCarried(mine)
         const step = uncommitted.at(-1)
         uncommitted = []
-        const usageByWallet = checkpoint.usageByWallet
         await runs.commitStep({
           runId: run.id,
           step: step
@@ -375,13 +426,11 @@ class Runs implements RunService {
                 finishedAt: new Date().toISOString(),
               },
           events: [],
-          ledger: ledgerDiff(committedByWallet, usageByWallet),
           state: checkpoint as unknown as Record<string, unknown>,
           usage: checkpoint.usage,
-          usageByWallet,
+          usageByWallet: checkpoint.usageByWallet,
           executedBy: this.#me,
         })
-        committedByWallet = usageByWallet
         checkpointed = checkpoint
         // At shutdown a run stops at this boundary; it is resumed from this checkpoint.
         if (active.draining || this.#draining) throw new ShutdownStop()
@@ -389,12 +438,17 @@ class Runs implements RunService {
     }
 
     let result: RunResult
-    if (!state) {
-      result = await runPlan(run.plan, { ...options, inputs: run.inputs, runId: run.id })
-    } else if (job.kind === 'answer' && state.pending !== undefined) {
-      result = await resumeRun(state, job.answer, options)
-    } else {
-      result = await resumeRun(state, undefined, options)
+    const stopRecording = recorder.listen(budget)
+    try {
+      if (!state) {
+        result = await runPlan(run.plan, { ...options, inputs: run.inputs, runId: run.id })
+      } else if (job.kind === 'answer' && state.pending !== undefined) {
+        result = await resumeRun(state, job.answer, options)
+      } else {
+        result = await resumeRun(state, undefined, options)
+      }
+    } finally {
+      stopRecording()
     }
     await writer.flush().catch((error: unknown) => {
       this.#options.logger.error({ err: error, runId: run.id }, 'storing run events failed')
@@ -407,33 +461,36 @@ class Runs implements RunService {
     if (stoppedForShutdown) {
       const last = checkpointed ?? state
       const handOver = this.#options.handOverOnShutdown === true
+      // The run's usage is all it spent; the step cut short is counted again when it resumes.
+      const books = recorder.books()
       await runs.finish({
         runId: run.id,
         status: handOver ? 'queued' : 'interrupted',
         output: null,
         error: null,
-        usage: last?.usage ?? run.usage,
-        usageByWallet: committedByWallet,
+        usage: books.usage,
+        usageByWallet: books.usageByWallet,
         state: (last as unknown as Record<string, unknown>) ?? null,
         question: null,
-        ledger: [],
         executedBy: this.#me,
       })
       if (handOver) await this.#options.queue.add({ kind: 'resume', runId: run.id })
       return
     }
     const status: RunStatus = result.status
+    const books = addBooks(result, carried)
     await runs.finish({
       runId: run.id,
       status,
       output: result.output ?? null,
       error: result.error ? { ...result.error } : null,
-      usage: result.usage,
-      usageByWallet: result.usageByWallet,
+      usage: books.usage,
+      usageByWallet: books.usageByWallet,
       state:
-        status === 'paused' ? ((result.state as unknown as Record<string, unknown>) ?? null) : null,
+        status === 'paused' && result.state
+          ? (withCarried(result.state) as unknown as Record<string, unknown>)
+          : null,
       question: result.question ?? null,
-      ledger: ledgerDiff(committedByWallet, result.usageByWallet),
       steps: uncommitted.map(storedStep),
       executedBy: this.#me,
     })
@@ -444,7 +501,7 @@ class Runs implements RunService {
     const writer = createSerialWriter()
     let sequence = 0
     const takenOver = run.status === 'running' ? { from: run.executedBy, by: this.#me } : undefined
-    await runs.claim(run.id, this.#me)
+    const attempt = await runs.claim(run.id, this.#me)
     await runs.dropEventsFrom(run.id, 0)
     const agents = this.#options.repositories.agents
     const budget = this.#budgetOf(run)
@@ -504,7 +561,8 @@ class Runs implements RunService {
       usageByWallet: byWallet,
       state: null,
       question: null,
-      ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage })),
+      // A swarm has no checkpoints: its spend is written when it ends.
+      ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage, attempt })),
       executedBy: this.#me,
     })
     if (handOver) await this.#options.queue.add({ kind: 'swarm', runId: run.id })
@@ -523,22 +581,4 @@ function storedStep(event: Extract<RunEvent, { type: 'step-finish' }>): StoredSt
     sequence: event.sequence,
     finishedAt: event.at,
   }
-}
-
-/** What each wallet spent since the last commit. */
-function ledgerDiff(
-  before: Record<string, StoredUsage>,
-  after: Record<string, StoredUsage>,
-): { wallet: string; usage: StoredUsage }[] {
-  return Object.entries(after).map(([wallet, usage]) => {
-    const previous = before[wallet] ?? zero
-    return {
-      wallet,
-      usage: {
-        calls: usage.calls - previous.calls,
-        tokens: usage.tokens - previous.tokens,
-        costUsd: Math.round((usage.costUsd - previous.costUsd) * 1e12) / 1e12,
-      },
-    }
-  })
 }

@@ -4,6 +4,7 @@ import * as a2aTasks from './0002-a2a-tasks'
 import * as agentsSearch from './0003-agents-search'
 import * as conclave from './0005-conclave'
 import * as runsExecutedBy from './0006-runs-executed-by'
+import * as ledgerStepAttempt from './0007-ledger-step-attempt'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0003-agents-search': agentsSearch,
   '0005-conclave': conclave,
   '0006-runs-executed-by': runsExecutedBy,
+  '0007-ledger-step-attempt': ledgerStepAttempt,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
