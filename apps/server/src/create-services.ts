@@ -1,6 +1,8 @@
 import { createMessageBus } from '@baton/comm'
 import { createModelRegistry } from '@baton/core'
+import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
+import { openRedisConclave } from './conclave/open-redis-conclave'
 import { createDatabaseConclave } from './db/conclave-repository'
 import { createDatabaseMemoryStore } from './db/memory-repository'
 import { type OpenedDatabase, openDatabase } from './db/open-database'
@@ -18,6 +20,8 @@ import type { Settings } from './settings'
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
   database: Omit<OpenedDatabase, 'db'>
+  /** The runs' shared state: in Redis with `REDIS_URL`, else in the database. */
+  conclave: ConclaveStore
   /** Aborts `closing`: streams end, new runs are refused. */
   beginShutdown(): void
 }
@@ -75,7 +79,14 @@ export async function createServices(
     models,
     bus,
     logger,
+    maxDelegationDepth: settings.maxDelegationDepth,
   })
+  // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
+  // compare-and-set in one script; a single process keeps it in its database.
+  const redisConclave = settings.redisUrl
+    ? await openRedisConclave({ url: settings.redisUrl, logger })
+    : undefined
+  const conclave = redisConclave?.conclave ?? createDatabaseConclave(db)
   const runtime = await loadRuntimeSigner({
     key: settings.runtimeKey,
     dataDir: settings.dataDir,
@@ -88,7 +99,7 @@ export async function createServices(
     host: agentHost,
     models,
     discovery: createDatabaseDiscovery(db),
-    conclave: createDatabaseConclave(db),
+    conclave,
     receiptSigner: runtime.signer,
     requireReceipts: settings.requireReceipts,
     memory,
@@ -112,6 +123,7 @@ export async function createServices(
     registry,
     bus,
     agentHost,
+    conclave,
     runs,
     runtime,
     memory,
@@ -128,6 +140,7 @@ export async function createServices(
       // processes they stay queued, for the others).
       if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
+      await redisConclave?.close()
       await scale?.close()
       await db.destroy()
     },

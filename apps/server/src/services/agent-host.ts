@@ -12,7 +12,13 @@ import {
   type RunAgentOptions,
   runAgent,
 } from '@baton/core'
-import { createDefaultHost, type AgentHost as PlanAgentHost } from '@baton/mal'
+import {
+  answerText,
+  cardOutput,
+  createDefaultHost,
+  type AgentHost as PlanAgentHost,
+} from '@baton/mal'
+import { MaxDepthExceededError } from '@baton/subagents'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import { askRemoteAgent } from '../a2a/ask-remote-agent'
@@ -20,6 +26,7 @@ import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { NotFoundError } from '../http/http-errors'
 import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
+import { withDelegationTools } from './with-delegation-tools'
 
 export type CreateAgentHostOptions = {
   agents: AgentsRepository
@@ -33,6 +40,11 @@ export type CreateAgentHostOptions = {
   defaultBudget?: BudgetInput
   /** How long a forwarded question waits for the peer's reply (default 60000). */
   peerTimeoutMs?: number
+  /**
+   * How deep `start_subagent` may nest below the agent a message is for (default 3): its
+   * sub-agent is depth 1, the sub-agents that one starts depth 2, and so on.
+   */
+  maxDelegationDepth?: number
 }
 
 export type ServerAgentHost = AgentHost &
@@ -45,12 +57,17 @@ export type ServerAgentHost = AgentHost &
 
 type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
 
+/** The depth of delegation `start_subagent` allows by default (see `maxDelegationDepth`). */
+export const DEFAULT_MAX_DELEGATION_DEPTH = 3
+
 /**
  * Hosts the registered agents of this server: a direct message on the bus runs the agent
  * (its card, its memory in the database, a budget) and replies in the same correlation; a
  * MAL `delegate` or `task` runs the same way. Agents whose card says `canDelegate` get an
  * `ask_peer` tool that forwards through the loop guard and waits for the peer's reply, and a
- * `start_subagent` tool that runs a bounded task in a workspace of its own.
+ * `start_subagent` tool that runs a bounded task in a workspace of its own, at most
+ * `maxDelegationDepth` levels deep. A card's `outputSchema` asks its model for structured
+ * output, and the reply is that JSON.
  *
  * @example
  * const host = createAgentHost({ agents, registry, ledger, memory, models, bus, logger })
@@ -70,6 +87,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     return grant.budget
   }
   const defaultBudget = options.defaultBudget ?? { calls: 20, costUsd: 0.5, maxWallMs: 120_000 }
+  const maxDelegationDepth = options.maxDelegationDepth ?? DEFAULT_MAX_DELEGATION_DEPTH
 
   const resolve = async (agent: Agent | string): Promise<Agent> => {
     if (typeof agent !== 'string') return options.registry.ensureRegisteredAgent(agent.wallet)
@@ -101,6 +119,11 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         'Start a sub-agent for a bounded task in a workspace of its own and wait for its answer: another agent by id, or a copy of yourself when agentId is left out. It spends from your budget.',
       inputSchema: z.object({ task: z.string().min(1), agentId: z.string().min(1).optional() }),
       execute: async ({ task, agentId }: { task: string; agentId?: string }) => {
+        // The agent a message is for is depth 0; the sub-agent it starts here is depth 1.
+        const depth = 1
+        if (depth > maxDelegationDepth) {
+          throw new MaxDepthExceededError({ depth, maxDepth: maxDelegationDepth })
+        }
         const worker = agentId
           ? await resolve(agentId)
           : // A copy of the caller that cannot delegate again, so sub-agents do not nest for ever.
@@ -112,6 +135,8 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
           signal: budget.signal,
           path: `subagent:${worker.id}`,
           isolation: 'workspace',
+          // mal's host counts the worker as depth 1 too, and refuses its sub-agents past this.
+          maxDepth: maxDelegationDepth,
         })
         return { answer: text }
       },
@@ -154,16 +179,20 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     try {
       // A bus message for an agent that lives elsewhere goes to it over A2A, not run here.
       if (message && agent.endpoint) return await runRemote(agent, input, message, budget)
-      const result = await runAgent(agent, input.input, {
+      const delegates = agent.agentCard.canDelegate === true
+      const output = cardOutput(agent)
+      const result = await runAgent(delegates ? withDelegationTools(agent) : agent, input.input, {
         budget,
         ...(input.signal ? { signal: input.signal } : {}),
         memory: options.memory,
         models: options.models,
-        ...(agent.agentCard.canDelegate ? { extraTools: askPeerTool(agent, message, budget) } : {}),
+        ...(delegates ? { extraTools: askPeerTool(agent, message, budget) } : {}),
+        ...(output ? { output } : {}),
       })
-      input.onText?.(result.text)
+      const text = answerText(result)
+      input.onText?.(text)
       return {
-        text: result.text,
+        text,
         usage: result.usage,
         correlationId: input.correlationId ?? message?.correlationId ?? newId('corr'),
         hop: input.hop ?? message?.hop ?? 0,

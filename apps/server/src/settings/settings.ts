@@ -48,6 +48,8 @@ export const SettingsSchema = z.object({
   BATON_WORKER_NAME: z.string().min(1).optional(),
   /** How long a run's lease lasts without renewal before another process takes the run over. */
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
+  /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
+  BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
 })
 
 export type Settings = {
@@ -72,6 +74,8 @@ export type Settings = {
   workerConcurrency: number
   workerName: string
   leaseMs: number
+  /** How deep a hosted agent's `start_subagent` may nest (BATON_MAX_DELEGATION_DEPTH). */
+  maxDelegationDepth: number
 }
 
 /**
@@ -116,6 +120,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
+    maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
   }
 }
 
