@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { waitFor } from '../__fixtures__/wait-for'
 import { openDatabase } from '../db/open-database'
@@ -22,8 +22,33 @@ const plan = {
   ],
 }
 
+// Its second step spends at once (the reviewer) and then waits on the tester: a process killed
+// in that wait dies mid-step, after the step has spent.
+const cutShortPlan = {
+  name: 'cut-short',
+  steps: [
+    { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:100]] first' },
+    {
+      op: 'if',
+      cond: 'true',
+      then: [
+        { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
+        { op: 'delegate', saveAs: 'c', agentWallet: tester, prompt: '[[sleep:6000]] third' },
+      ],
+    },
+  ],
+}
+
+type LedgerRow = { wallet: string; stepPath: string | null; attempt: number; calls: number }
+
 const servers: ServerProcess[] = []
 let dataDir: string | undefined
+let second: ServerProcess
+// The run killed between its steps, and two runs killed mid-step: budgets of 4 and 3 calls.
+const ids = { between: '', fits: '', tight: '' }
+let interrupted: Record<string, unknown> & { steps: { path: string; finishedAt: string }[] }
+const done: Record<string, Record<string, unknown>> = {}
+
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
@@ -35,86 +60,132 @@ async function getJson(url: string) {
   return (await response.json()) as Record<string, any>
 }
 
-describe('durable runs', () => {
-  it('keeps the finished steps of a run killed mid-way, resumes it without running one twice, and on SIGTERM leaves a run in flight interrupted at its next step', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'baton-durable-'))
-    const environment = { BATON_DATA_DIR: dataDir, PORT: String(await freePort()) }
-    const first = await startServerProcess(environment)
-    servers.push(first)
-    const started = await fetch(`${first.url}/api/v1/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ plan }),
-    })
-    expect(started.status).toBe(202)
-    const { id } = (await started.json()) as { id: string }
-    await waitFor(
-      async () => {
-        const run = await getJson(`${first.url}/api/v1/runs/${id}`)
-        return run.steps.length >= 1 && run.status === 'running' ? run : undefined
-      },
-      { timeoutMs: 60_000, what: 'the first step to finish' },
-    )
-    first.child.kill('SIGKILL')
-    await first.exited
+async function startRun(url: string, body: unknown): Promise<string> {
+  const started = await fetch(`${url}/api/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(started.status).toBe(202)
+  return ((await started.json()) as { id: string }).id
+}
 
-    const second = await startServerProcess(environment)
-    servers.push(second)
-    const interrupted = await getJson(`${second.url}/api/v1/runs/${id}`)
+async function ledgerOf(url: string, id: string): Promise<LedgerRow[]> {
+  return (await getJson(`${url}/api/v1/runs/${id}/ledger`)).entries
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-durable-'))
+  const environment = { BATON_DATA_DIR: dataDir, PORT: String(await freePort()) }
+  const first = await startServerProcess(environment)
+  servers.push(first)
+  ids.between = await startRun(first.url, { plan })
+  ids.fits = await startRun(first.url, { plan: cutShortPlan, budget: { calls: 4 } })
+  ids.tight = await startRun(first.url, { plan: cutShortPlan, budget: { calls: 3 } })
+  await waitFor(
+    async () => {
+      const run = await getJson(`${first.url}/api/v1/runs/${ids.between}`)
+      if (run.steps.length < 1 || run.status !== 'running') return undefined
+      for (const id of [ids.fits, ids.tight]) {
+        // Mid-step: the second step has spent (its first call is on the books), not committed.
+        const rows = await ledgerOf(first.url, id)
+        if (!rows.some((row) => row.stepPath === 'steps[1].then[0]')) return undefined
+      }
+      return true
+    },
+    { timeoutMs: 60_000, intervalMs: 20, what: 'every run to be in the step it is killed in' },
+  )
+  first.child.kill('SIGKILL')
+  await first.exited
+
+  second = await startServerProcess(environment)
+  servers.push(second)
+  interrupted = await getJson(`${second.url}/api/v1/runs/${ids.between}`)
+  for (const id of Object.values(ids)) {
+    const resumed = await fetch(`${second.url}/api/v1/runs/${id}/resume`, { method: 'POST' })
+    expect(resumed.status).toBe(202)
+  }
+  for (const id of Object.values(ids)) {
+    done[id] = await waitFor(
+      async () => {
+        const run = await getJson(`${second.url}/api/v1/runs/${id}`)
+        return ['done', 'failed', 'stopped', 'cancelled'].includes(run.status) ? run : undefined
+      },
+      { timeoutMs: 60_000, what: 'the resumed runs to finish' },
+    )
+  }
+}, 300_000)
+
+describe('durable runs', () => {
+  it('keeps the finished steps of a run killed mid-way and resumes it without running one twice', async () => {
     expect(interrupted.status).toBe('interrupted')
-    const kept = interrupted.steps.map((step: { path: string }) => step.path)
+    const kept = interrupted.steps.map((step) => step.path)
     expect(kept.length).toBeGreaterThanOrEqual(1)
     expect(kept.length).toBeLessThan(4)
     expect(interrupted.steps[0]).toMatchObject({ path: 'steps[0]', saveAs: 'a', wallet: analyst })
 
-    const resumed = await fetch(`${second.url}/api/v1/runs/${id}/resume`, { method: 'POST' })
-    expect(resumed.status).toBe(202)
-    const done = await waitFor(
-      async () => {
-        const run = await getJson(`${second.url}/api/v1/runs/${id}`)
-        return ['done', 'failed', 'cancelled'].includes(run.status) ? run : undefined
-      },
-      { timeoutMs: 60_000, what: 'the resumed run to finish' },
-    )
-    expect(done.status).toBe('done')
-    expect(done.steps.map((step: { path: string }) => step.path)).toEqual([
-      'steps[0]',
-      'steps[1]',
-      'steps[2]',
-      'steps[3]',
-    ])
+    const run = done[ids.between]!
+    expect(run.status).toBe('done')
+    const steps = run.steps as { path: string; finishedAt: string }[]
+    expect(steps.map((step) => step.path)).toEqual(['steps[0]', 'steps[1]', 'steps[2]', 'steps[3]'])
     // A finished step kept its first value (it was not run again) …
-    expect(done.steps[0].finishedAt).toBe(interrupted.steps[0].finishedAt)
+    expect(steps[0]!.finishedAt).toBe(interrupted.steps[0]!.finishedAt)
     // … and every agent was charged for exactly one call: no finished step ran twice.
-    const spend = await getJson(`${second.url}/api/v1/spend?by=wallet`)
-    const calls = Object.fromEntries(
-      spend.spend.map((row: { wallet: string; calls: number }) => [row.wallet, row.calls]),
-    )
-    expect(calls).toMatchObject({ [analyst]: 1, [reviewer]: 1, [tester]: 1 })
-    expect(done.usageByWallet[analyst].calls).toBe(1)
-    const events = await fetch(`${second.url}/api/v1/runs/${id}/events`)
+    const rows = await ledgerOf(second.url, ids.between)
+    const calls: Record<string, number> = {}
+    for (const row of rows) calls[row.wallet] = (calls[row.wallet] ?? 0) + row.calls
+    expect(calls).toEqual({ [analyst]: 1, [reviewer]: 1, [tester]: 1 })
+    expect((run.usageByWallet as Record<string, { calls: number }>)[analyst]!.calls).toBe(1)
+    const events = await fetch(`${second.url}/api/v1/runs/${ids.between}/events`)
     const text = await events.text()
     const finishes = [...text.matchAll(/event: step-finish\ndata: (.*)\n/g)].map(
       (match) => JSON.parse(match[1]!).path,
     )
     expect(finishes).toEqual(['steps[0]', 'steps[1]', 'steps[2]', 'steps[3]'])
+  })
 
-    // SIGTERM: the run in flight reaches its next step boundary, is left interrupted, exit 0.
-    const slow = await fetch(`${second.url}/api/v1/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        plan: {
-          steps: [0, 1, 2].map((index) => ({
-            op: 'tool',
-            toolName: 'wait',
-            args: { ms: 1500 },
-            saveAs: `w${index}`,
-          })),
-        },
-      }),
+  it('puts both attempts of a step killed after it spent on the books, with its wallet and step, and counts both in the run’s usage', async () => {
+    const run = done[ids.fits]!
+    expect(run.status).toBe('done')
+    const rows = await ledgerOf(second.url, ids.fits)
+    const seen = rows.map(({ stepPath, attempt, wallet }) => ({ stepPath, attempt, wallet }))
+    expect(seen).toEqual([
+      // The finished, committed step is never charged again.
+      { stepPath: 'steps[0]', attempt: 1, wallet: analyst },
+      { stepPath: 'steps[1].then[0]', attempt: 1, wallet: reviewer },
+      { stepPath: 'steps[1].then[0]', attempt: 2, wallet: reviewer },
+      { stepPath: 'steps[1].then[1]', attempt: 2, wallet: tester },
+    ])
+    expect(run.usage).toMatchObject({ calls: 4 })
+    expect((run.usageByWallet as Record<string, { calls: number }>)[reviewer]!.calls).toBe(2)
+    const ledger = await getJson(`${second.url}/api/v1/runs/${ids.fits}/ledger`)
+    expect(ledger).toMatchObject({ attempt: 2, total: 4 })
+    expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+
+  it('counts the attempt cut short against the run’s budget: the run never spends past it', async () => {
+    const run = done[ids.tight]!
+    // Three calls: the first step, and the second step's first call twice. The tester's call
+    // would be a fourth, past the budget, so it is refused and the run ends there.
+    expect(run.usage).toMatchObject({ calls: 3 })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatchObject({ code: 'BUDGET_EXCEEDED' })
+    const rows = await ledgerOf(second.url, ids.tight)
+    expect(rows.map((row) => row.wallet)).toEqual([analyst, reviewer, reviewer])
+    expect(rows.reduce((sum, row) => sum + row.calls, 0)).toBe(3)
+  })
+
+  it('on SIGTERM leaves a run in flight interrupted at its next step', async () => {
+    const slowId = await startRun(second.url, {
+      plan: {
+        steps: [0, 1, 2].map((index) => ({
+          op: 'tool',
+          toolName: 'wait',
+          args: { ms: 1500 },
+          saveAs: `w${index}`,
+        })),
+      },
     })
-    const slowId = ((await slow.json()) as { id: string }).id
     await waitFor(
       async () =>
         (await getJson(`${second.url}/api/v1/runs/${slowId}`)).steps.length >= 1 ? true : undefined,
@@ -133,5 +204,5 @@ describe('durable runs', () => {
     } finally {
       await db.destroy()
     }
-  }, 300_000)
+  }, 60_000)
 })
