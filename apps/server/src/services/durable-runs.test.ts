@@ -31,6 +31,7 @@ const cutShortPlan = {
     {
       op: 'if',
       cond: 'true',
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
       then: [
         { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
         { op: 'delegate', saveAs: 'c', agentWallet: tester, prompt: '[[sleep:6000]] third' },
