@@ -84,7 +84,12 @@ export async function createServices(
   // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
   // compare-and-set in one script; a single process keeps it in its database.
   const redisConclave = settings.redisUrl
-    ? await openRedisConclave({ url: settings.redisUrl, logger })
+    ? await openRedisConclave({
+        url: settings.redisUrl,
+        logger,
+        // Redis names may not hold spaces; the worker's name is an operator's to choose.
+        name: `baton-conclave:${settings.workerName.replace(/\s/g, '_')}`,
+      })
     : undefined
   const conclave = redisConclave?.conclave ?? createDatabaseConclave(db)
   const runtime = await loadRuntimeSigner({

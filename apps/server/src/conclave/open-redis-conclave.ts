@@ -23,10 +23,16 @@ export type OpenedRedisConclave = {
 export async function openRedisConclave(options: {
   url: string
   logger: FastifyBaseLogger
+  /** The connection's name in Redis (`CLIENT LIST`), e.g. after the process. */
+  name?: string
   limits?: ConclaveLimits
 }): Promise<OpenedRedisConclave> {
   const where = redactUrl(options.url)
-  const redis = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true })
+  const redis = new Redis(options.url, {
+    maxRetriesPerRequest: null,
+    lazyConnect: true,
+    ...(options.name ? { connectionName: options.name } : {}),
+  })
   let down = false
   redis.on('error', (error) => {
     if (down) return
