@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createReceiptSigner, generateReceiptKey } from '@baton/core'
+import { createReceiptSigner, generateReceiptKey, signRunReceipt } from '@baton/core'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -158,6 +158,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     // Shortened on the page, whole in the title and the copy button.
     const signer = receipt.locator('[data-signer] code')
     expect(await signer.getAttribute('title')).toBe(runtimeAddress)
+    expect(await receipt.textContent()).toMatch(/the runtime address this server publishes/)
     expect(await signer.textContent()).toBe(
       `${runtimeAddress.slice(0, 6)}…${runtimeAddress.slice(-4)}`,
     )
@@ -190,6 +191,23 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     expect(await invalid.locator('[data-receipt-field]').textContent()).toBe('steps[0].outputHash')
     expect(await invalid.textContent()).toMatch(/RECEIPT_TAMPERED.*was changed after it was signed/)
     await shoot('receipt-invalid')
+    await page.unroute(receiptUrl)
+
+    // The same receipt re-signed by another key is whole and well signed, but not by the
+    // runtime this server publishes (GET /api/v1/runtime): refused at `runtime`.
+    const otherKey = createReceiptSigner(generateReceiptKey())
+    await page.route(receiptUrl, async (route) => {
+      const {
+        runtime: _runtime,
+        fieldHashes: _hashes,
+        signature: _signature,
+        ...content
+      } = await (await route.fetch()).json()
+      await route.fulfill({ json: await signRunReceipt(content, otherKey) })
+    })
+    await page.reload()
+    await invalid.waitFor({ timeout: 30_000 })
+    expect(await invalid.locator('[data-receipt-field]').textContent()).toBe('runtime')
     await page.unroute(receiptUrl)
 
     // A run that failed still has its receipt; a plan that asks for none has none.

@@ -25,6 +25,7 @@ import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
 import { runReceiptRoutes } from './routes/run-receipt'
 import { runRoutes } from './routes/runs'
+import { runtimeRoutes } from './routes/runtime'
 import { spendRoutes } from './routes/spend'
 import { swarmRoutes } from './routes/swarms'
 import { serveHealthOnly } from './scale/serve-health-only'
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(planValidateRoutes)
   await app.register(runRoutes)
   await app.register(runReceiptRoutes)
+  await app.register(runtimeRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.

@@ -57,11 +57,11 @@ export function RunReceiptView({ check }: { check: ReceiptCheck | undefined }) {
             <Hex value={check.signer} what="signer address" />
             {check.trust === 'receipt' ? (
               <span className="muted receipt-note">
-                as the receipt names it: the server does not publish its runtime address yet, so
-                compare it with yours
+                as the receipt names it: the server did not say its runtime address, so compare it
+                with yours
               </span>
             ) : (
-              <span className="muted receipt-note">the runtime this server names</span>
+              <span className="muted receipt-note">the runtime address this server publishes</span>
             )}
           </dd>
           <dt>Plan hash</dt>

@@ -27,11 +27,20 @@ export function useRunReceipt(
     setCheck(undefined)
     if (!ready) return
     let live = true
-    void checkRunReceipt({ load: () => serverApi.getRunReceipt(runId), run: runRef.current }).then(
-      (result) => {
-        if (live) setCheck(result)
-      },
-    )
+    void (async () => {
+      // Pin the address the server publishes; an older server without the route leaves the
+      // check to the signer the receipt names (and the page says so).
+      const runtime = await serverApi.getRuntime().then(
+        (published) => published.address,
+        () => undefined,
+      )
+      const result = await checkRunReceipt({
+        load: () => serverApi.getRunReceipt(runId),
+        run: runRef.current,
+        runtime,
+      })
+      if (live) setCheck(result)
+    })()
     return () => {
       live = false
     }

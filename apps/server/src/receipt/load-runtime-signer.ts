@@ -30,6 +30,7 @@ export async function loadRuntimeSigner(options: {
   const { key, dataDir, logger } = options
   if (key) {
     const signer = createReceiptSigner(key)
+    logger.info({ runtime: signer.address }, 'run receipts are signed by BATON_RUNTIME_KEY')
     return { signer, address: signer.address, source: 'BATON_RUNTIME_KEY' }
   }
   if (dataDir === 'memory://') {

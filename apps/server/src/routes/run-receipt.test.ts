@@ -121,11 +121,22 @@ describe('BATON_RUNTIME_KEY', () => {
         source: 'BATON_RUNTIME_KEY',
       })
       const run = await finishedRun(app, { plan: { steps: [{ op: 'stop', output: 1 }] } })
+      // A verifier pins the address the server publishes, not the one a receipt claims.
+      const published = (await app.inject({ method: 'GET', url: '/api/v1/runtime' })).json()
+      expect(published).toEqual({
+        address: createReceiptSigner(key).address,
+        source: 'BATON_RUNTIME_KEY',
+      })
       const { signer } = await verifyRunReceipt((await receiptOf(app, run.id)).json(), {
-        runtime: createReceiptSigner(key).address,
+        runtime: published.address,
         output: 1,
       })
       expect(signer).toBe(createReceiptSigner(key).address)
+      // Another runtime's receipt is refused against the published address.
+      const forged = await verifyRunReceipt((await receiptOf(app, run.id)).json(), {
+        runtime: createReceiptSigner(generateReceiptKey()).address,
+      }).catch((error: unknown) => error)
+      expect(forged).toMatchObject({ code: expect.stringMatching(/RECEIPT/) })
     } finally {
       await app.close()
     }

@@ -4,6 +4,7 @@ export const demoPlans: { id: string; name: string; source: string }[] = [
     id: 'risk-review',
     name: 'Risk review (docs/mal-reference.md)',
     source: `name: risk-review
+requireReceipt: true
 inputs: { request: string }
 budget: { maxWallMs: 300000, cost: 0.50 }
 steps:
