@@ -1,12 +1,16 @@
 import { type ModelRegistry, runAgent, type ToolRegistry } from '@baton/core'
-import { jsonSchema, Output } from 'ai'
+import { jsonSchema, Output, type ToolSet } from 'ai'
+import { createConclaveTools } from '../conclave/create-conclave-tools'
+import { withGrantedTools } from '../granted-tools'
 import type { RunMember } from './types'
 
 /**
  * The member call every swarm uses unless given another: the member agent runs with core's
  * `runAgent`, on its card's model and persona, charged to the call's budget and attributed to
  * its wallet. A structured request (a vote) is passed to `runAgent` as structured output (the
- * model is asked for JSON of that schema), and the answer is that JSON.
+ * model is asked for JSON of that schema), and the answer is that JSON. In a swarm that shares
+ * its conclave, the member gets the conclave tools (`conclave_read`, `conclave_write`, ...,
+ * listed on its card), its writes attributed to its wallet.
  *
  * @example
  * const runMember = createDefaultRunMember({ models: createModelRegistry() })
@@ -19,8 +23,12 @@ export function createDefaultRunMember(
     const output = call.structured
       ? Output.object({ schema: jsonSchema(call.structured.schema), name: call.structured.name })
       : undefined
-    const result = await runAgent(member.agent, prompt, {
+    const extraTools: ToolSet = call.conclave
+      ? createConclaveTools({ ...call.conclave, wallet: member.agent.wallet })
+      : {}
+    const result = await runAgent(withGrantedTools(member.agent, Object.keys(extraTools)), prompt, {
       budget: call.budget,
+      extraTools,
       signal: call.signal,
       ...(options.models ? { models: options.models } : {}),
       ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),

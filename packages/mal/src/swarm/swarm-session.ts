@@ -48,6 +48,9 @@ export class SwarmSession {
   #current: SwarmRound | undefined
   // Writes of `shared-memory` messages to the conclave, awaited before the next member call.
   #sharing: Promise<void> = Promise.resolve()
+  // How often each member was called in each round: a member called twice in one round (a
+  // leader's plan and synthesis, a proposal and a vote) gets a budget name of its own each time.
+  readonly #callNames = new Map<string, number>()
 
   constructor(options: {
     runId: string
@@ -129,10 +132,7 @@ export class SwarmSession {
   async call(call: MemberCall, signal: AbortSignal = this.#signal): Promise<string> {
     signal.throwIfAborted()
     const { member } = call
-    const budget = this.#budget.child(
-      {},
-      { name: `${this.runId}/r${this.round}/${member.agentId}` },
-    )
+    const budget = this.#budget.child({}, { name: this.#callName(member.agentId) })
     try {
       const context = `${this.#transcript(member.agentId)}${await this.#sharedContext()}`
       const result = await this.#runMember(member, `${call.prompt}${context}`, {
@@ -141,6 +141,7 @@ export class SwarmSession {
         kind: call.kind,
         round: this.round,
         ...(call.structured ? { structured: call.structured } : {}),
+        ...(this.#sharesConclave ? { conclave: this.conclave } : {}),
       })
       // A custom runMember may not charge the budget itself; the books must still balance.
       if (budget.spent().calls === 0 && result.usage.calls > 0) {
@@ -160,9 +161,26 @@ export class SwarmSession {
     }
   }
 
+  // Unique among the run's member calls, as budget names must be among siblings.
+  #callName(agentId: string): string {
+    const name = `${this.runId}/r${this.round}/${agentId}`
+    const count = (this.#callNames.get(name) ?? 0) + 1
+    this.#callNames.set(name, count)
+    return count === 1 ? name : `${name}#${count}`
+  }
+
   /** Resolves once every shared message has been written (or failed). */
   settled(): Promise<void> {
     return this.#sharing.catch(() => undefined)
+  }
+
+  // Members of a swarm that shares its state reach the conclave themselves; any other swarm's
+  // conclave (a private scratch of its strategy) stays out of their reach.
+  get #sharesConclave(): boolean {
+    const { sharedContext, communication, strategy } = this.swarm
+    return (
+      sharedContext === true || communication === 'shared-memory' || strategy === 'collaborative'
+    )
   }
 
   // With `broadcast`, every member hears everything said so far, not only what the strategy

@@ -6,7 +6,7 @@ import type {
   SwarmStrategy,
   ToolRegistry,
 } from '@baton/core'
-import type { ConclaveStore } from '../conclave/conclave-types'
+import type { ConclaveSpace, ConclaveStore } from '../conclave/conclave-types'
 
 /** What a message of a swarm run is. */
 export type SwarmMessageKind =
@@ -96,6 +96,12 @@ export type RunMemberOptions = {
   /** The kind of message the answer becomes. */
   kind: SwarmMessageKind
   round: number
+  /**
+   * The swarm's conclave, when its members share it (`sharedContext: true`, `communication:
+   * 'shared-memory'`, or a `collaborative` swarm); absent otherwise. The default member gets
+   * the conclave tools on it, its writes attributed to its wallet.
+   */
+  conclave?: ConclaveSpace
 }
 
 /** Makes one member call. The default runs the member agent with `runAgent`. */
