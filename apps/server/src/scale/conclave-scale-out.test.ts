@@ -104,7 +104,7 @@ describe.runIf(canRun)('the conclave of servers that scale out (REDIS_URL)', () 
   it('closes its Redis connection when the server shuts down', async () => {
     const client = new Redis(redis!.url)
     try {
-      const names = async () => (await client.client('LIST')).toString()
+      const names = async () => String(await client.client('LIST'))
       expect(await names()).toContain('name=baton-conclave:conclave-b ')
       apps.splice(apps.indexOf(second), 1)
       await second.close()
