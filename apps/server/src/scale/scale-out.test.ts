@@ -32,6 +32,27 @@ const planOf = (ms: number, steps = 2) => ({
   })),
 })
 
+/**
+ * Its second step spends at once (the reviewer) and then waits on the analyst: a process killed
+ * in that wait dies mid-step, after the step has spent.
+ */
+const cutShortPlan = {
+  name: 'scale-cut-short',
+  steps: [
+    { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:100]] first' },
+    {
+      op: 'if',
+      cond: 'true',
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
+      then: [
+        { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
+        { op: 'delegate', saveAs: 'c', agentWallet: analyst, prompt: '[[sleep:4000]] third' },
+      ],
+    },
+  ],
+}
+const cutShortFinishes = ['steps[0]', 'steps[1].then[0]', 'steps[1].then[1]', 'steps[1]']
+
 const postgresUrl = inject('postgresUrl')
 const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
 if (!canRun) {
@@ -116,8 +137,15 @@ async function waitUntilFinal(ids: string[], what: string, timeoutMs = 90_000) {
   )
 }
 
-/** Each run's events: it started and finished exactly once, and every step finished once. */
-async function assertRanOnce(ids: string[], steps: number) {
+/**
+ * Each run's events: it started and finished exactly once, and every step finished once (the
+ * top-level steps `steps[0]` … of `steps`, or the paths `finishes` in that order).
+ */
+async function assertRanOnce(ids: string[], steps: number | string[]) {
+  const expected =
+    typeof steps === 'number'
+      ? Array.from({ length: steps }, (_, index) => `steps[${index}]`)
+      : steps
   for (const id of ids) {
     const events = (await repositories.runs.events(id)).map((stored) => stored.event)
     const types = events.map((event) => event.type)
@@ -126,20 +154,30 @@ async function assertRanOnce(ids: string[], steps: number) {
     const finished = events
       .filter((event) => event.type === 'step-finish')
       .map((event) => event.path)
-    expect(finished).toEqual(Array.from({ length: steps }, (_, index) => `steps[${index}]`))
+    expect(finished).toEqual(expected)
     const stored = await repositories.runs.steps(id)
-    expect(stored.map((step) => step.path)).toEqual(finished)
+    expect(stored.map((step) => step.path)).toEqual(
+      expected.filter((path) => /^steps\[\d+\]$/.test(path)),
+    )
   }
 }
 
-/** The ledger holds exactly what the runs' records say they used. */
+/** The ledger holds exactly what the runs' records say they used, in every dimension. */
 async function assertLedgerMatches(runIds: string[]) {
   const rows = await repositories.ledger.spend({ by: 'run' })
-  const ledger = new Map(rows.map((row) => [row.key, row.calls]))
+  const ledger = new Map(rows.map((row) => [row.key, row]))
   for (const id of runIds) {
     const run = await repositories.runs.find(id)
-    expect(ledger.get(id) ?? 0).toBe(run?.usage.calls)
+    const books = ledger.get(id) ?? { calls: 0, tokens: 0, costUsd: 0 }
+    expect(books.calls).toBe(run?.usage.calls)
+    expect(books.tokens).toBe(run?.usage.tokens)
+    expect(books.costUsd).toBeCloseTo(run?.usage.costUsd ?? 0, 9)
   }
+}
+
+/** A run's ledger rows, oldest first. */
+async function rowsOf(id: string) {
+  return (await repositories.ledger.entries({ runId: id, limit: 200, offset: 0 })).entries
 }
 
 describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and one Redis', () => {
@@ -311,45 +349,82 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     await assertLedgerMatches(ids)
   }, 180_000)
 
-  it('takes over the runs of a process killed with SIGKILL: all complete, no finished step lost or run again, the ledger matches', async () => {
-    const victim = byName('b')
+  it('takes over the runs of a process killed with SIGKILL: all complete, no finished step lost or run again, a step killed after it spent is on the books twice, the ledger matches', async () => {
+    const cutShortIds = await startRuns(6, cutShortPlan, processes)
     const ids = await startRuns(30, planOf(500, 3), processes)
-    const before = await waitFor(
+    // The victim is a process in the middle of a cut-short run's second step, after it spent.
+    const midStep = await waitFor(
       async () => {
-        const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
-        const mine = runs.filter((run) => run?.status === 'running' && run.executedBy === 'b')
-        if (mine.length < 2) return undefined
-        const withSteps = await Promise.all(
-          mine.map(async (run) => ({ id: run!.id, steps: await repositories.runs.steps(run!.id) })),
-        )
-        return withSteps.some((run) => run.steps.length > 0) ? withSteps : undefined
+        for (const id of cutShortIds) {
+          const run = await repositories.runs.find(id)
+          if (run?.status !== 'running' || !run.executedBy) continue
+          const steps = await repositories.runs.steps(id)
+          const rows = await rowsOf(id)
+          if (steps.length === 1 && rows.some((row) => row.stepPath === 'steps[1].then[0]')) {
+            return { id, victim: byName(run.executedBy) }
+          }
+        }
+        return undefined
       },
-      { timeoutMs: 60_000, intervalMs: 100, what: 'process b to have runs with a finished step' },
+      { timeoutMs: 60_000, intervalMs: 50, what: 'a run to have spent in the middle of a step' },
     )
+    const { victim } = midStep
     victim.child.kill('SIGKILL')
     const killedAt = Date.now()
     await victim.exited
     processes = processes.filter((server) => server !== victim)
+    // Read after the kill, before the lease runs out: exactly the runs the victim held.
+    const held = await Promise.all([...ids, ...cutShortIds].map((id) => repositories.runs.find(id)))
+    const before = await Promise.all(
+      held
+        .filter((run) => run?.status === 'running' && run.executedBy === victim.name)
+        .map(async (run) => ({ id: run!.id, steps: await repositories.runs.steps(run!.id) })),
+    )
+    console.log(`[scale-out] SIGKILL of ${victim.name} with ${before.length} runs in flight`)
 
-    const runs = await waitUntilFinal(ids, 'the runs of the killed process', 120_000)
-    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    const runs = await waitUntilFinal([...ids, ...cutShortIds], 'the runs after the kill', 120_000)
+    expect(runs.map((run) => run.status)).toEqual(runs.map(() => 'done'))
     await assertRanOnce(ids, 3)
-    await assertLedgerMatches(ids)
+    await assertRanOnce(cutShortIds, cutShortFinishes)
+    await assertLedgerMatches([...ids, ...cutShortIds])
+
+    // The step killed after it spent: both attempts on the books, same step and wallet, and
+    // the run's usage counts both (4 calls where a run not interrupted makes 3).
+    const cut = await rowsOf(midStep.id)
+    const firstCall = cut.filter((row) => row.stepPath === 'steps[1].then[0]')
+    expect(firstCall.map((row) => [row.attempt, row.wallet])).toEqual([
+      [1, reviewer],
+      [2, reviewer],
+    ])
+    expect(runs.find((run) => run.id === midStep.id)?.usage.calls).toBe(4)
+    const wholeRuns = runs.filter((run) => cutShortIds.includes(run.id) && run.attempt === 1)
+    for (const run of wholeRuns) expect(run.usage.calls).toBe(3)
+
     const takeovers: number[] = []
     for (const { id, steps } of before) {
       const run = runs.find((item) => item.id === id)!
-      expect(['a', 'c']).toContain(run.executedBy)
-      // A step finished before the kill is the same row afterwards: it did not run again.
+      expect(run.executedBy).not.toBe(victim.name)
+      expect(run.attempt).toBe(2)
+      // A step finished before the kill is the same row afterwards: it did not run again …
       const after = await repositories.runs.steps(id)
       for (const step of steps) {
         expect(after.find((item) => item.path === step.path)?.finishedAt).toBe(step.finishedAt)
       }
-      // The run's start on the process that took it over, after the events kept from b.
+      // … and it was never charged again: its rows are all of the first attempt.
+      const rows = await rowsOf(id)
+      for (const step of steps) {
+        const its = rows.filter(
+          (row) => row.stepPath === step.path || row.stepPath?.startsWith(`${step.path}.`),
+        )
+        expect(its.length).toBeGreaterThan(0)
+        expect(its.every((row) => row.attempt === 1)).toBe(true)
+      }
+      // The run's start on the process that took it over, after the events kept from the victim.
       const restart = (await repositories.runs.events(id))
         .map((stored) => stored.event)
         .filter((event) => event.type === 'run-start')
         .at(-1)
-      expect(restart?.takenOver).toEqual({ from: 'b', by: run.executedBy })
+      expect(restart?.takenOver).toEqual({ from: victim.name, by: run.executedBy })
       takeovers.push(Date.parse(String(restart?.at)) - killedAt)
     }
     console.log(

@@ -47,8 +47,10 @@ let dataDir: string | undefined
 let second: ServerProcess
 // The run killed between its steps, and two runs killed mid-step: budgets of 4 and 3 calls.
 const ids = { between: '', fits: '', tight: '' }
-let interrupted: Record<string, unknown> & { steps: { path: string; finishedAt: string }[] }
-const done: Record<string, Record<string, unknown>> = {}
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
+let interrupted: Record<string, any>
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
+const done: Record<string, Record<string, any>> = {}
 
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
@@ -120,7 +122,7 @@ beforeAll(async () => {
 describe('durable runs', () => {
   it('keeps the finished steps of a run killed mid-way and resumes it without running one twice', async () => {
     expect(interrupted.status).toBe('interrupted')
-    const kept = interrupted.steps.map((step) => step.path)
+    const kept = interrupted.steps.map((step: { path: string }) => step.path)
     expect(kept.length).toBeGreaterThanOrEqual(1)
     expect(kept.length).toBeLessThan(4)
     expect(interrupted.steps[0]).toMatchObject({ path: 'steps[0]', saveAs: 'a', wallet: analyst })
