@@ -6,6 +6,7 @@ import {
   type BudgetInput,
   checkAgentInput,
   createBudget,
+  grantTools,
   type MemoryStore,
   type ModelRegistry,
   type RegistryClient,
@@ -26,7 +27,6 @@ import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { NotFoundError } from '../http/http-errors'
 import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
-import { withDelegationTools } from './with-delegation-tools'
 
 export type CreateAgentHostOptions = {
   agents: AgentsRepository
@@ -179,14 +179,18 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     try {
       // A bus message for an agent that lives elsewhere goes to it over A2A, not run here.
       if (message && agent.endpoint) return await runRemote(agent, input, message, budget)
-      const delegates = agent.agentCard.canDelegate === true
       const output = cardOutput(agent)
-      const result = await runAgent(delegates ? withDelegationTools(agent) : agent, input.input, {
+      const extraTools = agent.agentCard.canDelegate
+        ? askPeerTool(agent, message, budget)
+        : undefined
+      // The grant goes on a copy of the card: a run binds only the tools its card lists.
+      const card = extraTools ? grantTools(agent, Object.keys(extraTools)) : agent
+      const result = await runAgent(card, input.input, {
         budget,
         ...(input.signal ? { signal: input.signal } : {}),
         memory: options.memory,
         models: options.models,
-        ...(delegates ? { extraTools: askPeerTool(agent, message, budget) } : {}),
+        ...(extraTools ? { extraTools } : {}),
         ...(output ? { output } : {}),
       })
       const text = answerText(result)
