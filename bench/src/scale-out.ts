@@ -1,5 +1,7 @@
 // Runs per second of the Baton server with 1, 2 and 3 worker processes sharing one PostgreSQL
-// and one Redis (docs/scaling.md), on this machine. A figure to read, never an assertion.
+// and one Redis (docs/scaling.md), on this machine, then the time from a SIGKILL of a process
+// to the takeover of its run (with a 3 s lease), and that run's ledger rows by attempt. Figures
+// to read, never assertions.
 //
 //   pnpm --filter @baton/bench exec tsx --conditions=@baton/source src/scale-out.ts [runs] [stepMs]
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -14,7 +16,12 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(path.join(serverSource, file)).href)) as T
 }
 
-type Process = { url: string; name: string; child: { kill(signal: string): void } }
+type Process = {
+  url: string
+  name: string
+  child: { kill(signal: string): void }
+  exited: Promise<unknown>
+}
 type Fixtures = {
   postgres: {
     findPostgresBinaries(): string | undefined
@@ -96,6 +103,91 @@ async function measure(
   }
 }
 
+async function getJson<T>(url: string): Promise<T> {
+  return (await (await fetch(url)).json()) as T
+}
+
+/**
+ * Two workers with a 3 s lease: a run of slow steps is started, its executor is killed with
+ * SIGKILL mid-step, and the time until the other process holds the run is measured.
+ */
+async function measureTakeover(
+  fixtures: Fixtures,
+  cluster: { createDatabase(): Promise<string> },
+  redisUrl: string,
+) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-takeover-'))
+  const started: Process[] = []
+  try {
+    const processes = await fixtures.cluster.startCluster({
+      names: ['worker-1', 'worker-2'],
+      databaseUrl: await cluster.createDatabase(),
+      redisUrl,
+      dataDir,
+      environment: { LOG_LEVEL: 'error', BATON_LEASE_MS: '3000' },
+      started,
+    })
+    const analyst = '0x1111111111111111111111111111111111111111'
+    // The second step spends at once, then waits: killed in that wait, it has spent mid-step.
+    const slow = {
+      name: 'bench-takeover',
+      steps: [
+        { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:300]] first' },
+        {
+          op: 'if',
+          cond: 'true',
+          // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
+          then: [
+            { op: 'delegate', saveAs: 'b', agentWallet: analyst, prompt: 'second, at once' },
+            { op: 'delegate', saveAs: 'c', agentWallet: analyst, prompt: '[[sleep:3000]] third' },
+          ],
+        },
+      ],
+    }
+    const response = await fetch(`${processes[0]!.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: slow }),
+    })
+    const { id } = (await response.json()) as { id: string }
+    type Run = { status: string; executedBy: string | null; steps: unknown[] }
+    let run: Run
+    const spentInSecondStep = async () =>
+      (
+        await getJson<{ entries: { stepPath: string | null }[] }>(
+          `${processes[0]!.url}/api/v1/runs/${id}/ledger`,
+        )
+      ).entries.some((row) => row.stepPath?.startsWith('steps[1]'))
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      run = await getJson<Run>(`${processes[0]!.url}/api/v1/runs/${id}`)
+    } while (run.status !== 'running' || !(await spentInSecondStep()))
+    const victim = processes.find((server) => server.name === run.executedBy)!
+    const survivor = processes.find((server) => server !== victim)!
+    victim.child.kill('SIGKILL')
+    const killedAt = performance.now()
+    await victim.exited
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      run = await getJson<Run>(`${survivor.url}/api/v1/runs/${id}`)
+    } while (run.executedBy === victim.name)
+    const takeoverMs = performance.now() - killedAt
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      run = await getJson<Run>(`${survivor.url}/api/v1/runs/${id}`)
+    } while (!['done', 'failed', 'stopped', 'cancelled'].includes(run.status))
+    const ledger = await getJson<{
+      entries: { stepPath: string | null; attempt: number | null; calls: number }[]
+      usage: { calls: number }
+      ledgerTotal: { calls: number }
+    }>(`${survivor.url}/api/v1/runs/${id}/ledger`)
+    return { takeoverMs, status: run.status, ledger }
+  } finally {
+    await fixtures.cluster.stopCluster(started)
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
 const fixtures: Fixtures = {
   postgres: await load('__fixtures__/postgres.ts'),
   redis: await load('scale/__fixtures__/redis-server.ts'),
@@ -115,6 +207,14 @@ try {
       `  ${workers} worker process(es): ${row.perSecond.toFixed(1)} runs/s (${row.seconds.toFixed(2)} s)`,
     )
   }
+  const takeover = await measureTakeover(fixtures, postgres, redis.url)
+  console.log(
+    `SIGKILL mid-step to takeover (lease 3000 ms): ${takeover.takeoverMs.toFixed(0)} ms; run ${takeover.status}`,
+  )
+  const rows = takeover.ledger.entries.map((row) => `${row.stepPath}#${row.attempt}`).join(', ')
+  console.log(
+    `  its ledger (step#attempt): ${rows}; usage ${takeover.ledger.usage.calls} calls, ledger ${takeover.ledger.ledgerTotal.calls}`,
+  )
 } finally {
   await redis.stop()
   await postgres.stop()
