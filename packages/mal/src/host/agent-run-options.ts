@@ -1,28 +1,42 @@
 import type { ModelRegistry, ToolRegistry } from '@baton/core'
+import type { ToolSet } from 'ai'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
 /** What every agent run of the default host is given, whatever the step. */
 export type HostRunOptions = { models?: ModelRegistry; toolRegistry?: ToolRegistry }
 
 /**
- * The `runAgent` options of one agent run of a step: the host's models and tool registry, and
- * the signal. With the plan's `maxToolBatches`, the agent's tools are counted and the run
- * follows the limit's signal, so the batch past it ends the run with TOOL_BATCHES_EXCEEDED.
+ * The `runAgent` options of one agent run of a step: the host's models, its tool registry,
+ * the tools the runtime grants (`extraTools`) and the signal. With the plan's
+ * `maxToolBatches`, every tool of the run is counted (a model step that calls tools is one
+ * batch) and the run follows the limit's signal, so the batch past it ends the run with
+ * TOOL_BATCHES_EXCEEDED before its tools run.
  *
  * @example
- * await runAgent(agent, prompt, { budget, ...agentRunOptions({ host, toolBatches, signal }) })
+ * await runAgent(agent, prompt, { budget, ...agentRunOptions({ host, extraTools, toolBatches, signal }) })
  */
 export function agentRunOptions(options: {
   host: HostRunOptions
+  extraTools: ToolSet
   toolBatches: ToolBatchLimit | undefined
   signal: AbortSignal
 }) {
-  const { host, toolBatches: limit, signal } = options
+  const { host, extraTools, toolBatches: limit, signal } = options
+  const models = host.models ? { models: host.models } : {}
+  if (!limit) {
+    return {
+      ...models,
+      ...(host.toolRegistry ? { toolRegistry: host.toolRegistry } : {}),
+      extraTools,
+      signal,
+    }
+  }
   return {
-    ...(host.models ? { models: host.models } : {}),
-    ...(host.toolRegistry
-      ? { toolRegistry: limit ? limit.wrapRegistry(host.toolRegistry) : host.toolRegistry }
-      : {}),
-    signal: limit ? AbortSignal.any([signal, limit.signal]) : signal,
+    ...models,
+    ...limit.wrapRun({
+      ...(host.toolRegistry ? { toolRegistry: host.toolRegistry } : {}),
+      extraTools,
+    }),
+    signal: AbortSignal.any([signal, limit.signal]),
   }
 }

@@ -62,8 +62,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         request.prompt,
         {
           budget,
-          extraTools,
-          ...agentRunOptions({ host, toolBatches: request.toolBatches, signal }),
+          ...agentRunOptions({ host, extraTools, toolBatches: request.toolBatches, signal }),
           ...(options.memory ? { memory: options.memory } : {}),
           ...(output ? { output } : {}),
         },
@@ -105,6 +104,8 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         signal.throwIfAborted()
         const outOfBudget = report.status === 'budget-exhausted' || report.status === 'timed-out'
         if (outOfBudget && runner.budgetError) throw runner.budgetError
+        // The plan's maxToolBatches ended it: the step fails with that error, as a delegate does.
+        request.toolBatches?.signal.throwIfAborted()
         // runTask cancels a task that asks (no one can answer it): the question says why.
         const asked = report.status === 'cancelled' ? runner.question : undefined
         throw new TaskFailedError({

@@ -72,9 +72,9 @@ export function createTaskRunner(options: {
           turn.messages,
           {
             budget: turn.budget,
-            extraTools: tools,
             ...agentRunOptions({
               host: options.host,
+              extraTools: tools,
               toolBatches: request.toolBatches,
               signal: turn.signal,
             }),

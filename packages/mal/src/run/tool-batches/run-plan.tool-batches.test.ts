@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { agentRecord, analystWallet } from '../../__fixtures__/agents'
 import { offlineModels } from '../../__fixtures__/offline-models'
+import { createMemoryConclave } from '../../conclave/create-memory-conclave'
 import { runPlan } from '../run-plan'
 
 function setup(persona: string) {
@@ -55,5 +56,24 @@ describe('maxToolBatches', () => {
     )
     expect(result.error).toMatchObject({ code: 'TOOL_BATCHES_EXCEEDED', path: 'steps[1]' })
     expect(ran()).toBe(1)
+  })
+
+  it('counts the tools the host grants too (the conclave’s), in delegate and task steps alike', async () => {
+    const writes =
+      '[[tool:conclave_write {"key":"a","value":1}]] [[tool:conclave_write {"key":"b","value":2}]]'
+    const registry = createStaticRegistry([agentRecord({ persona: writes })])
+    for (const op of ['delegate', 'task'] as const) {
+      const store = createMemoryConclave()
+      const result = await runPlan(
+        {
+          maxToolBatches: 1,
+          steps: [{ op, agentWallet: analystWallet, prompt: 'Note it', saveAs: 'answer' }],
+        },
+        { registry, models: offlineModels(), conclave: { store, space: `batches-${op}` } },
+      )
+      expect(result.error).toMatchObject({ code: 'TOOL_BATCHES_EXCEEDED', path: 'steps[0]' })
+      // The batch past the limit was refused before its tool ran.
+      expect(await store.list(`batches-${op}`)).toEqual(['a'])
+    }
   })
 })

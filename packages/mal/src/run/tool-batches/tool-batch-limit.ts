@@ -58,9 +58,36 @@ export class ToolBatchLimit {
    * await runAgent(agent, prompt, { toolRegistry: counted, signal: AbortSignal.any([signal, limit.signal]) })
    */
   wrapRegistry(registry: ToolRegistry): ToolRegistry {
+    return this.#wrapRegistry(`run-${++this.#runs}`, registry)
+  }
+
+  /**
+   * The tools of one agent run, registry and runtime extras alike (file, delegation and
+   * conclave tools), counted together: one model step that calls both is one batch.
+   *
+   * @example
+   * const counted = limit.wrapRun({ toolRegistry, extraTools })
+   * await runAgent(agent, prompt, { ...counted, signal: AbortSignal.any([signal, limit.signal]) })
+   */
+  wrapRun(tools: { toolRegistry?: ToolRegistry; extraTools: ToolSet }): {
+    toolRegistry?: ToolRegistry
+    extraTools: ToolSet
+  } {
     const run = `run-${++this.#runs}`
-    const wrapSet = (tools: ToolSet): ToolSet =>
-      Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, this.#wrap(run, tool)]))
+    return {
+      ...(tools.toolRegistry ? { toolRegistry: this.#wrapRegistry(run, tools.toolRegistry) } : {}),
+      extraTools: this.#wrapSet(run, tools.extraTools),
+    }
+  }
+
+  #wrapSet(run: string, tools: ToolSet): ToolSet {
+    return Object.fromEntries(
+      Object.entries(tools).map(([name, tool]) => [name, this.#wrap(run, tool)]),
+    )
+  }
+
+  #wrapRegistry(run: string, registry: ToolRegistry): ToolRegistry {
+    const wrapSet = (tools: ToolSet): ToolSet => this.#wrapSet(run, tools)
     return {
       register: (name, tool) => registry.register(name, tool),
       get: (name) => {
