@@ -44,7 +44,7 @@ describe('an agent card inputSchema', () => {
 })
 
 describe('an agent card outputSchema', () => {
-  it('asks the agent’s model for structured output, and the step saves that JSON', async () => {
+  it('asks the agent’s model for structured output, and the delegate or task step saves that JSON', async () => {
     const structured = createStaticRegistry([
       agentRecord({
         agentCard: {
@@ -56,12 +56,14 @@ describe('an agent card outputSchema', () => {
         },
       }),
     ])
-    const result = await runPlan(delegate('Assess loan 42'), {
-      registry: structured,
-      models: offlineModels(),
-    })
-    expect(result.status).toBe('done')
-    const answer = JSON.parse(result.values.answer as string)
-    expect(typeof answer.risk).toBe('string')
+    for (const op of ['delegate', 'task'] as const) {
+      const plan = {
+        steps: [{ op, agentWallet: analystWallet, prompt: 'Assess loan 42', saveAs: 'answer' }],
+      }
+      const result = await runPlan(plan, { registry: structured, models: offlineModels() })
+      expect(result.status).toBe('done')
+      const answer = JSON.parse(result.values.answer as string)
+      expect(typeof answer.risk).toBe('string')
+    }
   })
 })
