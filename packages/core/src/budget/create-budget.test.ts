@@ -238,6 +238,64 @@ describe('createBudget', () => {
       expect(other.child().name).toBe('run/4')
     })
   })
+  it('refuses a name a sibling already has, naming the field and the parent, and makes nothing', () => {
+    const root = createBudget({ calls: 4 }, { name: 'run' })
+    const first = root.child({ calls: 1 }, { name: 'reviewer' })
+    const error = thrown(() => root.child({ calls: 1 }, { name: 'reviewer' }))
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect((error as ValidationError).issues).toEqual([
+      {
+        path: 'name',
+        message: expect.stringContaining('budget "run" already has a child named "reviewer"'),
+      },
+    ])
+    // A sibling that finished (or was cancelled) keeps its name: the books it left stay its own.
+    first.cancel('done')
+    expect(thrown(() => root.child({}, { name: 'reviewer' }))).toBeInstanceOf(ValidationError)
+    expect(root.child().name).toBe('run/2')
+    expect(root.remaining().calls).toBe(4)
+  })
+
+  it('refuses an explicit name that an automatic sibling was given', () => {
+    const root = createBudget({}, { name: 'root' })
+    expect([root.child().name, root.child().name]).toEqual(['root/1', 'root/2'])
+    expect(thrown(() => root.child({}, { name: 'root/2' }))).toBeInstanceOf(ValidationError)
+    // Numbers explicit children took were never automatic names, nor are numbers not yet used.
+    root.child({}, { name: 'lead' })
+    expect(root.child({}, { name: 'root/3' }).name).toBe('root/3')
+    expect(root.child({}, { name: 'root/9' }).name).toBe('root/9')
+    expect(root.child({}, { name: 'root/02' }).name).toBe('root/02')
+    expect(root.child().name).toBe('root/7')
+  })
+
+  it('numbers a taken name when asked, with the first number no sibling has', () => {
+    const root = createBudget({}, { name: 'plan' })
+    root.child({}, { name: 'steps[0].do[1]#3' })
+    const names = Array.from(
+      { length: 4 },
+      () => root.child({}, { name: 'steps[0].do[1]', ifTaken: 'number' }).name,
+    )
+    expect(names).toEqual([
+      'steps[0].do[1]',
+      'steps[0].do[1]#2',
+      'steps[0].do[1]#4',
+      'steps[0].do[1]#5',
+    ])
+    expect(thrown(() => root.child({}, { name: 'steps[0].do[1]#4' }))).toBeInstanceOf(
+      ValidationError,
+    )
+  })
+
+  it('refuses an empty name and an unknown ifTaken', () => {
+    const root = createBudget({}, { name: 'run' })
+    expect((thrown(() => root.child({}, { name: '' })) as ValidationError).issues[0]?.path).toBe(
+      'name',
+    )
+    const unknown = thrown(() => root.child({}, { name: 'a', ifTaken: 'rename' as never }))
+    expect((unknown as ValidationError).issues[0]?.path).toBe('ifTaken')
+    expect(root.child().name).toBe('run/1')
+  })
 
   describe('reserve', () => {
     it('holds an estimate against the whole chain until it is settled', () => {

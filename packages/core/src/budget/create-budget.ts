@@ -39,8 +39,11 @@ export interface Budget {
   /** Aborted on exhaustion, on the wall deadline, on `cancel`, or when an ancestor aborts. */
   readonly signal: AbortSignal
   readonly aborted: boolean
-  /** A budget capped by what this one has left (default: all of it). Asking for more throws. */
-  child(limits?: BudgetInput, options?: { name?: string }): Budget
+  /**
+   * A budget capped by what this one has left (default: all of it). Asking for more throws, and
+   * so does a `name` a sibling already has (see `ChildOptions`).
+   */
+  child(limits?: BudgetInput, options?: ChildOptions): Budget
   /** Applies `usage` to this budget and every ancestor at once, or to none of them. */
   charge(usage: ChargeInput, options?: ChargeOptions): void
   /** Whether `usage` could be charged now. */
@@ -66,6 +69,23 @@ export interface Budget {
    * still run and the charge stands, then the first error is rethrown to the charger.
    */
   onCharge(listener: (event: ChargeEvent) => void): () => void
+}
+
+export type ChildOptions = {
+  /**
+   * The child's name, unique among its siblings (default: the parent's name and the child's
+   * number, `run/3`). A name any child of the same parent was given before (explicit or
+   * automatic, whether that sibling still runs or not) is a `ValidationError`, unless
+   * `ifTaken` says to number it.
+   */
+  name?: string
+  /**
+   * What to do when a sibling has `name` already: `'refuse'` (the default) throws; `'number'`
+   * gives the child `name#2`, `name#3`, ... (the first such name no sibling has), for a caller
+   * that names a child after where it is made and may make it there more than once (a loop's
+   * iterations, two tasks on one budget).
+   */
+  ifTaken?: 'refuse' | 'number'
 }
 
 export type CreateBudgetOptions = {
@@ -229,8 +249,12 @@ class BudgetNode implements Budget {
   #releaseWaiters: Set<() => void> | undefined
   #timer: ReturnType<typeof setTimeout> | undefined
   #children: Set<WeakRef<BudgetNode>> | undefined
-  /** Explicit child names of the automatic shape (`{name}/{n}`), which automatic ones skip. */
+  /** The names given explicitly to its children, which neither siblings nor automatic names reuse. */
   #takenNames: Set<string> | undefined
+  /** The numbers explicit children took: `{name}/{n}` for any other n ≤ the count is automatic. */
+  #explicitNumbers: Set<number> | undefined
+  /** Per name numbered because it was taken: the next number to try, so a loop costs O(1). */
+  #nextNumber: Map<string, number> | undefined
   #childCount = 0
 
   constructor(
@@ -261,7 +285,7 @@ class BudgetNode implements Budget {
     return this.signal.aborted
   }
 
-  child(limits?: BudgetInput, options: { name?: string } = {}): Budget {
+  child(limits?: BudgetInput, options: ChildOptions = {}): Budget {
     this.throwIfAborted()
     const wanted = normalize(limits)
     const left = this.remaining()
@@ -297,7 +321,9 @@ class BudgetNode implements Budget {
     }
     const wall = wantWall ?? left.wallMs
     if (Number.isFinite(wall)) capped.maxWallMs = wall
-    const child = new BudgetNode(capped, this.#childName(options.name), this, this.#now)
+    // Checked before anything changes: a refused name leaves the parent as it was.
+    const explicit = options.name === undefined ? undefined : this.#explicitName(options)
+    const child = new BudgetNode(capped, this.#childName(explicit), this, this.#now)
     const ref = new WeakRef(child)
     this.#children ??= new Set()
     this.#children.add(ref)
@@ -428,21 +454,65 @@ class BudgetNode implements Budget {
   }
 
   /**
-   * An explicit name is used as given; an automatic one is the parent's name and the next
-   * number no sibling's name (explicit or automatic) already has.
+   * The explicit name a child gets: as given, or numbered (`name#2`, ...) when a sibling has it
+   * and `ifTaken` says so. A taken name is otherwise a `ValidationError` naming the parent.
+   */
+  #explicitName(options: ChildOptions): string {
+    const { name, ifTaken = 'refuse' } = options
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new ValidationError('budget child options', [
+        { path: 'name', message: `must be a non-empty string (child of budget "${this.name}")` },
+      ])
+    }
+    if (ifTaken !== 'refuse' && ifTaken !== 'number') {
+      throw new ValidationError('budget child options', [
+        { path: 'ifTaken', message: 'must be "refuse" or "number"' },
+      ])
+    }
+    if (!this.#isTaken(name)) return name
+    if (ifTaken === 'refuse') {
+      throw new ValidationError('budget child options', [
+        {
+          path: 'name',
+          message: `budget "${this.name}" already has a child named "${name}"; each child's name is unique among its siblings`,
+        },
+      ])
+    }
+    this.#nextNumber ??= new Map()
+    let number = this.#nextNumber.get(name) ?? 2
+    while (this.#isTaken(`${name}#${number}`)) number += 1
+    this.#nextNumber.set(name, number + 1)
+    return `${name}#${number}`
+  }
+
+  /** Whether a child of this budget was given `name`, explicitly or automatically. */
+  #isTaken(name: string): boolean {
+    if (this.#takenNames?.has(name)) return true
+    const prefix = `${this.name}/`
+    if (!name.startsWith(prefix)) return false
+    const digits = name.slice(prefix.length)
+    if (!/^[1-9]\d*$/.test(digits)) return false
+    const number = Number(digits)
+    // Every child took a number; those explicit children took were not given as names.
+    return number <= this.#childCount && !this.#explicitNumbers?.has(number)
+  }
+
+  /**
+   * An explicit name (checked already) is used as given; an automatic one is the parent's name
+   * and the next number no sibling's name (explicit or automatic) already has.
    */
   #childName(explicit: string | undefined): string {
     // Every child takes a number, so an automatic name says which child it was.
     this.#childCount += 1
     if (explicit !== undefined) {
-      // Only an explicit name of the automatic shape can collide with an automatic one; the
-      // counter only grows, so automatic names never collide with each other.
-      if (explicit.startsWith(`${this.name}/`)) {
-        this.#takenNames ??= new Set()
-        this.#takenNames.add(explicit)
-      }
+      this.#takenNames ??= new Set()
+      this.#takenNames.add(explicit)
+      this.#explicitNumbers ??= new Set()
+      this.#explicitNumbers.add(this.#childCount)
       return explicit
     }
+    // The counter only grows, so automatic names never collide with each other; only an
+    // explicit name of the automatic shape can be in the way.
     let name = `${this.name}/${this.#childCount}`
     while (this.#takenNames?.has(name)) {
       this.#childCount += 1

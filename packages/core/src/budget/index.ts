@@ -3,6 +3,7 @@ export {
   type ChargeEvent,
   type ChargeInput,
   type ChargeOptions,
+  type ChildOptions,
   type CreateBudgetOptions,
   createBudget,
   type Remaining,

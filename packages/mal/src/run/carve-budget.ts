@@ -5,7 +5,9 @@ import type { Step } from '../plan'
  * A step's own budget, carved from its parent's. When the parent has spent all it may (calls,
  * tokens or dollars) a step still gets to run on the parent's: steps that spend nothing
  * (`stop`, `scratch`, `ask_user`, conditions) go on, and any step that would spend is refused
- * by the budget itself. A cancelled or timed-out parent stops every step.
+ * by the budget itself. A cancelled or timed-out parent stops every step. The budget is named
+ * after the step's path, numbered (`#2`, `#3`, ...) when the parent has a child of that name
+ * already (the step's earlier iterations).
  */
 export function carveBudget(
   parent: Budget,
@@ -15,7 +17,12 @@ export function carveBudget(
   if (parent.aborted && isSpendExhaustion(parent.signal.reason)) {
     return { budget: parent, borrowed: true }
   }
-  return { budget: parent.child(capped(limits, parent), { name }), borrowed: false }
+  // Numbered when taken (`steps[2].do[0]#2`): a loop's iterations carve the same step's
+  // budget from one parent, and budget names are unique among siblings.
+  return {
+    budget: parent.child(capped(limits, parent), { name, ifTaken: 'number' }),
+    borrowed: false,
+  }
 }
 
 /**

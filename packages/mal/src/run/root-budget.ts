@@ -40,5 +40,6 @@ export function rootBudget(input: {
   if (limits.maxWallMs !== undefined && limits.maxWallMs < left.wallMs) {
     capped.maxWallMs = limits.maxWallMs
   }
-  return parent.child(capped, { name })
+  // Numbered when taken: several runs of one plan may share the caller's budget.
+  return parent.child(capped, { name, ifTaken: 'number' })
 }

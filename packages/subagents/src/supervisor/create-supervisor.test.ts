@@ -62,6 +62,25 @@ describe('createSupervisor', () => {
     expect(budget.spentByWallet()[makeAgent().wallet]?.calls).toBe(6)
   })
 
+  it("lets two supervisors share one budget, naming their sub-agents' budgets apart", async () => {
+    const budget = createBudget({ calls: 10 }, { name: 'lead' })
+    const names: string[] = []
+    budget.onCharge((event) => names.push(event.budget))
+    const reports = await Promise.all(
+      ['a', 'b'].map(async (folder) => {
+        const supervisor = createSupervisor({
+          agent: makeAgent(),
+          workspace: { kind: 'directory', root: path.join(root, folder) },
+          budget,
+        })
+        const id = supervisor.delegate('Report')
+        return (await supervisor.waitAgents([id]))?.[id]
+      }),
+    )
+    expect(reports.map((report) => report?.status)).toEqual(['done', 'done'])
+    expect(names.sort()).toEqual(['lead/sub-1', 'lead/sub-1#2'])
+  })
+
   it('refuses at delegate a budget larger than what the caller has left, and makes nothing', async () => {
     const { supervisor } = supervise({ calls: 5 })
     expect(() => supervisor.delegate('Too big', { budget: { calls: 6 } })).toThrow(

@@ -64,8 +64,12 @@ export function delegateSubagent(
   const id = `${node.idPrefix}${node.count + 1}`
   // Carved last: every check that can refuse has passed, so nothing is left half-made.
   // Named after the root's budget: the id already says where it is, and a name that grew
-  // with every level would cost O(depth) per level to build and hold.
-  const carved = node.budget.child(options.budget, { name: `${tree.budgetName}/${id}` })
+  // with every level would cost O(depth) per level to build and hold. Numbered when taken:
+  // two supervisors on one budget (two tasks of a plan, say) both start at `sub-1`.
+  const carved = node.budget.child(options.budget, {
+    name: `${tree.budgetName}/${id}`,
+    ifTaken: 'number',
+  })
   node.count += 1
   // Sealed when its cancel returns: from then on nothing is recorded against it.
   const { budget, seal } = createSealableBudget(carved, (usage) =>
