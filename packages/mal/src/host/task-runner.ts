@@ -45,6 +45,9 @@ export function createTaskRunner(options: {
   }
   let budgetError: BatonError | undefined
   let question: string | undefined
+  // The task's own sub-agent runs the first turn (nothing under it exists before); a question
+  // from deeper down goes to the task agent, which may answer it.
+  let taskAgent: object | undefined
   return {
     filesOnlyThroughTools: true,
     get budgetError() {
@@ -55,8 +58,9 @@ export function createTaskRunner(options: {
     },
     async run(turn) {
       const tools: ToolSet = { ...turn.tools, ...conclaveFor(turn.agent.wallet) }
+      taskAgent ??= turn.agent
       const ask = turn.tools.ask_caller
-      if (ask?.execute) {
+      if (ask?.execute && turn.agent === taskAgent) {
         const execute = ask.execute
         tools.ask_caller = {
           ...ask,
