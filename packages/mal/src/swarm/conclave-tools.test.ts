@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { offlineModels } from '../__fixtures__/offline-models'
 import { createMemoryConclave } from '../conclave/create-memory-conclave'
 import { runPlan } from '../run/run-plan'
-import { makeAgent } from './__fixtures__/agents'
+import { makeAgent, scriptedRunMember } from './__fixtures__/agents'
 import { runSwarm } from './run-swarm'
 
 const write = (value: string) =>
@@ -94,5 +94,28 @@ describe('conclave tools of swarm members', () => {
     expect(offered).toHaveLength(2)
     for (const names of offered)
       expect(names.some((name) => name.startsWith('conclave_'))).toBe(false)
+  })
+
+  it('gives them to members of an adaptive swarm once it has chosen collaborative', async () => {
+    const shared: boolean[] = []
+    const runMember = scriptedRunMember((member, _prompt, options) => {
+      shared.push(options.conclave?.space === 'root-run')
+      if (options.kind === 'plan') return '{"strategy": "collaborative", "reason": "one draft"}'
+      return member.role === 'leader' && options.round > 1 ? 'DONE' : `${member.agentId} text`
+    })
+    const result = await runSwarm(
+      pair({ strategy: 'adaptive', agents: [{ agentId: 'ana', role: 'leader' }] }),
+      'Draft the notes',
+      {
+        agents: [makeAgent({ id: 'ana' })],
+        runMember,
+        conclave: { store: createMemoryConclave(), space: 'root-run' },
+      },
+    )
+    expect(result.chosen?.strategy).toBe('collaborative')
+    // The choice itself was made without them; every collaborative turn had them.
+    expect(shared[0]).toBe(false)
+    expect(shared.length).toBeGreaterThan(1)
+    expect(shared.slice(1).every(Boolean)).toBe(true)
   })
 })

@@ -87,6 +87,7 @@ export async function runAdaptive(
     content: JSON.stringify({ strategy: choice.strategy, reason: choice.reason }),
   })
   session.finishRound()
+  session.strategy = choice.strategy
   const outcome = await strategies[choice.strategy](session)
   return { ...outcome, chosen: { ...choice, by: chooser.agentId } }
 }

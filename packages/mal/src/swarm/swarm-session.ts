@@ -32,6 +32,8 @@ const zero = (): SwarmUsage => ({ calls: 0, tokens: 0, costUsd: 0 })
 export class SwarmSession {
   readonly runId: string
   readonly swarm: AgentSwarm
+  /** The strategy running now: the swarm's, or the one an `adaptive` swarm chose. */
+  strategy: AgentSwarm['strategy']
   readonly members: ResolvedSwarmMember[]
   readonly task: string
   readonly rounds: SwarmRound[] = []
@@ -66,6 +68,7 @@ export class SwarmSession {
     this.conclave = options.conclave
     this.runId = options.runId
     this.swarm = options.swarm
+    this.strategy = options.swarm.strategy
     this.members = options.members
     this.task = options.task
     this.#budget = options.budget
@@ -177,9 +180,11 @@ export class SwarmSession {
   // Members of a swarm that shares its state reach the conclave themselves; any other swarm's
   // conclave (a private scratch of its strategy) stays out of their reach.
   get #sharesConclave(): boolean {
-    const { sharedContext, communication, strategy } = this.swarm
+    const { sharedContext, communication } = this.swarm
     return (
-      sharedContext === true || communication === 'shared-memory' || strategy === 'collaborative'
+      sharedContext === true ||
+      communication === 'shared-memory' ||
+      this.strategy === 'collaborative'
     )
   }
 
