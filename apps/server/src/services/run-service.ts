@@ -461,7 +461,8 @@ class Runs implements RunService {
     if (stoppedForShutdown) {
       const last = checkpointed ?? state
       const handOver = this.#options.handOverOnShutdown === true
-      // The run's usage is all it spent; the step cut short is counted again when it resumes.
+      // The run's usage is all it spent. Its state stays the last checkpoint: a resume finds the
+      // spend of the step cut short on the books past that state, and counts it once.
       const books = recorder.books()
       await runs.finish({
         runId: run.id,
