@@ -22,7 +22,8 @@ export type HostDelegateRequest = {
    * The run's conclave (its store and the root run's keyspace). The default host gives the
    * agent, and every sub-agent under it, the conclave tools on it (`conclave_read`,
    * `conclave_write`, `conclave_list`, `conclave_delete`; writes attributed to the agent's
-   * wallet), listed on the card it runs. A custom host may ignore it.
+   * wallet), listed on the card it runs; an agent it calls over A2A gets none. A custom host
+   * may ignore it.
    */
   conclave?: ConclaveSpace
 }
