@@ -4,6 +4,7 @@ import {
   type Budget,
   type BudgetInput,
   Budget as BudgetSchema,
+  type ChargeEvent,
   createBudget,
   type MemoryStore,
   type ModelRegistry,
@@ -112,10 +113,11 @@ const topLevelPath = /^steps\[\d+\]$/
 
 /**
  * The run service: stores runs, executes them through the queue, writes each charge to the
- * ledger as it is spent (with its step and the run's attempt), commits each finished top-level
- * step (value, usage, checkpoint) before the next starts, and stores every event so SSE
- * readers can replay them. A run continued after an attempt that spent and never committed
- * (a takeover, a resume) counts that spend in its usage and its budget.
+ * ledger as it is spent (with its step, or a swarm's member call, and the run's attempt),
+ * commits each finished top-level step (value, usage, checkpoint) before the next starts, and
+ * stores every event so SSE readers can replay them. A run continued after an attempt that
+ * spent and never committed (a takeover, a resume; for a swarm, which starts again from its
+ * beginning, every earlier attempt) counts that spend in its usage and its budget.
  *
  * @example
  * const runs = createRunService({ repositories, registry, host, models, memory, queue, logger })
@@ -315,10 +317,6 @@ class Runs implements RunService {
     }
   }
 
-  #budgetOf(run: StoredRun): Budget | undefined {
-    return run.budget ? createBudget(run.budget as BudgetInput) : undefined
-  }
-
   /**
    * The run's budget (unlimited when it was given none, so its charges can be followed), with
    * what the run spent before this attempt already charged to it: a continued run has what its
@@ -504,8 +502,27 @@ class Runs implements RunService {
     const takenOver = run.status === 'running' ? { from: run.executedBy, by: this.#me } : undefined
     const attempt = await runs.claim(run.id, this.#me)
     await runs.dropEventsFrom(run.id, 0)
+    // A swarm has no checkpoints: an attempt that died (or was stopped) is run again from the
+    // beginning, and what it spent is the run's all the same. Its rows are on the ledger past
+    // what the run's record counts; both go into this attempt's books and budget.
+    const stored = { usage: run.usage, usageByWallet: run.usageByWallet }
+    const before = addBooks(
+      stored,
+      uncountedSpend(await this.#options.repositories.ledger.booksOfRun(run.id), stored),
+    )
+    const budget = this.#budgetSpent(run, before.usage)
+    const recorder = createSpendRecorder({
+      runId: run.id,
+      attempt,
+      ledger: this.#options.repositories.ledger,
+      writer,
+      before,
+      stepOf: swarmMemberStep(run.id),
+    })
+    active.books = recorder.books
+    if (takenOver) this.#options.logger.warn({ runId: run.id, ...takenOver }, 'run taken over')
     const agents = this.#options.repositories.agents
-    const budget = this.#budgetOf(run)
+    const stopRecording = recorder.listen(budget)
     const result = await runSwarm(
       run.plan as unknown as AgentSwarm,
       String(run.inputs.task ?? ''),
@@ -515,7 +532,7 @@ class Runs implements RunService {
         signal: active.controller.signal,
         runId: run.id,
         ...(this.#options.conclave ? { conclave: { store: this.#options.conclave } } : {}),
-        ...(budget ? { budget } : {}),
+        budget,
         onEvent: (event: SwarmEvent) => {
           const stored = {
             ...event,
@@ -529,26 +546,27 @@ class Runs implements RunService {
           })
         },
       },
-    ).catch((error: unknown) => {
-      const stored = {
-        type: 'swarm-error',
-        runId: run.id,
-        error: {
-          code: (error as { code?: string }).code ?? 'SWARM_FAILED',
-          message: (error as Error).message,
-        },
-        sequence: sequence++,
-        at: new Date().toISOString(),
-      }
-      writer.write(() => runs.appendEvents(run.id, [stored], { executedBy: this.#me }))
-      return undefined
+    )
+      .catch((error: unknown) => {
+        const stored = {
+          type: 'swarm-error',
+          runId: run.id,
+          error: {
+            code: (error as { code?: string }).code ?? 'SWARM_FAILED',
+            message: (error as Error).message,
+          },
+          sequence: sequence++,
+          at: new Date().toISOString(),
+        }
+        writer.write(() => runs.appendEvents(run.id, [stored], { executedBy: this.#me }))
+        return undefined
+      })
+      .finally(stopRecording)
+    // The ledger rows were written as each member call was charged; the finish writes none.
+    await writer.flush().catch((error: unknown) => {
+      this.#options.logger.error({ err: error, runId: run.id }, 'storing swarm events failed')
     })
-    await writer.flush().catch(() => {})
-    const byWallet: Record<string, StoredUsage> = {}
-    for (const [agentId, usage] of Object.entries(result?.usageByAgent ?? {})) {
-      const agent = await agents.findById(agentId)
-      byWallet[agent?.wallet ?? agentId] = usage
-    }
+    const books = recorder.books()
     const interrupted = (active.draining || this.#draining) && result?.status === 'cancelled'
     const handOver = interrupted && this.#options.handOverOnShutdown === true
     await runs.finish({
@@ -558,12 +576,10 @@ class Runs implements RunService {
       error:
         result?.error ??
         (result ? null : { code: 'SWARM_FAILED', message: 'The swarm could not start.' }),
-      usage: result?.usage ?? zero,
-      usageByWallet: byWallet,
+      usage: books.usage,
+      usageByWallet: books.usageByWallet,
       state: null,
       question: null,
-      // A swarm has no checkpoints: its spend is written when it ends.
-      ledger: Object.entries(byWallet).map(([wallet, usage]) => ({ wallet, usage, attempt })),
       executedBy: this.#me,
     })
     if (handOver) await this.#options.queue.add({ kind: 'swarm', runId: run.id })
@@ -582,4 +598,16 @@ function storedStep(event: Extract<RunEvent, { type: 'step-finish' }>): StoredSt
     sequence: event.sequence,
     finishedAt: event.at,
   }
+}
+
+/**
+ * How a swarm run's ledger rows name the member call that spent: mal gives each call a budget
+ * named `{runId}/r{round}/{agentId}` (`#2`, `#3`, … for a member called again in one round), so
+ * a row's `stepPath` is that name without the run id the row carries already (`r1/lead`).
+ */
+function swarmMemberStep(runId: string): (charge: ChargeEvent) => string | undefined {
+  const prefix = `${runId}/`
+  // A charge on the run's own budget is no member call's.
+  return (charge) =>
+    charge.budget.startsWith(prefix) ? charge.budget.slice(prefix.length) : undefined
 }

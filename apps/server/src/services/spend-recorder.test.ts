@@ -91,4 +91,38 @@ describe('createSpendRecorder', () => {
     await writer.flush()
     expect(rows).toEqual([])
   })
+
+  it('names each charge’s step as it is told to (a swarm’s member calls), and counts what the run had before', async () => {
+    const rows: LedgerEntry[][] = []
+    const ledger = {
+      record: async (entries: LedgerEntry[]) => {
+        rows.push(entries)
+      },
+    } as unknown as LedgerRepository
+    const writer = createSerialWriter()
+    const earlier = { calls: 2, tokens: 10, costUsd: 0 }
+    const recorder = createSpendRecorder({
+      runId: 'run-1',
+      attempt: 2,
+      ledger,
+      writer,
+      before: { usage: earlier, usageByWallet: { [analyst]: earlier } },
+      stepOf: (charge) => (charge.budget.startsWith('run-1/') ? charge.budget.slice(6) : undefined),
+    })
+    const budget = createBudget()
+    recorder.listen(budget)
+    budget.child({}, { name: 'run-1/r1/lead' }).charge({ calls: 1 }, { wallet: analyst })
+    budget.child({}, { name: 'run-1/r1/lead#2' }).charge({ calls: 1 }, { wallet: analyst })
+    budget.child({}, { name: 'run-1/r2/critic' }).charge({ calls: 1 }, { wallet: reviewer })
+    budget.charge({ calls: 1 }, { wallet: reviewer })
+    await writer.flush()
+    expect(rows.flat().map((row) => [row.stepPath, row.attempt, row.wallet])).toEqual([
+      ['r1/lead', 2, analyst],
+      ['r1/lead#2', 2, analyst],
+      ['r2/critic', 2, reviewer],
+      [undefined, 2, reviewer],
+    ])
+    expect(recorder.books().usage.calls).toBe(6)
+    expect(recorder.books().usageByWallet[analyst]?.calls).toBe(4)
+  })
 })

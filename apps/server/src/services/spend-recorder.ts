@@ -5,7 +5,7 @@ import { addBooks } from './add-books'
 import type { createSerialWriter } from './serial-writer'
 
 export type SpendRecorder = {
-  /** Follows the run's events, to know which step each charge belongs to. */
+  /** Follows a plan run's events, to know which step each charge belongs to. */
   observe(event: RunEvent): void
   /** Records every charge of `budget` and of the budgets below it; answers how to stop. */
   listen(budget: Budget): () => void
@@ -22,6 +22,11 @@ export type CreateSpendRecorderOptions = {
   writer: ReturnType<typeof createSerialWriter>
   /** What the run had spent when this attempt began. */
   before: RunBooks
+  /**
+   * Names the step a charge belongs to (its rows' `stepPath`); by default, the plan step in
+   * flight (see `observe`). A swarm run names its member calls instead (`r1/lead`).
+   */
+  stepOf?: (charge: ChargeEvent) => string | undefined
 }
 
 // mal names a step's own budget (and a fanout branch's) after the step's path.
@@ -44,7 +49,7 @@ export function createSpendRecorder(options: CreateSpendRecorderOptions): SpendR
   let pending: LedgerEntry[] = []
   let books = options.before
 
-  const stepOf = (event: ChargeEvent): string | undefined => {
+  const planStepOf = (event: ChargeEvent): string | undefined => {
     const named = stepPathPattern.exec(event.budget)?.[0]
     const paths = [...inFlight.keys()]
     for (let index = paths.length - 1; index >= 0; index--) {
@@ -53,6 +58,7 @@ export function createSpendRecorder(options: CreateSpendRecorderOptions): SpendR
     }
     return named
   }
+  const stepOf = options.stepOf ?? planStepOf
 
   const drain = async () => {
     if (pending.length === 0) return

@@ -1,0 +1,207 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { waitFor } from '../__fixtures__/wait-for'
+
+const wallets: Record<string, string> = {
+  analyst: '0x1111111111111111111111111111111111111111',
+  reviewer: '0x2222222222222222222222222222222222222222',
+  tester: '0x3333333333333333333333333333333333333333',
+}
+
+// Three rounds of three members: nine member calls, each slow enough to read the ledger
+// (and to kill the process) between two of them.
+const swarm = {
+  id: 'slow-round-robin',
+  name: 'Slow round robin',
+  strategy: 'round-robin',
+  maxRounds: 3,
+  agents: [
+    { agentId: 'analyst', role: 'worker' },
+    { agentId: 'reviewer', role: 'critic' },
+    { agentId: 'tester', role: 'worker' },
+  ],
+}
+const task = '[[sleep:600]] Review the release notes'
+const callsPerAttempt = 9
+const memberCalls = [1, 2, 3].flatMap((round) =>
+  ['analyst', 'reviewer', 'tester'].map((agentId) => `r${round}/${agentId}`),
+)
+// Killed once every run has spent at least this many calls (and at most eight: none ends).
+const spentBeforeKill = 3
+
+type LedgerRow = {
+  wallet: string
+  stepPath: string | null
+  attempt: number
+  calls: number
+  tokens: number
+}
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
+type Json = Record<string, any>
+
+const servers: ServerProcess[] = []
+let dataDir: string | undefined
+let second: ServerProcess
+// No budget; a budget the second attempt fits in after the first; one it does not.
+const ids = { slow: '', fits: '', tight: '' }
+let whileRunning: { rows: LedgerRow[]; status: string } | undefined
+const interrupted: Record<string, Json> = {}
+const done: Record<string, Json> = {}
+
+afterAll(async () => {
+  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  await Promise.all(servers.map((server) => server.exited))
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+async function getJson(url: string): Promise<Json> {
+  const response = await fetch(url)
+  return (await response.json()) as Json
+}
+
+async function postJson(url: string, body: unknown): Promise<Json> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status, JSON.stringify(await response.clone().json())).toBeLessThan(300)
+  return (await response.json()) as Json
+}
+
+async function ledgerOf(url: string, id: string): Promise<LedgerRow[]> {
+  return (await getJson(`${url}/api/v1/runs/${id}/ledger`)).entries
+}
+
+const sum = (rows: LedgerRow[], key: 'calls' | 'tokens') =>
+  rows.reduce((total, row) => total + row[key], 0)
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-swarm-spend-'))
+  const environment = {
+    BATON_DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    // The test polls several runs at once, faster than a client is allowed to by default.
+    BATON_RATE_LIMIT: '1000000',
+  }
+  const first = await startServerProcess(environment)
+  servers.push(first)
+  await postJson(`${first.url}/api/v1/swarms`, swarm)
+  const start = async (budget?: { calls: number }) =>
+    (
+      await postJson(`${first.url}/api/v1/swarms/${swarm.id}/runs`, {
+        input: task,
+        ...(budget ? { budget } : {}),
+      })
+    ).runId as string
+  ids.slow = await start()
+  ids.fits = await start({ calls: 20 })
+  ids.tight = await start({ calls: 11 })
+  await waitFor(
+    async () => {
+      for (const id of Object.values(ids)) {
+        const rows = await ledgerOf(first.url, id)
+        // Read after the rows: they were on the books while the run was still running.
+        const { status } = await getJson(`${first.url}/api/v1/runs/${id}`)
+        if (id === ids.slow && rows.length > 0 && !whileRunning) whileRunning = { rows, status }
+        if (rows.length < spentBeforeKill || status !== 'running') return undefined
+      }
+      return true
+    },
+    {
+      timeoutMs: 60_000,
+      intervalMs: 50,
+      what: `every swarm run to spend ${spentBeforeKill} calls`,
+    },
+  )
+  first.child.kill('SIGKILL')
+  await first.exited
+
+  // One process on PGlite: it finds the killed runs interrupted at start, and they are resumed.
+  second = await startServerProcess(environment)
+  servers.push(second)
+  for (const id of Object.values(ids)) {
+    interrupted[id] = await getJson(`${second.url}/api/v1/runs/${id}`)
+    interrupted[id]!.rows = await ledgerOf(second.url, id)
+    const resumed = await fetch(`${second.url}/api/v1/runs/${id}/resume`, { method: 'POST' })
+    expect(resumed.status).toBe(202)
+  }
+  for (const id of Object.values(ids)) {
+    done[id] = await waitFor(
+      async () => {
+        const run = await getJson(`${second.url}/api/v1/runs/${id}`)
+        return ['done', 'failed', 'stopped', 'cancelled'].includes(run.status) ? run : undefined
+      },
+      { timeoutMs: 60_000, what: 'the resumed swarm runs to finish' },
+    )
+  }
+}, 120_000)
+
+describe('a swarm run’s spend', () => {
+  it('is on the ledger per member call while the run is still running, under attempt 1', () => {
+    expect(whileRunning?.status).toBe('running')
+    const rows = whileRunning!.rows
+    expect(rows.map((row) => row.stepPath)).toEqual(memberCalls.slice(0, rows.length))
+    for (const row of rows) {
+      expect(row.attempt).toBe(1)
+      expect(row.calls).toBe(1)
+      expect(row.wallet).toBe(wallets[row.stepPath!.split('/')[1]!])
+    }
+  })
+
+  it('keeps both attempts of a swarm killed mid-run on the books, and its usage is their sum', async () => {
+    const before = interrupted[ids.slow]!
+    expect(before.status).toBe('interrupted')
+    const killed = before.rows as LedgerRow[]
+    expect(killed.length).toBeGreaterThanOrEqual(spentBeforeKill)
+
+    const run = done[ids.slow]!
+    expect(run.status).toBe('done')
+    const rows = await ledgerOf(second.url, ids.slow)
+    const byAttempt = (attempt: number) =>
+      rows.filter((row) => row.attempt === attempt).map((row) => row.stepPath)
+    // The killed attempt's rows are kept as they were; the swarm started again from its
+    // beginning, every member call of it on the books once (the finish wrote no more).
+    expect(byAttempt(1)).toEqual(killed.map((row) => row.stepPath))
+    expect(byAttempt(2)).toEqual(memberCalls)
+    expect(rows).toHaveLength(killed.length + callsPerAttempt)
+    expect(run.usage.calls).toBe(killed.length + callsPerAttempt)
+    expect(run.usage.tokens).toBe(sum(rows, 'tokens'))
+    for (const [agentId, wallet] of Object.entries(wallets)) {
+      const own = rows.filter((row) => row.wallet === wallet)
+      expect(run.usageByWallet[wallet], agentId).toMatchObject({
+        calls: sum(own, 'calls'),
+        tokens: sum(own, 'tokens'),
+      })
+    }
+    const ledger = await getJson(`${second.url}/api/v1/runs/${ids.slow}/ledger`)
+    expect(ledger).toMatchObject({ attempt: 2 })
+    expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+
+  it('counts the killed attempt against the run’s budget: one that still fits succeeds', async () => {
+    const run = done[ids.fits]!
+    expect(run.status).toBe('done')
+    const killed = (interrupted[ids.fits]!.rows as LedgerRow[]).length
+    expect(run.usage.calls).toBe(killed + callsPerAttempt)
+    const ledger = await getJson(`${second.url}/api/v1/runs/${ids.fits}/ledger`)
+    expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+
+  it('fails with BUDGET_EXCEEDED on the second attempt when the first left too little, never spending past the budget', async () => {
+    const run = done[ids.tight]!
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatchObject({ code: 'BUDGET_EXCEEDED' })
+    const killed = (interrupted[ids.tight]!.rows as LedgerRow[]).length
+    const rows = await ledgerOf(second.url, ids.tight)
+    // The second attempt had what the first left of the 11 calls: not the nine it needs.
+    expect(rows.filter((row) => row.attempt === 2)).toHaveLength(11 - killed)
+    expect(run.usage.calls).toBe(11)
+    expect(sum(rows, 'calls')).toBe(11)
+    const ledger = await getJson(`${second.url}/api/v1/runs/${ids.tight}/ledger`)
+    expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+})
