@@ -10,11 +10,18 @@ export { type PreparedSwarm, prepareSwarm } from './prepare-swarm'
 export { runSwarm } from './run-swarm'
 export { scoreFit } from './score-fit'
 export {
+  SwarmJournalWriteError,
   SwarmMemberCallError,
   SwarmMemberNotFoundError,
   SwarmNotFoundError,
   SwarmRunCancelledError,
 } from './swarm-errors'
+export {
+  createMemorySwarmJournal,
+  type MemorySwarmJournal,
+  type SwarmJournal,
+  type SwarmJournalEntry,
+} from './swarm-journal'
 export { hasConsensus, tallyVotes } from './tally-votes'
 export type {
   AgentSource,

@@ -90,7 +90,13 @@ export async function executeSwarm(
       store: options.conclave?.store ?? createMemoryConclave(),
       space: options.conclave?.space ?? runId,
     },
+    ...(options.journal ? { journal: options.journal } : {}),
   })
+  // Replayed answers rebuild the run's own keyspace as the first execution built it; what an
+  // execution that died left there would make the prompts differ (and the calls run again).
+  if (options.journal && options.conclave?.space === undefined) {
+    await session.conclave.store.expire(runId, 0).catch(() => undefined)
+  }
   session.emit({ type: 'swarm-start', swarmId: swarm.id, strategy: swarm.strategy, task })
   let status: SwarmRunStatus = 'done'
   let outcome: StrategyOutcome = {}
@@ -112,6 +118,7 @@ export async function executeSwarm(
     rounds: session.rounds,
     usage: session.usage,
     usageByAgent: session.usageByAgent,
+    ...(options.journal ? { journal: session.journal } : {}),
     ...(error ? { error } : {}),
   }
   // The run's own keyspace ends with it; a root's keyspace (a given space) is its root's to end.

@@ -53,3 +53,19 @@ export class SwarmRunCancelledError extends BatonError {
     this.runId = runId
   }
 }
+
+/** A member call ran but its journal could not keep it; the run stops rather than go on unrecorded. */
+export class SwarmJournalWriteError extends BatonError {
+  override name = 'SwarmJournalWriteError'
+  readonly key: string
+  constructor(options: { swarmId: string; key: string; cause: unknown }) {
+    const { swarmId, key, cause } = options
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    super(
+      'SWARM_JOURNAL_FAILED',
+      `Swarm "${swarmId}" could not record member call "${key}" in its journal: ${reason}`,
+      { details: { swarmId, key }, cause },
+    )
+    this.key = key
+  }
+}

@@ -1,6 +1,7 @@
-import { type AgentSwarm, BatonError, type Budget } from '@baton/core'
+import { type AgentSwarm, BatonError, type Budget, hashJson } from '@baton/core'
 import type { ConclaveStore } from '../conclave/conclave-types'
-import { SwarmMemberCallError } from './swarm-errors'
+import { SwarmJournalWriteError, SwarmMemberCallError } from './swarm-errors'
+import type { SwarmJournal, SwarmJournalEntry } from './swarm-journal'
 import type {
   ResolvedSwarmMember,
   RunMember,
@@ -53,6 +54,11 @@ export class SwarmSession {
   // How often each member was called in each round: a member called twice in one round (a
   // leader's plan and synthesis, a proposal and a vote) gets a budget name of its own each time.
   readonly #callNames = new Map<string, number>()
+  readonly #journal: SwarmJournal | undefined
+  // How each member's latest call of the current round was answered, for its message's event.
+  readonly #answered = new Map<string, { round: number; how: 'replayed' | 'diverged' | 'ran' }>()
+  readonly #replayed = { calls: 0, usage: zero() }
+  readonly #diverged: string[] = []
 
   constructor(options: {
     runId: string
@@ -64,8 +70,10 @@ export class SwarmSession {
     runMember: RunMember
     onEvent: (event: SwarmEvent) => void
     conclave: { store: ConclaveStore; space: string }
+    journal?: SwarmJournal
   }) {
     this.conclave = options.conclave
+    this.#journal = options.journal
     this.runId = options.runId
     this.swarm = options.swarm
     this.strategy = options.swarm.strategy
@@ -102,7 +110,15 @@ export class SwarmSession {
     const current = this.#current
     if (!current) throw new Error('record() called outside a round')
     current.messages.push(message)
-    this.emit({ type: 'swarm-message', round: current.round, ...message })
+    const answered = this.#answered.get(message.agentId)
+    const how =
+      message.kind !== 'assignment' && answered?.round === current.round ? answered.how : 'ran'
+    this.emit({
+      type: 'swarm-message',
+      round: current.round,
+      ...message,
+      ...(how === 'ran' ? {} : { [how]: true as const }),
+    })
     if (this.swarm.communication === 'shared-memory') {
       const { store, space } = this.conclave
       const key = `messages/${String(current.round).padStart(3, '0')}/${String(current.messages.length).padStart(3, '0')}`
@@ -131,14 +147,31 @@ export class SwarmSession {
     })
   }
 
-  /** Calls one member and returns its text; usage is counted even when the call fails. */
+  /**
+   * Calls one member and returns its text; usage is counted even when the call fails. With a
+   * journal, a call recorded under its key with the same prompt is answered from it (no model
+   * call, no charge), and a call that runs is recorded before its text is returned.
+   */
   async call(call: MemberCall, signal: AbortSignal = this.#signal): Promise<string> {
     signal.throwIfAborted()
     const { member } = call
-    const budget = this.#budget.child({}, { name: this.#callName(member.agentId) })
+    // Named before anything is awaited, so calls started together (callAll) keep their order.
+    const name = this.#callName(member.agentId)
+    const key = name.slice(this.runId.length + 1)
+    let budget: Budget | undefined
     try {
-      const context = `${this.#transcript(member.agentId)}${await this.#sharedContext()}`
-      const result = await this.#runMember(member, `${call.prompt}${context}`, {
+      const prompt = `${call.prompt}${this.#transcript(member.agentId)}${await this.#sharedContext()}`
+      const promptHash = hashJson({
+        agentId: member.agentId,
+        kind: call.kind,
+        structured: call.structured?.name ?? null,
+        prompt,
+      })
+      const recorded = await this.#journal?.recorded(key)
+      if (recorded?.promptHash === promptHash) return this.#replay(member.agentId, recorded)
+      if (recorded) this.#diverged.push(key)
+      budget = this.#budget.child({}, { name })
+      const result = await this.#runMember(member, prompt, {
         budget,
         signal: AbortSignal.any([signal, budget.signal]),
         kind: call.kind,
@@ -150,9 +183,15 @@ export class SwarmSession {
       if (budget.spent().calls === 0 && result.usage.calls > 0) {
         budget.charge(result.usage, { wallet: member.agent.wallet })
       }
+      const { calls, tokens, costUsd } = budget.spent()
+      await this.#record(key, { promptHash, text: result.text, usage: { calls, tokens, costUsd } })
+      this.#answered.set(member.agentId, {
+        round: this.round,
+        how: recorded ? 'diverged' : 'ran',
+      })
       return result.text
     } catch (error) {
-      if (BatonError.isInstance(error) || signal.aborted || budget.aborted) throw error
+      if (BatonError.isInstance(error) || signal.aborted || budget?.aborted) throw error
       throw new SwarmMemberCallError({
         swarmId: this.swarm.id,
         agentId: member.agentId,
@@ -160,7 +199,38 @@ export class SwarmSession {
         cause: error,
       })
     } finally {
-      this.#count(member.agentId, budget.spent())
+      if (budget) this.#count(member.agentId, budget.spent())
+    }
+  }
+
+  /** With a journal: what it answered, and the recorded calls that ran again (their prompt changed). */
+  get journal(): { replayed: number; replayedUsage: SwarmUsage; diverged: string[] } {
+    return {
+      replayed: this.#replayed.calls,
+      replayedUsage: { ...this.#replayed.usage },
+      diverged: [...this.#diverged],
+    }
+  }
+
+  // A replayed call is counted in the run's usage as it was charged then, and charged nothing now.
+  #replay(agentId: string, recorded: SwarmJournalEntry): string {
+    this.#count(agentId, recorded.usage)
+    this.#replayed.calls += 1
+    for (const key of ['calls', 'tokens', 'costUsd'] as const) {
+      this.#replayed.usage[key] = exact(this.#replayed.usage[key] + recorded.usage[key])
+    }
+    this.#answered.set(agentId, { round: this.round, how: 'replayed' })
+    return recorded.text
+  }
+
+  async #record(key: string, entry: SwarmJournalEntry): Promise<void> {
+    if (!this.#journal) return
+    try {
+      await this.#journal.record(key, entry)
+    } catch (cause) {
+      // A Baton error (the run was taken over, say) says more than a wrapper would.
+      if (BatonError.isInstance(cause)) throw cause
+      throw new SwarmJournalWriteError({ swarmId: this.swarm.id, key, cause })
     }
   }
 

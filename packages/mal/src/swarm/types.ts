@@ -7,6 +7,7 @@ import type {
   ToolRegistry,
 } from '@baton/core'
 import type { ConclaveSpace, ConclaveStore } from '../conclave/conclave-types'
+import type { SwarmJournal } from './swarm-journal'
 
 /** What a message of a swarm run is. */
 export type SwarmMessageKind =
@@ -67,16 +68,31 @@ export type SwarmRunResult = {
   /** Adaptive runs: the strategy chosen for this run, why, and by whom. */
   chosen?: { strategy: SwarmStrategy; reason: string; by: string }
   rounds: SwarmRound[]
+  /** Every member call's usage, calls answered from the journal included (as they were charged). */
   usage: SwarmUsage
   /** Usage per member agent id; the values sum to `usage`. */
   usageByAgent: Record<string, SwarmUsage>
+  /**
+   * With a journal: how many member calls it answered (`replayed`, charged nothing this time)
+   * and what they had cost (`replayedUsage`, part of `usage`), and the keys of recorded calls
+   * whose prompt had changed, which ran again (`diverged`).
+   */
+  journal?: { replayed: number; replayedUsage: SwarmUsage; diverged: string[] }
   error?: { code: string; message: string }
 }
 
 export type SwarmEvent =
   | { type: 'swarm-start'; runId: string; swarmId: string; strategy: SwarmStrategy; task: string }
   | { type: 'round-start'; runId: string; round: number }
-  | ({ type: 'swarm-message'; runId: string; round: number } & SwarmMessage)
+  | ({
+      type: 'swarm-message'
+      runId: string
+      round: number
+      /** The message reports a member's answer taken from the journal (no call was made). */
+      replayed?: true
+      /** The message reports a member's answer asked again: the journal's was to another prompt. */
+      diverged?: true
+    } & SwarmMessage)
   | { type: 'round-finish'; runId: string; round: number; consensusReached?: boolean }
   | { type: 'swarm-finish'; runId: string; result: SwarmRunResult }
   | { type: 'swarm-error'; runId: string; error: { code: string; message: string } }
@@ -131,4 +147,12 @@ export type RunSwarmOptions = {
    * Default: a store of its own, keyed by the run's id, dropped when the run ends.
    */
   conclave?: { store: ConclaveStore; space?: string }
+  /**
+   * Member calls already made by an earlier execution of this run: a call whose key (`r1/lead`)
+   * is recorded with the same prompt returns the recorded answer, calls no model and charges
+   * nothing; every call that runs is recorded before its answer is used. With a journal the
+   * run's own conclave keyspace (no `conclave.space` given) starts empty: replayed answers
+   * rebuild it.
+   */
+  journal?: SwarmJournal
 }
