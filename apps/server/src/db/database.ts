@@ -101,6 +101,18 @@ export type LedgerTable = {
   at: Timestamp
 }
 
+export type SwarmCallsTable = {
+  run_id: string
+  /** The member call: its budget name relative to the run (`r1/lead#2`). */
+  key: string
+  prompt_hash: string
+  text: string
+  usage: Json<StoredUsage>
+  /** The run's attempt (`runs.attempt`) that made the call. */
+  attempt: number
+  at: Timestamp
+}
+
 export type MessagesTable = {
   position: Generated<number>
   id: string
@@ -135,6 +147,7 @@ export type Database = {
   run_steps: RunStepsTable
   run_events: RunEventsTable
   ledger: LedgerTable
+  swarm_calls: SwarmCallsTable
   messages: MessagesTable
   escalations: EscalationsTable
   memory_entries: MemoryEntriesTable

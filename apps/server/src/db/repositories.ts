@@ -5,6 +5,10 @@ import { createLedgerRepository, type LedgerRepository } from './ledger-reposito
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
 import { createPlansRepository, type PlansRepository } from './plans-repository'
 import { createRunsRepository, type RunsRepository } from './runs-repository'
+import {
+  createSwarmJournalRepository,
+  type SwarmJournalRepository,
+} from './swarm-journal-repository'
 import { createSwarmsRepository, type SwarmsRepository } from './swarms-repository'
 
 export type Repositories = {
@@ -14,6 +18,7 @@ export type Repositories = {
   runs: RunsRepository
   ledger: LedgerRepository
   messages: MessagesRepository
+  swarmJournal: SwarmJournalRepository
 }
 
 /**
@@ -30,5 +35,6 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     runs: createRunsRepository(db),
     ledger: createLedgerRepository(db),
     messages: createMessagesRepository(db),
+    swarmJournal: createSwarmJournalRepository(db),
   }
 }

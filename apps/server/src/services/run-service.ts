@@ -25,6 +25,7 @@ import {
   runPlan,
   runSwarm,
   type SwarmEvent,
+  type SwarmJournal,
 } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import type { StoredUsage } from '../db/database'
@@ -117,7 +118,8 @@ const topLevelPath = /^steps\[\d+\]$/
  * commits each finished top-level step (value, usage, checkpoint) before the next starts, and
  * stores every event so SSE readers can replay them. A run continued after an attempt that
  * spent and never committed (a takeover, a resume; for a swarm, which starts again from its
- * beginning, every earlier attempt) counts that spend in its usage and its budget.
+ * beginning and replays the member calls its journal recorded, every earlier attempt) counts
+ * that spend in its usage and its budget.
  *
  * @example
  * const runs = createRunService({ repositories, registry, host, models, memory, queue, logger })
@@ -502,9 +504,11 @@ class Runs implements RunService {
     const takenOver = run.status === 'running' ? { from: run.executedBy, by: this.#me } : undefined
     const attempt = await runs.claim(run.id, this.#me)
     await runs.dropEventsFrom(run.id, 0)
-    // A swarm has no checkpoints: an attempt that died (or was stopped) is run again from the
-    // beginning, and what it spent is the run's all the same. Its rows are on the ledger past
-    // what the run's record counts; both go into this attempt's books and budget.
+    // A swarm has no checkpoints but a journal: an attempt that died (or was stopped) is run
+    // again from the beginning, and every member call it finished is answered from the journal
+    // (no model call, no charge); the calls it had not finished run again. What it spent is the
+    // run's all the same: its rows are on the ledger past what the run's record counts, and go
+    // into this attempt's books and budget, so a replayed call is counted once.
     const stored = { usage: run.usage, usageByWallet: run.usageByWallet }
     const before = addBooks(
       stored,
@@ -520,6 +524,7 @@ class Runs implements RunService {
       stepOf: swarmMemberStep(run.id),
     })
     active.books = recorder.books
+    const journal = await this.#swarmJournal(run.id, attempt, writer)
     if (takenOver) this.#options.logger.warn({ runId: run.id, ...takenOver }, 'run taken over')
     const agents = this.#options.repositories.agents
     const stopRecording = recorder.listen(budget)
@@ -533,6 +538,7 @@ class Runs implements RunService {
         runId: run.id,
         ...(this.#options.conclave ? { conclave: { store: this.#options.conclave } } : {}),
         budget,
+        journal,
         onEvent: (event: SwarmEvent) => {
           const stored = {
             ...event,
@@ -583,6 +589,31 @@ class Runs implements RunService {
       executedBy: this.#me,
     })
     if (handOver) await this.#options.queue.add({ kind: 'swarm', runId: run.id })
+  }
+
+  /**
+   * The swarm run's journal as this attempt starts: the calls earlier attempts finished, read
+   * once, and each call this attempt finishes written (fenced: only while this process holds
+   * the run) before mal uses its answer. The call's ledger rows are written before its entry,
+   * so a recorded call's spend is always on the books.
+   */
+  async #swarmJournal(
+    runId: string,
+    attempt: number,
+    writer: ReturnType<typeof createSerialWriter>,
+  ): Promise<SwarmJournal> {
+    const repository = this.#options.repositories.swarmJournal
+    const recorded = new Map((await repository.callsOfRun(runId)).map((call) => [call.key, call]))
+    return {
+      recorded: (key) => recorded.get(key),
+      record: async (key, entry) => {
+        await writer.flush().catch((error: unknown) => {
+          if (isTakenOver(error)) throw error
+          this.#options.logger.error({ err: error, runId }, 'storing swarm events failed')
+        })
+        await repository.record({ runId, key, entry, attempt, executedBy: this.#me })
+      },
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readSse } from '../__fixtures__/read-sse'
 import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { waitFor } from '../__fixtures__/wait-for'
 
@@ -25,7 +27,7 @@ const swarm = {
   ],
 }
 const task = '[[sleep:600]] Review the release notes'
-const callsPerAttempt = 9
+const callsPerRun = 9
 const memberCalls = [1, 2, 3].flatMap((round) =>
   ['analyst', 'reviewer', 'tester'].map((agentId) => `r${round}/${agentId}`),
 )
@@ -45,11 +47,16 @@ type Json = Record<string, any>
 const servers: ServerProcess[] = []
 let dataDir: string | undefined
 let second: ServerProcess
-// No budget; a budget the second attempt fits in after the first; one it does not.
+// No budget; a budget both attempts fit in (the nine calls, plus the one in flight at the
+// kill); one they do not (fewer calls than the swarm makes).
 const ids = { slow: '', fits: '', tight: '' }
 let whileRunning: { rows: LedgerRow[]; status: string } | undefined
 const interrupted: Record<string, Json> = {}
+// The member calls each run's journal held when its process was killed, in the order recorded.
+const journaled: Record<string, string[]> = {}
 const done: Record<string, Json> = {}
+// The same swarm on the same task, never interrupted.
+let reference: Json
 
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
@@ -98,8 +105,8 @@ beforeAll(async () => {
       })
     ).runId as string
   ids.slow = await start()
-  ids.fits = await start({ calls: 20 })
-  ids.tight = await start({ calls: 11 })
+  ids.fits = await start({ calls: 10 })
+  ids.tight = await start({ calls: 8 })
   await waitFor(
     async () => {
       for (const id of Object.values(ids)) {
@@ -119,6 +126,20 @@ beforeAll(async () => {
   )
   first.child.kill('SIGKILL')
   await first.exited
+  // Between the two processes, the journals as the killed one left them (PGlite is one
+  // process's: read it while no server holds it).
+  const pglite = await PGlite.create(path.join(dataDir, 'pglite'))
+  try {
+    for (const id of Object.values(ids)) {
+      const { rows } = await pglite.query<{ key: string }>(
+        'select key from swarm_calls where run_id = $1 order by at, key',
+        [id],
+      )
+      journaled[id] = rows.map((row) => row.key)
+    }
+  } finally {
+    await pglite.close()
+  }
 
   // One process on PGlite: it finds the killed runs interrupted at start, and they are resumed.
   second = await startServerProcess(environment)
@@ -129,16 +150,27 @@ beforeAll(async () => {
     const resumed = await fetch(`${second.url}/api/v1/runs/${id}/resume`, { method: 'POST' })
     expect(resumed.status).toBe(202)
   }
-  for (const id of Object.values(ids)) {
-    done[id] = await waitFor(
+  const referenceId = (
+    await postJson(`${second.url}/api/v1/swarms/${swarm.id}/runs`, { input: task })
+  ).runId as string
+  const finished = (id: string) =>
+    waitFor(
       async () => {
         const run = await getJson(`${second.url}/api/v1/runs/${id}`)
         return ['done', 'failed', 'stopped', 'cancelled'].includes(run.status) ? run : undefined
       },
-      { timeoutMs: 60_000, what: 'the resumed swarm runs to finish' },
+      { timeoutMs: 60_000, what: 'the swarm runs to finish' },
     )
-  }
+  for (const id of Object.values(ids)) done[id] = await finished(id)
+  reference = await finished(referenceId)
 }, 120_000)
+
+async function eventsOf(url: string, id: string): Promise<Json[]> {
+  const response = await fetch(`${url}/api/v1/runs/${id}/events`)
+  const events: Json[] = []
+  for await (const event of readSse(response.body!)) events.push(JSON.parse(event.data))
+  return events
+}
 
 describe('a swarm run’s spend', () => {
   it('is on the ledger per member call while the run is still running, under attempt 1', () => {
@@ -152,23 +184,30 @@ describe('a swarm run’s spend', () => {
     }
   })
 
-  it('keeps both attempts of a swarm killed mid-run on the books, and its usage is their sum', async () => {
+  it('resumes a swarm killed mid-run making only the member calls its journal had not recorded', async () => {
     const before = interrupted[ids.slow]!
     expect(before.status).toBe('interrupted')
-    const killed = before.rows as LedgerRow[]
+    const killed = (before.rows as LedgerRow[]).map((row) => row.stepPath)
     expect(killed.length).toBeGreaterThanOrEqual(spentBeforeKill)
+    const recorded = journaled[ids.slow]!
+    // A call is recorded after its ledger rows, before the next one starts: the journal is a
+    // prefix of the calls, and the call in flight at the kill was charged or not yet.
+    expect(recorded).toEqual(memberCalls.slice(0, recorded.length))
+    expect(killed.slice(0, recorded.length)).toEqual(recorded)
+    expect(killed.length - recorded.length).toBeGreaterThanOrEqual(0)
+    expect(killed.length - recorded.length).toBeLessThanOrEqual(1)
 
     const run = done[ids.slow]!
     expect(run.status).toBe('done')
     const rows = await ledgerOf(second.url, ids.slow)
     const byAttempt = (attempt: number) =>
       rows.filter((row) => row.attempt === attempt).map((row) => row.stepPath)
-    // The killed attempt's rows are kept as they were; the swarm started again from its
-    // beginning, every member call of it on the books once (the finish wrote no more).
-    expect(byAttempt(1)).toEqual(killed.map((row) => row.stepPath))
-    expect(byAttempt(2)).toEqual(memberCalls)
-    expect(rows).toHaveLength(killed.length + callsPerAttempt)
-    expect(run.usage.calls).toBe(killed.length + callsPerAttempt)
+    // The killed attempt's rows are kept as they were; the second made the calls not recorded
+    // (the one in flight at the kill among them, which so ran at least once), no others.
+    expect(byAttempt(1)).toEqual(killed)
+    expect(byAttempt(2)).toEqual(memberCalls.slice(recorded.length))
+    expect(rows).toHaveLength(killed.length + callsPerRun - recorded.length)
+    expect(run.usage.calls).toBe(rows.length)
     expect(run.usage.tokens).toBe(sum(rows, 'tokens'))
     for (const [agentId, wallet] of Object.entries(wallets)) {
       const own = rows.filter((row) => row.wallet === wallet)
@@ -182,11 +221,30 @@ describe('a swarm run’s spend', () => {
     expect(ledger.ledgerTotal).toEqual(run.usage)
   })
 
+  it('gives the output of a run never killed, every message in its events, the replayed ones marked', async () => {
+    const run = done[ids.slow]!
+    expect(reference.status).toBe('done')
+    expect(run.output).toBe(reference.output)
+    const events = await eventsOf(second.url, ids.slow)
+    const work = events.filter((event) => event.type === 'swarm-message' && event.kind === 'work')
+    expect(work.map((event) => `r${event.round}/${event.agentId}`)).toEqual(memberCalls)
+    const recorded = journaled[ids.slow]!
+    expect(work.map((event) => event.replayed === true)).toEqual(
+      memberCalls.map((key) => recorded.includes(key)),
+    )
+    expect(events.at(-1)).toMatchObject({
+      type: 'swarm-finish',
+      result: { status: 'done', journal: { replayed: recorded.length, diverged: [] } },
+    })
+  })
+
   it('counts the killed attempt against the run’s budget: one that still fits succeeds', async () => {
     const run = done[ids.fits]!
     expect(run.status).toBe('done')
     const killed = (interrupted[ids.fits]!.rows as LedgerRow[]).length
-    expect(run.usage.calls).toBe(killed + callsPerAttempt)
+    const recorded = journaled[ids.fits]!.length
+    expect(run.usage.calls).toBe(killed + callsPerRun - recorded)
+    expect(run.output).toBe(reference.output)
     const ledger = await getJson(`${second.url}/api/v1/runs/${ids.fits}/ledger`)
     expect(ledger.ledgerTotal).toEqual(run.usage)
   })
@@ -197,10 +255,10 @@ describe('a swarm run’s spend', () => {
     expect(run.error).toMatchObject({ code: 'BUDGET_EXCEEDED' })
     const killed = (interrupted[ids.tight]!.rows as LedgerRow[]).length
     const rows = await ledgerOf(second.url, ids.tight)
-    // The second attempt had what the first left of the 11 calls: not the nine it needs.
-    expect(rows.filter((row) => row.attempt === 2)).toHaveLength(11 - killed)
-    expect(run.usage.calls).toBe(11)
-    expect(sum(rows, 'calls')).toBe(11)
+    // The second attempt had what the first left of the 8 calls: fewer than the swarm needs.
+    expect(rows.filter((row) => row.attempt === 2)).toHaveLength(8 - killed)
+    expect(run.usage.calls).toBe(8)
+    expect(sum(rows, 'calls')).toBe(8)
     const ledger = await getJson(`${second.url}/api/v1/runs/${ids.tight}/ledger`)
     expect(ledger.ledgerTotal).toEqual(run.usage)
   })

@@ -5,6 +5,7 @@ import * as agentsSearch from './0003-agents-search'
 import * as conclave from './0005-conclave'
 import * as runsExecutedBy from './0006-runs-executed-by'
 import * as ledgerStepAttempt from './0007-ledger-step-attempt'
+import * as swarmCalls from './0008-swarm-calls'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005-conclave': conclave,
   '0006-runs-executed-by': runsExecutedBy,
   '0007-ledger-step-attempt': ledgerStepAttempt,
+  '0008-swarm-calls': swarmCalls,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
