@@ -31,6 +31,18 @@ const callsPerRun = 9
 const memberCalls = [1, 2, 3].flatMap((round) =>
   ['analyst', 'reviewer', 'tester'].map((agentId) => `r${round}/${agentId}`),
 )
+// A swarm whose every member call is two model calls (a conclave tool in between), each slow:
+// killed after the first half of a member call was charged, that call's second half not.
+const twoStepSwarm = {
+  ...swarm,
+  id: 'two-step-round-robin',
+  name: 'Two-step round robin',
+  maxRounds: 1,
+  sharedContext: true,
+}
+const twoStepTask = '[[sleep:1000]] [[tool:conclave_read {"key":"notes"}]] Check the notes'
+const twoStepCalls = ['analyst', 'reviewer', 'tester'].map((agentId) => `r1/${agentId}`)
+
 // Killed once every run has spent at least this many calls (and at most eight: none ends).
 const spentBeforeKill = 3
 
@@ -49,7 +61,8 @@ let dataDir: string | undefined
 let second: ServerProcess
 // No budget; a budget both attempts fit in (the nine calls, plus the one in flight at the
 // kill); one they do not (fewer calls than the swarm makes).
-const ids = { slow: '', fits: '', tight: '' }
+// The two-step run is last: the kill follows its read at once.
+const ids = { slow: '', fits: '', tight: '', midCall: '' }
 let whileRunning: { rows: LedgerRow[]; status: string } | undefined
 const interrupted: Record<string, Json> = {}
 // The member calls each run's journal held when its process was killed, in the order recorded.
@@ -107,6 +120,10 @@ beforeAll(async () => {
   ids.slow = await start()
   ids.fits = await start({ calls: 10 })
   ids.tight = await start({ calls: 8 })
+  await postJson(`${first.url}/api/v1/swarms`, twoStepSwarm)
+  ids.midCall = (
+    await postJson(`${first.url}/api/v1/swarms/${twoStepSwarm.id}/runs`, { input: twoStepTask })
+  ).runId as string
   await waitFor(
     async () => {
       for (const id of Object.values(ids)) {
@@ -115,6 +132,8 @@ beforeAll(async () => {
         const { status } = await getJson(`${first.url}/api/v1/runs/${id}`)
         if (id === ids.slow && rows.length > 0 && !whileRunning) whileRunning = { rows, status }
         if (rows.length < spentBeforeKill || status !== 'running') return undefined
+        // An odd number of rows: a member call is half charged.
+        if (id === ids.midCall && rows.length % 2 === 0) return undefined
       }
       return true
     },
@@ -260,6 +279,26 @@ describe('a swarm run’s spend', () => {
     expect(run.usage.calls).toBe(8)
     expect(sum(rows, 'calls')).toBe(8)
     const ledger = await getJson(`${second.url}/api/v1/runs/${ids.tight}/ledger`)
+    expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+
+  it('makes the member call in flight at the kill again (at least once): both its attempts on the books, counted once each', async () => {
+    const run = done[ids.midCall]!
+    expect(run.status).toBe('done')
+    const killed = (interrupted[ids.midCall]!.rows as LedgerRow[]).map((row) => row.stepPath)
+    const recorded = journaled[ids.midCall]!
+    expect(recorded).toEqual(twoStepCalls.slice(0, recorded.length))
+    // Each recorded call was charged twice; the one in flight once, and it was not recorded.
+    const inFlight = twoStepCalls[recorded.length]!
+    expect(killed).toEqual([...recorded.flatMap((key) => [key, key]), inFlight])
+    const rows = await ledgerOf(second.url, ids.midCall)
+    const byAttempt = (attempt: number) =>
+      rows.filter((row) => row.attempt === attempt).map((row) => row.stepPath)
+    expect(byAttempt(1)).toEqual(killed)
+    // The second attempt makes the calls not recorded, the one in flight first, whole.
+    expect(byAttempt(2)).toEqual(twoStepCalls.slice(recorded.length).flatMap((key) => [key, key]))
+    expect(run.usage.calls).toBe(rows.length)
+    const ledger = await getJson(`${second.url}/api/v1/runs/${ids.midCall}/ledger`)
     expect(ledger.ledgerTotal).toEqual(run.usage)
   })
 })
