@@ -1,0 +1,100 @@
+import { ListTasksRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { ServerCallContext } from '@a2a-js/sdk/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { createA2ATaskStore } from './a2a-task-store'
+
+const context = new ServerCallContext({
+  user: { isAuthenticated: true, userName: 'baton' },
+} as never)
+
+const taskIn = (id: string, state: TaskState, text = ''): Task =>
+  ({
+    id,
+    contextId: `ctx-${id}`,
+    status: { state, message: undefined, timestamp: new Date().toISOString() },
+    artifacts: text
+      ? [
+          {
+            artifactId: 'a',
+            name: 'answer',
+            description: '',
+            parts: [
+              {
+                content: { $case: 'text', value: text },
+                mediaType: 'text/plain',
+                filename: '',
+                metadata: {},
+              },
+            ],
+            metadata: {},
+            extensions: [],
+          },
+        ]
+      : [],
+    history: [],
+    metadata: {},
+  }) as unknown as Task
+
+describe('createA2ATaskStore (a task executing here is answered from memory)', () => {
+  let services: TestServices
+  beforeAll(async () => {
+    services = await createTestServices()
+  })
+  afterAll(async () => {
+    await services?.close()
+  })
+
+  it('stores a task’s first save and its settling save before they resolve, for any other process', async () => {
+    const here = createA2ATaskStore(services.db)
+    const elsewhere = createA2ATaskStore(services.db)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    expect((await elsewhere.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED)
+
+    // Intermediate updates: at once here, written behind for the others.
+    await here.save(taskIn(id, TaskState.TASK_STATE_WORKING), context)
+    await here.save(taskIn(id, TaskState.TASK_STATE_WORKING, 'half'), context)
+    expect((await here.load(id, context))?.artifacts).toHaveLength(1)
+
+    await here.save(taskIn(id, TaskState.TASK_STATE_COMPLETED, 'done'), context)
+    const stored = await elsewhere.load(id, context)
+    expect(stored?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(JSON.stringify(stored?.artifacts)).toContain('done')
+  })
+
+  it('reads a settled task from the database again, so a change by another process is seen', async () => {
+    const here = createA2ATaskStore(services.db)
+    const elsewhere = createA2ATaskStore(services.db)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    await here.save(taskIn(id, TaskState.TASK_STATE_INPUT_REQUIRED), context)
+    // Another process takes the next turn of the task and finishes it.
+    await elsewhere.save(taskIn(id, TaskState.TASK_STATE_COMPLETED, 'answered there'), context)
+    expect((await here.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+
+  it('lists what was written behind, and hands out copies', async () => {
+    const here = createA2ATaskStore(services.db)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    await here.save(taskIn(id, TaskState.TASK_STATE_WORKING), context)
+    const listed = await here.list(ListTasksRequest.fromJSON({ contextId: `ctx-${id}` }), context)
+    expect(listed.tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_WORKING])
+
+    const loaded = (await here.load(id, context))!
+    loaded.status = undefined
+    expect((await here.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING)
+  })
+
+  it('keeps tasks of different callers apart', async () => {
+    const here = createA2ATaskStore(services.db)
+    const other = new ServerCallContext({
+      user: { isAuthenticated: true, userName: 'mallory' },
+    } as never)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    await here.save(taskIn(id, TaskState.TASK_STATE_WORKING), context)
+    expect(await here.load(id, other)).toBeUndefined()
+  })
+})
