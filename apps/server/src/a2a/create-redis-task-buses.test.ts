@@ -1,16 +1,10 @@
-import {
-  CancelTaskRequest,
-  GetTaskRequest,
-  SendMessageRequest,
-  SubscribeToTaskRequest,
-  type Task,
-  TaskState,
-} from '@a2a-js/sdk'
+import { CancelTaskRequest, GetTaskRequest, SubscribeToTaskRequest, TaskState } from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { followTask, startTask } from './__fixtures__/follow-task'
 import { createA2APlugin } from './a2a-plugin'
 import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
 
@@ -53,35 +47,6 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   const sdkClient = (cardUrl: string): Promise<Client> =>
     new ClientFactory({ transports: [new JsonRpcTransportFactory({})] }).createFromUrl(cardUrl, '')
 
-  const startTask = async (client: Client, text: string) =>
-    (await client.sendMessage(
-      SendMessageRequest.fromJSON({
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-        configuration: { returnImmediately: true },
-      }),
-    )) as Task
-
-  /** Follows a task and collects the states and artifact texts it is told about. */
-  const follow = (client: Client, taskId: string) => {
-    const states: TaskState[] = []
-    const texts: string[] = []
-    const done = (async () => {
-      for await (const event of client.resubscribeTask(
-        SubscribeToTaskRequest.fromJSON({ id: taskId }),
-      )) {
-        const payload = event.payload
-        if (payload?.$case === 'statusUpdate' && payload.value.status?.state !== undefined)
-          states.push(payload.value.status.state)
-        if (payload?.$case === 'task' && payload.value.status?.state !== undefined)
-          states.push(payload.value.status.state)
-        if (payload?.$case === 'artifactUpdate')
-          for (const part of payload.value.artifact?.parts ?? [])
-            if (part.content?.$case === 'text') texts.push(part.content.value)
-      }
-    })()
-    return { states, texts, done }
-  }
-
   it('streams every update of a task executed by process B to a subscriber on process A, to its end', async () => {
     let finish: (() => void) | undefined
     const gate = new Promise<void>((resolve) => {
@@ -102,7 +67,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const task = await startTask(b.client, 'review the refunds')
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
 
-    const following = follow(a.client, task.id)
+    const following = followTask(a.client, task.id)
     await vi.waitFor(() => expect(following.states).toContain(TaskState.TASK_STATE_WORKING))
     finish?.()
     await following.done
@@ -117,7 +82,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const b = await serve()
     const task = await startTask(b.client, 'wait for me')
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
-    const onB = follow(b.client, task.id)
+    const onB = followTask(b.client, task.id)
     await vi.waitFor(() => expect(onB.states.length).toBeGreaterThan(0))
 
     const cancelled = await a.client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id }))
@@ -135,7 +100,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const b = await serve()
     const task = await startTask(b.client, 'wait for ever')
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
-    const following = follow(a.client, task.id)
+    const following = followTask(a.client, task.id)
     await vi.waitFor(() => expect(following.states).toContain(TaskState.TASK_STATE_WORKING))
     // B stops (its ownership mark goes); the follower on A does not wait for ever.
     await b.app.close()

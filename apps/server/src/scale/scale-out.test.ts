@@ -5,15 +5,15 @@ import {
   CancelTaskRequest,
   GetTaskRequest,
   SendMessageRequest,
-  SubscribeToTaskRequest,
   type Task,
   TaskState,
 } from '@a2a-js/sdk'
-import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { readSse } from '../__fixtures__/read-sse'
 import { waitFor } from '../__fixtures__/wait-for'
+import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'
 import { createRepositories, type Repositories } from '../db/repositories'
@@ -262,48 +262,26 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
         `${server.url}/a2a/analyst/.well-known/agent-card.json`,
         '',
       )
-    const start = async (client: Client, text: string) =>
-      (await client.sendMessage(
-        SendMessageRequest.fromJSON({
-          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-          configuration: { returnImmediately: true },
-        }),
-      )) as Task
-    const follow = async (client: Client, taskId: string) => {
-      const states: TaskState[] = []
-      const texts: string[] = []
-      for await (const event of client.resubscribeTask(
-        SubscribeToTaskRequest.fromJSON({ id: taskId }),
-      )) {
-        const payload = event.payload
-        if (payload?.$case === 'statusUpdate' && payload.value.status?.state !== undefined)
-          states.push(payload.value.status.state)
-        if (payload?.$case === 'task' && payload.value.status?.state !== undefined)
-          states.push(payload.value.status.state)
-        if (payload?.$case === 'artifactUpdate')
-          for (const part of payload.value.artifact?.parts ?? [])
-            if (part.content?.$case === 'text') texts.push(part.content.value)
-      }
-      return { states, texts }
-    }
     const [executor, follower, canceller] = [processes[0]!, processes[1]!, processes[2]!]
 
     // Followed on another process, to its end: the live answer arrives there.
-    const slow = await start(await clientOf(executor), '[[sleep:1500]] review the refunds')
-    const followed = await follow(await clientOf(follower), slow.id)
+    const slow = await startTask(await clientOf(executor), '[[sleep:1500]] review the refunds')
+    const followed = followTask(await clientOf(follower), slow.id)
+    await followed.done
     expect(followed.states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(followed.texts.join('')).toMatch(/review the refunds/)
 
     // Cancelled from a third process: the follower sees it end long before the agent would have.
-    const long = await start(await clientOf(executor), '[[sleep:30000]] a long review')
+    const long = await startTask(await clientOf(executor), '[[sleep:30000]] a long review')
     const started = Date.now()
-    const following = follow(await clientOf(follower), long.id)
+    const following = followTask(await clientOf(follower), long.id)
     await new Promise((resolve) => setTimeout(resolve, 500))
     const cancelled = await (await clientOf(canceller)).cancelTask(
       CancelTaskRequest.fromJSON({ id: long.id }),
     )
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
-    const seen = await following
+    await following.done
+    const seen = following
     expect(seen.states.at(-1)).toBe(TaskState.TASK_STATE_CANCELED)
     expect(Date.now() - started).toBeLessThan(25_000)
     const stored = (await (
