@@ -82,7 +82,7 @@ export function makeWorkspace(options: {
   onWrite: (file: string) => void
 }): Workspace {
   const { id, caller, provider, directory } = options
-  if (options.kind === 'share') return caller.lend(id)
+  if (options.kind === 'share') return caller.lend(id, { onWrite: options.onWrite })
   // A plain directory is made off the main thread (`delegate` stays cheap for a fan-out of a
   // thousand), and only its file operations wait for it; a provider is promised one that exists.
   if (!provider) {

@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
 import { type Agent, parseWith } from '@baton/core'
 import { z } from 'zod'
 import { resolveAdapter } from '../adapters/resolve-adapter'
-import { snapshotFiles } from '../workspace/snapshot-files'
-import type { Workspace } from '../workspace/types'
+import { SUBAGENTS_DIRECTORY, snapshotFiles } from '../workspace/snapshot-files'
+import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { WorkspaceUnavailableError } from '../workspace/workspace-errors'
 import { checkWorkspaceKind, makeWorkspace, subagentDirectory } from './choose-workspace'
 import { runTurn } from './run-turn'
@@ -103,10 +104,16 @@ export function delegateSubagent(
   // Its files are only what its file tools wrote when nothing else can write there: a model
   // sub-agent on the default runner, in a plain directory of its own. Its report then needs
   // no snapshot of the disk.
-  const filesOnlyThroughTools = plain && !adapter && tree.filesOnlyThroughTools
   let wroteFiles = false
+  const written = new Set<string>()
   let workspace: Workspace
   let workspaceError: unknown
+  const noteWrite = (file: string) => {
+    wroteFiles = true
+    const relative = path.relative(workspace.root, path.resolve(workspace.root, file))
+    // Its own sub-agents' directories are their work, not its (as a snapshot leaves them out).
+    if (relative.split(path.sep)[0] !== SUBAGENTS_DIRECTORY) written.add(relative)
+  }
   try {
     workspace = makeWorkspace({
       id,
@@ -115,15 +122,17 @@ export function delegateSubagent(
       provider,
       directory,
       ready,
-      onWrite: () => {
-        wroteFiles = true
-      },
+      onWrite: noteWrite,
     })
   } catch (error) {
     workspaceError = error
     workspace = unavailableWorkspace(directory, error)
     budget.cancel('its workspace could not be made')
   }
+  // A lease of the caller's directory that reports its writes is as good as a directory of
+  // its own: what it wrote is known without reading the (possibly large) shared tree.
+  const tracked = plain || (workspace as Partial<WorkspaceLease>).reportsWrites === true
+  const filesOnlyThroughTools = tracked && !adapter && tree.filesOnlyThroughTools
   const agent: Agent = { ...caller, model: settings.model ?? caller.model }
   const subagent: Subagent = {
     id,
@@ -141,7 +150,7 @@ export function delegateSubagent(
     conversation: [],
     startedAt: Date.now(),
     baseline:
-      settings.workspace === 'share' && workspaceError === undefined
+      settings.workspace === 'share' && workspaceError === undefined && !filesOnlyThroughTools
         ? snapshotFiles(workspace.root)
         : Promise.resolve(new Map()),
     ensureDirectory: ready,
@@ -152,6 +161,8 @@ export function delegateSubagent(
     get wroteFiles() {
       return wroteFiles
     },
+    written,
+    noteWrite,
     supervisor: undefined as never,
     node: undefined as never,
     turnSettled: true,

@@ -3,7 +3,7 @@ import type { ModelMessage } from 'ai'
 import type { AdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import { changedFiles, type FileSnapshot, snapshotFiles } from '../workspace/snapshot-files'
-import type { Workspace } from '../workspace/types'
+import type { LendOptions, Workspace } from '../workspace/types'
 import type { SupervisorNodeState } from './supervisor-state'
 import type { SubagentReport, SubagentStatus, Supervisor } from './types'
 
@@ -45,6 +45,10 @@ export type Subagent = {
   filesOnlyThroughTools: boolean
   /** Whether its file tools wrote anything. */
   readonly wroteFiles: boolean
+  /** The files its tools (and those of sub-agents it lent its workspace to) wrote, relative. */
+  readonly written: ReadonlySet<string>
+  /** Hears of each file written in its workspace (given to its lease for `share`). */
+  noteWrite: (file: string) => void
   /** Its own supervisor, for what it delegates. */
   supervisor: Supervisor
   /** That supervisor's state: its children, for cancel and cleanup. */
@@ -77,8 +81,8 @@ class CurrentWorkspace implements Workspace {
   get holder() {
     return this.#subagent.workspace.holder
   }
-  lend(holder: string) {
-    return this.#subagent.workspace.lend(holder)
+  lend(holder: string, options?: LendOptions) {
+    return this.#subagent.workspace.lend(holder, options)
   }
   readFile(file: string) {
     return this.#subagent.workspace.readFile(file)
@@ -107,10 +111,16 @@ export function secondsOf(subagent: Subagent): number {
  */
 export async function reportOf(subagent: Subagent): Promise<SubagentReport> {
   const spent = subagent.budget.spent()
-  const skipDisk = subagent.filesOnlyThroughTools && !subagent.wroteFiles
-  const [before, after] = skipDisk
-    ? [new Map(), new Map()]
-    : await Promise.all([subagent.baseline, snapshotFiles(subagent.workspace.root)])
+  // Only its file tools write there: what they wrote is the list, and the disk is not read.
+  let files: string[]
+  if (subagent.filesOnlyThroughTools) files = [...subagent.written].sort()
+  else {
+    const [before, after] = await Promise.all([
+      subagent.baseline,
+      snapshotFiles(subagent.workspace.root),
+    ])
+    files = changedFiles(before, after)
+  }
   return {
     id: subagent.id,
     status: subagent.status,
@@ -126,6 +136,6 @@ export async function reportOf(subagent: Subagent): Promise<SubagentReport> {
     costUsd: spent.costUsd,
     seconds: secondsOf(subagent),
     directory: subagent.workspace.root,
-    files: changedFiles(before, after),
+    files,
   }
 }

@@ -112,7 +112,8 @@ export class SupervisorNode implements Supervisor {
     if (subagent.budget.aborted || subagent.closing) {
       throw refuse('its budget has ended (cancelled or used up)')
     }
-    if (subagent.workspaceKind === 'share') subagent.workspace = node.workspace.lend(id)
+    if (subagent.workspaceKind === 'share')
+      subagent.workspace = node.workspace.lend(id, { onWrite: subagent.noteWrite })
     subagent.status = 'running'
     delete subagent.endedAt
     notifyChanged(node, subagent)

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { ToolSet } from 'ai'
 import { openInside } from './open-inside'
-import type { Workspace, WorkspaceLease } from './types'
+import type { LendOptions, Workspace, WorkspaceLease } from './types'
 import { WorkspaceBusyError } from './workspace-errors'
 
 export type CreateDirectoryWorkspaceOptions = {
@@ -45,6 +45,7 @@ class DirectoryWorkspace implements WorkspaceLease {
   readonly kind: string
   readonly #options: CreateDirectoryWorkspaceOptions
   readonly #lender: DirectoryWorkspace | undefined
+  readonly reportsWrites: boolean
   #holder: string | undefined
   #released = false
 
@@ -52,21 +53,35 @@ class DirectoryWorkspace implements WorkspaceLease {
     root: string,
     options: CreateDirectoryWorkspaceOptions,
     lender: DirectoryWorkspace | undefined,
+    reportsWrites = false,
   ) {
     this.root = root
     this.kind = options.kind ?? 'directory'
     this.#options = options
     this.#lender = lender
+    this.reportsWrites = reportsWrites
   }
 
   get holder(): string | undefined {
     return this.#holder
   }
 
-  lend(holder: string): WorkspaceLease {
+  lend(holder: string, options: LendOptions = {}): WorkspaceLease {
     this.#assertUsable('lend the workspace')
     this.#holder = holder
-    return new DirectoryWorkspace(this.root, this.#options, this)
+    const { onWrite } = options
+    if (!onWrite) return new DirectoryWorkspace(this.root, this.#options, this)
+    // The holder hears of its writes, and so does the lender (and its lender): a write
+    // through a lease is a write to every workspace it was lent from.
+    const lenderWrote = this.#options.onWrite
+    const chained = {
+      ...this.#options,
+      onWrite: (file: string) => {
+        onWrite(file)
+        lenderWrote?.(file)
+      },
+    }
+    return new DirectoryWorkspace(this.root, chained, this, true)
   }
 
   release(): void {

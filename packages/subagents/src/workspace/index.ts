@@ -13,6 +13,7 @@ export {
   snapshotFiles,
 } from './snapshot-files'
 export type {
+  LendOptions,
   Workspace,
   WorkspaceFiles,
   WorkspaceLease,

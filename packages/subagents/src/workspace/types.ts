@@ -22,16 +22,27 @@ export interface Workspace extends WorkspaceFiles {
    * Lends the workspace to `holder`: until the lease is released, only the lease may use
    * the files; this workspace's own operations are refused with `WorkspaceBusyError`.
    */
-  lend(holder: string): WorkspaceLease
+  lend(holder: string, options?: LendOptions): WorkspaceLease
   /** Tools this kind grants the agent working in it, besides the file tools. */
   tools?(): ToolSet
   /** Called by `cleanup`; frees what the provider holds (browsers, sessions, ...). */
   dispose?(): Promise<void>
 }
 
+/** How a workspace is lent. */
+export type LendOptions = {
+  /**
+   * Called after each file written through the lease (as well as the lender's own `onWrite`),
+   * so the holder knows what it wrote without reading the disk.
+   */
+  onWrite?: (file: string) => void
+}
+
 /** A workspace lent to a sub-agent; it is a workspace in its own right until released. */
 export interface WorkspaceLease extends Workspace {
   release(): void
+  /** True when the lease calls `LendOptions.onWrite` for every file written through it. */
+  readonly reportsWrites?: boolean
 }
 
 /** The caller's workspace as plain data. */
