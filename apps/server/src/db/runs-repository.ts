@@ -191,6 +191,27 @@ export function createRunsRepository(db: Kysely<Database>) {
     },
 
     /**
+     * Sets the usage of a run that was cancelled (only then): the process that executed it
+     * counts what it spent before it learned of the cancel. Answers whether it was changed.
+     */
+    async recountCancelled(
+      id: string,
+      books: { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({
+          usage: JSON.stringify(books.usage),
+          usage_by_wallet: JSON.stringify(books.usageByWallet),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'cancelled')
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
+    /**
      * Takes a run for the process `executedBy` (status `running`); every later commit with
      * that `executedBy` is refused once another process has taken the run. Answers the run's
      * attempt: 1 for its first execution, one more on each takeover, resume or answer.

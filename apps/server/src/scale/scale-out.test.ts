@@ -372,6 +372,16 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     const after = await repositories.runs.find(id!)
     expect(after?.status).toBe('cancelled')
     expect((await repositories.runs.steps(id!)).length).toBeLessThan(4)
+    // What its executor spent until it learned of the cancel is in the run's usage too.
+    await waitFor(
+      async () => {
+        const books = await repositories.ledger.booksOfRun(id!)
+        const recorded = await repositories.runs.find(id!)
+        return recorded?.usage.calls === books.usage.calls ? true : undefined
+      },
+      { timeoutMs: 30_000, what: 'the cancelled run to count its executor’s spend' },
+    )
+    await assertLedgerMatches([id!])
   }, 120_000)
 
   it('finishes every run in flight when Redis restarts mid-load, none lost or run twice', async () => {

@@ -107,6 +107,8 @@ type Active = {
   done: Promise<void>
   /** The run's spend so far, every charge of this attempt included (once it is known). */
   books?: () => RunBooks
+  /** Writes the ledger rows of this attempt's charges that are still on their way. */
+  flushSpend?: () => Promise<void>
 }
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
@@ -292,6 +294,9 @@ class Runs implements RunService {
       // Another process holds the run now: it records the outcome, not this one.
       if (isTakenOver(error)) {
         this.#options.logger.warn({ runId: run.id }, 'run taken over by another process')
+        await this.#countSpendOfCancelled(run.id, active).catch((recountError: unknown) => {
+          this.#options.logger.warn({ err: recountError, runId: run.id }, 'recount refused')
+        })
         return
       }
       this.#options.logger.error({ err: error, runId: run.id }, 'run executor failed')
@@ -324,6 +329,21 @@ class Runs implements RunService {
    * what the run spent before this attempt already charged to it: a continued run has what its
    * budget had, less what it spent, interrupted attempts included.
    */
+  /**
+   * A run cancelled by another process while this one executed it: what this attempt spent
+   * until it learned of the cancel is on the ledger; the run's usage is made to count it too
+   * (a run taken over by a live process is that process's to count).
+   */
+  async #countSpendOfCancelled(runId: string, active: Active): Promise<void> {
+    await active.flushSpend?.()
+    const now = await this.#runs.find(runId)
+    if (now?.status !== 'cancelled') return
+    const counted = { usage: now.usage, usageByWallet: now.usageByWallet }
+    const extra = uncountedSpend(await this.#options.repositories.ledger.booksOfRun(runId), counted)
+    if (Object.keys(extra.usageByWallet).length === 0) return
+    await this.#runs.recountCancelled(runId, addBooks(counted, extra))
+  }
+
   #budgetSpent(run: StoredRun, spent: StoredUsage): Budget {
     const budget = createBudget((run.budget as BudgetInput | null) ?? {})
     if (spent.calls > 0 || spent.tokens > 0 || spent.costUsd > 0) {
@@ -367,6 +387,7 @@ class Runs implements RunService {
       before,
     })
     active.books = recorder.books
+    active.flushSpend = () => writer.flush()
     // The state a run continues from, with what was carried beside mal's books.
     const withCarried = (checkpoint: RunState): RunState => ({
       ...checkpoint,
@@ -524,6 +545,7 @@ class Runs implements RunService {
       stepOf: swarmMemberStep(run.id),
     })
     active.books = recorder.books
+    active.flushSpend = () => writer.flush()
     const journal = await this.#swarmJournal(run.id, attempt, writer)
     if (takenOver) this.#options.logger.warn({ runId: run.id, ...takenOver }, 'run taken over')
     const agents = this.#options.repositories.agents
