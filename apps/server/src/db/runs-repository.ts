@@ -103,8 +103,15 @@ async function insertSteps(
     .execute()
 }
 
-// Locks the run's row for the transaction: a takeover (`claim`) waits for it, or it sees the claim.
-async function assertHeld(
+/**
+ * Locks the run's row for the transaction: a takeover (`claim`) waits for it, or it sees the
+ * claim. Every write fenced by `executedBy` starts with it; a process that lost its run gets
+ * `RUN_TAKEN_OVER` and writes nothing.
+ *
+ * @example
+ * await db.transaction().execute(async (trx) => { await assertHeld(trx, runId, me); ... })
+ */
+export async function assertHeld(
   trx: Transaction<Database>,
   runId: string,
   executedBy: string,

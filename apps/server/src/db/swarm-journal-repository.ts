@@ -1,7 +1,7 @@
 import type { SwarmJournalEntry } from '@baton/mal'
 import type { Kysely } from 'kysely'
-import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database } from './database'
+import { assertHeld } from './runs-repository'
 
 /** One recorded member call of a swarm run. */
 export type StoredSwarmCall = SwarmJournalEntry & { key: string; attempt: number; at: string }
@@ -50,18 +50,7 @@ export function createSwarmJournalRepository(db: Kysely<Database>) {
     }): Promise<void> {
       const { runId, key, entry, attempt, executedBy } = input
       await db.transaction().execute(async (trx) => {
-        if (executedBy) {
-          // Locks the run's row, as every fenced write does, so a takeover waits for it or wins.
-          const run = await trx
-            .selectFrom('runs')
-            .select(['status', 'executed_by'])
-            .where('id', '=', runId)
-            .forUpdate()
-            .executeTakeFirst()
-          if (run?.status !== 'running' || run.executed_by !== executedBy) {
-            throw new RunTakenOverError({ runId, executedBy })
-          }
-        }
+        if (executedBy) await assertHeld(trx, runId, executedBy)
         const row = {
           run_id: runId,
           key,
