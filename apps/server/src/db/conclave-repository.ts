@@ -1,10 +1,10 @@
 import {
-  ConclaveConflictError,
   type ConclaveEntry,
-  ConclaveLimitError,
   type ConclaveLimits,
   type ConclaveStore,
+  checkConclaveRoom,
   checkConclaveWrite,
+  checkIfVersion,
   DEFAULT_CONCLAVE_LIMITS,
 } from '@baton/mal'
 import { type Kysely, sql } from 'kysely'
@@ -25,6 +25,10 @@ const toEntry = (row: Row): ConclaveEntry => ({
   version: Number(row.version),
   updatedAt: new Date(row.updated_at).toISOString(),
 })
+
+/** The version a compare-and-set is checked against: 0 for a deleted or expired entry. */
+const liveVersionOf = (row: Row | undefined): number =>
+  row && !row.deleted && !row.expired ? Number(row.version) : 0
 
 /**
  * The conclave in the database (migration 0005). Every change of a keyspace takes that
@@ -62,24 +66,14 @@ export function createDatabaseConclave(
       return db.transaction().execute(async (trx) => {
         await lock(trx, space)
         const row = await current(trx, space, key)
-        const liveVersion = row && !row.deleted && !row.expired ? Number(row.version) : 0
-        if (options.ifVersion !== undefined && options.ifVersion !== liveVersion) {
-          throw new ConclaveConflictError({ key, expected: options.ifVersion, actual: liveVersion })
-        }
+        const liveVersion = liveVersionOf(row)
+        checkIfVersion(key, options.ifVersion, liveVersion)
         if (liveVersion === 0) {
           const { rows } = await sql<{ count: string }>`
             select count(*) as count from conclave_entries where space = ${space} and ${live}`.execute(
             trx,
           )
-          const count = Number(rows[0]?.count ?? 0)
-          if (count >= bounds.maxKeys) {
-            throw new ConclaveLimitError({
-              key,
-              limit: 'the number of keys',
-              max: bounds.maxKeys,
-              actual: count + 1,
-            })
-          }
+          checkConclaveRoom(key, Number(rows[0]?.count ?? 0), bounds)
         }
         const version = (row && !row.expired ? Number(row.version) : 0) + 1
         const { rows } = await sql<Row>`
@@ -96,10 +90,8 @@ export function createDatabaseConclave(
       return db.transaction().execute(async (trx) => {
         await lock(trx, space)
         const row = await current(trx, space, key)
-        const liveVersion = row && !row.deleted && !row.expired ? Number(row.version) : 0
-        if (options.ifVersion !== undefined && options.ifVersion !== liveVersion) {
-          throw new ConclaveConflictError({ key, expected: options.ifVersion, actual: liveVersion })
-        }
+        const liveVersion = liveVersionOf(row)
+        checkIfVersion(key, options.ifVersion, liveVersion)
         if (liveVersion === 0) return false
         await sql`update conclave_entries set deleted = true, value = null, updated_at = now()
           where space = ${space} and key = ${key}`.execute(trx)

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { backends, databaseSettings } from '../__fixtures__/backends'
-import { pgliteTemplate } from '../__fixtures__/test-app'
-import { testSettings } from '../settings'
-import { type OpenedDatabase, openDatabase } from './open-database'
+import { backends } from '../__fixtures__/backends'
+import { openTestDatabase } from '../__fixtures__/test-database'
+import type { OpenedDatabase } from './open-database'
 import { createRepositories, type Repositories } from './repositories'
 
 const analyst = '0x1111111111111111111111111111111111111111'
@@ -14,12 +13,7 @@ describe.each(backends)('createLedgerRepository on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    const settings = testSettings(await databaseSettings(backend))
-    opened = await openDatabase({
-      dataDir: settings.dataDir,
-      databaseUrl: settings.databaseUrl,
-      template: await pgliteTemplate(),
-    })
+    opened = await openTestDatabase(backend)
     repositories = createRepositories(opened.db)
   })
   afterAll(async () => {

@@ -1,22 +1,16 @@
 import { Agent } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { backends, databaseSettings } from '../__fixtures__/backends'
-import { pgliteTemplate } from '../__fixtures__/test-app'
-import { testSettings } from '../settings'
+import { backends } from '../__fixtures__/backends'
+import { openTestDatabase } from '../__fixtures__/test-database'
 import { createDatabaseMemoryStore } from './memory-repository'
-import { migrate, type OpenedDatabase, openDatabase } from './open-database'
+import { migrate, type OpenedDatabase } from './open-database'
 import { createRepositories, type Repositories } from './repositories'
 
 describe.each(backends)('repositories on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    const settings = testSettings(await databaseSettings(backend))
-    opened = await openDatabase({
-      dataDir: settings.dataDir,
-      databaseUrl: settings.databaseUrl,
-      template: await pgliteTemplate(),
-    })
+    opened = await openTestDatabase(backend)
     repositories = createRepositories(opened.db)
   })
   afterAll(async () => {

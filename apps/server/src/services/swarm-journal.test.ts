@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { backends, databaseSettings } from '../__fixtures__/backends'
-import { pgliteTemplate } from '../__fixtures__/test-app'
-import { type OpenedDatabase, openDatabase } from '../db/open-database'
+import { backends } from '../__fixtures__/backends'
+import { openTestDatabase } from '../__fixtures__/test-database'
+import type { OpenedDatabase } from '../db/open-database'
 import { createRepositories, type Repositories } from '../db/repositories'
-import { testSettings } from '../settings'
 
 const entry = (text: string, promptHash = '0xabc') => ({
   promptHash,
@@ -16,12 +15,7 @@ describe.each(backends)('createSwarmJournalRepository on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    const settings = testSettings(await databaseSettings(backend))
-    opened = await openDatabase({
-      dataDir: settings.dataDir,
-      databaseUrl: settings.databaseUrl,
-      template: await pgliteTemplate(),
-    })
+    opened = await openTestDatabase(backend)
     repositories = createRepositories(opened.db)
   })
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { ConclaveLimitError } from './conclave-errors'
+import { ConclaveConflictError, ConclaveLimitError } from './conclave-errors'
 import type { ConclaveLimits } from './conclave-types'
 
 export const DEFAULT_CONCLAVE_LIMITS: Required<ConclaveLimits> = {
@@ -38,4 +38,39 @@ export function checkConclaveWrite(
     })
   }
   return json
+}
+
+/**
+ * Compare-and-set: refuses a write or delete whose `ifVersion` is not the key's live version
+ * (0 for a key that is not there) with `CONCLAVE_CONFLICT`; no `ifVersion`, no check.
+ *
+ * @example
+ * checkIfVersion('draft', options.ifVersion, entry?.version ?? 0)
+ */
+export function checkIfVersion(key: string, ifVersion: number | undefined, live: number): void {
+  if (ifVersion !== undefined && ifVersion !== live) {
+    throw new ConclaveConflictError({ key, expected: ifVersion, actual: live })
+  }
+}
+
+/**
+ * Refuses a new key in a keyspace that already holds `keys` keys, the most it may hold, with
+ * `CONCLAVE_LIMIT`.
+ *
+ * @example
+ * if (!space.has(key)) checkConclaveRoom(key, space.size, DEFAULT_CONCLAVE_LIMITS)
+ */
+export function checkConclaveRoom(
+  key: string,
+  keys: number,
+  limits: Required<ConclaveLimits>,
+): void {
+  if (keys >= limits.maxKeys) {
+    throw new ConclaveLimitError({
+      key,
+      limit: 'the number of keys',
+      max: limits.maxKeys,
+      actual: keys + 1,
+    })
+  }
 }

@@ -1,5 +1,9 @@
-import { checkConclaveWrite, DEFAULT_CONCLAVE_LIMITS } from './check-conclave-write'
-import { ConclaveConflictError, ConclaveLimitError } from './conclave-errors'
+import {
+  checkConclaveRoom,
+  checkConclaveWrite,
+  checkIfVersion,
+  DEFAULT_CONCLAVE_LIMITS,
+} from './check-conclave-write'
 import type { ConclaveEntry, ConclaveLimits, ConclaveStore } from './conclave-types'
 
 type Space = {
@@ -39,17 +43,8 @@ export function createMemoryConclave(limits: ConclaveLimits = {}): ConclaveStore
       const space = spaceOf(name)
       const current = space.versions.get(key) ?? 0
       const live = space.entries.get(key)?.version ?? 0
-      if (options.ifVersion !== undefined && options.ifVersion !== live) {
-        throw new ConclaveConflictError({ key, expected: options.ifVersion, actual: live })
-      }
-      if (!space.entries.has(key) && space.entries.size >= bounds.maxKeys) {
-        throw new ConclaveLimitError({
-          key,
-          limit: 'the number of keys',
-          max: bounds.maxKeys,
-          actual: space.entries.size + 1,
-        })
-      }
+      checkIfVersion(key, options.ifVersion, live)
+      if (!space.entries.has(key)) checkConclaveRoom(key, space.entries.size, bounds)
       const entry: ConclaveEntry = {
         value: JSON.parse(json),
         writtenBy: options.writtenBy,
@@ -63,9 +58,7 @@ export function createMemoryConclave(limits: ConclaveLimits = {}): ConclaveStore
     async delete(name, key, options = {}) {
       const space = spaces.get(name)
       const live = space?.entries.get(key)?.version ?? 0
-      if (options.ifVersion !== undefined && options.ifVersion !== live) {
-        throw new ConclaveConflictError({ key, expected: options.ifVersion, actual: live })
-      }
+      checkIfVersion(key, options.ifVersion, live)
       return space?.entries.delete(key) ?? false
     },
     async list(name) {

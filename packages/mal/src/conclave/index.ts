@@ -1,4 +1,9 @@
-export { checkConclaveWrite, DEFAULT_CONCLAVE_LIMITS } from './check-conclave-write'
+export {
+  checkConclaveRoom,
+  checkConclaveWrite,
+  checkIfVersion,
+  DEFAULT_CONCLAVE_LIMITS,
+} from './check-conclave-write'
 export { ConclaveConflictError, ConclaveLimitError } from './conclave-errors'
 export type {
   ConclaveEntry,

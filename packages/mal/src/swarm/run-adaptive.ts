@@ -1,4 +1,4 @@
-import type { SwarmStrategy } from '@baton/core'
+import { SwarmStrategy } from '@baton/core'
 import { z } from 'zod'
 import { byPriority } from './by-priority'
 import type { StrategyOutcome } from './strategy-outcome'
@@ -9,14 +9,8 @@ export type Strategies = Record<
   (session: SwarmSession) => Promise<StrategyOutcome>
 >
 
-const CHOICES = [
-  'hierarchical',
-  'democratic',
-  'specialist',
-  'round-robin',
-  'competitive',
-  'collaborative',
-] as const
+// Every strategy but this one, from the swarm schema, so a new strategy is offered too.
+const CHOICES = SwarmStrategy.exclude(['adaptive']).options
 
 const choiceJsonSchema = {
   type: 'object',
