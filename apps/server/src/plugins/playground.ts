@@ -6,7 +6,18 @@ import type { FastifyInstance } from 'fastify'
 import { NotFoundError } from '../http/http-errors'
 import { isApiPath } from './require-token'
 
-const defaultDir = fileURLToPath(new URL('../../../playground/dist', import.meta.url))
+const defaultDir = path.join(serverPackageRoot(fileURLToPath(import.meta.url)), '../playground/dist')
+
+// This module runs from src/plugins/ in development and from the bundled dist/ in production.
+function serverPackageRoot(file: string): string {
+  let directory = path.dirname(file)
+  while (!existsSync(path.join(directory, 'package.json'))) {
+    const parent = path.dirname(directory)
+    if (parent === directory) return path.dirname(file)
+    directory = parent
+  }
+  return directory
+}
 
 const notBuilt = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Baton</title></head>
