@@ -6,7 +6,10 @@ import type { FastifyInstance } from 'fastify'
 import { NotFoundError } from '../http/http-errors'
 import { isApiPath } from './require-token'
 
-const defaultDir = path.join(serverPackageRoot(fileURLToPath(import.meta.url)), '../playground/dist')
+const defaultDir = path.join(
+  serverPackageRoot(fileURLToPath(import.meta.url)),
+  '../playground/dist',
+)
 
 // This module runs from src/plugins/ in development and from the bundled dist/ in production.
 function serverPackageRoot(file: string): string {
