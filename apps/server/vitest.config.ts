@@ -1,4 +1,4 @@
-import { batonProject } from '../../vitest.shared.mjs'
+import { batonProject } from '../../vitest.shared'
 
 export default batonProject('server', {
   // One throw-away PostgreSQL cluster for the whole run (see src/__fixtures__/global-setup.ts).

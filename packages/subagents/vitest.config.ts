@@ -1,3 +1,3 @@
-import { batonProject } from '../../vitest.shared.mjs'
+import { batonProject } from '../../vitest.shared'
 
 export default batonProject('subagents')

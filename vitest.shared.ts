@@ -1,12 +1,16 @@
-import { defineProject } from 'vitest/config'
+import { defineProject, type UserWorkspaceConfig, type ViteUserConfig } from 'vitest/config'
 
 /**
  * One vitest project per package. Tests read sibling packages' sources through the
  * `@baton/source` export condition, so nothing has to be built first.
- * @param {string} name
- * @param {import('vitest/config').ViteUserConfig['test']} [overrides]
+ *
+ * @example
+ * export default batonProject('core')
  */
-export function batonProject(name, overrides = {}) {
+export function batonProject(
+  name: string,
+  overrides: ViteUserConfig['test'] = {},
+): UserWorkspaceConfig {
   return defineProject({
     resolve: { conditions: ['@baton/source', 'module', 'node', 'import', 'default'] },
     ssr: { resolve: { conditions: ['@baton/source'], externalConditions: ['@baton/source'] } },
