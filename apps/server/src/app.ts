@@ -11,7 +11,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
-import { createServices } from './create-services'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { servePlayground } from './plugins/playground'
@@ -30,6 +29,7 @@ import { spendRoutes } from './routes/spend'
 import { swarmRoutes } from './routes/swarms'
 import { serveHealthOnly } from './scale/serve-health-only'
 import type { BatonServices } from './services'
+import { createServices } from './services'
 import type { Settings } from './settings'
 
 export type BuildAppOptions = {

@@ -1,11 +1,11 @@
 import type { MessageBus } from '@baton/comm'
 import type { Agent, Budget, HttpRegistryClient, MemoryStore, ModelRegistry } from '@baton/core'
 import type { Kysely } from 'kysely'
-import type { Database } from './db/database'
-import type { Repositories } from './db/repositories'
-import type { RuntimeSigner } from './receipt/load-runtime-signer'
-import type { RunService } from './services/run-service'
-import type { Settings } from './settings/settings'
+import type { Database } from '../db/database'
+import type { Repositories } from '../db/repositories'
+import type { RuntimeSigner } from '../receipt/load-runtime-signer'
+import type { Settings } from '../settings/settings'
+import type { RunService } from './run-service'
 
 /** What `agentHost.runHostedAgent` takes: one message for one hosted agent. */
 export type RunHostedAgentInput = {

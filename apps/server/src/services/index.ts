@@ -1,0 +1,2 @@
+export type * from './baton-services'
+export { createServices } from './create-services'
