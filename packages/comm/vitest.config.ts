@@ -1,3 +1,3 @@
-import { batonProject } from '../../vitest.shared'
+import { batonProject } from '../../vitest.shared.ts'
 
 export default batonProject('comm')
