@@ -177,7 +177,7 @@ describe('the A2A JSON-RPC endpoint', () => {
       headers: { 'content-type': 'text/plain' },
       body: 'hi',
     })
-    expect(wrongType.status).toBe(200)
+    expect(wrongType.status).toBe(415)
     expect(await wrongType.json()).toMatchObject({ id: null, error: { code: -32005 } })
   })
 
