@@ -152,6 +152,8 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
             user: BATON_USER,
             tenant: agent.id,
+            // Not the id: a revoked agent's id registered again must not find its tasks.
+            scope: `${agent.id}#${await services.registrationOf(agent)}`,
             prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
           })
         },

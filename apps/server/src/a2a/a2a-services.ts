@@ -45,6 +45,11 @@ export type A2AServices = {
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
   /**
+   * What identifies the agent's registration (not its id, which a revoked agent leaves for
+   * anyone to register again): its A2A tasks are kept under it.
+   */
+  registrationOf(agent: Agent): Promise<string>
+  /**
    * The agent the server-wide card describes: the one BATON_A2A_ROOT_AGENT names, else the
    * first orchestrator.
    */
@@ -90,6 +95,8 @@ export type ServerServicesForA2A = {
   repositories: {
     agents: {
       findById(id: string): Promise<Agent | undefined>
+      /** The agent's registration (see `A2AServices.registrationOf`); without it, the wallet. */
+      registrationOf?(wallet: string): Promise<string | undefined>
       list(options: { type?: string; limit: number; offset: number }): Promise<{ agents: Agent[] }>
     }
   }
@@ -122,6 +129,8 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
       : {}),
     db: baton.db,
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
+    registrationOf: async (agent) =>
+      (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,
     findOrchestrator: async () => {
       const root = baton.settings.a2aRootAgent
       if (root) return baton.repositories.agents.findById(root)

@@ -49,8 +49,13 @@ export type HandleJsonRpcOptions = {
   body: string
   requestHandler: A2ARequestHandler
   user: User
-  /** Every task of this endpoint is kept under this tenant (the hosted agent's id). */
+  /** The tenant a request may name in its params (the hosted agent's id). */
   tenant: string
+  /**
+   * Every task of this endpoint is kept under this key (the hosted agent's registration):
+   * the task store's tenant.
+   */
+  scope: string
   /** Puts what the executor needs into the call context. */
   prepare?: (context: ServerCallContext) => void
 }
@@ -62,7 +67,7 @@ export type HandleJsonRpcOptions = {
  * otherwise; streaming methods answer with server-sent events.
  *
  * @example
- * app.post('/a2a/:agentId', (request, reply) => handleJsonRpc({ request, reply, body, requestHandler, user, tenant }))
+ * app.post('/a2a/:agentId', (request, reply) => handleJsonRpc({ request, reply, body, requestHandler, user, tenant, scope }))
  */
 export async function handleJsonRpc(
   options: HandleJsonRpcOptions,
@@ -123,7 +128,7 @@ export async function handleJsonRpc(
       user: options.user,
       headers: request.headers,
       ...(requestedVersion ? { requestedVersion } : {}),
-      tenant: options.tenant,
+      tenant: options.scope,
     })
     options.prepare?.(context)
     validateVersion(
