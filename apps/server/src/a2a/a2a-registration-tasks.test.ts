@@ -27,11 +27,13 @@ const send = async (agentId: string, text: string) => {
   const answer = await rpc(agentId, 'SendMessage', {
     message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
   })
-  return (answer.result?.task as { id: string; contextId: string }).id
+  return (answer.result?.task as { id: string } | undefined)?.id ?? ''
 }
 
 const listedIds = async (agentId: string) =>
-  ((await rpc(agentId, 'ListTasks', {})).result?.tasks as { id: string }[]).map(({ id }) => id)
+  (((await rpc(agentId, 'ListTasks', {})).result?.tasks ?? []) as { id: string }[]).map(
+    ({ id }) => id,
+  )
 
 async function register(accounts: ReturnType<typeof newAgentAccounts>) {
   const body = await signAgentRegistration(accounts.agent, accounts)
