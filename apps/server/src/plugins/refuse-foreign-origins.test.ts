@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
-import type { Settings } from '../settings'
+import { readSettings, type Settings } from '../settings'
 
 const sendMessage = JSON.stringify({
   jsonrpc: '2.0',
@@ -190,6 +190,15 @@ describe('BATON_PUBLIC_URL', () => {
   })
   afterAll(async () => {
     await app.close()
+  })
+
+  it('is read from the environment without its trailing slash, and only as an http(s) URL', () => {
+    expect(readSettings({ BATON_PUBLIC_URL: 'https://baton.example.com/' }).publicUrl).toBe(
+      'https://baton.example.com',
+    )
+    expect(() => readSettings({ BATON_PUBLIC_URL: 'javascript:alert(1)' })).toThrow(
+      /BATON_PUBLIC_URL/,
+    )
   })
 
   it('is the base of every card’s endpoint, whatever the Host', async () => {
