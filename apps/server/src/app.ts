@@ -14,6 +14,7 @@ import { a2aPlugin } from './a2a'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { servePlayground } from './plugins/playground'
+import { refuseForeignOrigins } from './plugins/refuse-foreign-origins'
 import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
 import { agentSearchRoutes } from './routes/agents-search'
@@ -105,6 +106,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
   await app.register(fastifyCors, {
     origin: settings.corsOrigins.length > 0 ? settings.corsOrigins : false,
+  })
+  // CORS stops a foreign page reading answers, not sending requests: those are refused here.
+  refuseForeignOrigins(app, {
+    corsOrigins: settings.corsOrigins,
+    publicUrl: settings.publicUrl,
+    listening: { address: settings.host, port: settings.port },
   })
   await app.register(fastifyRateLimit, {
     max: settings.rateLimit.max,

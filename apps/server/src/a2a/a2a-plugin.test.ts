@@ -177,7 +177,7 @@ describe('the A2A JSON-RPC endpoint', () => {
       headers: { 'content-type': 'text/plain' },
       body: 'hi',
     })
-    expect(wrongType.status).toBe(200)
+    expect(wrongType.status).toBe(415)
     expect(await wrongType.json()).toMatchObject({ id: null, error: { code: -32005 } })
   })
 
@@ -217,16 +217,20 @@ describe('the A2A JSON-RPC endpoint', () => {
     })
   })
 
-  it('continues the correlation and hop count of a contextId it has seen', async () => {
+  it('starts each of a client’s turns in one contextId at hop 0, a chain of its own', async () => {
     const { base, services } = await serve()
     const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
     const first = (await client.sendMessage(message('one'))) as Task
-    await client.sendMessage(message('two', { contextId: first.contextId }))
-    await client.sendMessage(message('three', { contextId: first.contextId }))
+    const second = (await client.sendMessage(
+      message('two', { contextId: first.contextId }),
+    )) as Task
+    const third = (await client.sendMessage(
+      message('three', { contextId: first.contextId }),
+    )) as Task
     expect(services.calls.map(({ correlationId, hop }) => ({ correlationId, hop }))).toEqual([
       { correlationId: first.contextId, hop: 0 },
-      { correlationId: first.contextId, hop: 1 },
-      { correlationId: first.contextId, hop: 2 },
+      { correlationId: `${first.contextId}/${second.id}`, hop: 0 },
+      { correlationId: `${first.contextId}/${third.id}`, hop: 0 },
     ])
   })
 

@@ -7,6 +7,7 @@ import {
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
+import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -26,8 +27,8 @@ const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
 
 /**
  * The A2A protocol for the agents this server hosts, on the given services: each agent's
- * card at `GET /a2a/:agentId/.well-known/agent-card.json`, the orchestrator's at
- * `GET /.well-known/agent-card.json`, and the JSON-RPC binding (v1.0 and v0.3 method names,
+ * card at `GET /a2a/:agentId/.well-known/agent-card.json`, the root agent's (BATON_A2A_ROOT_AGENT,
+ * else the orchestrator) at `GET /.well-known/agent-card.json`, and the JSON-RPC binding (v1.0 and v0.3 method names,
  * SSE for streaming) at `POST /a2a/:agentId`, run by the SDK's `DefaultRequestHandler` with
  * tasks in the database.
  *
@@ -37,7 +38,15 @@ const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
 export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
   const taskStore = createA2ATaskStore(services.db)
   const bearer = services.apiToken !== undefined
-  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`
+  // Never the request's Host header: a card must not advertise whatever host a caller names.
+  const baseUrl = (request: FastifyRequest) =>
+    serverBaseUrl({
+      publicUrl: services.publicUrl,
+      listening: listeningAddressOf(
+        request.server.server,
+        services.listening ?? { address: '127.0.0.1', port: 80 },
+      ),
+    })
 
   return shared(async (app: FastifyInstance) => {
     // One for the server: a cancel or a resubscribe must find the bus of a task started by
@@ -55,15 +64,23 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
 
     app.get(
       '/.well-known/agent-card.json',
-      { schema: describe("The orchestrator's A2A agent card") },
+      {
+        schema: describe(
+          "The root agent's A2A agent card (BATON_A2A_ROOT_AGENT, else the orchestrator)",
+        ),
+      },
       async (request, reply) => {
-        const orchestrator = await services.findOrchestrator()
-        if (!orchestrator) {
+        const root = await services.findOrchestrator()
+        if (!root) {
           return reply.status(404).send({
-            error: { code: 'NOT_FOUND', message: 'This server hosts no orchestrator agent.' },
+            error: {
+              code: 'NOT_FOUND',
+              message:
+                'This server names no root agent: BATON_A2A_ROOT_AGENT names none it hosts, or it hosts no orchestrator.',
+            },
           })
         }
-        return hostedAgentCard(orchestrator, { baseUrl: baseUrl(request), bearer })
+        return hostedAgentCard(root, { baseUrl: baseUrl(request), bearer })
       },
     )
 
@@ -104,12 +121,20 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
               401,
             )
           }
+          // A page elsewhere can POST without CORS only as text/plain, a form, or no type at all.
           const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
-          if (mediaType !== undefined && mediaType !== 'application/json') {
-            return sendJsonRpcError(reply, null, {
-              code: -32005,
-              message: `Unsupported Content-Type "${mediaType}"; expected application/json.`,
-            })
+          if (mediaType !== 'application/json') {
+            return sendJsonRpcError(
+              reply,
+              null,
+              {
+                code: -32005,
+                message: mediaType
+                  ? `Unsupported Content-Type "${mediaType}"; expected application/json.`
+                  : 'A JSON-RPC request needs Content-Type: application/json.',
+              },
+              415,
+            )
           }
           const agent = await services.findAgent(request.params.agentId)
           if (!agent) {
@@ -127,6 +152,8 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
             user: BATON_USER,
             tenant: agent.id,
+            // Not the id: a revoked agent's id registered again must not find its tasks.
+            scope: `${agent.id}#${await services.registrationOf(agent)}`,
             prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
           })
         },

@@ -1,5 +1,6 @@
 import type { Agent, Budget } from '@baton/core'
 import type { Kysely } from 'kysely'
+import type { ListeningAddress } from '../http/public-url'
 
 /**
  * One message for one hosted agent, as the server's agent host takes it
@@ -34,12 +35,24 @@ export type A2AServices = {
    * not only the one executing them.
    */
   redisUrl?: string
+  /** BATON_PUBLIC_URL: the base of the endpoint URLs the cards advertise (never the `Host` header). */
+  publicUrl?: string
+  /** Where the server listens before it is bound (`inject()`); the bound address once it is. */
+  listening?: ListeningAddress
   /** The server's database: A2A tasks live in its `a2a_tasks` table (migration 0002). */
   // biome-ignore lint/suspicious/noExplicitAny: the task store names its table at runtime, whatever the schema.
   db: Kysely<any>
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
-  /** The agent the server-wide card describes: the first orchestrator. */
+  /**
+   * What identifies the agent's registration (not its id, which a revoked agent leaves for
+   * anyone to register again): its A2A tasks are kept under it.
+   */
+  registrationOf(agent: Agent): Promise<string>
+  /**
+   * The agent the server-wide card describes: the one BATON_A2A_ROOT_AGENT names, else the
+   * first orchestrator.
+   */
   findOrchestrator(): Promise<Agent | undefined>
   runHostedAgent(input: HostedAgentRun): Promise<HostedAgentAnswer>
   /** How many hops the bus has counted in a conversation (0 when it has not seen it). */
@@ -69,12 +82,21 @@ export const a2aInbox = (agentId: string) => `a2a:${agentId}`
 
 /** The parts of the decorated server services (`app.baton`) that the A2A endpoints read. */
 export type ServerServicesForA2A = {
-  settings: { apiToken: string | undefined; redisUrl?: string | undefined }
+  settings: {
+    apiToken: string | undefined
+    redisUrl?: string | undefined
+    publicUrl?: string | undefined
+    a2aRootAgent?: string | undefined
+    host?: string
+    port?: number
+  }
   // biome-ignore lint/suspicious/noExplicitAny: see A2AServices.db.
   db: Kysely<any>
   repositories: {
     agents: {
       findById(id: string): Promise<Agent | undefined>
+      /** The agent's registration (see `A2AServices.registrationOf`); without it, the wallet. */
+      registrationOf?(wallet: string): Promise<string | undefined>
       list(options: { type?: string; limit: number; offset: number }): Promise<{ agents: Agent[] }>
     }
   }
@@ -101,9 +123,17 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
   return {
     apiToken: baton.settings.apiToken,
     ...(baton.settings.redisUrl ? { redisUrl: baton.settings.redisUrl } : {}),
+    ...(baton.settings.publicUrl ? { publicUrl: baton.settings.publicUrl } : {}),
+    ...(baton.settings.host !== undefined && baton.settings.port !== undefined
+      ? { listening: { address: baton.settings.host, port: baton.settings.port } }
+      : {}),
     db: baton.db,
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
+    registrationOf: async (agent) =>
+      (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,
     findOrchestrator: async () => {
+      const root = baton.settings.a2aRootAgent
+      if (root) return baton.repositories.agents.findById(root)
       const { agents } = await baton.repositories.agents.list({
         type: 'orchestrator',
         limit: 1,

@@ -101,7 +101,10 @@ class ExecutingTaskCache implements TaskStore {
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     // A listing reads the database: whatever is written behind goes there first.
     await Promise.all([...this.#running].map(([key, entry]) => this.#drain(key, entry)))
-    return this.#inner.list(params, context)
+    const page = await this.#inner.list(params, context)
+    // The number of tasks on this page, as the Java and .NET SDKs (and the conformance
+    // suite) read it, not the size asked for.
+    return { ...page, pageSize: page.tasks.length }
   }
 
   // Writes the entry's latest task until nothing newer is waiting; one write at a time per task.

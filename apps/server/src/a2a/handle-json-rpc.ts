@@ -22,12 +22,13 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { invalidParams } from './invalid-params'
 
 export type JsonRpcError = { code: number; message: string; data?: unknown }
 
 /**
  * Answers a JSON-RPC error the way the binding says: HTTP 200, the error in the body, and
- * `id: null` when the request's id could not be read.
+ * the request's id (`null` only when it could not be read).
  *
  * @example
  * return sendJsonRpcError(reply, null, { code: -32700, message: 'Invalid JSON payload.' })
@@ -48,8 +49,13 @@ export type HandleJsonRpcOptions = {
   body: string
   requestHandler: A2ARequestHandler
   user: User
-  /** Every task of this endpoint is kept under this tenant (the hosted agent's id). */
+  /** The tenant a request may name in its params (the hosted agent's id). */
   tenant: string
+  /**
+   * Every task of this endpoint is kept under this key (the hosted agent's registration):
+   * the task store's tenant.
+   */
+  scope: string
   /** Puts what the executor needs into the call context. */
   prepare?: (context: ServerCallContext) => void
 }
@@ -61,7 +67,7 @@ export type HandleJsonRpcOptions = {
  * otherwise; streaming methods answer with server-sent events.
  *
  * @example
- * app.post('/a2a/:agentId', (request, reply) => handleJsonRpc({ request, reply, body, requestHandler, user, tenant }))
+ * app.post('/a2a/:agentId', (request, reply) => handleJsonRpc({ request, reply, body, requestHandler, user, tenant, scope }))
  */
 export async function handleJsonRpc(
   options: HandleJsonRpcOptions,
@@ -76,11 +82,12 @@ export async function handleJsonRpc(
       message: 'Invalid JSON payload.',
     })
   }
+  // JSON-RPC 2.0: the request's id goes back with its error whenever it can be read.
+  const id = readableId(body)
   const invalid = invalidEnvelope(body)
   if (invalid) {
-    return sendJsonRpcError(reply, null, { code: A2A_ERROR_CODE.INVALID_REQUEST, message: invalid })
+    return sendJsonRpcError(reply, id, { code: A2A_ERROR_CODE.INVALID_REQUEST, message: invalid })
   }
-  const id = 'id' in body ? body.id : null
   const header = (name: string) => {
     const value = request.headers[name.toLowerCase()]
     return Array.isArray(value) ? value[0] : value
@@ -92,12 +99,24 @@ export async function handleJsonRpc(
     : JsonRpcTransportHandler.mapToJSONRPCError
   const paramsTenant = body.params?.tenant
   if (paramsTenant !== undefined && paramsTenant !== '' && paramsTenant !== options.tenant) {
-    return sendJsonRpcError(reply, id ?? null, {
+    return sendJsonRpcError(reply, id, {
       code: A2A_ERROR_CODE.INVALID_PARAMS,
       message: `This endpoint serves tenant "${options.tenant}" only.`,
     })
   }
   if (paramsTenant !== undefined) delete body.params?.tenant
+  const badParams = invalidParams(
+    body.method as string,
+    body.params as Record<string, unknown> | undefined,
+    legacy ? 'v0.3' : 'v1.0',
+  )
+  if (badParams) {
+    return sendJsonRpcError(reply, id, {
+      code: A2A_ERROR_CODE.INVALID_PARAMS,
+      message: badParams.message,
+      data: { field: badParams.field },
+    })
+  }
 
   try {
     const context = defaultServerCallContextBuilder({
@@ -109,7 +128,7 @@ export async function handleJsonRpc(
       user: options.user,
       headers: request.headers,
       ...(requestedVersion ? { requestedVersion } : {}),
-      tenant: options.tenant,
+      tenant: options.scope,
     })
     options.prepare?.(context)
     validateVersion(
@@ -138,7 +157,7 @@ export async function handleJsonRpc(
       try {
         first = await iterator.next()
       } catch (error) {
-        return sendJsonRpcError(reply, id ?? null, mapError(error))
+        return sendJsonRpcError(reply, id, mapError(error))
       }
     }
     reply.hijack()
@@ -156,7 +175,7 @@ export async function handleJsonRpc(
       }
     } catch (error) {
       if (!raw.writableEnded) {
-        raw.write(formatSSEErrorEvent({ jsonrpc: '2.0', id: id ?? null, error: mapError(error) }))
+        raw.write(formatSSEErrorEvent({ jsonrpc: '2.0', id: id, error: mapError(error) }))
       }
     } finally {
       request.raw.off('close', onClose)
@@ -170,11 +189,18 @@ export async function handleJsonRpc(
     }
     return sendJsonRpcError(
       reply,
-      id ?? null,
+      id,
       mapped,
       mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200,
     )
   }
+}
+
+/** The request's id when it is one JSON-RPC allows (a string, a number or null), else null. */
+function readableId(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const id = (body as { id?: unknown }).id
+  return typeof id === 'string' || typeof id === 'number' ? id : null
 }
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { A2AServices } from './a2a-services'
-import { type Conversation, findConversation } from './find-conversation'
+import { type Conversation, findConversation, type RunningTask } from './find-conversation'
 
 export type HostedAgentExecutorOptions = Pick<
   A2AServices,
@@ -25,26 +25,31 @@ export const HOSTED_AGENT_STATE_KEY = 'baton.hosted-agent'
 /**
  * The A2A executor of hosted agents: each message runs the agent once through the agent
  * host (its budget, its ledger, its loop guard) and becomes a task whose artifact is the
- * answer. A message in a `contextId` Baton has seen continues that conversation: same
- * correlation, one hop further; the task keeps both in `metadata.baton`.
+ * answer. Work an agent passes on (a message in a context where an agent is still working,
+ * or from a Baton agent) continues its conversation one hop further; a client's own turn is
+ * a chain of its own at hop 0 (see `findConversation`). The task keeps both in `metadata.baton`.
  *
  * @example
  * const executor = createHostedAgentExecutor({ ...services, agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent })
  * new DefaultRequestHandler(card, taskStore, executor)
  */
 export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): AgentExecutor {
-  const running = new Map<string, AbortController>()
+  const running = new Map<string, RunningTask>()
+  const controllers = new Map<string, AbortController>()
 
   return {
     async execute(context: RequestContext, bus: ExecutionEventBus) {
       const { taskId, contextId } = context
       const agent = options.agentOf(context)
-      const known = await findConversation({ db: options.db, contextId, hops: options.hops })
-      // A Baton caller elsewhere says how far its conversation has come; it can only add hops.
-      const claimed = hopOf(context.userMessage)
-      const conversation: Conversation = known
-        ? { correlationId: known.correlationId, hop: Math.max(known.hop + 1, claimed) }
-        : { correlationId: contextId, hop: claimed }
+      // A client's own turn starts a chain at hop 0; only work passed on between agents counts.
+      const conversation: Conversation = await findConversation({
+        db: options.db,
+        contextId,
+        taskId,
+        claimedHop: hopOf(context.userMessage),
+        hops: options.hops,
+        running: running.values(),
+      })
       const publishTask = (state: TaskState, message?: Message) =>
         bus.publish(
           AgentEvent.task({
@@ -67,7 +72,8 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         )
 
       const controller = new AbortController()
-      running.set(taskId, controller)
+      controllers.set(taskId, controller)
+      running.set(taskId, { taskId, contextId, conversation })
       publishTask(TaskState.TASK_STATE_SUBMITTED)
       publishStatus(TaskState.TASK_STATE_WORKING)
       const input = textOf(context.userMessage.parts)
@@ -76,6 +82,7 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         await options.recordMessage({ from, to: agent.id, content: input, ...conversation })
       } catch (error) {
         // The loop guard refused the hop (held for a person past maxHops, or the chain stopped).
+        controllers.delete(taskId)
         running.delete(taskId)
         publishStatus(TaskState.TASK_STATE_REJECTED, agentMessage(context, errorText(error)))
         bus.finished()
@@ -113,13 +120,14 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         if (controller.signal.aborted) return
         publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(context, errorText(error)))
       } finally {
+        controllers.delete(taskId)
         running.delete(taskId)
       }
       bus.finished()
     },
 
     async cancelTask(taskId: string, bus: ExecutionEventBus) {
-      const controller = running.get(taskId)
+      const controller = controllers.get(taskId)
       if (controller) controller.abort(new Error(`A2A task ${taskId} was cancelled`))
       else options.cancelElsewhere?.(taskId)
       bus.publish(
@@ -177,10 +185,10 @@ function fromOf(message: Message): string {
   return typeof from === 'string' && from ? from : 'a2a-client'
 }
 
-/** The hop a calling Baton agent gave this message (`metadata.batonHop`), else 0. */
-function hopOf(message: Message): number {
+/** The hop a calling Baton agent gave this message (`metadata.batonHop`), else undefined. */
+function hopOf(message: Message): number | undefined {
   const hop = message.metadata?.batonHop
-  return typeof hop === 'number' && Number.isInteger(hop) && hop >= 0 ? hop : 0
+  return typeof hop === 'number' && Number.isInteger(hop) && hop >= 0 ? hop : undefined
 }
 
 function errorText(error: unknown): string {

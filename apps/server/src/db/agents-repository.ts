@@ -46,6 +46,21 @@ export function createAgentsRepository(db: Kysely<Database>) {
       return row ? toAgent(row.record) : undefined
     },
 
+    /**
+     * The registration the agent of `wallet` is live under: the id of its latest `register`
+     * history entry. One per registration and never reused, unlike the agent id (a revoked
+     * agent's id may be registered again, by anyone) or even the wallet.
+     */
+    async registrationOf(wallet: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('agent_history')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('wallet', '=', wallet)
+        .where('change', '=', 'register')
+        .executeTakeFirst()
+      return row?.id === null || row?.id === undefined ? undefined : String(row.id)
+    },
+
     /** True when the wallet was ever registered (revoked or not). */
     async exists(wallet: string, executor: Executor = db): Promise<boolean> {
       const row = await executor

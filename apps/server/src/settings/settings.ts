@@ -27,6 +27,15 @@ export const SettingsSchema = z.object({
   BATON_RATE_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   /** Comma-separated origins allowed by CORS (none by default). */
   BATON_CORS_ORIGINS: z.string().default(''),
+  /**
+   * The URL clients reach this server at (`https://baton.example.com`): agent cards advertise
+   * it and browsers' requests from it are same-origin. Unset, the listening address.
+   */
+  BATON_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /** The hosted agent (by id) whose card `GET /.well-known/agent-card.json` serves. */
+  BATON_A2A_ROOT_AGENT: z.string().min(1).optional(),
   /** Where the playground build is served from (default `apps/playground/dist`). */
   BATON_PLAYGROUND_DIR: z.string().optional(),
   /** Skip seeding the demo on an empty database. */
@@ -63,6 +72,10 @@ export type Settings = {
   bodyLimit: number
   rateLimit: { max: number; windowMs: number }
   corsOrigins: string[]
+  /** BATON_PUBLIC_URL, without a trailing slash; undefined for the listening address. */
+  publicUrl: string | undefined
+  /** BATON_A2A_ROOT_AGENT; undefined for the first orchestrator. */
+  a2aRootAgent: string | undefined
   playgroundDir: string | undefined
   seed: boolean
   /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
@@ -111,6 +124,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     corsOrigins: values.BATON_CORS_ORIGINS.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicUrl: values.BATON_PUBLIC_URL?.replace(/\/+$/, ''),
+    a2aRootAgent: values.BATON_A2A_ROOT_AGENT,
     playgroundDir: values.BATON_PLAYGROUND_DIR,
     seed: values.BATON_SEED,
     runtimeKey: values.BATON_RUNTIME_KEY,

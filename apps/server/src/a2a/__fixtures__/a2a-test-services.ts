@@ -63,6 +63,7 @@ export async function createTestServices(
     db,
     calls,
     findAgent: async (agentId) => agents.find((agent) => agent.id === agentId),
+    registrationOf: async (agent) => agent.wallet,
     findOrchestrator: async () => agents.find((agent) => agent.type === 'orchestrator'),
     hops: () => 0,
     recordMessage: async () => {},

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, Migrator } from 'kysely'
+import { Kysely, Migrator, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../database'
@@ -49,5 +49,36 @@ describe('migrations', () => {
       provider: { getMigrations: async () => migrations },
     }).getMigrations()
     expect(applied.every((migration) => migration.executedAt !== undefined)).toBe(true)
+  })
+
+  it('0009 moves each live agent’s A2A tasks under its registration, and no older ones', async () => {
+    const db = await freshDatabase()
+    const { ['0009-a2a-registration-tenants']: _later, ...before } = migrations
+    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()
+    const task = (id: string, at: string) =>
+      sql`insert into a2a_tasks (tenant, owner, id, context_id, status_last_updated)
+          values ('payroll', 'baton', ${id}, 'c', ${Date.parse(at)})`.execute(db)
+    const history = (wallet: string, change: string, at: string) =>
+      sql`insert into agent_history (wallet, change, record, signer, at)
+          values (${wallet}, ${change}, '{}', 's', ${at})`.execute(db)
+    // The first "payroll" was registered, served a task, and was revoked; another took the id.
+    await sql`insert into agents (wallet, id, creator, record, revoked_at)
+              values ('0xOld', 'payroll', '0xA', '{}', now()), ('0xNew', 'payroll', '0xB', '{}', null)`.execute(
+      db,
+    )
+    await history('0xOld', 'register', '2026-01-01T00:00:00Z')
+    await task('old-task', '2026-01-02T00:00:00Z')
+    await history('0xOld', 'revoke', '2026-01-03T00:00:00Z')
+    await history('0xNew', 'register', '2026-01-04T00:00:00Z')
+    await task('new-task', '2026-01-05T00:00:00Z')
+    await migrate(db)
+    const { rows } = await sql<{ id: string; tenant: string }>`
+      select id, tenant from a2a_tasks order by id`.execute(db)
+    const registration = await sql<{ id: number }>`
+      select id from agent_history where wallet = '0xNew' and change = 'register'`.execute(db)
+    expect(rows).toEqual([
+      { id: 'new-task', tenant: `payroll#${registration.rows[0]?.id}` },
+      { id: 'old-task', tenant: 'payroll' },
+    ])
   })
 })
