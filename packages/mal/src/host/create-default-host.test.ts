@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createStaticRegistry } from '@baton/core'
+import type { ToolSet } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet } from '../__fixtures__/agents'
 import { runPlan } from '../run'
@@ -131,7 +132,7 @@ describe('createDefaultHost agentTools', () => {
     const { createDefaultHost } = await import('./create-default-host')
     const seen: { wallet: string; workspaceDir: string | undefined }[] = []
     const host = createDefaultHost({
-      agentTools: (agent, { budget, workspaceDir }) => {
+      agentTools: (agent, { budget, workspaceDir }): ToolSet => {
         seen.push({ wallet: agent.wallet, workspaceDir })
         if (!agent.tools.includes('weather')) return {}
         return {
