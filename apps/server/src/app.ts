@@ -18,6 +18,7 @@ import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
 import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
+import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
@@ -147,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(runRoutes)
   await app.register(runReceiptRoutes)
   await app.register(runtimeRoutes)
+  await app.register(catalogueRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
