@@ -119,10 +119,10 @@ export function RegisterAgentForm() {
             value={toolsText}
             onChange={(event) => setToolsText(event.target.value)}
           />
-          <div
+          <fieldset
             className="row"
             aria-label="Tools this server can grant"
-            style={{ flexWrap: 'wrap', gap: 4 }}
+            style={{ flexWrap: 'wrap', gap: 4, border: 0, padding: 0, margin: '0.3rem 0' }}
           >
             {(tools.data ?? []).map((tool) => (
               <button
@@ -139,7 +139,7 @@ export function RegisterAgentForm() {
                 {tool.name}
               </button>
             ))}
-          </div>
+          </fieldset>
         </div>
         <div>
           <label htmlFor="register-tagline">Tagline</label>
