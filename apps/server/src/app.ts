@@ -13,6 +13,7 @@ import {
 import { a2aPlugin } from './a2a'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
+import { mcpPlugin } from './mcp/mcp-plugin'
 import { servePlayground } from './plugins/playground'
 import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
@@ -153,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(spendRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
+  await app.register(mcpPlugin)
   await servePlayground(app, settings.playgroundDir)
   return app
 }
