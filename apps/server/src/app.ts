@@ -13,12 +13,14 @@ import {
 import { a2aPlugin } from './a2a'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
+import { mcpPlugin } from './mcp/mcp-plugin'
 import { servePlayground } from './plugins/playground'
 import { refuseForeignOrigins } from './plugins/refuse-foreign-origins'
 import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
 import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
+import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
@@ -154,10 +156,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(runRoutes)
   await app.register(runReceiptRoutes)
   await app.register(runtimeRoutes)
+  await app.register(catalogueRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
+  await app.register(mcpPlugin)
   await servePlayground(app, settings.playgroundDir)
   return app
 }

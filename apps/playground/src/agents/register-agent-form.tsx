@@ -3,6 +3,7 @@ import { useAgentStore } from '@baton/surface'
 import { type FormEvent, useState } from 'react'
 import { privateKeyToAccount } from 'viem/accounts'
 import { serverApi } from '../api/client'
+import { useServerData } from '../api/use-server-data'
 import { describeError } from '../ui/describe-error'
 import { exportDevelopmentKeys, loadDevelopmentKeys, newAgentAccount } from './development-keys'
 import { hasInjectedWallet, injectedCreator } from './injected-wallet'
@@ -25,6 +26,14 @@ export function RegisterAgentForm() {
   const [error, setError] = useState<string>()
   const [registered, setRegistered] = useState<{ name: string; wallet: string }>()
   const creatorAddress = privateKeyToAccount(loadDevelopmentKeys().creator).address
+  // What this server can run: its providers' models and the tools it can grant.
+  const models = useServerData(serverApi.listModels, [])
+  const tools = useServerData(serverApi.listTools, [])
+  const [toolsText, setToolsText] = useState('')
+  const addTool = (name: string) => {
+    const listed = lines(toolsText)
+    if (!listed.includes(name)) setToolsText([...listed, name].join(', '))
+  }
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -90,9 +99,47 @@ export function RegisterAgentForm() {
             ))}
           </select>
           <label htmlFor="register-model">Model</label>
-          <input id="register-model" name="model" defaultValue="offline:default" required />
+          <input
+            id="register-model"
+            name="model"
+            defaultValue="offline:default"
+            required
+            list="register-model-options"
+          />
+          <datalist id="register-model-options">
+            {(models.data ?? []).flatMap((provider) =>
+              provider.models.map((model) => <option key={model} value={model} />),
+            )}
+          </datalist>
           <label htmlFor="register-tools">Tools (comma-separated)</label>
-          <input id="register-tools" name="tools" placeholder="search, read_file" />
+          <input
+            id="register-tools"
+            name="tools"
+            placeholder="none"
+            value={toolsText}
+            onChange={(event) => setToolsText(event.target.value)}
+          />
+          <fieldset
+            className="row"
+            aria-label="Tools this server can grant"
+            style={{ flexWrap: 'wrap', gap: 4, border: 0, padding: 0, margin: '0.3rem 0' }}
+          >
+            {(tools.data ?? []).map((tool) => (
+              <button
+                key={tool.name}
+                type="button"
+                className="example small"
+                title={
+                  tool.grantedWhen
+                    ? `${tool.description} Granted ${tool.grantedWhen}.`
+                    : tool.description
+                }
+                onClick={() => addTool(tool.name)}
+              >
+                {tool.name}
+              </button>
+            ))}
+          </fieldset>
         </div>
         <div>
           <label htmlFor="register-tagline">Tagline</label>

@@ -75,6 +75,15 @@ export type PlanCheck =
       }[]
     }
 
+export type CatalogueTool = {
+  name: string
+  source: 'builtin' | 'module' | 'mcp'
+  description: string
+  server?: string
+  minTrustTier?: string
+  grantedWhen?: string
+}
+
 export type SpendRow = { key: string; calls: number; tokens: number; costUsd: number }
 
 function listIn<Item>(body: unknown, key: string): Item[] {
@@ -122,6 +131,14 @@ export const serverApi = {
       ...(signal ? { signal } : {}),
     }),
   listPlans: async () => listIn<SavedPlan>(await requestJson(endpoint, `${api}plans`), 'plans'),
+  /** Every tool the server can grant (built-in, its module's, its MCP servers'). */
+  listTools: async () => listIn<CatalogueTool>(await requestJson(endpoint, `${api}tools`), 'tools'),
+  /** The configured model providers and the model ids the server knows. */
+  listModels: async () =>
+    listIn<{ provider: string; models: string[] }>(
+      await requestJson(endpoint, `${api}models`),
+      'providers',
+    ),
   spend: async (by: 'wallet' | 'run') =>
     listIn<Record<string, unknown>>(await requestJson(endpoint, `${api}spend?by=${by}`), 'spend'),
 }

@@ -53,6 +53,7 @@ export function isApiPath(path: string): boolean {
     path.startsWith('/api/') ||
     path.startsWith('/agent/') ||
     path.startsWith('/a2a') ||
+    path === '/mcp' ||
     path.startsWith('/docs') ||
     path.startsWith('/.well-known/') ||
     path === '/health' ||

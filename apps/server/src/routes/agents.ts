@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
+import { checkAgentCard } from '../tools/check-agent-card'
 import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
 
 const AgentBody = z
@@ -89,6 +90,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body = request.body
       const agent = parseWith(Agent, body.agent, 'agent')
+      await checkAgentCard(app.baton, agent)
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
           action: 'register',
@@ -184,6 +186,12 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         { ...current, ...body.changes, updatedAt: new Date().toISOString() },
         'agent',
       )
+      // Only what the change touches is checked again: a card stored before a tool went away
+      // can still be changed in other ways.
+      await checkAgentCard(app.baton, {
+        model: 'model' in body.changes ? updated.model : `${app.baton.models.providers()[0]}:_`,
+        tools: 'tools' in body.changes ? updated.tools : [],
+      })
       await db.transaction().execute(async (trx) => {
         await useNonce(body.nonce, signer, trx)
         await repositories.agents.update(updated, signer, trx)

@@ -27,9 +27,12 @@ import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { NotFoundError } from '../http/http-errors'
 import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
+import type { ToolCatalogue } from '../tools/create-tool-catalogue'
 
 export type CreateAgentHostOptions = {
   agents: AgentsRepository
+  /** The module's and MCP servers' tools, given to each run as its card lists them. */
+  tools?: ToolCatalogue
   registry: RegistryClient
   ledger: LedgerRepository
   memory: MemoryStore
@@ -75,7 +78,17 @@ export const DEFAULT_MAX_DELEGATION_DEPTH = 3
  * const { text } = await host.runHostedAgent({ agent: 'incident-analyst', input: 'hi' })
  */
 export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHost {
-  const planHost = createDefaultHost({ models: options.models, memory: options.memory })
+  const catalogue = options.tools
+  const planHost = createDefaultHost({
+    models: options.models,
+    memory: options.memory,
+    ...(catalogue
+      ? {
+          agentTools: (agent: Agent, context: { budget: Budget; workspaceDir?: string }) =>
+            catalogue.toolsFor(agent, context),
+        }
+      : {}),
+  })
   const listening = new Map<string, () => void>()
   // Grants wait here for the delivery of their envelope (taken once, or dropped after a minute).
   const grants = new Map<string, { budget: BudgetInput; timer: NodeJS.Timeout }>()
@@ -180,17 +193,18 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
       // A bus message for an agent that lives elsewhere goes to it over A2A, not run here.
       if (message && agent.endpoint) return await runRemote(agent, input, message, budget)
       const output = cardOutput(agent)
-      const extraTools = agent.agentCard.canDelegate
-        ? askPeerTool(agent, message, budget)
-        : undefined
+      const extraTools = {
+        ...(catalogue ? await catalogue.toolsFor(agent, { budget }) : {}),
+        ...(agent.agentCard.canDelegate ? askPeerTool(agent, message, budget) : {}),
+      }
       // The grant goes on a copy of the card: a run binds only the tools its card lists.
-      const card = extraTools ? grantTools(agent, Object.keys(extraTools)) : agent
+      const card = grantTools(agent, Object.keys(extraTools))
       const result = await runAgent(card, input.input, {
         budget,
         ...(input.signal ? { signal: input.signal } : {}),
         memory: options.memory,
         models: options.models,
-        ...(extraTools ? { extraTools } : {}),
+        extraTools,
         ...(output ? { output } : {}),
       })
       const text = answerText(result)

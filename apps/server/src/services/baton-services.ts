@@ -5,6 +5,7 @@ import type { Database } from '../db/database'
 import type { Repositories } from '../db/repositories'
 import type { RuntimeSigner } from '../receipt/load-runtime-signer'
 import type { Settings } from '../settings/settings'
+import type { ToolCatalogue } from '../tools/create-tool-catalogue'
 import type { RunService } from './run-service'
 
 /** What `agentHost.runHostedAgent` takes: one message for one hosted agent. */
@@ -63,6 +64,8 @@ export type BatonServices = {
   runtime: RuntimeSigner
   memory: MemoryStore
   models: ModelRegistry
+  /** The tools the server can grant: built-in, the operator's module, MCP servers'. */
+  tools: ToolCatalogue
   /** Aborted when the server starts shutting down (long-lived streams end on it). */
   closing: AbortSignal
   /** Stops background work and closes the bus and the database. */

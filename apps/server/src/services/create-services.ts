@@ -13,6 +13,9 @@ import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
 import { createScaleOut } from '../scale/create-scale-out'
 import type { Settings } from '../settings'
+import { createToolCatalogue } from '../tools/create-tool-catalogue'
+import { loadMcpSettings } from '../tools/load-mcp-settings'
+import { loadToolsModule } from '../tools/load-tools-module'
 import { createAgentHost, type ServerAgentHost } from './agent-host'
 import type { BatonServices } from './baton-services'
 import { createRunService } from './run-service'
@@ -71,7 +74,12 @@ export async function createServices(
   bus.on('escalation', saveEscalation)
   bus.on('escalation-resolved', saveEscalation)
 
+  const tools = createToolCatalogue({
+    ...(settings.mcpConfig ? { mcp: await loadMcpSettings(settings.mcpConfig) } : {}),
+    ...(settings.toolsModule ? { moduleTools: await loadToolsModule(settings.toolsModule) } : {}),
+  })
   const agentHost = createAgentHost({
+    tools,
     agents: repositories.agents,
     registry,
     ledger: repositories.ledger,
@@ -133,6 +141,7 @@ export async function createServices(
     runtime,
     memory,
     models,
+    tools,
     closing: closing.signal,
     beginShutdown: () => closing.abort(),
     async close() {
@@ -145,6 +154,7 @@ export async function createServices(
       // processes they stay queued, for the others).
       if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
+      await tools.close()
       await redisConclave?.close()
       await scale?.close()
       await db.destroy()

@@ -59,6 +59,10 @@ export const SettingsSchema = z.object({
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
   BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
+  /** A JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools the server can grant. */
+  BATON_MCP_CONFIG: z.string().min(1).optional(),
+  /** A module exporting AI SDK tools (default or `tools` export) the server can grant. */
+  BATON_TOOLS_MODULE: z.string().min(1).optional(),
 })
 
 export type Settings = {
@@ -89,6 +93,10 @@ export type Settings = {
   leaseMs: number
   /** How deep a hosted agent's `start_subagent` may nest (BATON_MAX_DELEGATION_DEPTH). */
   maxDelegationDepth: number
+  /** The MCP servers' settings file (BATON_MCP_CONFIG). */
+  mcpConfig: string | undefined
+  /** The operator's module of AI SDK tools (BATON_TOOLS_MODULE). */
+  toolsModule: string | undefined
 }
 
 /**
@@ -136,6 +144,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
+    mcpConfig: values.BATON_MCP_CONFIG,
+    toolsModule: values.BATON_TOOLS_MODULE,
   }
 }
 

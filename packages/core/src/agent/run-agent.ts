@@ -9,6 +9,7 @@ import type { Agent } from '../schemas'
 import { parseWith } from '../schemas/parse'
 import { assertAllowed } from '../tools/create-tool-registry'
 import { UnknownToolError } from '../tools/tool-errors'
+import { isToolPattern, matchesToolPattern } from '../tools/tool-patterns'
 import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
@@ -158,18 +159,30 @@ export async function runAgent(
  * tools the card lists) gates every tool: the tool registry's and the runtime's extras alike,
  * so an extra the card does not list is never bound and `tools: []` binds none. A runtime that
  * grants tools records the grant by listing their names on the card it passes. A listed tool
- * that neither provides is an `UnknownToolError` before any model call.
+ * that neither provides is an `UnknownToolError` before any model call. An entry ending in `*`
+ * (`mcp__files__*`) is a pattern: it binds every tool offered under that prefix.
  */
 function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
   assertAllowed(allowed, options.tools)
   const extra = options.extraTools ?? {}
+  const registry = options.toolRegistry
   const tools: ToolSet = {}
   for (const name of options.tools ?? allowed) {
-    const granted = Object.hasOwn(extra, name) ? extra[name] : options.toolRegistry?.get(name)
+    if (isToolPattern(name)) {
+      // A pattern (`mcp__files__*`) binds whatever the runtime and the registry offer under it.
+      for (const offered of [...Object.keys(extra), ...(registry?.names() ?? [])]) {
+        if (!Object.hasOwn(tools, offered) && matchesToolPattern(name, offered)) {
+          const granted = Object.hasOwn(extra, offered) ? extra[offered] : registry?.get(offered)
+          if (granted) tools[offered] = granted
+        }
+      }
+      continue
+    }
+    const granted = Object.hasOwn(extra, name) ? extra[name] : registry?.get(name)
     if (!granted) {
       throw new UnknownToolError({
         toolName: name,
-        registered: [...(options.toolRegistry?.names() ?? []), ...Object.keys(extra)],
+        registered: [...(registry?.names() ?? []), ...Object.keys(extra)],
       })
     }
     tools[name] = granted

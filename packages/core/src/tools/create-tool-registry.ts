@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ValidationError } from '../errors/baton-error'
 import { issuesOf } from '../schemas/parse'
 import { ToolAlreadyRegisteredError, ToolNotAllowedError, UnknownToolError } from './tool-errors'
+import { isToolListed, isToolPattern, matchesToolPattern } from './tool-patterns'
 import type { ToolRegistry } from './types'
 
 // Provider APIs accept tool names of this shape only (OpenAI: ^[a-zA-Z0-9_-]{1,64}$).
@@ -46,6 +47,12 @@ class ToolRegistryImpl implements ToolRegistry {
     assertAllowed(allowed, narrow)
     const bound: ToolSet = {}
     for (const name of narrow ?? allowed) {
+      if (isToolPattern(name)) {
+        for (const [registered, definition] of this.#tools) {
+          if (matchesToolPattern(name, registered)) bound[registered] = definition
+        }
+        continue
+      }
       const definition = this.#tools.get(name)
       if (!definition) throw new UnknownToolError({ toolName: name, registered: this.names() })
       bound[name] = definition
@@ -55,13 +62,14 @@ class ToolRegistryImpl implements ToolRegistry {
 }
 
 /**
- * Throws `ToolNotAllowedError` for the first name in `narrow` that `allowed` does not list.
+ * Throws `ToolNotAllowedError` for the first name in `narrow` that `allowed` does not list
+ * (an `allowed` entry ending in `*` lists every name it starts).
  *
  * @example
  * assertAllowed(['search'], ['search', 'shell']) // throws: "shell" is not allowed
  */
 export function assertAllowed(allowed: readonly string[], narrow?: readonly string[]): void {
   for (const name of narrow ?? []) {
-    if (!allowed.includes(name)) throw new ToolNotAllowedError({ toolName: name, allowed })
+    if (!isToolListed(allowed, name)) throw new ToolNotAllowedError({ toolName: name, allowed })
   }
 }

@@ -17,6 +17,7 @@ import { formatIssue, PlanValidationError, safeParsePlan } from '../validate'
 import { CliUsageError } from './cli-errors'
 import { createProgressFormatter } from './format-progress'
 import { parseInputFlags } from './parse-input-flags'
+import { runMcpBridge } from './run-mcp-bridge'
 
 export type CliIo = {
   stdout: { write(text: string): unknown }
@@ -31,10 +32,13 @@ export const EXIT = { ok: 0, failed: 1, paused: 2, usage: 64, cancelled: 130 } a
 
 const USAGE = `Usage:
   mal check <plan.yaml> [--require-output]
+  mal mcp --server <url> [--token <token>]
   mal run <plan.yaml> [--input name=value ...] [--registry <url> | --agents <agents.json>]
           [--budget-cost <usd>] [--budget-calls <n>] [--budget-seconds <s>]
           [--answer <text> ...] [--workspace <dir>] [--json]
 
+  mcp     serves the Baton server's MCP tools (list_agents, delegate, run_plan, answer_run,
+          get_run) over stdio, for MCP clients that start a command
   check   validates a plan; every problem is shown as file:line:column path: message
   run     runs a plan, showing each step and its spend as it happens; an ask_user step
           takes the next --answer, else a line from stdin
@@ -48,6 +52,7 @@ Exit codes: 0 done, 1 failed or invalid, 2 paused without an answer, 64 usage, 1
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
+    if (argv[0] === 'mcp') return await runMcpBridge(argv.slice(1), io)
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,

@@ -1,9 +1,22 @@
-import type { ModelRegistry, ToolRegistry } from '@baton/core'
+import type { Agent, Budget, ModelRegistry, ToolRegistry } from '@baton/core'
 import type { ToolSet } from 'ai'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
+/**
+ * Tools the runtime gives one agent for one run, beyond the registry's (e.g. MCP tools from
+ * `@baton/core/mcp`'s `toolsFor`): already gated by the agent's card, charged to `budget`.
+ */
+export type AgentToolsProvider = (
+  agent: Agent,
+  context: { budget: Budget; workspaceDir?: string },
+) => Promise<ToolSet> | ToolSet
+
 /** What every agent run of the default host is given, whatever the step. */
-export type HostRunOptions = { models?: ModelRegistry; toolRegistry?: ToolRegistry }
+export type HostRunOptions = {
+  models?: ModelRegistry
+  toolRegistry?: ToolRegistry
+  agentTools?: AgentToolsProvider
+}
 
 /**
  * The `runAgent` options of one agent run of a step: the host's models, its tool registry,

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createStaticRegistry } from '@baton/core'
+import type { ToolSet } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet } from '../__fixtures__/agents'
 import { runPlan } from '../run'
@@ -121,5 +122,49 @@ describe('createDefaultHost', () => {
     expect(result.status).toBe('failed')
     expect(result.error).toMatchObject({ code: 'TASK_FAILED', path: 'steps[0]' })
     expect(result.error?.message).toMatch(/ended asking: .*Which region\?/)
+  })
+})
+
+describe('createDefaultHost agentTools', () => {
+  it('gives delegate and task agents the runtime tools it provides for them, charged to the step', async () => {
+    const { tool } = await import('ai')
+    const { z } = await import('zod')
+    const { createDefaultHost } = await import('./create-default-host')
+    const seen: { wallet: string; workspaceDir: string | undefined }[] = []
+    const host = createDefaultHost({
+      agentTools: (agent, { budget, workspaceDir }): ToolSet => {
+        seen.push({ wallet: agent.wallet, workspaceDir })
+        if (!agent.tools.includes('weather')) return {}
+        return {
+          weather: tool({
+            inputSchema: z.object({ city: z.string() }),
+            execute: async ({ city }) => {
+              budget.charge({ calls: 1 }, { wallet: agent.wallet })
+              return `sunny in ${city}`
+            },
+          }),
+        }
+      },
+    })
+    const withTool = createStaticRegistry([agentRecord({ tools: ['weather'] })])
+    const ask = '[[tool:weather {"city":"Oslo"}]]'
+    const result = await runPlan(
+      {
+        steps: [
+          { op: 'delegate', saveAs: 'a', agentWallet: analystWallet, prompt: `Weather? ${ask}` },
+          { op: 'task', saveAs: 'b', agentWallet: analystWallet, prompt: `Weather? ${ask}` },
+          { op: 'stop', output: '{{a}} | {{b}}' },
+        ],
+      },
+      { registry: withTool, host },
+    )
+    expect(result.error).toBeUndefined()
+    expect(result.output).toMatch(/sunny in Oslo.*\|.*sunny in Oslo/)
+    expect(seen.map((entry) => entry.wallet)).toEqual([analystWallet, analystWallet])
+    // The task's turn is told its workspace directory; a delegate has none.
+    expect(seen[0]?.workspaceDir).toBeUndefined()
+    expect(seen[1]?.workspaceDir).toEqual(expect.any(String))
+    // Two model calls and one tool charge per step.
+    expect(result.usageByWallet[analystWallet]?.calls).toBe(6)
   })
 })

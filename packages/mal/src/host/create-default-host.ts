@@ -12,7 +12,7 @@ import { withGrantedTools } from '../granted-tools'
 import { isSpendExhaustion } from '../run/carve-budget'
 import { TaskFailedError } from '../run/run-errors'
 import type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
-import { agentRunOptions, type HostRunOptions } from './agent-run-options'
+import { type AgentToolsProvider, agentRunOptions, type HostRunOptions } from './agent-run-options'
 import { answerText, cardOutput } from './card-output'
 import { createTaskRunner } from './task-runner'
 import { taskWorkspace } from './task-workspace'
@@ -20,6 +20,11 @@ import { taskWorkspace } from './task-workspace'
 export type CreateDefaultHostOptions = {
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
+  /**
+   * Tools the runtime gives each agent run (of `delegate`, `task` and their sub-agents), such
+   * as MCP tools; they must already be gated by the agent's card.
+   */
+  agentTools?: AgentToolsProvider
   /** The agents' own memory (used by `delegate` and by `task` with `isolation: none`). */
   memory?: MemoryStore
   /**
@@ -48,15 +53,19 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
   const host: HostRunOptions = {
     ...(options.models ? { models: options.models } : {}),
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+    ...(options.agentTools ? { agentTools: options.agentTools } : {}),
   }
   return {
     async delegate(request: HostDelegateRequest): Promise<HostResult> {
       const { agent, budget, signal } = request
       if (agent.endpoint) return askRemote(request, options)
       const output = cardOutput(agent)
-      const extraTools = request.conclave
-        ? createConclaveTools({ ...request.conclave, wallet: agent.wallet })
-        : {}
+      const extraTools = {
+        ...(options.agentTools ? await options.agentTools(agent, { budget }) : {}),
+        ...(request.conclave
+          ? createConclaveTools({ ...request.conclave, wallet: agent.wallet })
+          : {}),
+      }
       const result = await runAgent(
         withGrantedTools(agent, Object.keys(extraTools)),
         request.prompt,

@@ -57,7 +57,13 @@ export function createTaskRunner(options: {
       return question
     },
     async run(turn) {
-      const tools: ToolSet = { ...turn.tools, ...conclaveFor(turn.agent.wallet) }
+      const runtime = options.host.agentTools
+        ? await options.host.agentTools(turn.agent, {
+            budget: turn.budget,
+            workspaceDir: turn.directory,
+          })
+        : {}
+      const tools: ToolSet = { ...runtime, ...turn.tools, ...conclaveFor(turn.agent.wallet) }
       taskAgent ??= turn.agent
       const ask = turn.tools.ask_caller
       if (ask?.execute && turn.agent === taskAgent) {

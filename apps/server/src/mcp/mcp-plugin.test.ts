@@ -1,0 +1,191 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { signAgentRegistration } from '@baton/core'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newAgentAccounts } from '../__fixtures__/signed-agents'
+import { createTestApp } from '../__fixtures__/test-app'
+import { seedDemo } from '../seed/seed-demo'
+
+const filesServer = fileURLToPath(
+  new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
+)
+const token = 'mcp-test-token-0123456789'
+let folder: string
+let app: FastifyInstance
+let url: URL
+const clients: Client[] = []
+
+async function connect(headers: Record<string, string> = { authorization: `Bearer ${token}` }) {
+  const client = new Client({ name: 'test-client', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }))
+  clients.push(client)
+  return client
+}
+
+const structured = (result: unknown) =>
+  (result as { structuredContent: Record<string, unknown> }).structuredContent
+const text = (result: unknown) =>
+  ((result as { content: { text: string }[] }).content[0]?.text ?? '') as string
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'baton-mcp-server-'))
+  const config = path.join(folder, 'mcp.json')
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: { files: { command: process.execPath, args: [filesServer, folder] } },
+    }),
+  )
+  app = await createTestApp({ apiToken: token, mcpConfig: config })
+  await seedDemo(app.baton)
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  url = new URL('/mcp', address)
+})
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => {})))
+  await app?.close()
+  await rm(folder, { recursive: true, force: true })
+})
+
+describe('/mcp: Baton as an MCP server', () => {
+  it('needs the API token like the HTTP API', async () => {
+    await expect(connect({})).rejects.toThrow(/401|UNAUTHORIZED/)
+  })
+
+  it('lists the seeded agents and its tools', async () => {
+    const client = await connect()
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'answer_run',
+      'delegate',
+      'get_run',
+      'list_agents',
+      'run_plan',
+    ])
+    const listed = structured(await client.callTool({ name: 'list_agents', arguments: {} }))
+    const ids = (listed.agents as { id: string }[]).map((agent) => agent.id)
+    expect(ids).toEqual(expect.arrayContaining(['orchestrator', 'analyst', 'reviewer', 'tester']))
+    const filtered = structured(
+      await client.callTool({ name: 'list_agents', arguments: { query: 'analyst' } }),
+    )
+    expect((filtered.agents as { id: string }[]).map((agent) => agent.id)).toContain('analyst')
+  })
+
+  it('delegates to the analyst and answers with its text, its spend by wallet and the run id', async () => {
+    const client = await connect()
+    const analyst = await app.baton.repositories.agents.findById('analyst')
+    const result = await client.callTool({
+      name: 'delegate',
+      arguments: {
+        agent: 'analyst',
+        prompt: 'Risks of moving {{the}} billing database?',
+        budget: { calls: 5 },
+      },
+    })
+    expect(result.isError).toBeFalsy()
+    expect(text(result)).toContain('Risks of moving {{the}} billing database?')
+    const facts = structured(result)
+    expect(facts.status).toBe('done')
+    expect(Object.keys(facts.usageByWallet as object)).toContain(analyst!.wallet)
+    const run = await app.baton.repositories.runs.find(String(facts.runId))
+    expect(run?.status).toBe('done')
+    // An unknown agent is a tool error the client reads, not a protocol failure.
+    const unknown = await client.callTool({
+      name: 'delegate',
+      arguments: { agent: 'nobody', prompt: 'x' },
+    })
+    expect(unknown.isError).toBe(true)
+    expect(text(unknown)).toContain('No agent "nobody"')
+  })
+
+  it('runs a plan that asks, and continues it with answer_run', async () => {
+    const client = await connect()
+    const plan = `inputs: { change: string }
+steps:
+  - op: ask_user
+    saveAs: approve
+    question: "Approve {{inputs.change}}?"
+  - op: stop
+    output: "approved: {{approve}}"
+`
+    const asked = await client.callTool({
+      name: 'run_plan',
+      arguments: { plan, inputs: { change: 'the migration' } },
+    })
+    const facts = structured(asked)
+    expect(facts).toMatchObject({ status: 'paused', question: 'Approve the migration?' })
+    expect(text(asked)).toContain('answer_run')
+    const answered = await client.callTool({
+      name: 'answer_run',
+      arguments: { runId: String(facts.runId), answer: 'yes' },
+    })
+    expect(structured(answered)).toMatchObject({ status: 'done', output: 'approved: yes' })
+    const got = await client.callTool({
+      name: 'get_run',
+      arguments: { runId: String(facts.runId) },
+    })
+    expect(structured(got)).toMatchObject({ status: 'done' })
+    const refused = await client.callTool({
+      name: 'run_plan',
+      arguments: { plan: 'steps: [{ op: nope }]' },
+    })
+    expect(refused.isError).toBe(true)
+    expect(text(refused)).toContain('PLAN_INVALID')
+    expect(text(refused)).toContain('steps[0].op: unknown op')
+  })
+
+  it('cancels the run when the client cancels a long call, down to the MCP tool it waits on', async () => {
+    const accounts = newAgentAccounts('slow-worker')
+    const agent = { ...accounts.agent, tools: ['mcp__files__slow'] }
+    const registered = await app.inject({
+      method: 'POST',
+      url: '/api/v1/agents',
+      headers: { authorization: `Bearer ${token}` },
+      payload: await signAgentRegistration(agent, accounts),
+    })
+    expect(registered.statusCode).toBe(201)
+    const client = await connect()
+    const controller = new AbortController()
+    const call = client.callTool(
+      {
+        name: 'delegate',
+        arguments: { agent: 'slow-worker', prompt: '[[tool:mcp__files__slow {"ms":30000}]]' },
+      },
+      undefined,
+      { signal: controller.signal, timeout: 60_000 },
+    )
+    // Wait for the run to be running, then give up.
+    let runId: string | undefined
+    for (let attempt = 0; attempt < 200 && !runId; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const { runs } = await app.baton.repositories.runs.list({
+        limit: 5,
+        offset: 0,
+        status: 'running',
+      })
+      runId = runs.find((run) => JSON.stringify(run.plan).includes('slow-worker'))?.id
+    }
+    expect(runId).toBeDefined()
+    controller.abort(new Error('the client gave up'))
+    await expect(call).rejects.toThrow()
+    let status = ''
+    for (let attempt = 0; attempt < 200 && status !== 'cancelled'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      status = (await app.baton.repositories.runs.find(runId!))?.status ?? ''
+    }
+    expect(status).toBe('cancelled')
+    // The MCP tool call the agent was waiting on was cancelled too.
+    const marker = path.join(folder, 'cancelled.txt')
+    let cancelled = ''
+    for (let attempt = 0; attempt < 200 && !cancelled; attempt += 1) {
+      cancelled = await readFile(marker, 'utf8').catch(() => '')
+      if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(cancelled).toBe('30000')
+  })
+})

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { HttpError } from '../http/http-errors'
+import { createBatonMcpServer } from './create-baton-mcp-server'
+
+/** Sessions one process keeps open at once; the oldest is closed past it. */
+const MAX_SESSIONS = 256
+
+/**
+ * `/mcp`: Baton as an MCP server over Streamable HTTP (the SDK's transport, one session per
+ * client), behind the same token and rate limit as the HTTP API.
+ *
+ * @example
+ * await app.register(mcpPlugin)
+ */
+export async function mcpPlugin(app: FastifyInstance): Promise<void> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>()
+
+  const sessionOf = (request: FastifyRequest) => {
+    const id = request.headers['mcp-session-id']
+    return typeof id === 'string' ? sessions.get(id) : undefined
+  }
+
+  const hand = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    transport: StreamableHTTPServerTransport,
+  ) => {
+    reply.hijack()
+    await transport.handleRequest(request.raw, reply.raw, request.body)
+  }
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    const existing = sessionOf(request)
+    if (existing) return hand(request, reply, existing)
+    if (request.headers['mcp-session-id'] !== undefined || !isInitializeRequest(request.body)) {
+      throw new HttpError(
+        400,
+        'MCP_SESSION_UNKNOWN',
+        'No MCP session with this id: start one with an initialize request.',
+      )
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport)
+        if (sessions.size > MAX_SESSIONS) {
+          const [oldest] = sessions.keys()
+          if (oldest) void sessions.get(oldest)?.close()
+        }
+      },
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId)
+    }
+    await createBatonMcpServer(app.baton).connect(transport)
+    return hand(request, reply, transport)
+  })
+
+  const existingOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    const transport = sessionOf(request)
+    if (!transport) throw new HttpError(404, 'MCP_SESSION_UNKNOWN', 'No MCP session with this id.')
+    return hand(request, reply, transport)
+  }
+  app.get('/mcp', { schema: { hide: true } }, existingOnly)
+  app.delete('/mcp', { schema: { hide: true } }, existingOnly)
+
+  app.addHook('preClose', async () => {
+    await Promise.all([...sessions.values()].map((transport) => transport.close()))
+  })
+}

@@ -1,0 +1,27 @@
+import { type Agent, ValidationError } from '@baton/core'
+import type { BatonServices } from '../services'
+
+/**
+ * Refuses a card this server could not run: a `model` whose provider is unknown or not
+ * configured here, or `tools` it cannot grant (each named by its index), before anything is
+ * stored.
+ *
+ * @example
+ * await checkAgentCard(app.baton, agent) // throws ValidationError naming `agent.tools[2]`
+ */
+export async function checkAgentCard(
+  services: Pick<BatonServices, 'models' | 'tools'>,
+  agent: Pick<Agent, 'model' | 'tools'>,
+): Promise<void> {
+  const issues: { path: string; message: string }[] = []
+  const provider = agent.model.split(':')[0] ?? ''
+  const configured = services.models.providers()
+  if (!configured.includes(provider)) {
+    issues.push({
+      path: 'model',
+      message: `provider "${provider}" is not configured on this server (configured: ${configured.join(', ')}; see GET /api/v1/models)`,
+    })
+  }
+  issues.push(...(await services.tools.check(agent.tools)))
+  if (issues.length > 0) throw new ValidationError('agent', issues)
+}

@@ -1,0 +1,179 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { signAgentRegistration } from '@baton/core'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newAgentAccounts } from '../__fixtures__/signed-agents'
+import { createTestApp } from '../__fixtures__/test-app'
+
+const filesServer = fileURLToPath(
+  new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
+)
+
+let folder: string
+let app: FastifyInstance
+
+async function register(overrides: Record<string, unknown>) {
+  const accounts = newAgentAccounts()
+  const agent = { ...accounts.agent, ...overrides }
+  const body = await signAgentRegistration(agent as never, accounts)
+  const response = await app.inject({ method: 'POST', url: '/api/v1/agents', payload: body })
+  return { response, agent: { ...accounts.agent, ...overrides } as typeof accounts.agent }
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'baton-catalogue-'))
+  await writeFile(path.join(folder, 'runbook.txt'), 'Roll back with: deploy --previous\n')
+  const config = path.join(folder, 'mcp.json')
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        files: { command: process.execPath, args: [filesServer, folder], pricePerCallUsd: 0.001 },
+        vault: { command: process.execPath, args: [filesServer, folder], minTrustTier: 'high' },
+      },
+    }),
+  )
+  const toolsModule = path.join(folder, 'tools.mjs')
+  const aiEntry = import.meta.resolve('ai')
+  const zodEntry = import.meta.resolve('zod')
+  await writeFile(
+    toolsModule,
+    `import { tool } from ${JSON.stringify(aiEntry)}
+import { z } from ${JSON.stringify(zodEntry)}
+export const tools = {
+  weather: tool({
+    description: 'The weather in a city.',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => 'sunny in ' + city,
+  }),
+}
+`,
+  )
+  app = await createTestApp({ mcpConfig: config, toolsModule })
+})
+afterAll(async () => {
+  await app?.close()
+  await rm(folder, { recursive: true, force: true })
+})
+
+describe('the server’s tool and model catalogue', () => {
+  it('lists built-in, module and MCP tools with their schema, server and trust tier', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1/tools' })
+    expect(response.statusCode).toBe(200)
+    const { tools, unavailable } = response.json() as {
+      tools: Record<string, unknown>[]
+      unavailable: unknown[]
+    }
+    expect(unavailable).toEqual([])
+    const byName = new Map(tools.map((tool) => [tool.name, tool]))
+    expect(byName.get('ask_peer')).toMatchObject({ source: 'builtin' })
+    expect(byName.get('weather')).toMatchObject({
+      source: 'module',
+      inputSchema: { properties: { city: { type: 'string' } } },
+    })
+    expect(byName.get('mcp__files__read_file')).toMatchObject({
+      source: 'mcp',
+      server: 'files',
+      minTrustTier: 'safe',
+      pricePerCallUsd: 0.001,
+      inputSchema: { properties: { path: { type: 'string' } } },
+    })
+    expect(byName.get('mcp__vault__read_file')).toMatchObject({ minTrustTier: 'high' })
+  })
+
+  it('lists the configured providers, offline always', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1/models' })
+    expect(response.statusCode).toBe(200)
+    const { providers } = response.json() as { providers: { provider: string; models: string[] }[] }
+    expect(providers.find((entry) => entry.provider === 'offline')?.models).toContain(
+      'offline:default',
+    )
+  })
+
+  it('refuses a card naming a tool the server cannot grant, or an unknown provider, naming the field', async () => {
+    const tool = await register({ tools: ['mcp__files__read_file', 'weather', 'search'] })
+    expect(tool.response.statusCode).toBe(400)
+    expect(tool.response.json().error).toMatchObject({ code: 'VALIDATION_FAILED' })
+    expect(tool.response.json().error.message).toContain('tools[2]: "search" is not a tool')
+    const missing = await register({ tools: ['mcp__files__no_such_tool'] })
+    expect(missing.response.statusCode).toBe(400)
+    expect(missing.response.json().error.message).toContain(
+      'tools[0]: MCP server "files" has no tool',
+    )
+    const model = await register({ model: 'opnai:gpt-4o' })
+    expect(model.response.statusCode).toBe(400)
+    expect(model.response.json().error.message).toContain(
+      'model: provider "opnai" is not configured',
+    )
+    // Nothing was stored for any of them.
+    for (const attempt of [tool, missing, model]) {
+      const stored = await app.inject({ method: 'GET', url: `/agent/${attempt.agent.wallet}` })
+      expect(stored.statusCode).toBe(404)
+    }
+  })
+
+  it('runs a hosted agent that reads a file through its MCP tool, charged to its wallet', async () => {
+    const { response, agent } = await register({
+      id: 'runbook-reader',
+      tools: ['mcp__files__*', 'weather'],
+    })
+    expect(response.statusCode).toBe(201)
+    const result = await app.baton.agentHost.runHostedAgent({
+      agent: agent.id,
+      input:
+        'How do I roll back? [[tool:mcp__files__read_file {"path":"runbook.txt"}]] [[tool:weather {"city":"Oslo"}]]',
+    })
+    expect(result.text).toContain('Roll back with: deploy --previous')
+    expect(result.text).toContain('sunny in Oslo')
+    // Three model calls and one MCP call, on the agent's wallet in the ledger.
+    const ledger = await app.inject({ method: 'GET', url: `/api/v1/ledger?wallet=${agent.wallet}` })
+    const rows = (ledger.json() as { entries: { calls: number; costUsd: number }[] }).entries
+    const calls = rows.reduce((sum, row) => sum + row.calls, 0)
+    expect(calls).toBe(result.usage.calls + 1)
+    const cost = rows.reduce((sum, row) => sum + row.costUsd, 0)
+    expect(cost).toBeCloseTo(result.usage.costUsd + 0.001, 9)
+  })
+
+  it('gives no tools of a server above the agent’s trust tier', async () => {
+    const { response, agent } = await register({
+      id: 'low-reader',
+      tools: ['mcp__vault__read_file'],
+    })
+    expect(response.statusCode).toBe(201)
+    await expect(
+      app.baton.agentHost.runHostedAgent({
+        agent: agent.id,
+        input: '[[tool:mcp__vault__read_file {"path":"runbook.txt"}]]',
+      }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' })
+  })
+
+  it('gives a MAL delegate the agent’s MCP tools', async () => {
+    const { agent } = await register({ id: 'plan-reader', tools: ['mcp__files__read_file'] })
+    const plan = `steps:
+  - op: delegate
+    saveAs: answer
+    agentWallet: "${agent.wallet}"
+    prompt: 'Read it [[tool:mcp__files__read_file {"path":"runbook.txt"}]]'
+  - op: stop
+    output: "{{answer}}"
+`
+    const started = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      payload: { plan, inputs: {} },
+    })
+    expect(started.statusCode).toBe(202)
+    const id = (started.json() as { id: string }).id
+    let run: { status: string; output?: unknown } = { status: 'queued' }
+    for (let attempt = 0; attempt < 200 && !['done', 'failed'].includes(run.status); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      run = (await app.inject({ method: 'GET', url: `/api/v1/runs/${id}` })).json()
+    }
+    expect(run.status).toBe('done')
+    expect(String(run.output)).toContain('Roll back with: deploy --previous')
+  })
+})

@@ -1,0 +1,300 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
+import { runAgent } from '../agent/run-agent'
+import { createBudget } from '../budget'
+import { ToolNotAllowedError, UnknownToolError } from '../tools'
+import { createMcpServers, type McpServers } from './create-mcp-servers'
+import { McpServerUnavailableError, McpTimeoutError, McpToolError } from './mcp-errors'
+
+const fixture = fileURLToPath(new URL('./__fixtures__/files-server.mjs', import.meta.url))
+let root: string
+const open: McpServers[] = []
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'baton-mcp-'))
+  await writeFile(path.join(root, 'notes.txt'), 'The deploy window is Tuesday 14:00 UTC.\n')
+})
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((servers) => servers.close()))
+})
+
+function stdioServers(
+  extra: Record<string, unknown> = {},
+  backoff = { initialMs: 100, maxMs: 400 },
+) {
+  const servers = createMcpServers(
+    { mcpServers: { files: { command: process.execPath, args: [fixture, root], ...extra } } },
+    { backoff },
+  )
+  open.push(servers)
+  return servers
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function until<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('createMcpServers over stdio', () => {
+  it('lists every tool as mcp__<server>__<tool> with its JSON Schema', async () => {
+    const { tools, unavailable } = await stdioServers().listTools()
+    expect(unavailable).toEqual([])
+    const read = tools.find((tool) => tool.name === 'mcp__files__read_file')
+    expect(read).toMatchObject({ server: 'files', tool: 'read_file', minTrustTier: 'safe' })
+    expect(read?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+    })
+    expect(tools.map((tool) => tool.name)).toContain('mcp__files__slow')
+  })
+
+  it('lets an offline agent read a file through a [[tool:...]] directive, charged to its wallet', async () => {
+    const servers = stdioServers({ pricePerCallUsd: 0.01 })
+    const agent = makeAgent({ tools: ['mcp__files__read_file'] })
+    const budget = createBudget({ calls: 10 })
+    const extraTools = await servers.toolsFor(agent, { budget })
+    expect(Object.keys(extraTools)).toEqual(['mcp__files__read_file'])
+    const result = await runAgent(
+      agent,
+      'What is the window? [[tool:mcp__files__read_file {"path":"notes.txt"}]]',
+      { budget, extraTools },
+    )
+    expect(result.text).toContain('The deploy window is Tuesday 14:00 UTC.')
+    // Two model calls and one MCP call; the MCP call's price is on the agent's wallet.
+    expect(budget.spent().calls).toBe(result.usage.calls + 1)
+    const byWallet = budget.spentByWallet()[ADA_WALLET]
+    expect(byWallet?.calls).toBe(result.usage.calls + 1)
+    expect(byWallet?.costUsd).toBeCloseTo(result.usage.costUsd + 0.01, 10)
+  })
+
+  it('gives an agent only the tools its card lists, and all of a server with mcp__<server>__*', async () => {
+    const servers = stdioServers()
+    const one = await servers.toolsFor(makeAgent({ tools: ['mcp__files__read_file'] }))
+    expect(Object.keys(one)).toEqual(['mcp__files__read_file'])
+    const all = await servers.toolsFor(makeAgent({ tools: ['mcp__files__*'] }))
+    expect(Object.keys(all).sort()).toEqual(
+      expect.arrayContaining(['mcp__files__read_file', 'mcp__files__slow', 'mcp__files__stats']),
+    )
+    const none = await servers.toolsFor(makeAgent({ tools: ['search'] }))
+    expect(none).toEqual({})
+    expect(servers.status()[0]?.state).not.toBe('closed')
+  })
+
+  it('refuses a tool the card does not list, even when the runtime offers it', async () => {
+    const servers = stdioServers()
+    const extraTools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__*'] }))
+    const narrowCard = makeAgent({ tools: ['mcp__files__read_file'] })
+    await expect(
+      runAgent(narrowCard, 'hi', {
+        budget: createBudget({ calls: 3 }),
+        extraTools,
+        tools: ['mcp__files__slow'],
+      }),
+    ).rejects.toBeInstanceOf(ToolNotAllowedError)
+    // Offered but not listed: the model's call of it is never executed.
+    const result = await runAgent(narrowCard, 'pid? [[tool:mcp__files__pid]]', {
+      budget: createBudget({ calls: 3 }),
+      extraTools,
+    })
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      error: expect.stringContaining("unavailable tool 'mcp__files__pid'"),
+    })
+  })
+
+  it('keeps a server above the agent’s trust tier out of its tools', async () => {
+    const servers = stdioServers({ minTrustTier: 'high' })
+    const low = makeAgent({ tools: ['mcp__files__read_file'] })
+    expect(await servers.toolsFor(low)).toEqual({})
+    // Not even started for an agent that may not use it.
+    expect(servers.status()[0]).toMatchObject({ state: 'idle' })
+    await expect(
+      runAgent(low, 'hi', {
+        budget: createBudget({ calls: 2 }),
+        extraTools: await servers.toolsFor(low),
+      }),
+    ).rejects.toBeInstanceOf(UnknownToolError)
+    const high = makeAgent({
+      tools: ['mcp__files__read_file'],
+      agentCard: { capabilityDescription: 'Reads.', trustTier: 'high' },
+    })
+    expect(Object.keys(await servers.toolsFor(high))).toEqual(['mcp__files__read_file'])
+    expect(servers.status()[0]).toMatchObject({ state: 'ready', pid: expect.any(Number) })
+  })
+
+  it('maps isError to a tool error the model reads, and structured content and images', async () => {
+    const workspaceDir = await mkdtemp(path.join(tmpdir(), 'baton-mcp-ws-'))
+    try {
+      const servers = stdioServers()
+      const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__*'] }), {
+        workspaceDir,
+      })
+      const call = (name: string, input: unknown) =>
+        tools[name]!.execute!(input as never, { toolCallId: 't', messages: [] })
+      await expect(call('mcp__files__read_file', { path: 'missing.txt' })).rejects.toMatchObject({
+        code: 'MCP_TOOL_ERROR',
+        message: 'cannot read missing.txt: ENOENT',
+      })
+      await expect(call('mcp__files__read_file', { path: 'missing.txt' })).rejects.toBeInstanceOf(
+        McpToolError,
+      )
+      expect(await call('mcp__files__stats', { path: 'notes.txt' })).toMatchObject({
+        structured: { bytes: 40, lines: 2 },
+      })
+      const picture = (await call('mcp__files__picture', {})) as { files: string[]; text: string }
+      expect(picture.files).toHaveLength(1)
+      expect(await readdir(workspaceDir)).toEqual(picture.files)
+      const bytes = await readFile(path.join(workspaceDir, picture.files[0]!))
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+      // A model that asks gets the error text back as the call's result.
+      const agent = makeAgent({ tools: ['mcp__files__read_file'] })
+      const result = await runAgent(
+        agent,
+        'x [[tool:mcp__files__read_file {"path":"missing.txt"}]]',
+        {
+          budget: createBudget({ calls: 5 }),
+          extraTools: tools,
+        },
+      )
+      expect(result.text).toContain('cannot read missing.txt: ENOENT')
+    } finally {
+      await rm(workspaceDir, { recursive: true, force: true })
+    }
+  })
+
+  it('cancels a call on timeout and on the run’s abort, and the server hears of it', async () => {
+    const servers = stdioServers({ timeoutMs: 300 })
+    const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__slow'] }))
+    const marker = path.join(root, 'cancelled.txt')
+    await rm(marker, { force: true })
+    await expect(
+      tools.mcp__files__slow!.execute!({ ms: 20_000 }, { toolCallId: 't', messages: [] }),
+    ).rejects.toBeInstanceOf(McpTimeoutError)
+    expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20000')
+
+    await rm(marker, { force: true })
+    const generous = stdioServers({ timeoutMs: 30_000 })
+    const slow = (await generous.toolsFor(makeAgent({ tools: ['mcp__files__slow'] })))
+      .mcp__files__slow!
+    const controller = new AbortController()
+    const call = slow.execute!(
+      { ms: 20_001 },
+      {
+        toolCallId: 't',
+        messages: [],
+        abortSignal: controller.signal,
+      },
+    )
+    setTimeout(() => controller.abort(new Error('the run was cancelled')), 200)
+    await expect(call).rejects.toThrow('the run was cancelled')
+    expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
+  })
+
+  it('restarts a stdio server that died; calls meanwhile fail with MCP_SERVER_UNAVAILABLE', async () => {
+    const servers = stdioServers({}, { initialMs: 1500, maxMs: 1500 })
+    const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__pid'] }))
+    const pid = async () =>
+      Number(await tools.mcp__files__pid!.execute!({}, { toolCallId: 't', messages: [] }))
+    const first = await pid()
+    expect(servers.status()[0]?.pid).toBe(first)
+    process.kill(first, 'SIGKILL')
+    await until(() => (servers.status()[0]?.state === 'restarting' ? true : undefined))
+    const error = await pid().catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(McpServerUnavailableError)
+    expect((error as McpServerUnavailableError).message).toContain(
+      'MCP server "files" is unavailable',
+    )
+    const second = await until(() => pid().catch(() => undefined))
+    expect(second).not.toBe(first)
+    expect(isAlive(second)).toBe(true)
+  })
+
+  it('refreshes its cached tool list when the server says it changed', async () => {
+    const servers = stdioServers()
+    const before = (await servers.listTools()).tools.map((tool) => tool.name)
+    expect(before).not.toContain('mcp__files__late')
+    const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__add_tool'] }))
+    await tools.mcp__files__add_tool!.execute!({ name: 'late' }, { toolCallId: 't', messages: [] })
+    await until(async () => {
+      const names = (await servers.listTools()).tools.map((tool) => tool.name)
+      return names.includes('mcp__files__late') ? true : undefined
+    })
+  })
+
+  it('stops the server process on close, and reports a command that does not start', async () => {
+    const servers = stdioServers()
+    await servers.listTools()
+    const pid = servers.status()[0]?.pid
+    expect(pid).toBeGreaterThan(0)
+    await servers.close()
+    await until(() => (isAlive(pid!) ? undefined : true))
+
+    const broken = createMcpServers({
+      mcpServers: { gone: { command: '/nonexistent/mcp-server' } },
+    })
+    open.push(broken)
+    const listed = await broken.listTools()
+    expect(listed.tools).toEqual([])
+    expect(listed.unavailable[0]).toMatchObject({ server: 'gone' })
+    expect(listed.unavailable[0]?.message).toContain('MCP server "gone" is unavailable')
+  })
+})
+
+describe('createMcpServers over Streamable HTTP', () => {
+  it('lists and calls the tools of a server reached by URL', async () => {
+    const child = spawn(process.execPath, [fixture, root, '--http'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (chunk) => {
+          out += chunk
+          const match = /listening (\S+)/.exec(out)
+          if (match) resolve(match[1]!)
+        })
+        child.once('exit', () => reject(new Error('the HTTP fixture exited')))
+      })
+      const servers = createMcpServers({ mcpServers: { remote: { url } } })
+      open.push(servers)
+      const { tools } = await servers.listTools()
+      expect(tools.map((tool) => tool.name)).toContain('mcp__remote__read_file')
+      const agent = makeAgent({ tools: ['mcp__remote__read_file'] })
+      const result = await runAgent(
+        agent,
+        'x [[tool:mcp__remote__read_file {"path":"notes.txt"}]]',
+        {
+          budget: createBudget({ calls: 5 }),
+          extraTools: await servers.toolsFor(agent),
+        },
+      )
+      expect(result.text).toContain('Tuesday 14:00 UTC')
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+})
