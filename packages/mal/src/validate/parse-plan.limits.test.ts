@@ -102,6 +102,7 @@ describe('safeParsePlan limits', () => {
       maxIters,
       do: [{ op: 'scratch', action: 'write', key: 'k', value: 'v' }],
     })
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the if step's field
     const plan = { steps: [{ op: 'if', cond: 'true', then: [loop(30), loop(40)] }] }
     expect(safeParsePlan(plan).success).toBe(true)
     const result = safeParsePlan(plan, { limits: { maxRunSteps: 60 } })
