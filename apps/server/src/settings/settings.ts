@@ -50,6 +50,10 @@ export const SettingsSchema = z.object({
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
   BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
+  /** Steps a run may execute in all (nested ones included); a plan that may run more is refused. */
+  BATON_RUN_MAX_STEPS: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  /** Wall time of a run whose budget sets none (`maxWallMs`), per attempt. */
+  BATON_RUN_MAX_WALL_MS: z.coerce.number().int().min(1).default(600_000),
 })
 
 export type Settings = {
@@ -76,6 +80,10 @@ export type Settings = {
   leaseMs: number
   /** How deep a hosted agent's `start_subagent` may nest (BATON_MAX_DELEGATION_DEPTH). */
   maxDelegationDepth: number
+  /** Steps a run may execute in all, and the worst case a plan may have (BATON_RUN_MAX_STEPS). */
+  runMaxSteps: number
+  /** Wall time of a run whose budget sets none (BATON_RUN_MAX_WALL_MS). */
+  runMaxWallMs: number
 }
 
 /**
@@ -121,6 +129,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
+    runMaxSteps: values.BATON_RUN_MAX_STEPS,
+    runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
   }
 }
 
