@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import fastifyCors from '@fastify/cors'
 import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
@@ -89,6 +90,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   )
   app.decorate('baton', services as BatonServices)
   let draining = false
+  const sockets = new Set<Socket>()
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
   app.addHook('onRequest', async () => {
     if (draining) throw new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.')
   })
@@ -97,6 +103,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     draining = true
     // Streams never end by themselves; they would hold the close open.
     services.beginShutdown()
+    // Sockets with no request in flight (kept alive, or opened and not yet used) would hold the
+    // close open until their clients drop them: they are closed now and as they fall idle.
+    const closeIdle = () => {
+      for (const socket of sockets) {
+        if (!(socket as { _httpMessage?: unknown })._httpMessage) socket.destroy()
+      }
+    }
+    closeIdle()
+    const idle = setInterval(closeIdle, 100)
+    idle.unref()
+    app.server.once('close', () => clearInterval(idle))
   })
   app.addHook('onClose', async () => {
     await services.close()

@@ -1,5 +1,6 @@
 // Figures for MAL at scale, on a model that answers at once: a chain of 1000 delegate steps
-// (per hop), a fanout of 1000 branches (time and memory), and validating a 1000-step plan.
+// (per hop), a fanout of 1000 branches (time and memory), a loop of 10 000 scratch steps, and
+// validating a 1000-step plan.
 // Run with `pnpm --filter @baton/mal bench`; `node --expose-gc` makes the memory figure exact.
 import { createBudget, createStaticRegistry } from '@baton/core'
 import { parsePlan, runPlan } from '../src'
@@ -89,6 +90,23 @@ console.log(
     JSON.stringify(kept).length / 2 ** 20
   ).toFixed(2)} MiB as JSON)${gc ? '' : ' (run with --expose-gc for exact figures)'}`,
 )
+
+// Steps that never wait (the interpreter's own cost per step, and what its event-loop turns add).
+const scratchLoop = parsePlan({
+  steps: [
+    {
+      op: 'loop',
+      while: 'true',
+      maxIters: 10_000,
+      do: [{ op: 'scratch', action: 'write', key: 'k', value: 'v' }],
+    },
+  ],
+})
+const loopMs = await best(3, async () => {
+  const result = await runPlan(scratchLoop, { registry })
+  if (result.status !== 'done') throw new Error(`loop ended ${result.status}`)
+})
+console.log(`loop of 10 000 scratch steps: ${((loopMs * 1000) / 10_001).toFixed(1)} µs per step`)
 
 const thousand = {
   name: 'validate',

@@ -1,4 +1,4 @@
-import { safeParsePlan } from '@baton/mal'
+import { runValidation, safeParsePlan } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { toErrorResponse } from '../http/error-handler'
@@ -34,7 +34,9 @@ export const planValidateRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = safeParsePlan(request.body.plan)
+      // The run-wide step cap POST /api/v1/runs refuses a plan's worst case with.
+      const limits = runValidation(app.baton.settings.runMaxSteps)
+      const result = safeParsePlan(request.body.plan, limits)
       if (result.success) {
         return {
           ok: true,

@@ -1,5 +1,5 @@
 import { signRunReceipt } from '@baton/core'
-import { buildRunReceipt, parsePlan, type RunEvent } from '@baton/mal'
+import { buildRunReceipt, parsePlan, type RunEvent, runValidation } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { finalStatuses } from '../db/runs-repository'
 import { HttpError, NotFoundError } from '../http/http-errors'
@@ -36,7 +36,7 @@ export const runReceiptRoutes: FastifyPluginAsyncZod = async (app) => {
           { runId: id },
         )
       }
-      const plan = parsePlan(run.plan)
+      const plan = parsePlan(run.plan, runValidation(settings.runMaxSteps))
       if (plan.requireReceipt !== true && !settings.requireReceipts) {
         throw new HttpError(
           404,

@@ -115,6 +115,8 @@ export async function createServices(
     conclave,
     receiptSigner: runtime.signer,
     requireReceipts: settings.requireReceipts,
+    maxRunSteps: settings.runMaxSteps,
+    maxRunWallMs: settings.runMaxWallMs,
     memory,
     queue,
     logger,

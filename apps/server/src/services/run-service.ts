@@ -24,6 +24,7 @@ import {
   resumeRun,
   runPlan,
   runSwarm,
+  runValidation,
   type SwarmEvent,
   type SwarmJournal,
 } from '@baton/mal'
@@ -41,6 +42,7 @@ import { HttpError, NotFoundError } from '../http/http-errors'
 import type { RunJob, RunQueue } from '../queue'
 import { isTakenOver } from '../scale/is-taken-over'
 import { addBooks, emptyBooks } from './add-books'
+import { createEventBatcher } from './event-batcher'
 import { planTools } from './plan-tools'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
@@ -87,6 +89,10 @@ export type CreateRunServiceOptions = {
   receiptSigner?: ReceiptSigner
   /** Every run gets a receipt (BATON_REQUIRE_RECEIPTS). */
   requireReceipts?: boolean
+  /** Steps a run may execute, and a plan's worst case may reach (BATON_RUN_MAX_STEPS; mal's default). */
+  maxRunSteps?: number
+  /** Wall time of a run whose budget sets no `maxWallMs` (BATON_RUN_MAX_WALL_MS; none by default). */
+  maxRunWallMs?: number
   memory: MemoryStore
   queue: RunQueue
   logger: FastifyBaseLogger
@@ -161,7 +167,7 @@ class Runs implements RunService {
 
   async start(input: StartRunInput): Promise<{ id: string }> {
     this.#assertOpen()
-    const plan = parsePlan(input.plan as string | object)
+    const plan = parsePlan(input.plan as string | object, runValidation(this.#options.maxRunSteps))
     const budget = input.budget ? parseWith(BudgetSchema, input.budget, 'budget') : undefined
     const id = randomUUID()
     await this.#runs.create({
@@ -345,7 +351,11 @@ class Runs implements RunService {
   }
 
   #budgetSpent(run: StoredRun, spent: StoredUsage): Budget {
-    const budget = createBudget((run.budget as BudgetInput | null) ?? {})
+    const given = (run.budget as BudgetInput | null) ?? {}
+    const { maxRunWallMs } = this.#options
+    // A run without a time limit of its own gets the server's: no run holds a worker forever.
+    const timed = hasWallLimit(given) || maxRunWallMs === undefined
+    const budget = createBudget(timed ? given : { ...given, maxWallMs: maxRunWallMs })
     if (spent.calls > 0 || spent.tokens > 0 || spent.costUsd > 0) {
       // Recorded as it is even past a limit (it was spent); a budget it exhausts ends the run.
       budget.reserve({}).settle(spent)
@@ -356,6 +366,13 @@ class Runs implements RunService {
   async #executePlan(run: StoredRun, job: RunJob, active: Active): Promise<void> {
     const runs = this.#runs
     const writer = createSerialWriter()
+    const events = createEventBatcher({
+      writer,
+      append: async (batch) => {
+        await runs.appendEvents(run.id, batch, { executedBy: this.#me })
+        this.notifier.notify(run.id)
+      },
+    })
     // Finished top-level steps not committed yet (the last step has no checkpoint after it).
     let uncommitted: Extract<RunEvent, { type: 'step-finish' }>[] = []
     let checkpointed: RunState | undefined
@@ -418,12 +435,17 @@ class Runs implements RunService {
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.
         const stored = takeover && event.type === 'run-start' ? { ...event, takenOver } : event
-        writer.write(async () => {
-          await runs.appendEvents(run.id, [stored as unknown as Record<string, unknown>], {
-            executedBy: this.#me,
-          })
-          this.notifier.notify(run.id)
-        })
+        events.push(stored as unknown as Record<string, unknown>)
+      },
+      ...(this.#options.maxRunSteps === undefined
+        ? {}
+        : { maxRunSteps: this.#options.maxRunSteps }),
+      beforeStep: () => {
+        // At shutdown a run stops at its next step, at any depth (a long loop is one top-level
+        // step); it is resumed from its last checkpoint.
+        if (active.draining || this.#draining) throw new ShutdownStop()
+        // Events wait in memory to be stored: past a bound the run waits for the database.
+        return events.room()
       },
       onCheckpoint: async (mine) => {
         // The step's ledger rows are written before its commit, which writes none of its own.
@@ -637,6 +659,10 @@ class Runs implements RunService {
       },
     }
   }
+}
+
+function hasWallLimit(budget: BudgetInput): boolean {
+  return budget.maxWallMs !== undefined || budget.seconds !== undefined
 }
 
 function storedStep(event: Extract<RunEvent, { type: 'step-finish' }>): StoredStep {

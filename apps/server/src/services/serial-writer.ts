@@ -7,14 +7,20 @@
  * writer.write(() => repository.appendEvents(runId, [event]))
  * await writer.flush()
  */
-export function createSerialWriter() {
+export function createSerialWriter(): SerialWriter {
   let tail: Promise<void> = Promise.resolve()
   let failure: unknown
+  let queued = 0
   return {
     write(work: () => Promise<void>): void {
+      queued += 1
       tail = tail.then(work).catch((error: unknown) => {
         failure ??= error
       })
+    },
+    /** How many writes were asked for so far (a write asked for later runs after every earlier one). */
+    queued(): number {
+      return queued
     },
     async flush(): Promise<void> {
       await tail
@@ -25,4 +31,10 @@ export function createSerialWriter() {
       }
     },
   }
+}
+
+export type SerialWriter = {
+  write(work: () => Promise<void>): void
+  queued(): number
+  flush(): Promise<void>
 }

@@ -63,6 +63,10 @@ export const SettingsSchema = z.object({
   BATON_MCP_CONFIG: z.string().min(1).optional(),
   /** A module exporting AI SDK tools (default or `tools` export) the server can grant. */
   BATON_TOOLS_MODULE: z.string().min(1).optional(),
+  /** Steps a run may execute in all (nested ones included); a plan that may run more is refused. */
+  BATON_RUN_MAX_STEPS: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  /** Wall time of a run whose budget sets none (`maxWallMs`), per attempt. */
+  BATON_RUN_MAX_WALL_MS: z.coerce.number().int().min(1).default(600_000),
 })
 
 export type Settings = {
@@ -97,6 +101,10 @@ export type Settings = {
   mcpConfig: string | undefined
   /** The operator's module of AI SDK tools (BATON_TOOLS_MODULE). */
   toolsModule: string | undefined
+  /** Steps a run may execute in all, and the worst case a plan may have (BATON_RUN_MAX_STEPS). */
+  runMaxSteps: number
+  /** Wall time of a run whose budget sets none (BATON_RUN_MAX_WALL_MS). */
+  runMaxWallMs: number
 }
 
 /**
@@ -146,6 +154,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
     mcpConfig: values.BATON_MCP_CONFIG,
     toolsModule: values.BATON_TOOLS_MODULE,
+    runMaxSteps: values.BATON_RUN_MAX_STEPS,
+    runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
   }
 }
 

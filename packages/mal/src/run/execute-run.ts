@@ -13,6 +13,7 @@ import type { RunEventChannel } from './run-event-channel'
 import type { RunPlanOptions, RunResult } from './run-options'
 import type { RunCursor, RunState } from './run-state'
 import { sealState } from './seal-state'
+import { StepPacer } from './step-pacer'
 import { ToolBatchLimit } from './tool-batches/tool-batch-limit'
 
 export type ExecuteRunInput = {
@@ -80,11 +81,17 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     scratch: copyRecord(previous?.scratch),
   }
   const values = copyRecord(previous?.values)
+  const pacer = new StepPacer({
+    ...(options.maxRunSteps === undefined ? {} : { maxSteps: options.maxRunSteps }),
+    ...(previous?.stepsRun === undefined ? {} : { stepsBefore: previous.stepsRun }),
+  })
+  const beforeStep = brakes(options.beforeStep, channel)
   const interpreter = new PlanInterpreter({
     services,
     inputs,
     emit,
-    ...(channel ? { beforeStep: () => channel.room() } : {}),
+    pacer,
+    ...(beforeStep ? { beforeStep } : {}),
     ...(resume?.answer ? { answer: resume.answer } : {}),
   })
   let budget: Budget | undefined
@@ -109,6 +116,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
       usageByWallet: usageByWallet(),
       wallMs: (previous?.wallMs ?? 0) + (budget?.spent().wallMs ?? 0),
       sequence: next,
+      stepsRun: pacer.steps,
     }
     return options.secret === undefined ? state : sealState(state, options.secret)
   }
@@ -210,6 +218,20 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     options.signal?.removeEventListener('abort', onCancel)
     // Nothing may be charged to a finished run; this also stops its wall-clock timer.
     budget?.cancel('the run has finished')
+  }
+}
+
+// The caller's brake and the event stream's, as one: both must let the next step start.
+function brakes(
+  own: RunPlanOptions['beforeStep'],
+  channel: RunEventChannel | undefined,
+): (() => Promise<void> | undefined) | undefined {
+  if (!own && !channel) return undefined
+  return () => {
+    const mine = own?.() || undefined
+    const room = channel?.room()
+    if (mine && room) return Promise.all([mine, room]).then(() => undefined)
+    return mine ?? room
   }
 }
 

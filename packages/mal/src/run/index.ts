@@ -8,6 +8,7 @@ export {
   ModelCallError,
   PlanInputError,
   RunStateError,
+  StepLimitError,
   TaskFailedError,
   ToolNotFoundError,
   ToolStepError,

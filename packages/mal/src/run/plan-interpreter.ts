@@ -16,6 +16,7 @@ export type { BlockOutcome, Frame, Pause, Stop } from './interpreter-types'
 import type { RunEvent, RunUsage } from './run-event'
 import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
+import type { StepPacer } from './step-pacer'
 
 /** Distributive Omit, so each event keeps its own fields. */
 type EventBody = RunEvent extends infer E
@@ -32,6 +33,8 @@ export type InterpreterOptions = {
   answer?: { value: unknown }
   /** Awaited (when it gives a promise) before each step starts: a slow event reader's brake. */
   beforeStep?: () => Promise<void> | undefined
+  /** Counts the run's steps against its cap and gives the event loop its turns. */
+  pacer?: StepPacer
 }
 
 /** How a top-level block is run: from which step, and what follows each finished step. */
@@ -92,14 +95,25 @@ export class PlanInterpreter {
     control?: BlockControl,
   ): Promise<BlockOutcome> {
     let last: unknown = null
-    const { beforeStep } = this.#options
+    const { beforeStep, pacer } = this.#options
     for (let index = resume?.index ?? control?.start ?? 0; index < steps.length; index++) {
       const step = steps[index]!
-      const brake = beforeStep?.()
-      if (brake) await brake
+      const path = `${frame.path}[${index}]`
+      try {
+        const turn = pacer?.beforeStep(path)
+        if (turn) await turn
+        const brake = beforeStep?.()
+        if (brake) await brake
+      } catch (error) {
+        // Refused before it started (the step cap, a brake that gave up): it is that step's failure.
+        if (typeof error === 'object' && error !== null && !failurePaths.has(error)) {
+          failurePaths.set(error, path)
+        }
+        throw error
+      }
       const result = await this.#runStep(
         step,
-        { ...frame, path: `${frame.path}[${index}]` },
+        { ...frame, path },
         index === resume?.index ? resume : undefined,
       )
       if (result.kind === 'pause') return { ...result, cursor: { ...result.cursor, index } }

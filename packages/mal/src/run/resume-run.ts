@@ -1,7 +1,7 @@
 import { formatPath, parseWith } from '@baton/core'
 import { expireRunConclave } from '../conclave/expire-run-conclave'
 import type { Plan } from '../plan'
-import { ensurePlan } from '../validate'
+import { ensurePlan, runValidation } from '../validate'
 import { checkState } from './check-state'
 import { executeRun } from './execute-run'
 import { createMemoryResumeStore } from './resume-store'
@@ -63,8 +63,12 @@ export function resumeRun(first: unknown, second: unknown, options: ResumeRunOpt
             : 'the state was changed after it was sealed',
         )
       }
-      const plan = ensurePlan(state.plan)
-      if (planForm && JSON.stringify(ensurePlan(first as object)) !== JSON.stringify(plan)) {
+      const plan = ensurePlan(state.plan, runValidation(options.maxRunSteps))
+      if (
+        planForm &&
+        JSON.stringify(ensurePlan(first as object, runValidation(options.maxRunSteps))) !==
+          JSON.stringify(plan)
+      ) {
         throw new RunStateError('the state is not a state of this plan')
       }
       const answer = planForm ? options.answer : second

@@ -100,3 +100,15 @@ export class ModelCallError extends BatonError {
     })
   }
 }
+
+/** A run executed more steps than its cap (`maxRunSteps`) allows; the step at `path` did not start. */
+export class StepLimitError extends BatonError {
+  override name = 'StepLimitError'
+  constructor(options: { maxSteps: number; path: string }) {
+    super(
+      'STEP_LIMIT_EXCEEDED',
+      `The run executed more than ${options.maxSteps} steps (limit maxRunSteps); ${options.path} did not start.`,
+      { details: { maxSteps: options.maxSteps, path: options.path } },
+    )
+  }
+}

@@ -53,6 +53,8 @@ export const RunPlanOptionsSchema = z.object({
     .union([z.string().min(16, 'must be at least 16 characters'), z.instanceof(Uint8Array)])
     .optional(),
   maxEvents: z.number().int().min(2).optional(),
+  maxRunSteps: z.number().int().min(1).optional(),
+  beforeStep: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
   eventBuffer: z.number().int().min(1).optional(),
   receiptSigner: z
     .custom(hasMethods('signTypedData'), 'must be an account that signs typed data (viem)')

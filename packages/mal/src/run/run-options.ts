@@ -63,6 +63,18 @@ export type RunPlanOptions = {
   onCheckpoint?: (checkpoint: RunState) => Promise<void> | void
   /** Seals every state the run gives out (HMAC-SHA256); `resumeRun` then refuses one that was changed. */
   secret?: RunSecret
+  /**
+   * How many steps the run may execute in all, nested ones (every loop iteration's) and those
+   * before a pause or checkpoint included (default 50 000). Past it the run fails with
+   * `STEP_LIMIT_EXCEEDED`; a plan whose worst case is past it is refused before it starts.
+   */
+  maxRunSteps?: number
+  /**
+   * Awaited (when it gives a promise) before every step starts, nested ones included: a brake
+   * for a consumer of `onEvent` that falls behind. If it throws, the run fails with that error
+   * at that step (a server stopping a run at its next step boundary, say).
+   */
+  beforeStep?: () => Promise<void> | void
   /** How many events `result.events` keeps: the `run-start` and the latest (default 1000). */
   maxEvents?: number
   /** How many unread events `run.events` holds before the run waits for its reader (default 256). */

@@ -3,7 +3,7 @@ import { parseWith } from '@baton/core'
 import { expireRunConclave } from '../conclave/expire-run-conclave'
 import type { Plan } from '../plan'
 import { withReceipt } from '../receipt/with-receipt'
-import { ensurePlan } from '../validate'
+import { ensurePlan, runValidation } from '../validate'
 import { executeRun } from './execute-run'
 import { resolveInputs } from './resolve-inputs'
 import { type RunHandle, startRun } from './run-handle'
@@ -32,7 +32,7 @@ export function runPlan(plan: Plan | string | object, options: RunPlanOptions): 
     runId,
     async (channel) => {
       parseWith(RunPlanOptionsSchema, options, 'runPlan options')
-      const validated = ensurePlan(plan)
+      const validated = ensurePlan(plan, runValidation(options.maxRunSteps))
       const inputs = resolveInputs(validated.inputs, options.inputs)
       return withReceipt(validated, inputs, options, (observed) =>
         executeRun({ plan: validated, inputs, options: observed, runId, channel }).then((result) =>

@@ -43,6 +43,8 @@ export const RunState = z.strictObject({
   /** Wall time the run used before it paused (waiting for the answer does not count). */
   wallMs: z.number().nonnegative(),
   sequence: z.number().int().nonnegative(),
+  /** Steps the run executed before this state (they count against its `maxRunSteps`). */
+  stepsRun: z.number().int().nonnegative().optional(),
   /** HMAC-SHA256 of the rest of the state, when the run was given a `secret`. */
   seal: z.string().optional(),
 })

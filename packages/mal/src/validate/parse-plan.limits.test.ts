@@ -59,6 +59,83 @@ describe('safeParsePlan limits', () => {
     if (!large.success) expect(large.error.issues[0]?.message).toMatch(/limit maxBytes/)
   })
 
+  it('refuses three nested 10000-iteration loops, naming the outer loop, its line and maxRunSteps', () => {
+    const text = [
+      'name: freeze',
+      'steps:',
+      '  - op: scratch',
+      '    action: write',
+      '    key: before',
+      '    value: 1',
+      '  - op: loop',
+      '    while: "true"',
+      '    maxIters: 10000',
+      '    do:',
+      '      - op: loop',
+      '        while: "true"',
+      '        maxIters: 10000',
+      '        do:',
+      '          - op: loop',
+      '            while: "true"',
+      '            maxIters: 10000',
+      '            do:',
+      '              - { op: scratch, action: write, key: k, value: v }',
+    ].join('\n')
+    const result = safeParsePlan(text)
+    expect(result.success).toBe(false)
+    if (result.success) return
+    expect(result.error.code).toBe('PLAN_INVALID')
+    expect(result.error.issues).toEqual([
+      {
+        path: 'steps[1]',
+        line: 7,
+        column: 5,
+        message: expect.stringMatching(/maxIters 10000 .*cap of 50000 steps \(limit maxRunSteps\)/),
+      },
+    ])
+  })
+
+  it('refuses loops that pass the cap only together, naming the largest; a lower cap is given', () => {
+    const loop = (maxIters: number) => ({
+      op: 'loop',
+      while: 'true',
+      maxIters,
+      do: [{ op: 'scratch', action: 'write', key: 'k', value: 'v' }],
+    })
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the if step's field
+    const plan = { steps: [{ op: 'if', cond: 'true', then: [loop(30), loop(40)] }] }
+    expect(safeParsePlan(plan).success).toBe(true)
+    const result = safeParsePlan(plan, { limits: { maxRunSteps: 60 } })
+    expect(result.success).toBe(false)
+    if (result.success) return
+    expect(result.error.issues[0]).toMatchObject({
+      path: 'steps[0].then[1]',
+      message: expect.stringMatching(/with the rest of the plan it may run 73 steps.*maxRunSteps/),
+    })
+  })
+
+  it('counts every branch of a fanout and a loop nested in one', () => {
+    const branch = (id: string) => ({
+      id,
+      steps: [
+        {
+          op: 'loop',
+          while: 'true',
+          maxIters: 10_000,
+          do: [{ op: 'scratch', action: 'write', key: 'k', value: 'v' }],
+        },
+      ],
+    })
+    const plan = { steps: [{ op: 'fanout', saveAs: 'all', branches: [branch('a'), branch('b')] }] }
+    expect(safeParsePlan(plan).success).toBe(true)
+    const six = {
+      steps: [{ ...plan.steps[0], branches: ['a', 'b', 'c', 'd', 'e', 'f'].map(branch) }],
+    }
+    const result = safeParsePlan(six)
+    expect(result.success).toBe(false)
+    if (!result.success) expect(result.error.issues[0]?.path).toBe('steps[0].branches[0].steps[0]')
+  })
+
   it('never throws, whatever it is given', () => {
     const cyclic: Record<string, unknown> = { steps: [] }
     ;(cyclic.steps as unknown[]).push(cyclic)

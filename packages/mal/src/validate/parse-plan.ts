@@ -7,6 +7,7 @@ import { checkPlanLimits, DEFAULT_PLAN_LIMITS, type PlanLimits, textTooDeep } fr
 import { type PlanIssue, PlanValidationError } from './plan-validation-error'
 import { locatePath } from './source-map'
 import { markValidated } from './validated-plans'
+import { checkWorstCase } from './worst-case-steps'
 
 export type ParsePlanOptions = CheckPlanOptions & {
   /** Names the source in messages (e.g. the file name). */
@@ -104,6 +105,8 @@ function parseWithin(
     ...checkPlan(raw, options),
   ])
   if (issues.length > 0 || !parsed.success) return fail(issues)
+  const tooLong = checkWorstCase(parsed.data, limits.maxRunSteps)
+  if (tooLong.length > 0) return fail(placeAll(tooLong))
   // zod hands values it does not check (a stop's output, a tool's args) through by
   // reference: a copy keeps the freeze off the caller's own objects.
   const plan = typeof source === 'string' ? parsed.data : structuredClone(parsed.data)

@@ -10,13 +10,22 @@ export type PlanLimits = {
   maxSteps: number
   /** YAML alias expansions (default 100). */
   maxAliases: number
+  /**
+   * Steps a run of the plan may execute at worst (nested `maxIters` multiplied, every fanout
+   * branch, the larger branch of an `if`; default 50 000, the run-wide cap `runPlan` enforces).
+   */
+  maxRunSteps: number
 }
+
+/** How many steps a run may execute in all, nested ones and earlier attempts' included. */
+export const DEFAULT_MAX_RUN_STEPS = 50_000
 
 export const DEFAULT_PLAN_LIMITS: PlanLimits = {
   maxBytes: 1_000_000,
   maxDepth: 128,
   maxSteps: 10_000,
   maxAliases: 100,
+  maxRunSteps: DEFAULT_MAX_RUN_STEPS,
 }
 
 /**
