@@ -33,8 +33,12 @@ export function requireToken(
   const { token } = options
   if (!token) return
   app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?')[0] ?? ''
-    if (alwaysOpen.has(path)) return
+    // The route that matched, not the raw target: `/%61pi/v1/runs` and the absolute form
+    // `http://host/api/v1/runs` reach the same handler as `/api/v1/runs`. Unmatched requests
+    // get the not-found handler (the playground's index.html or a JSON 404), which holds no data.
+    const route = request.routeOptions.url
+    if (route === undefined || alwaysOpen.has(route)) return
+    const path = route
     const read = readMethods.has(request.method) || request.routeOptions.config?.readOnly === true
     if (read && options.publicReads) return
     // The playground's own files are no API.
