@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto'
 import {
   DefaultExecutionEventBusManager,
   DefaultRequestHandler,
@@ -7,6 +6,7 @@ import {
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
+import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -177,9 +177,6 @@ async function connectTaskBuses(
 }
 
 function hasToken(request: FastifyRequest, token: string): boolean {
-  const [scheme, given] = (request.headers.authorization ?? '').split(' ', 2)
-  if (scheme?.toLowerCase() !== 'bearer' || !given) return false
-  const expected = Buffer.from(token)
-  const actual = Buffer.from(given)
-  return actual.length === expected.length && timingSafeEqual(actual, expected)
+  const given = bearerTokenOf(request.headers.authorization)
+  return given !== undefined && sameSecret(given, token)
 }

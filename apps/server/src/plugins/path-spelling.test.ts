@@ -54,7 +54,7 @@ afterAll(async () => {
   await app.close()
 })
 
-const families = () => [
+const families = (): [string, string][] => [
   ['GET', '/api/v1/runs'],
   ['GET', `/api/v1/runs/${runId}`],
   ['GET', `/api/v1/runs/${runId}/events`],
@@ -77,8 +77,8 @@ describe('the token check under BATON_PUBLIC_READS=false, whatever the spelling 
   it('refuses every route family in plain, percent-encoded and absolute form without the token', async () => {
     const answered: string[] = []
     for (const [method, path] of families()) {
-      for (const target of [path, encoded(path!), `http://127.0.0.1:${port}${path}`]) {
-        const { status } = await raw(method!, target, { 'content-type': 'application/json' })
+      for (const target of [path, encoded(path), `http://127.0.0.1:${port}${path}`]) {
+        const { status } = await raw(method, target, { 'content-type': 'application/json' })
         if (status !== 401) answered.push(`${method} ${target} → ${status}`)
       }
     }

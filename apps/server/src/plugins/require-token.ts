@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { HttpError } from '../http/http-errors'
 
 declare module 'fastify' {
@@ -12,12 +12,6 @@ declare module 'fastify' {
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 // Liveness and readiness stay open for orchestrators' probes.
 const alwaysOpen = new Set(['/health', '/ready'])
-
-function matches(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /**
  * With `BATON_API_TOKEN` set, every request that changes state needs
@@ -43,9 +37,8 @@ export function requireToken(
     if (read && options.publicReads) return
     // The playground's own files are no API.
     if (readMethods.has(request.method) && !isApiPath(path)) return
-    const header = request.headers.authorization ?? ''
-    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : ''
-    if (!given || !matches(given, token)) {
+    const given = bearerTokenOf(request.headers.authorization)
+    if (!given || !sameSecret(given, token)) {
       throw new HttpError(401, 'UNAUTHORIZED', 'This route needs the API token as a bearer token.')
     }
   })
