@@ -14,12 +14,13 @@ import { a2aPlugin } from './a2a'
 import { createServices } from './create-services'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
+import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
-import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
 import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
 import { healthRoutes } from './routes/health'
+import { keyRoutes } from './routes/keys'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
@@ -120,7 +121,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       ),
   })
-  requireToken(app, { token: settings.apiToken, publicReads: settings.publicReads })
+  authenticate(app, {
+    token: settings.apiToken,
+    publicReads: settings.publicReads,
+    apiKeys: services.repositories.apiKeys,
+  })
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -149,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(runtimeRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
+  await app.register(keyRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
   await servePlayground(app, settings.playgroundDir)

@@ -7,6 +7,7 @@ import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
+import { hasScope, type Principal } from '../auth/principal'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -16,6 +17,22 @@ import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agen
 
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
 const BATON_USER: User = { isAuthenticated: true, userName: 'baton' }
+
+/**
+ * The task owner of a request: each API key its own (ListTasks and GetTask show a caller its
+ * tasks only); the admin token and the anonymous caller of an open server stay `baton`.
+ */
+function userOf(request: FastifyRequest): User {
+  const principal = request.principal as Principal | null | undefined
+  return principal?.kind === 'key' ? { isAuthenticated: true, userName: principal.id } : BATON_USER
+}
+
+/** Without the server's auth plugin (tests of this plugin alone), the token decides. */
+function mayRun(request: FastifyRequest, apiToken: string | undefined): boolean {
+  const principal = request.principal as Principal | null | undefined
+  if (principal) return hasScope(principal, 'run')
+  return apiToken === undefined || hasToken(request, apiToken)
+}
 
 /** The OpenAPI tag and summary of a route (the JSON-RPC body is the SDK's to check). */
 const describe = (summary: string) => ({ tags: ['a2a'], summary })
@@ -55,7 +72,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
 
     app.get(
       '/.well-known/agent-card.json',
-      { schema: describe("The orchestrator's A2A agent card") },
+      { config: { access: 'public' }, schema: describe("The orchestrator's A2A agent card") },
       async (request, reply) => {
         const orchestrator = await services.findOrchestrator()
         if (!orchestrator) {
@@ -69,7 +86,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
 
     app.get<{ Params: { agentId: string } }>(
       '/a2a/:agentId/.well-known/agent-card.json',
-      { schema: describe("A hosted agent's A2A agent card") },
+      { config: { access: 'public' }, schema: describe("A hosted agent's A2A agent card") },
       async (request, reply) => {
         const agent = await services.findAgent(request.params.agentId)
         if (!agent) {
@@ -93,9 +110,13 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
       )
       endpoint.post<{ Params: { agentId: string } }>(
         '/a2a/:agentId',
-        { schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)") },
+        {
+          // The principal is checked below, so a refusal is a JSON-RPC error.
+          config: { access: 'public' },
+          schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)"),
+        },
         async (request, reply) => {
-          if (services.apiToken !== undefined && !hasToken(request, services.apiToken)) {
+          if (!mayRun(request, services.apiToken)) {
             reply.header('www-authenticate', 'Bearer')
             return sendJsonRpcError(
               reply,
@@ -125,7 +146,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             reply,
             body: typeof request.body === 'string' ? request.body : '',
             requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
-            user: BATON_USER,
+            user: userOf(request),
             tenant: agent.id,
             prepare: (context) => context.state.set(HOSTED_AGENT_STATE_KEY, agent),
           })

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { NotFoundError } from '../http/http-errors'
-import { isApiPath } from './require-token'
+import { isApiPath } from './authenticate'
 
 const defaultDir = fileURLToPath(new URL('../../../playground/dist', import.meta.url))
 
