@@ -357,20 +357,21 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await shoot('register')
   }, 120_000)
 
-  it('shows two delegating agents caught in a loop on the Bus view and resolves it there', async () => {
+  it('shows two parties caught in a loop on the Bus view and resolves it there', async () => {
     await open('bus')
     const first = await api('/api/v1/messages', {
       method: 'POST',
       body: JSON.stringify({
-        from: { agentId: 'orchestrator' },
-        to: { agentId: 'relay' },
+        // Outside parties: only the server speaks for a hosted agent (docs/security.md).
+        from: { agentId: 'ops-desk' },
+        to: { agentId: 'relay-desk' },
         content: 'over to you',
       }),
     })
     const correlationId = (first.body.envelope as { correlationId: string }).correlationId
     let status = 202
     for (let hop = 1; hop <= 20 && status === 202; hop += 1) {
-      const [from, to] = hop % 2 ? ['relay', 'orchestrator'] : ['orchestrator', 'relay']
+      const [from, to] = hop % 2 ? ['relay-desk', 'ops-desk'] : ['ops-desk', 'relay-desk']
       status = (
         await api('/api/v1/messages', {
           method: 'POST',

@@ -244,3 +244,37 @@ describe('A2A tasks belong to the key that started them', () => {
     await expect(bobs.getTask(GetTaskRequest.fromJSON({ id: task.id }))).rejects.toThrow()
   })
 })
+
+describe('bus conversations belong to the principal that started them', () => {
+  it("carries the key as the sender, and keeps others out of the key's conversation", async () => {
+    const sent = await call('POST', '/api/v1/messages', alice, {
+      from: { agentId: 'whoever-i-say' },
+      to: { agentId: 'tester' },
+      content: 'private question',
+    })
+    expect(sent.statusCode).toBe(202)
+    const { envelope } = sent.json()
+    expect(envelope.from).toMatchObject({
+      agentId: expect.stringMatching(/^key:/),
+      agentName: 'alice',
+    })
+    const url = `/api/v1/conversations/${envelope.correlationId}`
+    expect((await call('GET', url, alice)).statusCode).toBe(200)
+    expect((await call('GET', url, bob)).statusCode).toBe(404)
+    const intrusion = await call('POST', '/api/v1/messages', bob, {
+      from: { agentId: 'bob' },
+      to: { agentId: 'tester' },
+      content: 'me too',
+      correlationId: envelope.correlationId,
+      hop: 1,
+    })
+    expect(intrusion.statusCode).toBe(404)
+    // Only the host speaks for a hosted agent.
+    const spoofed = await call('POST', '/api/v1/messages', bob, {
+      from: { agentId: 'analyst' },
+      to: { agentId: 'tester' },
+      content: 'I am the analyst',
+    })
+    expect(spoofed.statusCode).toBe(403)
+  })
+})
