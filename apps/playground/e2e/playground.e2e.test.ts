@@ -26,6 +26,8 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
   let browser: Browser
   let page: Page
   const pageErrors: string[] = []
+  // What the server's Content-Security-Policy blocked (it must block nothing of the playground's own).
+  const blockedByPolicy: string[] = []
 
   const api = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${server.baseUrl}${path}`, {
@@ -57,6 +59,9 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     browser = await launchChromium()
     page = await browser.newPage({ viewport: desktop })
     page.on('pageerror', (error) => pageErrors.push(error.message))
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blockedByPolicy.push(message.text())
+    })
   }, 180_000)
 
   afterAll(async () => {
@@ -66,6 +71,8 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
   })
 
   it('opens on the seeded agents and swarm, as cards', async () => {
+    const served = await fetch(`${server.baseUrl}/`)
+    expect(served.headers.get('content-security-policy')).toContain("script-src 'self'")
     await open('agents')
     for (const name of ['Ops Orchestrator', 'Incident Analyst', 'Reviewer', 'Tester', 'Dev team'])
       await page.getByRole('article', { name }).waitFor()
@@ -82,6 +89,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await page.keyboard.press('Enter')
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
     expect(pageErrors).toEqual([])
+    expect(blockedByPolicy).toEqual([])
   }, 60_000)
 
   it('@mentions the orchestrator from the keyboard and shows its reply', async () => {
@@ -345,23 +353,25 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     const refusal = form.getByRole('alert')
     await refusal.waitFor({ timeout: 20_000 })
     expect(await refusal.textContent()).toMatch(/The agent was not registered: .*relay/i)
+    expect(blockedByPolicy).toEqual([])
     await shoot('register')
   }, 120_000)
 
-  it('shows two delegating agents caught in a loop on the Bus view and resolves it there', async () => {
+  it('shows two parties caught in a loop on the Bus view and resolves it there', async () => {
     await open('bus')
     const first = await api('/api/v1/messages', {
       method: 'POST',
       body: JSON.stringify({
-        from: { agentId: 'orchestrator' },
-        to: { agentId: 'relay' },
+        // Outside parties: only the server speaks for a hosted agent (docs/security.md).
+        from: { agentId: 'ops-desk' },
+        to: { agentId: 'relay-desk' },
         content: 'over to you',
       }),
     })
     const correlationId = (first.body.envelope as { correlationId: string }).correlationId
     let status = 202
     for (let hop = 1; hop <= 20 && status === 202; hop += 1) {
-      const [from, to] = hop % 2 ? ['relay', 'orchestrator'] : ['orchestrator', 'relay']
+      const [from, to] = hop % 2 ? ['relay-desk', 'ops-desk'] : ['ops-desk', 'relay-desk']
       status = (
         await api('/api/v1/messages', {
           method: 'POST',

@@ -41,14 +41,18 @@ describe('seedDemo', () => {
     expect(agents.json().total).toBe(4)
     const orchestrator = await app.baton.repositories.agents.findById('orchestrator')
     expect(orchestrator?.agentCard.canDelegate).toBe(true)
-    const plans = (await app.inject({ method: 'GET', url: '/api/v1/plans' })).json().plans
+    // A token is set: reads other than the agent directory need it (private by default).
+    const admin = { authorization: `Bearer ${token}` }
+    const plans = (await app.inject({ method: 'GET', url: '/api/v1/plans', headers: admin })).json()
+      .plans
     for (const plan of plans) expect(() => parsePlan(plan.source)).not.toThrow()
   })
 })
 
 describe('buildApp', () => {
   it('serves an OpenAPI document generated from the route schemas', async () => {
-    const response = await app.inject({ method: 'GET', url: '/docs/json' })
+    const headers = { authorization: `Bearer ${token}` }
+    const response = await app.inject({ method: 'GET', url: '/docs/json', headers })
     expect(response.statusCode).toBe(200)
     const document = response.json()
     expect(document.openapi).toMatch(/^3\./)
@@ -65,7 +69,7 @@ describe('buildApp', () => {
       expect(document.paths).toHaveProperty([path])
     }
     expect(document.paths['/api/v1/agents'].post.requestBody).toBeDefined()
-    const ui = await app.inject({ method: 'GET', url: '/docs' })
+    const ui = await app.inject({ method: 'GET', url: '/docs', headers })
     expect([200, 302]).toContain(ui.statusCode)
   })
 

@@ -15,14 +15,15 @@ import { a2aPlugin } from './a2a'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { mcpPlugin } from './mcp/mcp-plugin'
+import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
 import { refuseForeignOrigins } from './plugins/refuse-foreign-origins'
-import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
 import { agentSearchRoutes } from './routes/agents-search'
 import { busRoutes } from './routes/bus'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
+import { keyRoutes } from './routes/keys'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
@@ -146,7 +147,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       ),
   })
-  requireToken(app, { token: settings.apiToken, publicReads: settings.publicReads })
+  authenticate(app, {
+    token: settings.apiToken,
+    publicReads: settings.publicReads,
+    apiKeys: services.repositories.apiKeys,
+  })
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -176,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(catalogueRoutes)
   await app.register(busRoutes)
   await app.register(spendRoutes)
+  await app.register(keyRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
   await app.register(mcpPlugin)

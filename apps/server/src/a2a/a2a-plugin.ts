@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto'
 import {
   DefaultExecutionEventBusManager,
   DefaultRequestHandler,
@@ -8,6 +7,8 @@ import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
+import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
+import { hasScope, type Principal } from '../auth/principal'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -17,6 +18,22 @@ import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agen
 
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
 const BATON_USER: User = { isAuthenticated: true, userName: 'baton' }
+
+/**
+ * The task owner of a request: each API key its own (ListTasks and GetTask show a caller its
+ * tasks only); the admin token and the anonymous caller of an open server stay `baton`.
+ */
+function userOf(request: FastifyRequest): User {
+  const principal = request.principal as Principal | null | undefined
+  return principal?.kind === 'key' ? { isAuthenticated: true, userName: principal.id } : BATON_USER
+}
+
+/** Without the server's auth plugin (tests of this plugin alone), the token decides. */
+function mayRun(request: FastifyRequest, apiToken: string | undefined): boolean {
+  const principal = request.principal as Principal | null | undefined
+  if (principal) return hasScope(principal, 'run')
+  return apiToken === undefined || hasToken(request, apiToken)
+}
 
 /** The OpenAPI tag and summary of a route (the JSON-RPC body is the SDK's to check). */
 const describe = (summary: string) => ({ tags: ['a2a'], summary })
@@ -65,6 +82,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     app.get(
       '/.well-known/agent-card.json',
       {
+        config: { access: 'public' },
         schema: describe(
           "The root agent's A2A agent card (BATON_A2A_ROOT_AGENT, else the orchestrator)",
         ),
@@ -86,7 +104,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
 
     app.get<{ Params: { agentId: string } }>(
       '/a2a/:agentId/.well-known/agent-card.json',
-      { schema: describe("A hosted agent's A2A agent card") },
+      { config: { access: 'public' }, schema: describe("A hosted agent's A2A agent card") },
       async (request, reply) => {
         const agent = await services.findAgent(request.params.agentId)
         if (!agent) {
@@ -110,9 +128,13 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
       )
       endpoint.post<{ Params: { agentId: string } }>(
         '/a2a/:agentId',
-        { schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)") },
+        {
+          // The principal is checked below, so a refusal is a JSON-RPC error.
+          config: { access: 'public' },
+          schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)"),
+        },
         async (request, reply) => {
-          if (services.apiToken !== undefined && !hasToken(request, services.apiToken)) {
+          if (!mayRun(request, services.apiToken)) {
             reply.header('www-authenticate', 'Bearer')
             return sendJsonRpcError(
               reply,
@@ -150,7 +172,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             reply,
             body: typeof request.body === 'string' ? request.body : '',
             requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
-            user: BATON_USER,
+            user: userOf(request),
             tenant: agent.id,
             // Not the id: a revoked agent's id registered again must not find its tasks.
             scope: `${agent.id}#${await services.registrationOf(agent)}`,
@@ -204,9 +226,6 @@ async function connectTaskBuses(
 }
 
 function hasToken(request: FastifyRequest, token: string): boolean {
-  const [scheme, given] = (request.headers.authorization ?? '').split(' ', 2)
-  if (scheme?.toLowerCase() !== 'bearer' || !given) return false
-  const expected = Buffer.from(token)
-  const actual = Buffer.from(given)
-  return actual.length === expected.length && timingSafeEqual(actual, expected)
+  const given = bearerTokenOf(request.headers.authorization)
+  return given !== undefined && sameSecret(given, token)
 }

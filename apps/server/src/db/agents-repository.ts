@@ -1,5 +1,6 @@
 import { Agent } from '@baton/core'
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { effectiveTrustTier } from '../registry/effective-trust-tier'
 import type { Database } from './database'
 
 export type ListAgentsOptions = {
@@ -22,28 +23,33 @@ type Executor = Kysely<Database> | Transaction<Database>
  * await agents.find('0x52908400098527886E0F7030069857D2E4169EE7')
  */
 export function createAgentsRepository(db: Kysely<Database>) {
-  const toAgent = (record: unknown): Agent => Agent.parse(record)
+  // The card's tier as the agent counts (see effectiveTrustTier); the record keeps what was signed.
+  const toAgent = (record: unknown, granted?: string | null): Agent => {
+    const agent = Agent.parse(record)
+    const trustTier = effectiveTrustTier(agent.agentCard.trustTier, granted)
+    return { ...agent, agentCard: { ...agent.agentCard, trustTier } }
+  }
   return {
     /** The live (not revoked) agent of `wallet` (checksummed), or undefined. */
     async find(wallet: string, executor: Executor = db): Promise<Agent | undefined> {
       const row = await executor
         .selectFrom('agents')
-        .select('record')
+        .select(['record', 'granted_trust_tier'])
         .where('wallet', '=', wallet)
         .where('revoked_at', 'is', null)
         .executeTakeFirst()
-      return row ? toAgent(row.record) : undefined
+      return row ? toAgent(row.record, row.granted_trust_tier) : undefined
     },
 
     /** The live agent whose id is `id`, or undefined. */
     async findById(id: string): Promise<Agent | undefined> {
       const row = await db
         .selectFrom('agents')
-        .select('record')
+        .select(['record', 'granted_trust_tier'])
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst()
-      return row ? toAgent(row.record) : undefined
+      return row ? toAgent(row.record, row.granted_trust_tier) : undefined
     },
 
     /**
@@ -85,7 +91,7 @@ export function createAgentsRepository(db: Kysely<Database>) {
       }
       const [rows, count] = await Promise.all([
         query
-          .select('record')
+          .select(['record', 'granted_trust_tier'])
           .orderBy('created_at')
           .orderBy('wallet')
           .limit(options.limit)
@@ -93,7 +99,10 @@ export function createAgentsRepository(db: Kysely<Database>) {
           .execute(),
         query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ])
-      return { agents: rows.map((row) => toAgent(row.record)), total: Number(count.count) }
+      return {
+        agents: rows.map((row) => toAgent(row.record, row.granted_trust_tier)),
+        total: Number(count.count),
+      }
     },
 
     /** Stores a new agent (or replaces a revoked one) and its history entry. */
@@ -109,6 +118,8 @@ export function createAgentsRepository(db: Kysely<Database>) {
             record,
             updated_at: new Date(),
             revoked_at: null,
+            // A new registration of the wallet earns its own grant, if any.
+            granted_trust_tier: null,
           }),
         )
         .execute()
@@ -141,6 +152,32 @@ export function createAgentsRepository(db: Kysely<Database>) {
         .insertInto('agent_history')
         .values({ wallet: agent.wallet, change: 'revoke', record: JSON.stringify(agent), signer })
         .execute()
+    },
+
+    /** The tier an admin granted (or null), and the tier the stored registration asks. */
+    async trust(
+      wallet: string,
+    ): Promise<{ requested: string; granted: string | null } | undefined> {
+      const row = await db
+        .selectFrom('agents')
+        .select(['record', 'granted_trust_tier'])
+        .where('wallet', '=', wallet)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      if (!row) return undefined
+      const requested = Agent.parse(row.record).agentCard.trustTier
+      return { requested, granted: row.granted_trust_tier }
+    },
+
+    /** Grants a live agent a trust tier (an admin's act); false when no live agent has the wallet. */
+    async grantTrustTier(wallet: string, tier: string | null): Promise<boolean> {
+      const result = await db
+        .updateTable('agents')
+        .set({ granted_trust_tier: tier })
+        .where('wallet', '=', wallet)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
     },
 
     async history(wallet: string) {

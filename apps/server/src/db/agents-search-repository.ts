@@ -38,9 +38,12 @@ export function createAgentsSearchRepository(db: Kysely<Database>) {
       if (query.type) select = select.where(sql<boolean>`record->>'type' = ${query.type}`)
       if (query.trustTier) {
         const admitted = TRUST_TIERS.slice(TRUST_TIERS.indexOf(query.trustTier))
-        select = select.where(
-          sql<boolean>`coalesce(record#>>'{agentCard,trustTier}', 'low') in (${sql.join(admitted)})`,
-        )
+        // The effective tier (effectiveTrustTier): what was asked, up to what an admin granted.
+        select = select
+          .where(
+            sql<boolean>`coalesce(record#>>'{agentCard,trustTier}', 'low') in (${sql.join(admitted)})`,
+          )
+          .where(sql<boolean>`coalesce(granted_trust_tier, 'low') in (${sql.join(admitted)})`)
       }
       const rows = await select
         .orderBy('score', 'desc')

@@ -14,6 +14,8 @@ export type AgentsTable = {
   created_at: Timestamp
   updated_at: Timestamp
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** The trust tier an admin granted (null: none; the agent's own tier counts up to `low`). */
+  granted_trust_tier: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export type AgentHistoryTable = {
@@ -63,6 +65,8 @@ export type RunsTable = {
   executed_by: string | null
   /** How many times an executor took the run: 1 for its first, one more on each takeover or resume. */
   attempt: Generated<number>
+  /** The principal that started the run (`admin`, `key:<id>` or `anonymous`). */
+  owner: Generated<string>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -136,6 +140,23 @@ export type MemoryEntriesTable = {
   created_at: Timestamp
 }
 
+export type ApiKeysTable = {
+  id: string
+  name: string
+  /** sha256 (hex) of the key; the key itself is shown once, when it is made. */
+  key_hash: string
+  /** JSON array of scopes. */
+  scopes: string
+  created_at: Generated<Date>
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+}
+
+export type ConversationOwnersTable = {
+  correlation_id: string
+  owner: string
+  created_at: Generated<Date>
+}
+
 /** Every table of the server's schema (see `migrations/`). */
 export type Database = {
   agents: AgentsTable
@@ -151,4 +172,6 @@ export type Database = {
   messages: MessagesTable
   escalations: EscalationsTable
   memory_entries: MemoryEntriesTable
+  api_keys: ApiKeysTable
+  conversation_owners: ConversationOwnersTable
 }

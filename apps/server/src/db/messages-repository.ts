@@ -9,7 +9,37 @@ import type { Database } from './database'
  * await createMessagesRepository(db).conversation('corr_1')
  */
 export function createMessagesRepository(db: Kysely<Database>) {
+  // Owners never change once claimed: remembered (a bounded number) for the live stream's filter.
+  const owners = new Map<string, string>()
+  const remember = (correlationId: string, owner: string) => {
+    if (owners.size >= 10_000) owners.clear()
+    owners.set(correlationId, owner)
+    return owner
+  }
   return {
+    /**
+     * Records `owner` as the owner of the conversation unless it has one; answers the owner
+     * it has (the caller's when it is new).
+     */
+    async claimConversation(correlationId: string, owner: string): Promise<string> {
+      await db
+        .insertInto('conversation_owners')
+        .values({ correlation_id: correlationId, owner })
+        .onConflict((conflict) => conflict.column('correlation_id').doNothing())
+        .execute()
+      return (await this.conversationOwner(correlationId)) ?? owner
+    },
+    /** The principal that started the conversation (undefined: none from outside did). */
+    async conversationOwner(correlationId: string): Promise<string | undefined> {
+      const known = owners.get(correlationId)
+      if (known) return known
+      const row = await db
+        .selectFrom('conversation_owners')
+        .select('owner')
+        .where('correlation_id', '=', correlationId)
+        .executeTakeFirst()
+      return row ? remember(correlationId, row.owner) : undefined
+    },
     async save(envelope: Envelope): Promise<void> {
       await db
         .insertInto('messages')

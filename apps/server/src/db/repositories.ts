@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { type AgentsRepository, createAgentsRepository } from './agents-repository'
+import { type ApiKeysRepository, createApiKeysRepository } from './api-keys-repository'
 import type { Database } from './database'
 import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
@@ -19,6 +20,7 @@ export type Repositories = {
   ledger: LedgerRepository
   messages: MessagesRepository
   swarmJournal: SwarmJournalRepository
+  apiKeys: ApiKeysRepository
 }
 
 /**
@@ -36,5 +38,6 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     ledger: createLedgerRepository(db),
     messages: createMessagesRepository(db),
     swarmJournal: createSwarmJournalRepository(db),
+    apiKeys: createApiKeysRepository(db),
   }
 }

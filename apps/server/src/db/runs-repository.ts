@@ -34,6 +34,8 @@ export type StoredRun = {
   executedBy: string | null
   /** How many times an executor took the run (see `claim`); 0 while it waits for its first. */
   attempt: number
+  /** The principal that started it (`admin`, `key:<id>`, `anonymous`). */
+  owner: string
   createdAt: string
   updatedAt: string
 }
@@ -73,6 +75,7 @@ function toRun(row: RunRow): StoredRun {
     question: (row.question as string | null) ?? null,
     executedBy: (row.executed_by as string | null) ?? null,
     attempt: Number(row.attempt ?? 0),
+    owner: (row.owner as string | undefined) ?? 'anonymous',
     createdAt: new Date(row.created_at as Date).toISOString(),
     updatedAt: new Date(row.updated_at as Date).toISOString(),
   }
@@ -145,6 +148,8 @@ export function createRunsRepository(db: Kysely<Database>) {
       plan: Record<string, unknown>
       inputs: Record<string, unknown>
       budget?: Record<string, unknown>
+      /** The principal that starts it (default `anonymous`). */
+      owner?: string
     }): Promise<void> {
       await db
         .insertInto('runs')
@@ -161,6 +166,7 @@ export function createRunsRepository(db: Kysely<Database>) {
           usage: JSON.stringify(zero),
           usage_by_wallet: JSON.stringify({}),
           state: JSON.stringify(null),
+          owner: run.owner ?? 'anonymous',
         })
         .execute()
     },
@@ -170,9 +176,10 @@ export function createRunsRepository(db: Kysely<Database>) {
       return row ? toRun(row as unknown as RunRow) : undefined
     },
 
-    async list(options: { status?: string; limit: number; offset: number }) {
+    async list(options: { status?: string; owner?: string; limit: number; offset: number }) {
       let query = db.selectFrom('runs')
       if (options.status) query = query.where('status', '=', options.status)
+      if (options.owner) query = query.where('owner', '=', options.owner)
       const [rows, count] = await Promise.all([
         query
           .selectAll()

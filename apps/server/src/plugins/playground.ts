@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { NotFoundError } from '../http/http-errors'
-import { isApiPath } from './require-token'
+import { isApiPath } from './authenticate'
 
 const defaultDir = path.join(
   serverPackageRoot(fileURLToPath(import.meta.url)),
@@ -33,8 +33,28 @@ const notBuilt = `<!doctype html>
 </body></html>`
 
 /**
+ * The playground's Content-Security-Policy: its own scripts only (it keeps development keys
+ * in the browser's storage, so an injected script must not run), calls to its own origin
+ * only, no framing. Styles may be inline: its editor and graph inject theirs at run time.
+ */
+export const playgroundContentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/**
  * Serves the playground build at `/` (SPA fallback to `index.html` for unknown non-API GET
- * paths), or a short page on how to build it. API paths keep their JSON 404s.
+ * paths), or a short page on how to build it, each with the playground's CSP. API paths keep
+ * their JSON 404s. The not-found handler is rate-limited like every route (a scan of unknown
+ * paths is no cheaper than one of known ones).
  *
  * @example
  * await servePlayground(app, settings.playgroundDir)
@@ -46,16 +66,29 @@ export async function servePlayground(
   const root = path.resolve(dir ?? defaultDir)
   const built = existsSync(path.join(root, 'index.html'))
   if (built) {
-    await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] })
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: ['index.html'],
+      // This version of @fastify/static passes the fastify reply.
+      setHeaders: (reply: { header(name: string, value: string): unknown }) =>
+        reply.header('content-security-policy', playgroundContentSecurityPolicy),
+    })
   } else {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/html').send(notBuilt),
+      reply
+        .header('content-security-policy', playgroundContentSecurityPolicy)
+        .type('text/html')
+        .send(notBuilt),
     )
   }
-  app.setNotFoundHandler(async (request, reply) => {
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? ''
     if (request.method === 'GET' && !isApiPath(pathname) && built) {
-      return reply.type('text/html').sendFile('index.html')
+      return reply
+        .header('content-security-policy', playgroundContentSecurityPolicy)
+        .type('text/html')
+        .sendFile('index.html')
     }
     throw new NotFoundError('route', `${request.method} ${pathname}`)
   })

@@ -49,8 +49,9 @@ describe('BATON_API_TOKEN', () => {
     expect(response.statusCode).toBe(202)
   })
 
-  it('closes reads too when BATON_PUBLIC_READS=false, but never /health', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/v1/agents' })).statusCode).toBe(401)
+  it('closes reads too when BATON_PUBLIC_READS=false, but never /health nor the agent directory', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).statusCode).toBe(401)
+    expect((await app.inject({ method: 'GET', url: '/api/v1/agents' })).statusCode).toBe(200)
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200)
     expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200)
   })
@@ -115,10 +116,11 @@ describe('readSettings', () => {
     expect(settings).toMatchObject({
       port: 8787,
       host: '127.0.0.1',
-      publicReads: true,
       logLevel: 'info',
     })
     expect(settings.dataDir).toMatch(/\.baton$/)
+    // Unset: public while no token and no key exist (see plugins/authenticate.ts).
+    expect(settings.publicReads).toBeUndefined()
   })
 
   it('stops the start on a bad value, naming the variable', () => {

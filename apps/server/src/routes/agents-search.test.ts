@@ -27,6 +27,8 @@ describe.each(backends)('GET /api/v1/agents/search on %s', (backend) => {
       capabilities: ['sql', 'review'],
       agentCard: { trustTier: 'high', examples: ['check this alter table'] },
     })
+    // A tier above the default counts once an admin grants it (docs/security.md).
+    await app.baton.repositories.agents.grantTrustTier(reviewer.wallet, 'high')
     revoked = await store('old-reviewer', {
       name: 'Old SQL Reviewer',
       capabilities: ['sql', 'review'],

@@ -28,6 +28,7 @@ export const agentSearchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/agents/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['agents'],
         summary: 'Search agents by relevance (never a revoked one)',

@@ -81,6 +81,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/agents',
     {
+      config: { access: 'register' },
       schema: {
         tags: ['agents'],
         summary: 'Register an agent (signed by its creator and its own wallet)',
@@ -131,7 +132,11 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/agents',
-    { schema: { tags: ['agents'], summary: 'List agents', querystring: ListQuery } },
+    // The directory is public, whatever BATON_PUBLIC_READS says (docs/security.md).
+    {
+      config: { access: 'public' },
+      schema: { tags: ['agents'], summary: 'List agents', querystring: ListQuery },
+    },
     async (request) => {
       const { limit, offset, capability, type, text } = request.query
       const { agents, total } = await repositories.agents.list({
@@ -147,18 +152,28 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/agents/:wallet',
-    { schema: { tags: ['agents'], summary: 'An agent and its history', params: WalletParams } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['agents'], summary: 'An agent and its history', params: WalletParams },
+    },
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       const agent = await repositories.agents.find(wallet)
-      if (!agent) throw new NotFoundError('agent', wallet)
-      return { agent, history: await repositories.agents.history(wallet) }
+      const trust = await repositories.agents.trust(wallet)
+      if (!agent || !trust) throw new NotFoundError('agent', wallet)
+      return {
+        agent,
+        // The card's trustTier is the effective one: what was asked, up to what an admin granted.
+        trust: { ...trust, effective: agent.agentCard.trustTier },
+        history: await repositories.agents.history(wallet),
+      }
     },
   )
 
   app.patch(
     '/api/v1/agents/:wallet',
     {
+      config: { access: 'register' },
       schema: {
         tags: ['agents'],
         summary: 'Change an agent (signed by its creator)',
@@ -204,6 +219,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/v1/agents/:wallet',
     {
+      config: { access: 'register' },
       schema: {
         tags: ['agents'],
         summary: 'Revoke an agent (signed by its creator); its history stays',

@@ -1,7 +1,16 @@
-import { createEnvelope, Envelope, isCompleteEnvelope, SendInput } from '@baton/comm'
+import {
+  assertEnvelopeSignature,
+  createEnvelope,
+  Envelope,
+  isCompleteEnvelope,
+  SendInput,
+} from '@baton/comm'
 import { Budget } from '@baton/core'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { assertOwned, canRead } from '../auth/owned'
+import { HttpError } from '../http/http-errors'
 import { openEventStream } from '../http/server-sent-events'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
@@ -22,6 +31,40 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     Envelope.extend({ budget: Budget.optional() }),
     SendInput.extend({ budget: Budget.optional() }),
   ])
+  const messages = repositories.messages
+
+  /**
+   * Who a message from outside is from. Only the host speaks for a hosted agent, unless the
+   * envelope is signed by that agent's wallet; an API key or the admin speaks as itself;
+   * the anonymous user of an open server names itself (anything but an agent).
+   */
+  const senderOf = async (
+    request: FastifyRequest,
+    message: Envelope | SendInput,
+  ): Promise<Envelope['from']> => {
+    const agent = await repositories.agents.findById(message.from.agentId)
+    if (agent) {
+      if (!isCompleteEnvelope(message) || !(message as Envelope).signature) {
+        throw new HttpError(
+          403,
+          'FORBIDDEN',
+          `Only the server speaks for the hosted agent "${agent.id}": an envelope from it must be signed by its wallet ${agent.wallet}.`,
+          { field: 'from.agentId', agentId: agent.id },
+        )
+      }
+      // SIGNATURE_INVALID (401) unless that wallet signed exactly this envelope.
+      await assertEnvelopeSignature(message as Envelope, () => agent.wallet)
+      return message.from
+    }
+    const { principal } = request
+    if (principal.kind === 'anonymous') return message.from
+    return { agentId: principal.id, agentName: principal.name }
+  }
+
+  /** May this request see this conversation (its owner's, admins', or anyone's when reads are public)? */
+  const mayRead = async (request: FastifyRequest, correlationId: string) =>
+    request.readsArePublic ||
+    canRead(request, (await messages.conversationOwner(correlationId)) ?? 'admin')
 
   app.post(
     '/api/v1/messages',
@@ -33,11 +76,16 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { budget, ...message } = request.body
-      host.listen?.(message.to.agentId)
+      const { budget, ...body } = request.body
+      const from = await senderOf(request, body)
+      const message = { ...body, from }
       const complete = isCompleteEnvelope(message)
         ? (message as Envelope)
         : createEnvelope(message as SendInput)
+      // The conversation is its first outside sender's; nobody else posts into it.
+      const owner = await messages.claimConversation(complete.correlationId, request.principal.id)
+      assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
+      host.listen?.(message.to.agentId)
       if (budget) host.grant?.(complete.id, budget)
       const envelope = await bus.send(complete)
       return reply.status(202).send({ envelope })
@@ -55,6 +103,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { correlationId } = request.params
+      const owner = (await messages.conversationOwner(correlationId)) ?? 'admin'
+      assertOwned(request, owner, 'read', 'conversation', correlationId)
       return {
         correlationId,
         hops: bus.hops(correlationId),
@@ -68,11 +118,25 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['bus'], summary: 'New envelopes as server-sent events' } },
     async (request, reply) => {
       const sse = openEventStream(request, reply, closing)
+      // A reader sees the conversations it may read, in the order the bus reported them.
+      let queue = Promise.resolve()
+      const sendIfReadable = (correlationId: string, event: Parameters<typeof sse.send>[0]) => {
+        if (request.readsArePublic) return sse.send(event)
+        queue = queue
+          .then(async () => {
+            if (await mayRead(request, correlationId)) sse.send(event)
+          })
+          .catch((error: unknown) => request.log.warn({ err: error }, 'message stream failed'))
+      }
       const offMessage = bus.on('message', (envelope) =>
-        sse.send({ id: envelope.id, event: 'message', data: envelope }),
+        sendIfReadable(envelope.correlationId, {
+          id: envelope.id,
+          event: 'message',
+          data: envelope,
+        }),
       )
       const offEscalation = bus.on('escalation', (escalation) =>
-        sse.send({ event: 'escalation', data: escalation }),
+        sendIfReadable(escalation.correlationId, { event: 'escalation', data: escalation }),
       )
       sse.onClose(() => {
         offMessage()
@@ -80,6 +144,14 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       })
     },
   )
+
+  // Allowing or stopping a held chain is its owner's (or an admin's) decision.
+  const assertMaySteer = async (request: FastifyRequest, escalationId: string) => {
+    const escalation = (await messages.escalations()).find((each) => each.id === escalationId)
+    if (!escalation) return // the bus answers ESCALATION_NOT_FOUND
+    const owner = (await messages.conversationOwner(escalation.correlationId)) ?? 'admin'
+    assertOwned(request, owner, 'steer', 'escalation', escalationId)
+  }
 
   app.get(
     '/api/v1/escalations',
@@ -93,7 +165,11 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The limit a held chain went past, so a client need not guess it (the playground's Bus view).
       const { maxHops } = bus.loopGuard
-      const escalations = await repositories.messages.escalations(request.query.status)
+      const all = await repositories.messages.escalations(request.query.status)
+      const escalations = []
+      for (const escalation of all) {
+        if (await mayRead(request, escalation.correlationId)) escalations.push(escalation)
+      }
       return { maxHops, escalations: escalations.map((escalation) => ({ ...escalation, maxHops })) }
     },
   )
@@ -109,6 +185,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      await assertMaySteer(request, request.params.id)
       const escalation = await bus.allow(request.params.id, request.body.extraHops)
       await repositories.messages.saveEscalation(escalation)
       return { escalation }
@@ -128,6 +205,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      await assertMaySteer(request, request.params.id)
       const escalation = await bus.stop(request.params.id, request.body.reason)
       await repositories.messages.saveEscalation(escalation)
       return { escalation }

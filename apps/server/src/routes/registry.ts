@@ -13,7 +13,10 @@ import { WalletParams } from './schemas'
 export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/agent/:wallet',
-    { schema: { tags: ['registry'], summary: 'Look up a registered agent', params: WalletParams } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['registry'], summary: 'Look up a registered agent', params: WalletParams },
+    },
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       try {

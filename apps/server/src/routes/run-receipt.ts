@@ -1,6 +1,7 @@
 import { signRunReceipt } from '@baton/core'
 import { buildRunReceipt, parsePlan, type RunEvent, runValidation } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { assertOwned } from '../auth/owned'
 import { finalStatuses } from '../db/runs-repository'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { IdParams } from './schemas'
@@ -28,6 +29,7 @@ export const runReceiptRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = request.params.id
       const run = await repositories.runs.find(id)
       if (!run) throw new NotFoundError('run', id)
+      assertOwned(request, run.owner, 'read', 'run', id)
       if (run.kind !== 'plan') {
         throw new HttpError(
           404,

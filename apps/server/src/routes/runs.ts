@@ -1,6 +1,8 @@
 import { Budget } from '@baton/core'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { assertOwned, listedOwner } from '../auth/owned'
 import type { StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
 import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
@@ -34,6 +36,8 @@ function summary(run: StoredRun) {
     usage: run.usage,
     /** The process (`BATON_WORKER_NAME`) that executes or executed the run. */
     executedBy: run.executedBy,
+    /** The principal that started it (`admin`, `key:<id>`, `anonymous`). */
+    owner: run.owner,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
   }
@@ -49,9 +53,11 @@ const liveStatuses = new Set(['queued', 'running'])
 export const runRoutes: FastifyPluginAsyncZod = async (app) => {
   const { runs: service, repositories, closing } = app.baton
   const runs = repositories.runs
-  const find = async (id: string) => {
+  // A run is its owner's (and admins'): others get 404, or 403 for a change when reads are public.
+  const find = async (id: string, request: FastifyRequest, need: 'read' | 'steer' = 'read') => {
     const run = await runs.find(id)
     if (!run) throw new NotFoundError('run', id)
+    assertOwned(request, run.owner, need, 'run', id)
     return run
   }
 
@@ -64,6 +70,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         plan,
         inputs,
         ...(budget ? { budget: request.body.budget } : {}),
+        owner: request.principal.id,
       })
       return reply.status(202).send({ id })
     },
@@ -74,7 +81,13 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['runs'], summary: 'List runs', querystring: ListQuery } },
     async (request) => {
       const { limit, offset, status } = request.query
-      const page = await runs.list({ limit, offset, ...(status ? { status } : {}) })
+      const owner = listedOwner(request)
+      const page = await runs.list({
+        limit,
+        offset,
+        ...(status ? { status } : {}),
+        ...(owner ? { owner } : {}),
+      })
       return { runs: page.runs.map(summary), total: page.total, limit, offset }
     },
   )
@@ -89,7 +102,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const run = await find(request.params.id)
+      const run = await find(request.params.id, request)
       const [steps, events] = await Promise.all([
         runs.steps(run.id),
         runs.events(run.id, -1, 10_000),
@@ -122,7 +135,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const run = await find(request.params.id)
+      const run = await find(request.params.id, request)
       let last = lastEventIdOf(request)
       const sse = openEventStream(request, reply, closing)
       let pumping = false
@@ -170,7 +183,10 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/runs/:id/cancel',
     { schema: { tags: ['runs'], summary: 'Cancel a run', params: IdParams } },
-    async (request) => summary(await service.cancel(request.params.id)),
+    async (request) => {
+      await find(request.params.id, request, 'steer')
+      return summary(await service.cancel(request.params.id))
+    },
   )
 
   app.post(
@@ -186,6 +202,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      await find(request.params.id, request, 'steer')
       await service.answer(request.params.id, request.body.answer)
       return reply.status(202).send({ id: request.params.id })
     },
@@ -201,6 +218,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      await find(request.params.id, request, 'steer')
       await service.resume(request.params.id)
       return reply.status(202).send({ id: request.params.id })
     },

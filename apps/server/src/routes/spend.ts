@@ -1,8 +1,11 @@
 import { isWallet, parseWallet } from '@baton/core'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { assertOwned } from '../auth/owned'
+import { hasScope } from '../auth/principal'
 import type { StoredUsage } from '../db/database'
-import { NotFoundError } from '../http/http-errors'
+import { HttpError, NotFoundError } from '../http/http-errors'
 import { IdParams, Page } from './schemas'
 
 const SpendQuery = z.object({
@@ -32,11 +35,22 @@ const sum = (rows: StoredUsage[]): StoredUsage =>
  */
 export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ledger, runs } = app.baton.repositories
+  // The server-wide books show every owner's spend: admins' (or anyone's when reads are public).
+  const assertAllBooks = (request: FastifyRequest, route: string) => {
+    if (request.readsArePublic || hasScope(request.principal, 'admin')) return
+    throw new HttpError(
+      403,
+      'FORBIDDEN',
+      `${route} shows every owner's spend: it needs the admin scope while reads are private (a run's own books are at /api/v1/runs/:id/ledger).`,
+      { scope: 'admin' },
+    )
+  }
 
   app.get(
     '/api/v1/spend',
     { schema: { tags: ['spend'], summary: 'Spend by wallet or by run', querystring: SpendQuery } },
     async (request) => {
+      assertAllBooks(request, 'GET /api/v1/spend')
       const { by, since } = request.query
       const rows = await ledger.spend({ by, ...(since ? { since: new Date(since) } : {}) })
       return {
@@ -59,6 +73,13 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { runId, wallet, limit, offset } = request.query
+      if (runId) {
+        const run = await runs.find(runId)
+        if (!run) throw new NotFoundError('run', runId)
+        assertOwned(request, run.owner, 'read', 'run', runId)
+      } else {
+        assertAllBooks(request, 'GET /api/v1/ledger')
+      }
       // The ledger keeps wallets checksummed; any spelling of one finds its rows.
       const owner = wallet && isWallet(wallet) ? parseWallet(wallet) : wallet
       const page = await ledger.entries({
@@ -85,6 +106,7 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params
       const run = await runs.find(id)
       if (!run) throw new NotFoundError('run', id)
+      assertOwned(request, run.owner, 'read', 'run', id)
       const { limit, offset } = request.query
       const [page, books] = await Promise.all([
         ledger.entries({ runId: id, limit, offset }),

@@ -23,7 +23,10 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   const { repositories, runs } = app.baton
   app.post(
     '/api/v1/swarms',
-    { schema: { tags: ['swarms'], summary: 'Create a swarm', body: SwarmBody } },
+    {
+      config: { access: 'register' },
+      schema: { tags: ['swarms'], summary: 'Create a swarm', body: SwarmBody },
+    },
     async (request, reply) => {
       const swarm = parseWith(AgentSwarm, request.body, 'swarm')
       const unknown: string[] = []
@@ -69,7 +72,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       const swarm = await repositories.swarms.find(request.params.id)
       if (!swarm) throw new NotFoundError('swarm', request.params.id)
       const task = (request.body.input ?? request.body.task)!
-      const { id } = await runs.startSwarm(swarm, task, request.body.budget)
+      const { id } = await runs.startSwarm(swarm, task, request.body.budget, request.principal.id)
       return reply.status(202).send({ run: { id }, runId: id })
     },
   )

@@ -79,6 +79,8 @@ export async function seedDemo(services: BatonServices): Promise<SeedResult> {
     )
     if (await agents.exists(agent.wallet)) continue
     await agents.insert(agent, 'seed')
+    // The operator seeds them: their tiers are the operator's grant, not a registrant's claim.
+    await agents.grantTrustTier(agent.wallet, agent.agentCard.trustTier)
     created = true
   }
   const swarm = parseWith(AgentSwarm, demoSwarm, 'demo swarm')

@@ -164,7 +164,12 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         reject(new Error(`no reply from ${asked.to.agentId} within the time allowed`))
       }, options.peerTimeoutMs ?? 60_000)
       const off = options.bus.on('message', (envelope) => {
-        if (envelope.type === 'reply' && envelope.inReplyTo === asked.id) {
+        // Only the agent the question went to answers it: a reply in anyone else's name is not it.
+        if (
+          envelope.type === 'reply' &&
+          envelope.inReplyTo === asked.id &&
+          envelope.from.agentId === asked.to.agentId
+        ) {
           stop()
           resolveReply(envelope.content)
         }

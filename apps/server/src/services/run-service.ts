@@ -54,12 +54,19 @@ export type StartRunInput = {
   plan: unknown
   inputs?: Record<string, unknown>
   budget?: BudgetInput
+  /** The principal starting the run (`request.principal.id`); default `anonymous`. */
+  owner?: string
 }
 
 export interface RunService {
   /** Validates and stores the run, queues it, and answers its id (202 semantics). */
   start(input: StartRunInput): Promise<{ id: string }>
-  startSwarm(swarm: AgentSwarm, task: string, budget?: BudgetInput): Promise<{ id: string }>
+  startSwarm(
+    swarm: AgentSwarm,
+    task: string,
+    budget?: BudgetInput,
+    owner?: string,
+  ): Promise<{ id: string }>
   cancel(id: string): Promise<StoredRun>
   answer(id: string, answer: unknown): Promise<void>
   /** Continues an interrupted run from its last finished step. */
@@ -176,13 +183,19 @@ class Runs implements RunService {
       plan: plan as unknown as Record<string, unknown>,
       inputs: input.inputs ?? {},
       ...(input.budget ? { budget: input.budget as Record<string, unknown> } : {}),
+      ...(input.owner ? { owner: input.owner } : {}),
     })
     void budget
     await this.#options.queue.add({ kind: 'start', runId: id })
     return { id }
   }
 
-  async startSwarm(swarm: AgentSwarm, task: string, budget?: BudgetInput): Promise<{ id: string }> {
+  async startSwarm(
+    swarm: AgentSwarm,
+    task: string,
+    budget?: BudgetInput,
+    owner?: string,
+  ): Promise<{ id: string }> {
     this.#assertOpen()
     if (budget) parseWith(BudgetSchema, budget, 'budget')
     const id = randomUUID()
@@ -193,6 +206,7 @@ class Runs implements RunService {
       plan: swarm as unknown as Record<string, unknown>,
       inputs: { task },
       ...(budget ? { budget: budget as Record<string, unknown> } : {}),
+      ...(owner ? { owner } : {}),
     })
     await this.#options.queue.add({ kind: 'swarm', runId: id })
     return { id }

@@ -16,7 +16,8 @@ export const SettingsSchema = z.object({
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .optional(),
   BATON_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  BATON_PUBLIC_READS: Flag.default(true),
+  /** Unset: reads are public while no admin token and no API key exist, private after. */
+  BATON_PUBLIC_READS: Flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BATON_BODY_LIMIT: z.coerce
     .number()
@@ -74,8 +75,10 @@ export type Settings = {
   host: string
   dataDir: string
   databaseUrl: string | undefined
+  /** The admin token (BATON_API_TOKEN): every scope, and the admin routes. */
   apiToken: string | undefined
-  publicReads: boolean
+  /** BATON_PUBLIC_READS; undefined: public while no token and no API key exist. */
+  publicReads: boolean | undefined
   logLevel: z.output<typeof SettingsSchema>['LOG_LEVEL']
   bodyLimit: number
   rateLimit: { max: number; windowMs: number }

@@ -1,4 +1,5 @@
 import {
+  hasHighS,
   maxRegistrationLifetimeSeconds,
   type RegistrationAction,
   registrationContentHash,
@@ -56,6 +57,10 @@ export async function recoverSigners(
   })
   return Promise.all(
     signatures.map(async (signature) => {
+      // Its low-s twin recovers the same signer: one signing, one accepted spelling (EIP-2).
+      if (hasHighS(signature)) {
+        throw new HttpError(401, 'SIGNATURE_INVALID', 'A signature has a high-s value (EIP-2).')
+      }
       try {
         return await recoverTypedDataAddress({ ...typedData, signature })
       } catch {

@@ -1,4 +1,4 @@
-import { MalformedWalletError, parseWallet } from '@baton/core'
+import { hasHighS, MalformedWalletError, parseWallet } from '@baton/core'
 import { recoverMessageAddress } from 'viem'
 import type { Envelope } from '../envelope/envelope'
 import { canonicalizeEnvelope } from './canonicalize-envelope'
@@ -24,6 +24,10 @@ export async function assertEnvelopeSignature(
   const expected = walletOf(resolved, envelope.from.agentId)
   if (!envelope.signature) {
     throw new SignatureError({ ...base, problem: 'missing', expectedWallet: expected })
+  }
+  // The high-s twin of a signature recovers the same signer; wallets never make one (EIP-2).
+  if (hasHighS(envelope.signature as `0x${string}`)) {
+    throw new SignatureError({ ...base, problem: 'high-s', expectedWallet: expected })
   }
   let signer: string
   try {

@@ -3,6 +3,7 @@ import { BatonError } from '@baton/core'
 export type SignatureProblem =
   | 'missing'
   | 'malformed'
+  | 'high-s'
   | 'mismatch'
   | 'unknown-sender'
   | 'replayed'
@@ -13,6 +14,7 @@ export type SignatureErrorCode = 'SIGNATURE_INVALID' | 'SIGNATURE_REPLAYED' | 'S
 const explanations: Record<SignatureProblem, string> = {
   missing: 'it is not signed',
   malformed: 'its signature cannot be read',
+  'high-s': 'its signature has a high-s value (EIP-2); wallets sign with the low-s one',
   mismatch:
     "its signature does not match the sender's wallet (the envelope was changed after signing, or another key signed it)",
   'unknown-sender': 'no wallet is known for its sender',
@@ -23,6 +25,7 @@ const explanations: Record<SignatureProblem, string> = {
 const codes: Record<SignatureProblem, SignatureErrorCode> = {
   missing: 'SIGNATURE_INVALID',
   malformed: 'SIGNATURE_INVALID',
+  'high-s': 'SIGNATURE_INVALID',
   mismatch: 'SIGNATURE_INVALID',
   'unknown-sender': 'SIGNATURE_INVALID',
   replayed: 'SIGNATURE_REPLAYED',

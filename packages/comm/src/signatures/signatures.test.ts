@@ -1,3 +1,4 @@
+import { toHighS } from '@baton/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { createMessageBus } from '../bus/create-message-bus'
@@ -30,6 +31,18 @@ function securedBus() {
 }
 
 describe('signEnvelope / verifyEnvelope', () => {
+  it('refuses the high-s twin of a valid signature', async () => {
+    const signed = await signEnvelope(draft(), ops)
+    const twin = { ...signed, signature: toHighS(signed.signature as `0x${string}`) }
+    expect(await verifyEnvelope(twin, ops.address)).toBe(false)
+    const { bus, received } = securedBus()
+    await expect(bus.send(twin)).rejects.toMatchObject({
+      name: 'SignatureError',
+      problem: 'high-s',
+    })
+    expect(received).toEqual([])
+  })
+
   it('verifies a signed envelope against its signer only', async () => {
     const signed = await signEnvelope(draft(), ops)
     expect(signed.signature).toMatch(/^0x[0-9a-f]{130}$/)

@@ -1,4 +1,4 @@
-import { parseWallet, parseWith } from '@baton/core'
+import { hasHighS, parseWallet, parseWith } from '@baton/core'
 import { verifyMessage } from 'viem'
 import { Envelope } from '../envelope/envelope'
 import { canonicalizeEnvelope } from './canonicalize-envelope'
@@ -17,6 +17,8 @@ export async function verifyEnvelope(envelope: Envelope, expectedWallet: string)
   const address = parseWallet(expectedWallet)
   const checked = parseWith(Envelope, envelope, 'envelope to verify')
   if (!checked.signature) return false
+  // The high-s twin of a signature recovers the same signer; wallets never make one (EIP-2).
+  if (hasHighS(checked.signature as `0x${string}`)) return false
   try {
     return await verifyMessage({
       address,

@@ -1,5 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { toHighS } from '../wallet/has-high-s'
 import { hashJson } from './hash-json'
 import type { RunReceipt, RunReceiptContent } from './run-receipt'
 import { signRunReceipt } from './sign-run-receipt'
@@ -45,6 +46,14 @@ async function refusal(receipt: unknown, options = {}) {
 }
 
 describe('verifyRunReceipt', () => {
+  it('refuses the high-s twin of a valid signature (same signer, other bytes)', async () => {
+    const receipt = await signRunReceipt(content, runtime)
+    const twin = { ...receipt, signature: toHighS(receipt.signature as `0x${string}`) }
+    const error = await refusal(twin)
+    expect(error.code).toBe('RECEIPT_SIGNATURE_INVALID')
+    expect(error.field).toBe('signature')
+  })
+
   it('accepts a receipt as signed, with the data it was made from', async () => {
     const receipt = await signRunReceipt(content, runtime)
     const { signer } = await verifyRunReceipt(JSON.parse(JSON.stringify(receipt)), {

@@ -1,6 +1,7 @@
 import { isAddressEqual, recoverTypedDataAddress } from 'viem'
 import { ValidationError } from '../errors/baton-error'
 import { issuesOf } from '../schemas/parse'
+import { hasHighS } from '../wallet/has-high-s'
 import { hashJson } from './hash-json'
 import { ReceiptSignatureError, ReceiptTamperedError } from './receipt-errors'
 import { receiptFieldHashes } from './receipt-fields'
@@ -60,6 +61,12 @@ export async function verifyRunReceipt(
     if (computed[field] !== fieldHashes[field]) {
       throw new ReceiptTamperedError({ field, reason: 'was changed after it was signed' })
     }
+  }
+  if (hasHighS(signature as `0x${string}`)) {
+    throw new ReceiptSignatureError({
+      field: 'signature',
+      reason: 'it has a high-s value (EIP-2): its low-s twin is the one a runtime signs',
+    })
   }
   let signer: `0x${string}`
   try {

@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
+import {
+  adminPrincipal,
+  anonymousPrincipal,
+  hasScope,
+  type Principal,
+  type Scope,
+} from '../auth/principal'
+import { API_KEY_PREFIX, type ApiKeysRepository } from '../db/api-keys-repository'
+import { HttpError } from '../http/http-errors'
+
+/** What a route needs: nothing (`public`), or a scope. */
+export type RouteAccess = 'public' | Scope
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (a check): the rules of a read apply to it. */
+    readOnly?: boolean
+    /**
+     * What the route needs. Unset: `read` for reads (GET, HEAD, OPTIONS, `readOnly`) and
+     * `run` for the other methods on API paths; `public` for the playground's files.
+     */
+    access?: RouteAccess
+  }
+  interface FastifyRequest {
+    /** Who the request comes from (see `authenticate`). */
+    principal: Principal
+    /** Whether reads of runs and conversations are open to every reader here. */
+    readsArePublic: boolean
+  }
+}
+
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+// Liveness and readiness stay open for orchestrators' probes.
+const alwaysOpen = new Set(['/health', '/ready'])
+// How long "does any API key exist" is remembered (keys made by the CLI count after it).
+const keysCheckMs = 5_000
+const nobody = anonymousPrincipal({ authConfigured: true, publicReads: false })
+
+export type AuthenticateOptions = {
+  /** The admin token (`BATON_API_TOKEN`). */
+  token: string | undefined
+  /** `BATON_PUBLIC_READS`; unset: reads are public only while no token or key exists. */
+  publicReads: boolean | undefined
+  apiKeys: ApiKeysRepository
+}
+
+/**
+ * Resolves every request to a principal (`request.principal`): the admin token holder, an
+ * API key (with its scopes), or anonymous, and refuses a route whose access the principal
+ * lacks: 401 without (or with a wrong) credential, 403 for a key without the scope. The
+ * decision is made on the route that matched (`request.routeOptions.url`), never on the raw
+ * target, so `/%61pi/v1/runs` or `http://host/api/v1/runs` are judged as `/api/v1/runs`.
+ *
+ * @example
+ * authenticate(app, { token: settings.apiToken, publicReads: settings.publicReads, apiKeys })
+ */
+export function authenticate(app: FastifyInstance, options: AuthenticateOptions): void {
+  const { token, apiKeys } = options
+  let keysKnown: { live: boolean; at: number } | undefined
+  const anyKeys = async () => {
+    if (!keysKnown || Date.now() - keysKnown.at > keysCheckMs) {
+      keysKnown = { live: await apiKeys.anyLive(), at: Date.now() }
+    }
+    return keysKnown.live
+  }
+  app.decorateRequest('principal', null as unknown as Principal)
+  app.decorateRequest('readsArePublic', false)
+  app.addHook('onRequest', async (request) => {
+    // The route that matched. Unmatched requests get the not-found handler (the playground's
+    // index.html or a JSON 404), which holds no data; probes need no database.
+    const route = request.routeOptions.url
+    if (route === undefined || alwaysOpen.has(route)) {
+      request.principal = nobody
+      return
+    }
+    const configured = token !== undefined || (await anyKeys())
+    const publicReads = options.publicReads ?? !configured
+    request.readsArePublic = publicReads
+    const anonymous = anonymousPrincipal({ authConfigured: configured, publicReads })
+    request.principal = anonymous
+    if (configured) request.principal = await principalOf(request, token, apiKeys, anonymous)
+    const access = accessOf(request, route)
+    if (access === 'public' || hasScope(request.principal, access)) return
+    if (request.principal.kind === 'anonymous') {
+      throw new HttpError(
+        401,
+        'UNAUTHORIZED',
+        'This route needs a bearer credential: the API token or an API key.',
+        { scope: access },
+      )
+    }
+    throw new HttpError(
+      403,
+      'FORBIDDEN',
+      `This route needs the "${access}" scope, which the key "${request.principal.name}" does not have.`,
+      { scope: access, scopes: request.principal.scopes },
+    )
+  })
+  // The key cache is per process: a key made here counts at once.
+  app.decorate('noteApiKeysChanged', () => {
+    keysKnown = undefined
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Forget whether API keys exist (after one is made or revoked). */
+    noteApiKeysChanged(): void
+  }
+}
+
+async function principalOf(
+  request: FastifyRequest,
+  token: string | undefined,
+  apiKeys: ApiKeysRepository,
+  anonymous: Principal,
+): Promise<Principal> {
+  const header = request.headers.authorization
+  if (header === undefined) return anonymous
+  const given = bearerTokenOf(header)
+  if (given !== undefined && token !== undefined && sameSecret(given, token)) return adminPrincipal
+  if (given?.startsWith(API_KEY_PREFIX)) {
+    const key = await apiKeys.findByKey(given)
+    if (key) return { kind: 'key', id: `key:${key.id}`, name: key.name, scopes: key.scopes }
+  }
+  throw new HttpError(
+    401,
+    'UNAUTHORIZED',
+    'The bearer credential is neither the API token nor a live API key.',
+  )
+}
+
+function accessOf(request: FastifyRequest, route: string): RouteAccess {
+  const config = request.routeOptions.config
+  if (config?.access) return config.access
+  // The playground's own files are no API.
+  if (!isApiPath(route)) return 'public'
+  return readMethods.has(request.method) || config?.readOnly === true ? 'read' : 'run'
+}
+
+/** Paths the server answers itself (everything else may be the playground's). */
+export function isApiPath(path: string): boolean {
+  return (
+    path.startsWith('/api/') ||
+    path.startsWith('/agent/') ||
+    path.startsWith('/a2a') ||
+    path === '/mcp' ||
+    path.startsWith('/docs') ||
+    path.startsWith('/.well-known/') ||
+    path === '/health' ||
+    path === '/ready'
+  )
+}

@@ -1,0 +1,27 @@
+import { TRUST_TIERS, type TrustTierName } from '@baton/mal'
+
+/** The tier any registrant may give its agent; above it an admin's grant is needed. */
+export const DEFAULT_TRUST_TIER: TrustTierName = 'low'
+
+const rank = (tier: string) => TRUST_TIERS.indexOf(tier as TrustTierName)
+
+/**
+ * The tier an agent counts as: what its registration asks, up to what an admin granted it
+ * (the default tier when nothing was granted). A registrant's word raises nothing.
+ *
+ * @example
+ * effectiveTrustTier('critical', null) // 'low'
+ * effectiveTrustTier('high', 'critical') // 'high'
+ */
+export function effectiveTrustTier(
+  asked: string | undefined,
+  granted: string | null | undefined,
+): TrustTierName {
+  const wanted =
+    rank(asked ?? DEFAULT_TRUST_TIER) < 0 ? DEFAULT_TRUST_TIER : (asked as TrustTierName)
+  const ceiling =
+    granted && rank(granted) > rank(DEFAULT_TRUST_TIER)
+      ? (granted as TrustTierName)
+      : DEFAULT_TRUST_TIER
+  return rank(wanted) <= rank(ceiling) ? wanted : ceiling
+}
