@@ -11,7 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
-import { createServices } from './create-services'
+import { createServices, shutdownDrainMs } from './create-services'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { servePlayground } from './plugins/playground'
@@ -74,6 +74,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: settings.bodyLimit,
+    // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
+    // the connection they came on, which fastify then closes ("Connection: close").
+    return503OnClosing: false,
+    // The close waits for the drain (preClose below); avvio bounds every hook by this timeout.
+    pluginTimeout: shutdownDrainMs + 20_000,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -94,6 +99,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     draining = true
     // Streams never end by themselves; they would hold the close open.
     services.beginShutdown()
+    // The runs drain before the HTTP server closes: until then it still answers (503) on the
+    // connections clients hold, instead of resetting them.
+    await services.drain()
   })
   app.addHook('onClose', async () => {
     await services.close()

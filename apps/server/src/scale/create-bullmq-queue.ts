@@ -58,12 +58,18 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
       })
       worker.on('error', (error) => options.onError?.(error))
     },
+    async pause() {
+      // This worker only (the queue goes on for the others), without waiting for its jobs: the
+      // run service lets them stop and hands them back through `add`.
+      await worker?.pause(true)
+    },
     size: () => 0,
     async close() {
       if (closed) return
-      closed = true
-      // Waits for the jobs running here (the run service has already let them stop).
+      // Waits for the jobs running here (the run service has already let them stop); until
+      // they have settled the queue still takes the hand-over of a run they stopped.
       await worker?.close()
+      closed = true
       await queue.close()
     },
   }

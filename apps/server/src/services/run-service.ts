@@ -62,14 +62,19 @@ export interface RunService {
   answer(id: string, answer: unknown): Promise<void>
   /** Continues an interrupted run from its last finished step. */
   resume(id: string): Promise<void>
-  /** Marks runs left queued or running by a previous process as interrupted. */
-  recoverInterrupted(): Promise<string[]>
+  /**
+   * At start: marks runs a previous process left running (or queued again after they had run)
+   * as interrupted, and queues again the runs it left queued that never ran. Answers both.
+   */
+  recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }>
   readonly notifier: RunNotifier
   /** Runs executing in this process. */
   active(): string[]
   /**
-   * Lets runs in flight reach their next step boundary (at most `timeoutMs`), then aborts
-   * the rest; every run stopped this way is left `interrupted`, resumable.
+   * Stops taking jobs first (the queue is paused: runs still queued stay queued), then lets
+   * runs in flight reach their next step boundary (at most `timeoutMs`) and aborts the rest;
+   * every run stopped this way is left `interrupted`, resumable (or, with `handOverOnShutdown`,
+   * goes back on the queue).
    */
   drain(timeoutMs: number): Promise<void>
 }
@@ -141,6 +146,8 @@ class Runs implements RunService {
   readonly notifier: RunNotifier
   readonly #options: CreateRunServiceOptions
   readonly #active = new Map<string, Active>()
+  /** Every job this process has been given and not settled, claimed or not yet. */
+  readonly #executing = new Set<Promise<void>>()
   readonly #me: string
   #draining = false
 
@@ -148,7 +155,12 @@ class Runs implements RunService {
     this.#options = options
     this.notifier = options.notifier ?? createRunNotifier()
     this.#me = options.workerName ?? 'local'
-    options.queue.process((job) => this.#execute(job))
+    options.queue.process((job) => {
+      const work = this.#execute(job)
+      const tracked = work.catch(() => {}).finally(() => this.#executing.delete(tracked))
+      this.#executing.add(tracked)
+      return work
+    })
   }
 
   get #runs() {
@@ -242,24 +254,39 @@ class Runs implements RunService {
     await this.#options.queue.add({ kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id })
   }
 
-  recoverInterrupted(): Promise<string[]> {
-    return this.#runs.interruptUnfinished()
+  async recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }> {
+    const interrupted = await this.#runs.interruptUnfinished()
+    const queued = await this.#runs.neverStarted()
+    for (const run of queued) {
+      await this.#options.queue.add({
+        kind: run.kind === 'swarm' ? 'swarm' : 'start',
+        runId: run.id,
+      })
+    }
+    return { interrupted, queued: queued.map((run) => run.id) }
   }
 
   async drain(timeoutMs: number): Promise<void> {
     this.#draining = true
     for (const active of this.#active.values()) active.draining = true
-    const all = Promise.allSettled([...this.#active.values()].map((active) => active.done))
+    // Nothing new starts here from now on: without this, every job that waited would start
+    // (and be stopped again) as one in flight made room, and the bound would not hold.
+    await this.#options.queue.pause()
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs)
     })
-    const outcome = await Promise.race([all, timeout])
+    const outcome = await Promise.race([this.#settled(), timeout])
     clearTimeout(timer)
     if (outcome === 'timeout') {
       for (const active of this.#active.values()) active.controller.abort(new ShutdownStop())
-      await Promise.allSettled([...this.#active.values()].map((active) => active.done))
+      await this.#settled()
     }
+  }
+
+  /** Resolves once every job given to this process has settled (those given meanwhile too). */
+  async #settled(): Promise<void> {
+    while (this.#executing.size > 0) await Promise.allSettled([...this.#executing])
   }
 
   #assertOpen(): void {
@@ -277,6 +304,12 @@ class Runs implements RunService {
   async #execute(job: RunJob): Promise<void> {
     const run = await this.#runs.find(job.runId)
     if (!run || finalStatuses.includes(run.status)) return
+    if (this.#draining) {
+      // Taken as the queue was paused: the run never started here. It stays queued, for
+      // another process (handed back) or for this one's next start.
+      if (this.#options.handOverOnShutdown) await this.#options.queue.add(job)
+      return
+    }
     const controller = new AbortController()
     let settle!: () => void
     const active: Active = {
