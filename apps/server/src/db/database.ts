@@ -129,6 +129,18 @@ export type EscalationsTable = {
   updated_at: Timestamp
 }
 
+export type IdempotencyKeysTable = {
+  /** The route the key belongs to (`POST /api/v1/runs`). */
+  scope: string
+  key: string
+  /** SHA-256 of the request's body (its JSON with sorted keys). */
+  request_hash: string
+  /** Null while the first request with the key is being answered. */
+  response_status: number | null
+  response_body: Json<Record<string, unknown> | null>
+  created_at: Timestamp
+}
+
 export type MemoryEntriesTable = {
   id: Generated<number>
   scope: string
@@ -151,4 +163,5 @@ export type Database = {
   messages: MessagesTable
   escalations: EscalationsTable
   memory_entries: MemoryEntriesTable
+  idempotency_keys: IdempotencyKeysTable
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { type AgentsRepository, createAgentsRepository } from './agents-repository'
 import type { Database } from './database'
+import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency-repository'
 import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
 import { createPlansRepository, type PlansRepository } from './plans-repository'
@@ -19,6 +20,7 @@ export type Repositories = {
   ledger: LedgerRepository
   messages: MessagesRepository
   swarmJournal: SwarmJournalRepository
+  idempotency: IdempotencyRepository
 }
 
 /**
@@ -36,5 +38,6 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     ledger: createLedgerRepository(db),
     messages: createMessagesRepository(db),
     swarmJournal: createSwarmJournalRepository(db),
+    idempotency: createIdempotencyRepository(db),
   }
 }

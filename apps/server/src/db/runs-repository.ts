@@ -258,6 +258,20 @@ export function createRunsRepository(db: Kysely<Database>) {
       return rows.map((row) => row.id)
     },
 
+    /**
+     * Deletes a run that was stored and never started (its queueing failed): nothing of it is
+     * left to execute. Answers whether it was deleted.
+     */
+    async discardUnstarted(id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('runs')
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .where('attempt', '=', 0)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows) > 0
+    },
+
     /** Runs queued that never ran, oldest first (a single process queues them again at start). */
     async neverStarted(): Promise<{ id: string; kind: 'plan' | 'swarm' }[]> {
       const rows = await db

@@ -2,6 +2,7 @@ import { createEnvelope, Envelope, isCompleteEnvelope, SendInput } from '@baton/
 import { Budget } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { answerIdempotently } from '../http/idempotency'
 import { openEventStream } from '../http/server-sent-events'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
@@ -38,9 +39,15 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       const complete = isCompleteEnvelope(message)
         ? (message as Envelope)
         : createEnvelope(message as SendInput)
-      if (budget) host.grant?.(complete.id, budget)
-      const envelope = await bus.send(complete)
-      return reply.status(202).send({ envelope })
+      // A retry with the same Idempotency-Key gets the first envelope, not a second message.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        create: async () => {
+          if (budget) host.grant?.(complete.id, budget)
+          const envelope = await bus.send(complete)
+          return { status: 202, body: { envelope } }
+        },
+      })
     },
   )
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
+import { answerIdempotently } from '../http/idempotency'
 import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
 import { delegationTree } from '../services/delegation-tree'
 import { IdParams, Page } from './schemas'
@@ -60,12 +61,18 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['runs'], summary: 'Start a MAL run', body: StartBody } },
     async (request, reply) => {
       const { plan, inputs, budget } = request.body
-      const { id } = await service.start({
-        plan,
-        inputs,
-        ...(budget ? { budget: request.body.budget } : {}),
+      // A retry with the same Idempotency-Key gets the first run's id, not a second run.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        create: async () => {
+          const { id } = await service.start({
+            plan,
+            inputs,
+            ...(budget ? { budget: request.body.budget } : {}),
+          })
+          return { status: 202, body: { id } }
+        },
       })
-      return reply.status(202).send({ id })
     },
   )
 

@@ -117,6 +117,7 @@ type Active = {
 }
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+const executable: readonly RunStatus[] = ['queued', 'running']
 const topLevelPath = /^steps\[\d+\]$/
 
 /**
@@ -148,6 +149,8 @@ class Runs implements RunService {
   readonly #active = new Map<string, Active>()
   /** Every job this process has been given and not settled, claimed or not yet. */
   readonly #executing = new Set<Promise<void>>()
+  /** The last job of each run given to this process: jobs of one run execute one at a time. */
+  readonly #byRun = new Map<string, Promise<void>>()
   readonly #me: string
   #draining = false
 
@@ -156,9 +159,20 @@ class Runs implements RunService {
     this.notifier = options.notifier ?? createRunNotifier()
     this.#me = options.workerName ?? 'local'
     options.queue.process((job) => {
-      const work = this.#execute(job)
-      const tracked = work.catch(() => {}).finally(() => this.#executing.delete(tracked))
+      // A job may come back to the process still executing its run (its lease ran out while
+      // Redis was away, and this process took the job again). The fence is this process's name,
+      // so a second execution here would not be refused: it waits for the first, and then finds
+      // the run finished (and stops) or left unfinished (and continues it).
+      const previous = this.#byRun.get(job.runId)
+      const work = previous ? previous.then(() => this.#execute(job)) : this.#execute(job)
+      const tracked: Promise<void> = work
+        .catch(() => {})
+        .finally(() => {
+          this.#executing.delete(tracked)
+          if (this.#byRun.get(job.runId) === tracked) this.#byRun.delete(job.runId)
+        })
       this.#executing.add(tracked)
+      this.#byRun.set(job.runId, tracked)
       return work
     })
   }
@@ -184,7 +198,7 @@ class Runs implements RunService {
       ...(input.budget ? { budget: input.budget as Record<string, unknown> } : {}),
     })
     void budget
-    await this.#options.queue.add({ kind: 'start', runId: id })
+    await this.#queueNew({ kind: 'start', runId: id })
     return { id }
   }
 
@@ -200,8 +214,33 @@ class Runs implements RunService {
       inputs: { task },
       ...(budget ? { budget: budget as Record<string, unknown> } : {}),
     })
-    await this.#options.queue.add({ kind: 'swarm', runId: id })
+    await this.#queueNew({ kind: 'swarm', runId: id })
     return { id }
+  }
+
+  /**
+   * Queues a run just stored; when the queue does not take it (Redis away past its bound) the
+   * run is deleted again, so nothing of the refused request executes later.
+   */
+  async #queueNew(job: RunJob): Promise<void> {
+    try {
+      await this.#options.queue.add(job)
+    } catch (error) {
+      await this.#runs.discardUnstarted(job.runId).catch((discardError: unknown) => {
+        this.#options.logger.error({ err: discardError, runId: job.runId }, 'discard failed')
+      })
+      throw error
+    }
+  }
+
+  /** Queues a run set back to `queued`; when the queue does not take it, its status is restored. */
+  async #queueAgain(job: RunJob, status: RunStatus): Promise<void> {
+    try {
+      await this.#options.queue.add(job)
+    } catch (error) {
+      await this.#runs.setStatus(job.runId, status).catch(() => {})
+      throw error
+    }
   }
 
   async cancel(id: string): Promise<StoredRun> {
@@ -236,7 +275,7 @@ class Runs implements RunService {
       })
     }
     await this.#runs.setStatus(id, 'queued')
-    await this.#options.queue.add({ kind: 'answer', runId: id, answer })
+    await this.#queueAgain({ kind: 'answer', runId: id, answer }, 'paused')
   }
 
   async resume(id: string): Promise<void> {
@@ -251,7 +290,10 @@ class Runs implements RunService {
       )
     }
     await this.#runs.setStatus(id, 'queued')
-    await this.#options.queue.add({ kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id })
+    await this.#queueAgain(
+      { kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id },
+      'interrupted',
+    )
   }
 
   async recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }> {
@@ -303,7 +345,9 @@ class Runs implements RunService {
 
   async #execute(job: RunJob): Promise<void> {
     const run = await this.#runs.find(job.runId)
-    if (!run || finalStatuses.includes(run.status)) return
+    // Only a queued run starts (a running one is taken over): a job whose run is gone, paused,
+    // interrupted or final was given up on by the request that added it, or ran already.
+    if (!run || !executable.includes(run.status)) return
     if (this.#draining) {
       // Taken as the queue was paused: the run never started here. It stays queued, for
       // another process (handed back) or for this one's next start.

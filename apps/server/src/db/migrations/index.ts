@@ -6,6 +6,7 @@ import * as conclave from './0005-conclave'
 import * as runsExecutedBy from './0006-runs-executed-by'
 import * as ledgerStepAttempt from './0007-ledger-step-attempt'
 import * as swarmCalls from './0008-swarm-calls'
+import * as idempotencyKeys from './0009-drain-idempotency-keys'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006-runs-executed-by': runsExecutedBy,
   '0007-ledger-step-attempt': ledgerStepAttempt,
   '0008-swarm-calls': swarmCalls,
+  '0009-drain-idempotency-keys': idempotencyKeys,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
