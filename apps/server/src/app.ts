@@ -34,7 +34,7 @@ import { spendRoutes } from './routes/spend'
 import { swarmRoutes } from './routes/swarms'
 import { serveHealthOnly } from './scale/serve-health-only'
 import type { BatonServices } from './services'
-import { createServices } from './services'
+import { createServices, shutdownDrainMs } from './services'
 import type { Settings } from './settings'
 
 export type BuildAppOptions = {
@@ -79,6 +79,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: settings.bodyLimit,
+    // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
+    // the connection they came on, which fastify then closes ("Connection: close").
+    return503OnClosing: false,
+    // The close waits for the drain (preClose below); avvio bounds every hook by this timeout.
+    pluginTimeout: shutdownDrainMs + 20_000,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -104,6 +109,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     draining = true
     // Streams never end by themselves; they would hold the close open.
     services.beginShutdown()
+    // The runs drain before the HTTP server closes: until then it still answers (503) on the
+    // connections clients hold, instead of resetting them.
+    await services.drain()
     // Sockets with no request in flight (kept alive, or opened and not yet used) would hold the
     // close open until their clients drop them: they are closed now and as they fall idle.
     const closeIdle = () => {

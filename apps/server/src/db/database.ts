@@ -133,6 +133,18 @@ export type EscalationsTable = {
   updated_at: Timestamp
 }
 
+export type IdempotencyKeysTable = {
+  /** The route the key belongs to (`POST /api/v1/runs`). */
+  scope: string
+  key: string
+  /** SHA-256 of the request's body (its JSON with sorted keys). */
+  request_hash: string
+  /** Null while the first request with the key is being answered. */
+  response_status: number | null
+  response_body: Json<Record<string, unknown> | null>
+  created_at: Timestamp
+}
+
 export type MemoryEntriesTable = {
   id: Generated<number>
   scope: string
@@ -174,4 +186,5 @@ export type Database = {
   memory_entries: MemoryEntriesTable
   api_keys: ApiKeysTable
   conversation_owners: ConversationOwnersTable
+  idempotency_keys: IdempotencyKeysTable
 }

@@ -88,6 +88,26 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect((await runs.find('run-commit'))?.status).toBe('interrupted')
   })
 
+  it('at a stop, interrupts runs that ran, keeps never-started ones queued, and discards only an unstarted run', async () => {
+    const { runs } = repositories
+    const create = (id: string) => runs.create({ id, kind: 'plan', plan: {}, inputs: {} })
+    await create('stop-ran')
+    await create('stop-never')
+    await create('stop-resumed')
+    await runs.claim('stop-ran', 'here')
+    await runs.claim('stop-resumed', 'here')
+    await runs.setStatus('stop-resumed', 'queued')
+    const interrupted = await runs.interruptUnfinished()
+    expect(interrupted).toEqual(expect.arrayContaining(['stop-ran', 'stop-resumed']))
+    expect(interrupted).not.toContain('stop-never')
+    expect((await runs.find('stop-never'))?.status).toBe('queued')
+    expect((await runs.neverStarted()).map((run) => run.id)).toContain('stop-never')
+    expect(await runs.discardUnstarted('stop-ran')).toBe(false)
+    expect(await runs.find('stop-ran')).toBeDefined()
+    expect(await runs.discardUnstarted('stop-never')).toBe(true)
+    expect(await runs.find('stop-never')).toBeUndefined()
+  })
+
   it('stores memory per scope, newest last, and clears a scope', async () => {
     const memory = createDatabaseMemoryStore(opened.db)
     const at = new Date().toISOString()

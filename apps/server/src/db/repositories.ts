@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { type AgentsRepository, createAgentsRepository } from './agents-repository'
 import { type ApiKeysRepository, createApiKeysRepository } from './api-keys-repository'
 import type { Database } from './database'
+import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency-repository'
 import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
 import { createPlansRepository, type PlansRepository } from './plans-repository'
@@ -21,6 +22,7 @@ export type Repositories = {
   messages: MessagesRepository
   swarmJournal: SwarmJournalRepository
   apiKeys: ApiKeysRepository
+  idempotency: IdempotencyRepository
 }
 
 /**
@@ -39,5 +41,6 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     messages: createMessagesRepository(db),
     swarmJournal: createSwarmJournalRepository(db),
     apiKeys: createApiKeysRepository(db),
+    idempotency: createIdempotencyRepository(db),
   }
 }

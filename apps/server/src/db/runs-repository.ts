@@ -245,15 +245,51 @@ export function createRunsRepository(db: Kysely<Database>) {
       return row?.attempt ?? 0
     },
 
-    /** Marks every run that was queued or running as interrupted (at start, after a crash). */
+    /**
+     * Marks every run that was running, or queued again after it had run (a resume or an
+     * answer), as interrupted (at start, after a crash, and at shutdown). Runs queued that
+     * never ran stay queued: `neverStarted` finds them for the next start.
+     */
     async interruptUnfinished(): Promise<string[]> {
       const rows = await db
         .updateTable('runs')
         .set({ status: 'interrupted', updated_at: new Date() })
-        .where('status', 'in', ['queued', 'running'])
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'running'),
+            eb.and([eb('status', '=', 'queued'), eb('attempt', '>', 0)]),
+          ]),
+        )
         .returning('id')
         .execute()
       return rows.map((row) => row.id)
+    },
+
+    /**
+     * Deletes a run that was stored and never started (its queueing failed): nothing of it is
+     * left to execute. Answers whether it was deleted.
+     */
+    async discardUnstarted(id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('runs')
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .where('attempt', '=', 0)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows) > 0
+    },
+
+    /** Runs queued that never ran, oldest first (a single process queues them again at start). */
+    async neverStarted(): Promise<{ id: string; kind: 'plan' | 'swarm' }[]> {
+      const rows = await db
+        .selectFrom('runs')
+        .select(['id', 'kind'])
+        .where('status', '=', 'queued')
+        .where('attempt', '=', 0)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+      return rows.map((row) => ({ id: row.id, kind: row.kind as 'plan' | 'swarm' }))
     },
 
     /** Forgets events from `sequence` on (a resumed run emits them again). */

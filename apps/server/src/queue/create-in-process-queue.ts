@@ -14,9 +14,10 @@ export function createInProcessQueue(options: { concurrency?: number } = {}): Ru
   const running = new Set<Promise<void>>()
   let handler: ((job: RunJob) => Promise<void>) | undefined
   let closed = false
+  let paused = false
 
   const pump = () => {
-    while (handler && !closed && running.size < concurrency && waiting.length > 0) {
+    while (handler && !closed && !paused && running.size < concurrency && waiting.length > 0) {
       const job = waiting.shift()!
       const work: Promise<void> = handler(job)
         .catch(() => {
@@ -39,6 +40,10 @@ export function createInProcessQueue(options: { concurrency?: number } = {}): Ru
     process(next) {
       handler = next
       pump()
+    },
+    async pause() {
+      // The jobs left waiting are runs still `queued` in the database: the next start takes them.
+      paused = true
     },
     size: () => waiting.length + running.size,
     async close() {

@@ -6,14 +6,19 @@ export type RunJob =
   | { kind: 'swarm'; runId: string }
 
 /**
- * The queue between the routes and the run executor. The in-process queue implements it
- * today; a BullMQ queue (scale-out) will implement the same interface, so there is one
- * executor for every mode.
+ * The queue between the routes and the run executor. The in-process queue and the BullMQ one
+ * (scale-out) implement it, so there is one executor for every mode.
  */
 export interface RunQueue {
   add(job: RunJob): Promise<void>
   /** Sets the one handler every job goes to. */
   process(handler: (job: RunJob) => Promise<void>): void
+  /**
+   * Stops this process taking jobs (the first step of a shutdown): jobs running here go on,
+   * jobs waiting stay queued (for the other processes, or for this one's next start), and
+   * `add` still works (a run stopped by the shutdown is handed back through it).
+   */
+  pause(): Promise<void>
   /** Jobs waiting or running. */
   size(): number
   /** Stops taking jobs; resolves when those running have settled. */

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { assertOwned, canRead } from '../auth/owned'
 import { HttpError } from '../http/http-errors'
+import { answerIdempotently } from '../http/idempotency'
 import { openEventStream } from '../http/server-sent-events'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
@@ -85,10 +86,16 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       // The conversation is its first outside sender's; nobody else posts into it.
       const owner = await messages.claimConversation(complete.correlationId, request.principal.id)
       assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
-      host.listen?.(message.to.agentId)
-      if (budget) host.grant?.(complete.id, budget)
-      const envelope = await bus.send(complete)
-      return reply.status(202).send({ envelope })
+      // A retry with the same Idempotency-Key gets the first envelope, not a second message.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        create: async () => {
+          host.listen?.(message.to.agentId)
+          if (budget) host.grant?.(complete.id, budget)
+          const envelope = await bus.send(complete)
+          return { status: 202, body: { envelope } }
+        },
+      })
     },
   )
 

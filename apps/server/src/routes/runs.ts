@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { assertOwned, listedOwner } from '../auth/owned'
 import type { StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
+import { answerIdempotently } from '../http/idempotency'
 import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
 import { delegationTree } from '../services/delegation-tree'
 import { IdParams, Page } from './schemas'
@@ -66,13 +67,18 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['runs'], summary: 'Start a MAL run', body: StartBody } },
     async (request, reply) => {
       const { plan, inputs, budget } = request.body
-      const { id } = await service.start({
-        plan,
-        inputs,
-        ...(budget ? { budget: request.body.budget } : {}),
-        owner: request.principal.id,
+      // A retry with the same Idempotency-Key gets the first run's id, not a second run.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        create: async () => {
+          const { id } = await service.start({
+            plan,
+            inputs,
+            ...(budget ? { budget: request.body.budget } : {}),
+          })
+          return { status: 202, body: { id } }
+        },
       })
-      return reply.status(202).send({ id })
     },
   )
 

@@ -1,10 +1,17 @@
 import { Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import type { RunJob, RunQueue } from '../queue'
+import { QueueUnavailableError, type RunJob, type RunQueue } from '../queue'
 
 export type BullmqQueueOptions = {
-  /** A connection for BullMQ; it must be made with `maxRetriesPerRequest: null`. */
+  /**
+   * The connection jobs are added on: it should fail fast (no offline queue, a command
+   * timeout), so an add never waits for Redis past `addTimeoutMs`.
+   */
   connection: Redis
+  /** The worker's connection (blocking reads): made with `maxRetriesPerRequest: null`. */
+  workerConnection: Redis
+  /** How long an add waits for Redis before it fails with `QUEUE_UNAVAILABLE`. */
+  addTimeoutMs: number
   /** The queue's name; every process of one deployment uses the same one (default `baton-runs`). */
   name?: string
   /** Jobs this process runs at once. */
@@ -37,7 +44,7 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
   return {
     async add(job) {
       if (closed) throw new Error('the run queue is closed')
-      await queue.add(job.kind, job, {
+      const added = queue.add(job.kind, job, {
         // The executor records every outcome on the run; it throws only when it could record
         // nothing (the database was down), and then the job is tried again later.
         attempts: 5,
@@ -45,11 +52,29 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
         removeOnComplete: true,
         removeOnFail: 1_000,
       })
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), options.addTimeoutMs)
+      })
+      try {
+        await Promise.race([added, timeout])
+      } catch (error) {
+        // An add that lands after all (Redis answered late) finds its run gone or not queued:
+        // the executor skips it.
+        added.catch(() => {})
+        throw new QueueUnavailableError({
+          runId: job.runId,
+          waitedMs: options.addTimeoutMs,
+          cause: error,
+        })
+      } finally {
+        clearTimeout(timer)
+      }
     },
     process(handler) {
       if (!options.work || worker) return
       worker = new Worker<RunJob>(name, async (job) => handler(job.data), {
-        connection: options.connection.duplicate(),
+        connection: options.workerConnection,
         concurrency: options.concurrency,
         lockDuration: options.leaseMs,
         stalledInterval: options.leaseMs,
@@ -58,12 +83,18 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
       })
       worker.on('error', (error) => options.onError?.(error))
     },
+    async pause() {
+      // This worker only (the queue goes on for the others), without waiting for its jobs: the
+      // run service lets them stop and hands them back through `add`.
+      await worker?.pause(true)
+    },
     size: () => 0,
     async close() {
       if (closed) return
-      closed = true
-      // Waits for the jobs running here (the run service has already let them stop).
+      // Waits for the jobs running here (the run service has already let them stop); until
+      // they have settled the queue still takes the hand-over of a run they stopped.
       await worker?.close()
+      closed = true
       await queue.close()
     },
   }

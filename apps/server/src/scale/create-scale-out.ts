@@ -6,7 +6,7 @@ import {
 } from '@baton/comm'
 import { redactUrl } from '@baton/core'
 import type { FastifyBaseLogger } from 'fastify'
-import { Redis } from 'ioredis'
+import { Redis, type RedisOptions } from 'ioredis'
 import type { RunQueue } from '../queue'
 import type { BatonServices } from '../services'
 import type { Settings } from '../settings'
@@ -42,9 +42,20 @@ export async function createScaleOut(
   const url = settings.redisUrl
   const where = redactUrl(url)
   const connections: Redis[] = []
-  const connect = () => {
-    // No retry limit: while Redis is down, commands wait for it to come back (BullMQ needs this).
-    const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
+  // No retry limit: while Redis is down, commands wait for it to come back (BullMQ needs this).
+  const patient: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: true }
+  // On the request path: while Redis is down a command fails at once (no offline queue, none
+  // sent again after a reconnect), and one that gets no answer fails after the bound, so a
+  // request never waits long and nothing it gave up on is done later.
+  const failFast: RedisOptions = {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: settings.redisTimeoutMs,
+  }
+  const connect = (options: RedisOptions = patient) => {
+    const client = new Redis(url, options)
     let down = false
     client.on('error', (error) => {
       if (down) return
@@ -62,9 +73,15 @@ export async function createScaleOut(
   await main.connect()
   const subscriber = connect()
   await subscriber.connect()
+  const requests = connect(failFast)
+  // The rail's blocking reader and the loop guard's subscriber are duplicates: they wait.
+  requests.duplicate = (override) => connect({ ...patient, ...override })
+  await requests.connect()
 
   const queue = createBullmqQueue({
-    connection: main,
+    connection: requests,
+    workerConnection: main.duplicate(),
+    addTimeoutMs: settings.redisTimeoutMs,
     concurrency: settings.workerConcurrency,
     leaseMs: settings.leaseMs,
     work: settings.role !== 'api',
@@ -76,10 +93,10 @@ export async function createScaleOut(
     channel: `${prefix}:run-events`,
     origin: settings.workerName,
   })
-  const loopGuard = createRedisLoopGuard({ redis: main, prefix, maxHops: 8 })
+  const loopGuard = createRedisLoopGuard({ redis: requests, prefix, maxHops: 8 })
   const bus = createMessageBus({
     transport: createRedisRail({
-      redis: main,
+      redis: requests,
       prefix,
       consumer: settings.workerName,
       blockMs: 500,

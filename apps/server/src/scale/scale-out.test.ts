@@ -24,6 +24,7 @@ import {
   stopCluster,
 } from './__fixtures__/cluster'
 import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
+import { runChecks } from './__fixtures__/run-checks'
 
 const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
@@ -130,57 +131,12 @@ async function startRuns(count: number, plan: unknown, targets: ClusterProcess[]
   return ids
 }
 
-async function waitUntilFinal(ids: string[], what: string, timeoutMs = 90_000) {
-  return waitFor(
-    async () => {
-      const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
-      return runs.every(
-        (run) => run && ['done', 'failed', 'stopped', 'cancelled'].includes(run.status),
-      )
-        ? runs.map((run) => run!)
-        : undefined
-    },
-    { timeoutMs, intervalMs: 250, what },
-  )
-}
-
-/**
- * Each run's events: it started and finished exactly once, and every step finished once (the
- * top-level steps `steps[0]` … of `steps`, or the paths `finishes` in that order).
- */
-async function assertRanOnce(ids: string[], steps: number | string[]) {
-  const expected =
-    typeof steps === 'number'
-      ? Array.from({ length: steps }, (_, index) => `steps[${index}]`)
-      : steps
-  for (const id of ids) {
-    const events = (await repositories.runs.events(id)).map((stored) => stored.event)
-    const types = events.map((event) => event.type)
-    expect(types.filter((type) => type === 'run-finish')).toHaveLength(1)
-    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index))
-    const finished = events
-      .filter((event) => event.type === 'step-finish')
-      .map((event) => event.path)
-    expect(finished).toEqual(expected)
-    const stored = await repositories.runs.steps(id)
-    expect(stored.map((step) => step.path)).toEqual(
-      expected.filter((path) => /^steps\[\d+\]$/.test(path)),
-    )
-  }
-}
-
-/** The ledger holds exactly what the runs' records say they used, in every dimension. */
-async function assertLedgerMatches(runIds: string[]) {
-  const rows = await repositories.ledger.spend({ by: 'run' })
-  const ledger = new Map(rows.map((row) => [row.key, row]))
-  for (const id of runIds) {
-    const run = await repositories.runs.find(id)
-    const books = ledger.get(id) ?? { calls: 0, tokens: 0, costUsd: 0 }
-    expect(books.calls).toBe(run?.usage.calls)
-    expect(books.tokens).toBe(run?.usage.tokens)
-    expect(books.costUsd).toBeCloseTo(run?.usage.costUsd ?? 0, 9)
-  }
-}
+const checks = () => runChecks(repositories)
+const waitUntilFinal = (ids: string[], what: string, timeoutMs?: number) =>
+  checks().waitUntilFinal(ids, what, timeoutMs)
+const assertRanOnce = (ids: string[], steps: number | string[]) =>
+  checks().assertRanOnce(ids, steps)
+const assertLedgerMatches = (ids: string[]) => checks().assertLedgerMatches(ids)
 
 /** A run's ledger rows, oldest first. */
 async function rowsOf(id: string) {

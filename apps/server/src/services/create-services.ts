@@ -20,6 +20,9 @@ import { createAgentHost, type ServerAgentHost } from './agent-host'
 import type { BatonServices } from './baton-services'
 import { createRunService } from './run-service'
 
+/** How long a shutdown lets runs in flight reach their next step boundary. */
+export const shutdownDrainMs = 10_000
+
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
   database: Omit<OpenedDatabase, 'db'>
@@ -27,6 +30,11 @@ export type CreatedServices = BatonServices & {
   conclave: ConclaveStore
   /** Aborts `closing`: streams end, new runs are refused. */
   beginShutdown(): void
+  /**
+   * Stops taking runs and lets those in flight reach their next step boundary (10 s at most),
+   * then stops the rest (see `RunService.drain`).
+   */
+  drain(): Promise<void>
 }
 
 /**
@@ -124,9 +132,13 @@ export async function createServices(
     ...(scale ? { notifier: scale.notifier, handOverOnShutdown: true } : {}),
   })
   // Among many processes, runs left running are another's (or taken over when its lease ends).
-  const interrupted = scale ? [] : await runs.recoverInterrupted()
-  if (interrupted.length > 0)
-    logger.warn({ runs: interrupted }, 'runs interrupted by the last stop')
+  // Alone, runs left unfinished are this process's: those that ran wait for a resume, those
+  // that never started are queued again.
+  const recovered = scale ? undefined : await runs.recoverInterrupted()
+  if (recovered?.interrupted.length)
+    logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
+  if (recovered?.queued.length)
+    logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
 
   const closing = new AbortController()
   let closed = false
@@ -146,14 +158,18 @@ export async function createServices(
     tools,
     closing: closing.signal,
     beginShutdown: () => closing.abort(),
+    async drain() {
+      closing.abort()
+      await runs.drain(shutdownDrainMs)
+    },
     async close() {
       if (closed) return
       closed = true
       closing.abort()
-      await runs.drain(10_000)
+      await runs.drain(shutdownDrainMs)
       await queue.close()
-      // Runs still queued never started here; they wait, interrupted, for a resume (among many
-      // processes they stay queued, for the others).
+      // Runs still queued that never started stay queued (the next start queues them again, and
+      // among many processes they are the others'); a run that had run waits for a resume.
       if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
       await tools.close()

@@ -1,2 +1,2 @@
 export type * from './baton-services'
-export { createServices } from './create-services'
+export { createServices, shutdownDrainMs } from './create-services'

@@ -71,14 +71,19 @@ export interface RunService {
   answer(id: string, answer: unknown): Promise<void>
   /** Continues an interrupted run from its last finished step. */
   resume(id: string): Promise<void>
-  /** Marks runs left queued or running by a previous process as interrupted. */
-  recoverInterrupted(): Promise<string[]>
+  /**
+   * At start: marks runs a previous process left running (or queued again after they had run)
+   * as interrupted, and queues again the runs it left queued that never ran. Answers both.
+   */
+  recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }>
   readonly notifier: RunNotifier
   /** Runs executing in this process. */
   active(): string[]
   /**
-   * Lets runs in flight reach their next step boundary (at most `timeoutMs`), then aborts
-   * the rest; every run stopped this way is left `interrupted`, resumable.
+   * Stops taking jobs first (the queue is paused: runs still queued stay queued), then lets
+   * runs in flight reach their next step boundary (at most `timeoutMs`) and aborts the rest;
+   * every run stopped this way is left `interrupted`, resumable (or, with `handOverOnShutdown`,
+   * goes back on the queue).
    */
   drain(timeoutMs: number): Promise<void>
 }
@@ -125,6 +130,7 @@ type Active = {
 }
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+const executable: readonly RunStatus[] = ['queued', 'running']
 const topLevelPath = /^steps\[\d+\]$/
 
 /**
@@ -154,6 +160,10 @@ class Runs implements RunService {
   readonly notifier: RunNotifier
   readonly #options: CreateRunServiceOptions
   readonly #active = new Map<string, Active>()
+  /** Every job this process has been given and not settled, claimed or not yet. */
+  readonly #executing = new Set<Promise<void>>()
+  /** The last job of each run given to this process: jobs of one run execute one at a time. */
+  readonly #byRun = new Map<string, Promise<void>>()
   readonly #me: string
   #draining = false
 
@@ -161,7 +171,23 @@ class Runs implements RunService {
     this.#options = options
     this.notifier = options.notifier ?? createRunNotifier()
     this.#me = options.workerName ?? 'local'
-    options.queue.process((job) => this.#execute(job))
+    options.queue.process((job) => {
+      // A job may come back to the process still executing its run (its lease ran out while
+      // Redis was away, and this process took the job again). The fence is this process's name,
+      // so a second execution here would not be refused: it waits for the first, and then finds
+      // the run finished (and stops) or left unfinished (and continues it).
+      const previous = this.#byRun.get(job.runId)
+      const work = previous ? previous.then(() => this.#execute(job)) : this.#execute(job)
+      const tracked: Promise<void> = work
+        .catch(() => {})
+        .finally(() => {
+          this.#executing.delete(tracked)
+          if (this.#byRun.get(job.runId) === tracked) this.#byRun.delete(job.runId)
+        })
+      this.#executing.add(tracked)
+      this.#byRun.set(job.runId, tracked)
+      return work
+    })
   }
 
   get #runs() {
@@ -186,7 +212,7 @@ class Runs implements RunService {
       ...(input.owner ? { owner: input.owner } : {}),
     })
     void budget
-    await this.#options.queue.add({ kind: 'start', runId: id })
+    await this.#queueNew({ kind: 'start', runId: id })
     return { id }
   }
 
@@ -208,8 +234,33 @@ class Runs implements RunService {
       ...(budget ? { budget: budget as Record<string, unknown> } : {}),
       ...(owner ? { owner } : {}),
     })
-    await this.#options.queue.add({ kind: 'swarm', runId: id })
+    await this.#queueNew({ kind: 'swarm', runId: id })
     return { id }
+  }
+
+  /**
+   * Queues a run just stored; when the queue does not take it (Redis away past its bound) the
+   * run is deleted again, so nothing of the refused request executes later.
+   */
+  async #queueNew(job: RunJob): Promise<void> {
+    try {
+      await this.#options.queue.add(job)
+    } catch (error) {
+      await this.#runs.discardUnstarted(job.runId).catch((discardError: unknown) => {
+        this.#options.logger.error({ err: discardError, runId: job.runId }, 'discard failed')
+      })
+      throw error
+    }
+  }
+
+  /** Queues a run set back to `queued`; when the queue does not take it, its status is restored. */
+  async #queueAgain(job: RunJob, status: RunStatus): Promise<void> {
+    try {
+      await this.#options.queue.add(job)
+    } catch (error) {
+      await this.#runs.setStatus(job.runId, status).catch(() => {})
+      throw error
+    }
   }
 
   async cancel(id: string): Promise<StoredRun> {
@@ -244,7 +295,7 @@ class Runs implements RunService {
       })
     }
     await this.#runs.setStatus(id, 'queued')
-    await this.#options.queue.add({ kind: 'answer', runId: id, answer })
+    await this.#queueAgain({ kind: 'answer', runId: id, answer }, 'paused')
   }
 
   async resume(id: string): Promise<void> {
@@ -259,27 +310,45 @@ class Runs implements RunService {
       )
     }
     await this.#runs.setStatus(id, 'queued')
-    await this.#options.queue.add({ kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id })
+    await this.#queueAgain(
+      { kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id },
+      'interrupted',
+    )
   }
 
-  recoverInterrupted(): Promise<string[]> {
-    return this.#runs.interruptUnfinished()
+  async recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }> {
+    const interrupted = await this.#runs.interruptUnfinished()
+    const queued = await this.#runs.neverStarted()
+    for (const run of queued) {
+      await this.#options.queue.add({
+        kind: run.kind === 'swarm' ? 'swarm' : 'start',
+        runId: run.id,
+      })
+    }
+    return { interrupted, queued: queued.map((run) => run.id) }
   }
 
   async drain(timeoutMs: number): Promise<void> {
     this.#draining = true
     for (const active of this.#active.values()) active.draining = true
-    const all = Promise.allSettled([...this.#active.values()].map((active) => active.done))
+    // Nothing new starts here from now on: without this, every job that waited would start
+    // (and be stopped again) as one in flight made room, and the bound would not hold.
+    await this.#options.queue.pause()
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs)
     })
-    const outcome = await Promise.race([all, timeout])
+    const outcome = await Promise.race([this.#settled(), timeout])
     clearTimeout(timer)
     if (outcome === 'timeout') {
       for (const active of this.#active.values()) active.controller.abort(new ShutdownStop())
-      await Promise.allSettled([...this.#active.values()].map((active) => active.done))
+      await this.#settled()
     }
+  }
+
+  /** Resolves once every job given to this process has settled (those given meanwhile too). */
+  async #settled(): Promise<void> {
+    while (this.#executing.size > 0) await Promise.allSettled([...this.#executing])
   }
 
   #assertOpen(): void {
@@ -296,7 +365,15 @@ class Runs implements RunService {
 
   async #execute(job: RunJob): Promise<void> {
     const run = await this.#runs.find(job.runId)
-    if (!run || finalStatuses.includes(run.status)) return
+    // Only a queued run starts (a running one is taken over): a job whose run is gone, paused,
+    // interrupted or final was given up on by the request that added it, or ran already.
+    if (!run || !executable.includes(run.status)) return
+    if (this.#draining) {
+      // Taken as the queue was paused: the run never started here. It stays queued, for
+      // another process (handed back) or for this one's next start.
+      if (this.#options.handOverOnShutdown) await this.#options.queue.add(job)
+      return
+    }
     const controller = new AbortController()
     let settle!: () => void
     const active: Active = {

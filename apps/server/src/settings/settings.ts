@@ -58,6 +58,11 @@ export const SettingsSchema = z.object({
   BATON_WORKER_NAME: z.string().min(1).optional(),
   /** How long a run's lease lasts without renewal before another process takes the run over. */
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
+  /**
+   * With REDIS_URL: how long a request waits on Redis (queueing a run, sending a message)
+   * before it is answered 503 with nothing done.
+   */
+  BATON_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
   BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
   /** A JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools the server can grant. */
@@ -98,6 +103,8 @@ export type Settings = {
   workerConcurrency: number
   workerName: string
   leaseMs: number
+  /** How long a request waits on Redis before a 503 (BATON_REDIS_TIMEOUT_MS). */
+  redisTimeoutMs: number
   /** How deep a hosted agent's `start_subagent` may nest (BATON_MAX_DELEGATION_DEPTH). */
   maxDelegationDepth: number
   /** The MCP servers' settings file (BATON_MCP_CONFIG). */
@@ -154,6 +161,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
+    redisTimeoutMs: values.BATON_REDIS_TIMEOUT_MS,
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
     mcpConfig: values.BATON_MCP_CONFIG,
     toolsModule: values.BATON_TOOLS_MODULE,

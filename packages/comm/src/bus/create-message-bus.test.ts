@@ -1,6 +1,8 @@
 import { ValidationError } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import type { Envelope } from '../envelope/envelope'
+import { ADMIT_NOW } from '../loop-guard/admit-now'
+import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
 import type { Transport } from '../rails/transport'
 import { TransportError } from '../rails/transport-error'
 import { createMessageBus } from './create-message-bus'
@@ -287,6 +289,29 @@ describe('createMessageBus retention', () => {
     expect(bus.hops(old.correlationId)).toBe(0)
     expect(bus.history(recent.correlationId)).toEqual([recent])
     expect(bus.correlations()).toEqual([recent.correlationId, fresh.correlationId])
+    await bus.close()
+  })
+})
+
+describe('createMessageBus with a loop guard that cannot be reached', () => {
+  it('fails the send with TRANSPORT_FAILED and delivers nothing', async () => {
+    const guard = createMemoryLoopGuard()
+    // As the Redis guard does while its Redis is away: the admit rejects with a plain error.
+    const unreachable = Object.assign(Object.create(guard) as typeof guard, {
+      [ADMIT_NOW]: undefined,
+      admit: async () => {
+        throw new Error("Stream isn't writeable and enableOfflineQueue options is false")
+      },
+    })
+    const bus = createMessageBus({ loopGuard: unreachable })
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    const sent = bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'review' })
+    await expect(sent).rejects.toBeInstanceOf(TransportError)
+    await expect(sent).rejects.toMatchObject({ code: 'TRANSPORT_FAILED' })
+    expect(received).toEqual([])
     await bus.close()
   })
 })

@@ -1,4 +1,4 @@
-import { parseWith, ValidationError } from '@baton/core'
+import { BatonError, parseWith, ValidationError } from '@baton/core'
 import { buildEnvelope, type EnvelopeDraft } from '../envelope/build-envelope'
 import { Envelope, type Recipient } from '../envelope/envelope'
 import { freezeEnvelope, isCheckedEnvelope } from '../envelope/freeze-envelope'
@@ -295,7 +295,7 @@ class Bus implements MessageBus {
     }
     if (this.#freshness) await this.#verify(envelope, entry)
     if (!this.#ready) await this.ready()
-    const admission = this.#admitNow?.(envelope) ?? (await this.loopGuard.admit(envelope))
+    const admission = this.#admitNow?.(envelope) ?? (await this.#admit(envelope))
     switch (admission.status) {
       case 'admitted':
         this.#noteHops(envelope.correlationId, admission.hops)
@@ -317,6 +317,24 @@ class Bus implements MessageBus {
       }
       case 'stopped':
         throw LoopGuardError.stopped(envelope, admission.escalation)
+    }
+  }
+
+  /**
+   * The loop guard's verdict. A guard that cannot be asked (its Redis is away) fails the send
+   * as the rail would: `TRANSPORT_FAILED`, nothing delivered.
+   */
+  async #admit(envelope: Envelope): Promise<Admission> {
+    try {
+      return await this.loopGuard.admit(envelope)
+    } catch (error) {
+      if (BatonError.isInstance(error)) throw error
+      throw new TransportError({
+        transport: this.transport.name,
+        message: `the loop guard could not admit envelope "${envelope.id}"`,
+        envelopeId: envelope.id,
+        cause: error,
+      })
     }
   }
 

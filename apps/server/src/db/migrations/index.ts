@@ -7,7 +7,8 @@ import * as runsExecutedBy from './0006-runs-executed-by'
 import * as ledgerStepAttempt from './0007-ledger-step-attempt'
 import * as swarmCalls from './0008-swarm-calls'
 import * as a2aRegistrationTenants from './0009-a2a-registration-tenants'
-import * as authPrincipals from './0009-auth-principals'
+import * as authPrincipals from './0010-auth-principals'
+import * as idempotencyKeys from './0011-idempotency-keys'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -24,7 +25,8 @@ export const migrations: Record<string, Migration> = {
   '0007-ledger-step-attempt': ledgerStepAttempt,
   '0008-swarm-calls': swarmCalls,
   '0009-a2a-registration-tenants': a2aRegistrationTenants,
-  '0009-auth-principals': authPrincipals,
+  '0010-auth-principals': authPrincipals,
+  '0011-idempotency-keys': idempotencyKeys,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */

@@ -11,6 +11,10 @@ export type RedisServer = {
   url: string
   /** Stops Redis (SIGTERM, as a service manager does) and starts it again on the same port. */
   restart(options?: { downMs?: number }): Promise<void>
+  /** Kills Redis by its PID (SIGKILL: no shutdown of its own); its append-only file is kept. */
+  kill(): Promise<void>
+  /** Starts a killed Redis again on the same port, from its append-only file. */
+  start(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -71,6 +75,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       await new Promise((resolve) => setTimeout(resolve, downMs))
       await start()
     },
+    kill: () => halt('SIGKILL'),
+    start,
     async stop() {
       await halt('SIGKILL')
       await rm(dir, { recursive: true, force: true })

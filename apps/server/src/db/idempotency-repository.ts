@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely'
+import type { Database } from './database'
+
+/** What the first request with a key left for a retry of it. */
+export type IdempotencyClaim =
+  /** The key is new (or its first request died unanswered): this request goes ahead. */
+  | { kind: 'new' }
+  /** Answered already: the retry gets the same answer. */
+  | { kind: 'replay'; status: number; body: Record<string, unknown> }
+  /** The key was used with another body. */
+  | { kind: 'mismatch' }
+  /** The first request with the key is still being answered. */
+  | { kind: 'in-progress' }
+
+export type IdempotencyKey = { scope: string; key: string }
+
+/**
+ * `Idempotency-Key`s, per route (`scope`): the first request with a key claims it, stores its
+ * answer once it has one, and releases the key when it failed (nothing was done, so a retry
+ * tries again).
+ *
+ * @example
+ * const claim = await idempotency.claim({ scope: 'POST /api/v1/runs', key, requestHash })
+ * if (claim.kind === 'new') await idempotency.complete({ scope, key, status: 202, body })
+ */
+export function createIdempotencyRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Claims `key` in `scope` for a request whose body hashes to `requestHash`. A claim older
+     * than `abandonedAfterMs` with no answer was left by a process that died: it is taken.
+     */
+    async claim(
+      input: IdempotencyKey & { requestHash: string; abandonedAfterMs: number },
+    ): Promise<IdempotencyClaim> {
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({
+          scope: input.scope,
+          key: input.key,
+          request_hash: input.requestHash,
+          response_status: null,
+          response_body: JSON.stringify(null),
+        })
+        .onConflict((conflict) => conflict.columns(['scope', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst()
+      if (inserted) return { kind: 'new' }
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('scope', '=', input.scope)
+        .where('key', '=', input.key)
+        .executeTakeFirst()
+      // Released between the two statements: claim it again.
+      if (!row) return this.claim(input)
+      if (row.request_hash !== input.requestHash) return { kind: 'mismatch' }
+      if (row.response_status !== null) {
+        return { kind: 'replay', status: row.response_status, body: row.response_body ?? {} }
+      }
+      const abandoned = new Date(Date.now() - input.abandonedAfterMs)
+      const taken = await db
+        .updateTable('idempotency_keys')
+        .set({ created_at: new Date() })
+        .where('scope', '=', input.scope)
+        .where('key', '=', input.key)
+        .where('response_status', 'is', null)
+        .where('created_at', '=', row.created_at)
+        .where('created_at', '<', abandoned)
+        .executeTakeFirst()
+      return Number(taken.numUpdatedRows) > 0 ? { kind: 'new' } : { kind: 'in-progress' }
+    },
+
+    /** Stores the answer of the request that claimed the key. */
+    async complete(
+      input: IdempotencyKey & { status: number; body: Record<string, unknown> },
+    ): Promise<void> {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ response_status: input.status, response_body: JSON.stringify(input.body) })
+        .where('scope', '=', input.scope)
+        .where('key', '=', input.key)
+        .execute()
+    },
+
+    /** Frees a key whose request failed (it did nothing), so a retry goes ahead. */
+    async release(input: IdempotencyKey): Promise<void> {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', input.scope)
+        .where('key', '=', input.key)
+        .where('response_status', 'is', null)
+        .execute()
+    },
+
+    /** Forgets keys older than `olderThanMs` (a retry that late makes a new request). */
+    async forget(olderThanMs: number): Promise<void> {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('created_at', '<', new Date(Date.now() - olderThanMs))
+        .execute()
+    },
+  }
+}
+
+export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, databaseSettings } from '../__fixtures__/backends'
+import { createTestApp } from '../__fixtures__/test-app'
+
+const plan = (name: string) => ({
+  name,
+  steps: [{ op: 'tool', toolName: 'wait', args: { ms: 1 }, saveAs: 'w' }],
+})
+
+describe.each(backends)('Idempotency-Key on %s', (backend) => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp(await databaseSettings(backend))
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  const post = (url: string, payload: unknown, key?: string) =>
+    app.inject({
+      method: 'POST',
+      url,
+      payload: payload as Record<string, unknown>,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    })
+  const runsNamed = async (name: string) =>
+    (await app.baton.repositories.runs.list({ limit: 200, offset: 0 })).runs.filter(
+      (run) => run.plan.name === name,
+    )
+
+  it('answers a retried POST /api/v1/runs with the first run’s id and creates one run', async () => {
+    const first = await post('/api/v1/runs', { plan: plan('retried') }, 'key-runs-1')
+    const second = await post('/api/v1/runs', { plan: plan('retried') }, 'key-runs-1')
+    expect(first.statusCode).toBe(202)
+    expect(second.statusCode).toBe(202)
+    expect(second.json().id).toBe(first.json().id)
+    expect(second.headers['idempotent-replayed']).toBe('true')
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    expect((await runsNamed('retried')).map((run) => run.id)).toEqual([first.json().id])
+    // Without a key, each request is its own run.
+    await post('/api/v1/runs', { plan: plan('unkeyed') })
+    await post('/api/v1/runs', { plan: plan('unkeyed') })
+    expect(await runsNamed('unkeyed')).toHaveLength(2)
+  })
+
+  it('refuses a key reused with another body (422), and keeps keys apart per route', async () => {
+    const first = await post('/api/v1/runs', { plan: plan('reused') }, 'key-reused')
+    expect(first.statusCode).toBe(202)
+    const other = await post('/api/v1/runs', { plan: plan('reused-other') }, 'key-reused')
+    expect(other.statusCode).toBe(422)
+    expect(other.json().error).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      details: { key: 'key-reused' },
+    })
+    expect(await runsNamed('reused-other')).toEqual([])
+    // The same key on the bus is another key.
+    const message = { from: { agentId: 'a' }, to: { agentId: 'b' }, content: 'hi' }
+    const sent = await post('/api/v1/messages', message, 'key-reused')
+    expect(sent.statusCode).toBe(202)
+    const again = await post('/api/v1/messages', message, 'key-reused')
+    expect(again.json().envelope.id).toBe(sent.json().envelope.id)
+  })
+
+  it('frees the key of a request that failed, so its retry is executed', async () => {
+    const bad = await post('/api/v1/runs', { plan: { steps: [{ op: 'nope' }] } }, 'key-failed')
+    expect(bad.statusCode).toBe(400)
+    const good = await post('/api/v1/runs', { plan: plan('after-failure') }, 'key-failed')
+    expect(good.statusCode).toBe(202)
+    expect(await runsNamed('after-failure')).toHaveLength(1)
+  })
+
+  it('refuses a malformed key with 400 naming the header', async () => {
+    const response = await post('/api/v1/runs', { plan: plan('bad-key') }, 'has space')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { issues: [{ path: 'Idempotency-Key' }] },
+    })
+    expect(await runsNamed('bad-key')).toEqual([])
+  })
+})

@@ -1,0 +1,315 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { type Kysely, sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { waitFor } from '../__fixtures__/wait-for'
+import type { Database } from '../db/database'
+import { openDatabase } from '../db/open-database'
+import { createRepositories, type Repositories } from '../db/repositories'
+import {
+  type ClusterProcess,
+  createDatabase,
+  startCluster,
+  stopCluster,
+} from './__fixtures__/cluster'
+import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
+import { runChecks } from './__fixtures__/run-checks'
+
+const analyst = '0x1111111111111111111111111111111111111111'
+const reviewer = '0x2222222222222222222222222222222222222222'
+
+/** An offline plan of `steps` steps, each asking a demo agent (one charged call) and waiting `ms`. */
+const planOf = (ms: number, steps: number) => ({
+  name: `faults-${ms}x${steps}`,
+  steps: Array.from({ length: steps }, (_, index) => ({
+    op: 'delegate',
+    saveAs: `s${index}`,
+    agentWallet: index % 2 === 0 ? analyst : reviewer,
+    prompt: `[[sleep:${ms}]] step ${index}`,
+  })),
+})
+
+// Two rounds of three members, each call slow enough to kill the process between two of them.
+const swarm = {
+  id: 'faults-round-robin',
+  name: 'Faults round robin',
+  strategy: 'round-robin',
+  maxRounds: 2,
+  agents: [
+    { agentId: 'analyst', role: 'worker' },
+    { agentId: 'reviewer', role: 'critic' },
+    { agentId: 'tester', role: 'worker' },
+  ],
+}
+
+/** How long a request waits on Redis (BATON_REDIS_TIMEOUT_MS) before its 503. */
+const redisTimeoutMs = 2_000
+
+const postgresUrl = inject('postgresUrl')
+const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
+if (!canRun) {
+  console.warn('[scale-out fault tests] redis-server or PostgreSQL not found: skipping them.')
+}
+
+const started: ClusterProcess[] = []
+let redis: RedisServer | undefined
+let dataDir: string | undefined
+let db: Kysely<Database> | undefined
+let repositories: Repositories
+let checks: ReturnType<typeof runChecks>
+
+beforeAll(async () => {
+  if (!canRun) return
+  if (!hasRedis) throw new Error('redis-server is required under CI=true')
+  if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
+  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-faults-'))
+  redis = await startRedisServer()
+  const databaseUrl = await createDatabase(postgresUrl)
+  await startCluster({
+    names: ['a', 'b', 'c', 'd'],
+    databaseUrl,
+    redisUrl: redis.url,
+    dataDir,
+    // A short lease, so a killed process's runs are taken over within seconds.
+    environment: {
+      BATON_LEASE_MS: '3000',
+      BATON_WORKER_CONCURRENCY: '4',
+      BATON_REDIS_TIMEOUT_MS: String(redisTimeoutMs),
+    },
+    started,
+  })
+  db = (await openDatabase({ dataDir, databaseUrl })).db
+  repositories = createRepositories(db)
+  checks = runChecks(repositories)
+}, 180_000)
+
+afterAll(async () => {
+  await stopCluster(started)
+  await db?.destroy()
+  await redis?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+}, 60_000)
+
+const byName = (name: string) => {
+  const found = started.find((server) => server.name === name)
+  if (!found) throw new Error(`no process ${name}`)
+  return found
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    // A client that gives up: a request that hangs fails the test instead of holding it.
+    signal: AbortSignal.timeout(20_000),
+  })
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+/** The ids of the runs of the plan named `name`. */
+async function runsNamed(name: string): Promise<string[]> {
+  const rows = await db!
+    .selectFrom('runs')
+    .select('id')
+    .where(sql<string>`plan->>'name'`, '=', name)
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+async function messagesOf(url: string, correlationId: string): Promise<{ id: string }[]> {
+  const response = await fetch(`${url}/api/v1/conversations/${correlationId}`)
+  return ((await response.json()) as { messages: { id: string }[] }).messages
+}
+
+async function startRuns(count: number, plan: unknown, targets: ClusterProcess[]) {
+  const ids: string[] = []
+  for (let index = 0; index < count; index++) {
+    const target = targets[index % targets.length]!
+    const { status, json } = await post(`${target.url}/api/v1/runs`, { plan })
+    expect(status).toBe(202)
+    ids.push(json.id as string)
+  }
+  return ids
+}
+
+describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and one Redis', () => {
+  it('hands the backlog of a SIGTERMed worker to the others: it takes no new job, and every run finishes once, done, none failed', async () => {
+    const victim = byName('a')
+    const others = [byName('b'), byName('c'), byName('d')]
+    // More than the four processes run at once (4 each): a backlog waits in the queue.
+    const ids = await startRuns(40, planOf(400, 3), others)
+    await waitFor(
+      async () => {
+        const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
+        const onVictim = runs.filter((run) => run?.status === 'running' && run.executedBy === 'a')
+        const queued = runs.filter((run) => run?.status === 'queued')
+        return onVictim.length >= 2 && queued.length >= 10 ? true : undefined
+      },
+      { timeoutMs: 60_000, intervalMs: 50, what: 'a backlog while the victim runs jobs' },
+    ).catch((error: unknown) => {
+      console.log(victim.output().slice(-4_000))
+      throw error
+    })
+    victim.child.kill('SIGTERM')
+    expect(await victim.exited).toBe(0)
+    const runs = await checks.waitUntilFinal(ids, 'the backlog to finish', 180_000)
+    const failed = runs.filter((run) => run.status !== 'done')
+    expect(failed.map((run) => [run.id, run.status, run.error])).toEqual([])
+    await checks.assertRanOnce(ids, 3)
+    await checks.assertLedgerMatches(ids)
+  }, 300_000)
+
+  it('takes over the swarm runs of a process killed with SIGKILL: each finishes once, usage = ledger', async () => {
+    const [first, second] = [byName('b'), byName('c')]
+    const live = ['b', 'c', 'd']
+    expect((await post(`${first.url}/api/v1/swarms`, swarm)).status).toBeLessThan(300)
+    const ids: string[] = []
+    for (let index = 0; index < 6; index++) {
+      const target = index % 2 === 0 ? first : second
+      const { status, json } = await post(`${target.url}/api/v1/swarms/${swarm.id}/runs`, {
+        input: `[[sleep:700]] swarm task ${index}`,
+      })
+      expect(status).toBeLessThan(300)
+      ids.push(json.runId as string)
+    }
+    // The victim runs a swarm that has spent (a member call on the books) and not finished.
+    const victim = await waitFor(
+      async () => {
+        for (const id of ids) {
+          const run = await repositories.runs.find(id)
+          if (run?.status !== 'running' || !live.includes(run.executedBy ?? '')) continue
+          const books = await repositories.ledger.booksOfRun(id)
+          if (books.usage.calls >= 2) return byName(run.executedBy!)
+        }
+        return undefined
+      },
+      { timeoutMs: 60_000, intervalMs: 50, what: 'a swarm run mid-way' },
+    )
+    victim.child.kill('SIGKILL')
+    await victim.exited
+    const held = (await Promise.all(ids.map((id) => repositories.runs.find(id)))).filter(
+      (run) => run?.status === 'running' && run.executedBy === victim.name,
+    )
+    expect(held.length).toBeGreaterThan(0)
+
+    const runs = await checks.waitUntilFinal(ids, 'the swarm runs after the kill', 120_000)
+    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    for (const id of ids) {
+      const events = (await repositories.runs.events(id)).map((stored) => stored.event)
+      expect(events.filter((event) => event.type === 'swarm-finish')).toHaveLength(1)
+    }
+    for (const run of held) {
+      const after = runs.find((item) => item.id === run!.id)!
+      expect(after.executedBy).not.toBe(victim.name)
+      expect(after.attempt).toBe(2)
+    }
+    await checks.assertLedgerMatches(ids)
+  }, 300_000)
+
+  it('finishes every run once when Redis is down 20 s with a 3 s lease: none lost, none taken over twice', async () => {
+    const survivors = started.filter(
+      (server) => server.child.exitCode === null && !server.child.signalCode,
+    )
+    expect(survivors.length).toBe(2)
+    // As many as the two survivors run at once (4 each): every one is in flight through the outage.
+    const ids = await startRuns(8, planOf(1_000, 40), survivors)
+    await waitFor(
+      async () => {
+        const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))
+        const running = runs.filter((run) => run?.status === 'running')
+        return running.length === ids.length ? true : undefined
+      },
+      { timeoutMs: 60_000, what: 'every run to be in flight' },
+    )
+    await redis!.restart({ downMs: 20_000 })
+    const runs = await checks.waitUntilFinal(ids, 'the runs after the outage', 180_000)
+    expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'done'))
+    const attempts = runs.map((run) => run.attempt)
+    console.log(`[scale-faults] attempts after a 20 s outage: ${attempts.join(' ')}`)
+    // Taken over at most once: the lease ran out once, during the outage.
+    for (const attempt of attempts) expect(attempt).toBeLessThanOrEqual(2)
+    await checks.assertRanOnce(ids, 40)
+    // A run taken over while its first process still ran it may have spent there after the
+    // takeover was read (on the books under that attempt, not in its usage): never the reverse.
+    for (const run of runs) {
+      const books = await repositories.ledger.booksOfRun(run.id)
+      expect(books.usage.calls).toBeGreaterThanOrEqual(run.usage.calls)
+      if (run.attempt === 1) expect(books.usage.calls).toBe(run.usage.calls)
+    }
+  }, 300_000)
+
+  it('answers a request Redis cannot take within the bound with 503 and nothing done, and a retry with its Idempotency-Key makes one run', async () => {
+    const server = started.find((item) => item.child.exitCode === null && !item.child.signalCode)!
+    const tag = Date.now()
+    const plan = { ...planOf(10, 1), name: `outage-${tag}` }
+    const message = (correlationId: string) => ({
+      from: { agentId: 'outage-sender' },
+      to: { agentId: 'outage-inbox' },
+      content: 'are you there?',
+      correlationId,
+    })
+
+    // Redis up: a retried request gets the first answer; the same key with another body is refused.
+    const key = { 'idempotency-key': `runs-${tag}` }
+    const first = await post(`${server.url}/api/v1/runs`, { plan }, key)
+    expect(first.status).toBe(202)
+    const again = await post(`${server.url}/api/v1/runs`, { plan }, key)
+    expect(again.status).toBe(202)
+    expect(again.json.id).toBe(first.json.id)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    const other = await post(`${server.url}/api/v1/runs`, { plan: planOf(10, 2) }, key)
+    expect(other.status).toBe(422)
+    expect(other.json.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' })
+    expect(await runsNamed(plan.name)).toEqual([first.json.id])
+    const messageKey = { 'idempotency-key': `messages-${tag}` }
+    const sent = await post(`${server.url}/api/v1/messages`, message(`up-${tag}`), messageKey)
+    const resent = await post(`${server.url}/api/v1/messages`, message(`up-${tag}`), messageKey)
+    expect([sent.status, resent.status]).toEqual([202, 202])
+    const envelope = (sent.json.envelope as { id: string }).id
+    expect((resent.json.envelope as { id: string }).id).toBe(envelope)
+    // Delivered once: the recipient's process stores it (and would store a late one too).
+    await waitFor(
+      async () => ((await messagesOf(server.url, `up-${tag}`)).length > 0 ? true : undefined),
+      { timeoutMs: 30_000, what: 'the message to be stored' },
+    )
+    expect((await messagesOf(server.url, `up-${tag}`)).map((item) => item.id)).toEqual([envelope])
+
+    // Redis killed: each request is answered within the bound, 503, nothing stored to act later.
+    await redis!.kill()
+    const downPlan = { ...planOf(10, 1), name: `outage-down-${tag}` }
+    const downKey = { 'idempotency-key': `down-${tag}` }
+    const askedAt = Date.now()
+    const refused = await post(`${server.url}/api/v1/runs`, { plan: downPlan }, downKey)
+    const refusedMessage = await post(`${server.url}/api/v1/messages`, message(`down-${tag}`))
+    const waitedMs = Date.now() - askedAt
+    expect(refused.status).toBe(503)
+    expect(refused.json.error).toMatchObject({ code: 'QUEUE_UNAVAILABLE' })
+    expect(refusedMessage.status).toBe(503)
+    expect(refusedMessage.json.error).toMatchObject({ code: 'TRANSPORT_FAILED' })
+    console.log(`[scale-faults] two requests refused in ${waitedMs} ms with Redis down`)
+    expect(waitedMs).toBeLessThan(2 * redisTimeoutMs + 10_000)
+    expect(await runsNamed(downPlan.name)).toEqual([])
+
+    await redis!.start()
+    // The client retries with the same key until Redis takes the run: one run, done.
+    const retried = await waitFor(
+      async () => {
+        const answer = await post(`${server.url}/api/v1/runs`, { plan: downPlan }, downKey)
+        return answer.status === 202 ? answer : undefined
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'Redis to take a run again' },
+    )
+    const [done] = await checks.waitUntilFinal([retried.json.id as string], 'the retried run')
+    expect(done?.status).toBe('done')
+    // Long enough for anything queued during the outage to have acted: nothing did.
+    await new Promise((resolve) => setTimeout(resolve, 5_000))
+    expect(await runsNamed(downPlan.name)).toEqual([retried.json.id])
+    expect(await messagesOf(server.url, `down-${tag}`)).toEqual([])
+  }, 180_000)
+})
