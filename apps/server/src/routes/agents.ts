@@ -2,6 +2,7 @@ import { Agent, parseWallet, parseWith } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { checkMemoryScope } from '../registry/check-memory-scope'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
 import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
 
@@ -88,7 +89,9 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const body = request.body
-      const agent = parseWith(Agent, body.agent, 'agent')
+      const agent = await checkMemoryScope(parseWith(Agent, body.agent, 'agent'), (wallet) =>
+        repositories.agents.find(wallet),
+      )
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
           action: 'register',
@@ -179,11 +182,16 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         )
       }
-      const updated = parseWith(
+      let updated = parseWith(
         Agent,
         { ...current, ...body.changes, updatedAt: new Date().toISOString() },
         'agent',
       )
+      // Only a scope the change sets is checked: sharing an agent's memory that was allowed
+      // stays allowed when that agent is later revoked.
+      if ('memoryScope' in body.changes) {
+        updated = await checkMemoryScope(updated, (found) => repositories.agents.find(found))
+      }
       await db.transaction().execute(async (trx) => {
         await useNonce(body.nonce, signer, trx)
         await repositories.agents.update(updated, signer, trx)
