@@ -14,6 +14,7 @@ import { a2aPlugin } from './a2a'
 import { createServices } from './create-services'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
+import { installInputChecks } from './http/input-checks'
 import { servePlayground } from './plugins/playground'
 import { requireToken } from './plugins/require-token'
 import { agentRoutes } from './routes/agents'
@@ -78,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
+  installInputChecks(app)
 
   const services = await createServices(
     settings,

@@ -36,6 +36,14 @@ const ListQuery = Page.extend({
 /** Fields a change may not touch: the identity the signatures vouch for. */
 const fixedFields = ['wallet', 'creator', 'createdAt']
 
+/** A unique violation on write means another agent has the id: 409, as the docs say. */
+const conflictOnTakenId = (id: string) => (error: unknown) => {
+  if ((error as { code?: string }).code === '23505') {
+    throw new HttpError(409, 'CONFLICT', `The agent id "${id}" is taken.`, { id })
+  }
+  throw error
+}
+
 /**
  * Agents: registration signed by the creator and by the agent's wallet (EIP-712), changes
  * and soft revocation signed by the creator, and a list with filters and pages.
@@ -117,14 +125,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           await useNonce(body.nonce, creatorSigner!, trx)
           await repositories.agents.insert(agent, creatorSigner!, trx)
         })
-        .catch((error: unknown) => {
-          if ((error as { code?: string }).code === '23505') {
-            throw new HttpError(409, 'CONFLICT', `The agent id "${agent.id}" is taken.`, {
-              id: agent.id,
-            })
-          }
-          throw error
-        })
+        .catch(conflictOnTakenId(agent.id))
       registry.invalidate(agent.wallet)
       return reply.status(201).send({ agent })
     },
@@ -192,10 +193,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       if ('memoryScope' in body.changes) {
         updated = await checkMemoryScope(updated, (found) => repositories.agents.find(found))
       }
-      await db.transaction().execute(async (trx) => {
-        await useNonce(body.nonce, signer, trx)
-        await repositories.agents.update(updated, signer, trx)
-      })
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await useNonce(body.nonce, signer, trx)
+          await repositories.agents.update(updated, signer, trx)
+        })
+        .catch(conflictOnTakenId(updated.id))
       registry.invalidate(wallet)
       return { agent: updated }
     },
