@@ -96,9 +96,11 @@ describe('Baton calling an A2A agent that is not Baton', () => {
   let wallet = ''
   beforeAll(async () => {
     const accounts = newAgentAccounts('echo')
+    // Signed for this server's registry, as any client gets it.
+    const { registry } = (await api('GET', '/api/v1/runtime')).body as { registry: `0x${string}` }
     const body = await signAgentRegistration(
       { ...accounts.agent, endpoint: echo.cardUrl },
-      accounts,
+      { ...accounts, registry },
     )
     const registered = await api('POST', '/api/v1/agents', body)
     expect(registered.status).toBe(201)

@@ -5,6 +5,7 @@ import { backends, databaseSettings } from '../__fixtures__/backends'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
+import { testRegistryId } from '../settings'
 
 const nul = 'a\u0000b'
 const plan = 'name: nul\nsteps:\n  - op: stop\n    output: done\n'
@@ -33,7 +34,7 @@ describe.each(backends)('bad input on %s', (backend) => {
       const { agent, creator, agentAccount } = await signedRegistration()
       const registration = await signAgentRegistration(
         { ...agent, name: nul },
-        { creator, agentAccount },
+        { creator, agentAccount, registry: testRegistryId },
       )
       await expectRefused(
         { method: 'POST', url: '/api/v1/agents', payload: registration },
@@ -45,6 +46,7 @@ describe.each(backends)('bad input on %s', (backend) => {
           .statusCode,
       ).toBe(201)
       const change = await signAgentChange('update', registered.agent, {
+        registry: testRegistryId,
         creator: registered.creator,
         changes: { description: nul },
       })
@@ -125,6 +127,7 @@ describe.each(backends)('bad input on %s', (backend) => {
       expect(response.statusCode).toBe(201)
     }
     const change = await signAgentChange('update', second.agent, {
+      registry: testRegistryId,
       creator: second.creator,
       changes: { id: first.agent.id },
     })
@@ -134,7 +137,10 @@ describe.each(backends)('bad input on %s', (backend) => {
       payload: change,
     })
     expect(response.statusCode, response.body).toBe(409)
-    expect(response.json().error).toMatchObject({ code: 'CONFLICT', details: { id: first.agent.id } })
+    expect(response.json().error).toMatchObject({
+      code: 'CONFLICT',
+      details: { id: first.agent.id },
+    })
     const read = await app.inject({ method: 'GET', url: `/agent/${second.agent.wallet}` })
     expect(read.json().id).toBe(second.agent.id)
   })

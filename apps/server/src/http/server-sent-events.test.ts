@@ -58,7 +58,11 @@ describe('GET /api/v1/messages/stream', () => {
           await app.inject({
             method: 'POST',
             url: '/api/v1/messages',
-            payload: { from: { agentId: 'mallory' }, to: { agentId: 'nobody' }, content: 'the end' },
+            payload: {
+              from: { agentId: 'mallory' },
+              to: { agentId: 'nobody' },
+              content: 'the end',
+            },
           })
         })(),
     )

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
+import { testRegistryId } from '../settings'
 
 describe.each(backends)('memoryScope on %s', (backend) => {
   let app: FastifyInstance
@@ -22,6 +23,7 @@ describe.each(backends)('memoryScope on %s', (backend) => {
     const owner = creator ?? accounts.creator
     const agent = { ...accounts.agent, creator: owner.address, ...fields }
     const body = await signAgentRegistration(agent, {
+      registry: testRegistryId,
       creator: owner,
       agentAccount: accounts.agentAccount,
     })
@@ -49,7 +51,7 @@ describe.each(backends)('memoryScope on %s', (backend) => {
     }
   })
 
-  it("refuses a named scope of another creator, an unregistered wallet and a free-form name", async () => {
+  it('refuses a named scope of another creator, an unregistered wallet and a free-form name', async () => {
     const victim = await register()
     const stranger = privateKeyToAccount(generatePrivateKey()).address
     for (const scope of [
@@ -67,6 +69,7 @@ describe.each(backends)('memoryScope on %s', (backend) => {
     const attacker = await register()
     expect(attacker.response.statusCode).toBe(201)
     const change = await signAgentChange('update', attacker.agent, {
+      registry: testRegistryId,
       creator: attacker.creator,
       changes: { memoryScope: victim.agent.wallet },
     })
@@ -95,6 +98,7 @@ describe.each(backends)('memoryScope on %s', (backend) => {
     const own = await register({ memoryScope: undefined })
     expect(own.response.json().agent.memoryScope).toBe(own.agent.wallet)
     const change = await signAgentChange('update', sibling.agent, {
+      registry: testRegistryId,
       creator: first.creator,
       changes: { memoryScope: `creator:${first.creator.address}/incident-team` },
     })

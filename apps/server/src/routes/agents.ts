@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { checkMemoryScope } from '../registry/check-memory-scope'
+import { registryIdOf } from '../registry/registry-id'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
-import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
+import { Deadline, HexSignature, Nonce, Page, RegistryIdField, WalletParams } from './schemas'
 
 const AgentBody = z
   .record(z.string(), z.unknown())
@@ -14,6 +15,7 @@ const RegisterBody = z.object({
   agent: AgentBody,
   creatorSignature: HexSignature,
   agentSignature: HexSignature,
+  registry: RegistryIdField,
   nonce: Nonce,
   deadline: Deadline,
 })
@@ -21,11 +23,17 @@ const RegisterBody = z.object({
 const ChangeBody = z.object({
   changes: z.record(z.string(), z.unknown()),
   signature: HexSignature,
+  registry: RegistryIdField,
   nonce: Nonce,
   deadline: Deadline,
 })
 
-const RevokeBody = z.object({ signature: HexSignature, nonce: Nonce, deadline: Deadline })
+const RevokeBody = z.object({
+  signature: HexSignature,
+  registry: RegistryIdField,
+  nonce: Nonce,
+  deadline: Deadline,
+})
 
 const ListQuery = Page.extend({
   capability: z.string().optional(),
@@ -49,7 +57,11 @@ const conflictOnTakenId = (id: string) => (error: unknown) => {
  * and soft revocation signed by the creator, and a list with filters and pages.
  */
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { repositories, registry, db } = app.baton
+  const { repositories, registry, db, settings, runtime } = app.baton
+  const registryId = registryIdOf({
+    registryId: settings.registryId,
+    runtimeAddress: runtime.address,
+  })
 
   const useNonce = async (
     nonce: string,
@@ -66,12 +78,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     action: SignedChange['action'],
     wallet: SignedChange['wallet'],
     content: unknown,
-    body: { nonce: SignedChange['nonce']; deadline: number; signature: `0x${string}` },
+    body: Pick<SignedChange, 'registry' | 'nonce' | 'deadline'> & { signature: `0x${string}` },
   ) => {
     const current = await repositories.agents.find(wallet)
     if (!current) throw new NotFoundError('agent', wallet)
     const [signer] = await recoverSigners(
       {
+        registry: body.registry,
         action,
         wallet,
         creator: current.creator,
@@ -80,7 +93,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         deadline: body.deadline,
       },
       [body.signature],
-      Date.now(),
+      { registry: registryId, nowMs: Date.now() },
     )
     assertSigner(signer!, current.creator, 'creator')
     return { current, signer: signer! }
@@ -102,6 +115,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
+          registry: body.registry,
           action: 'register',
           wallet: agent.wallet,
           creator: agent.creator,
@@ -110,7 +124,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           deadline: body.deadline,
         },
         [body.creatorSignature, body.agentSignature],
-        Date.now(),
+        { registry: registryId, nowMs: Date.now() },
       )
       assertSigner(creatorSigner!, agent.creator, 'creator')
       assertSigner(agentSigner!, agent.wallet, 'agent wallet')

@@ -8,6 +8,7 @@ import {
   type ExpressEchoAgent,
   startExpressEchoAgent,
 } from '../a2a/__fixtures__/express-echo-agent'
+import { testRegistryId } from '../settings'
 
 type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
 
@@ -29,7 +30,7 @@ describe('createAgentHost', () => {
     const registered = await app.inject({
       method: 'POST',
       url: '/api/v1/agents',
-      payload: await signAgentRegistration(agent, accounts),
+      payload: await signAgentRegistration(agent, { ...accounts, registry: testRegistryId }),
     })
     expect(registered.statusCode).toBe(201)
 

@@ -36,6 +36,11 @@ export const SettingsSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte private key in hex (0x and 64 digits)')
     .optional(),
+  /** The registry's id (32 bytes hex) in every signed registration; unset, derived from the runtime key. */
+  BATON_REGISTRY_ID: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes in hex (0x and 64 digits)')
+    .optional(),
   /** Every run gets a signed receipt, whatever its plan says. */
   BATON_REQUIRE_RECEIPTS: Flag.default(false),
   /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
@@ -68,6 +73,8 @@ export type Settings = {
   /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
   runtimeKey: string | undefined
   requireReceipts: boolean
+  /** The registry id signed registrations must name (BATON_REGISTRY_ID); unset, from the runtime key. */
+  registryId: `0x${string}` | undefined
   /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
   redisUrl: string | undefined
   role: 'api' | 'worker' | 'all'
@@ -115,6 +122,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     seed: values.BATON_SEED,
     runtimeKey: values.BATON_RUNTIME_KEY,
     requireReceipts: values.BATON_REQUIRE_RECEIPTS,
+    registryId: values.BATON_REGISTRY_ID as `0x${string}` | undefined,
     redisUrl: values.REDIS_URL,
     role: values.BATON_ROLE,
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
@@ -123,6 +131,9 @@ export function readSettings(environment: Record<string, string | undefined>): S
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
   }
 }
+
+/** The registry id `testSettings` gives a server, so tests can sign registrations for it. */
+export const testRegistryId = `0x${'7e'.repeat(32)}` as const
 
 /**
  * Settings for tests: an in-memory database unless `dataDir`/`databaseUrl` say otherwise.
@@ -134,6 +145,7 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
   return {
     ...readSettings({ BATON_SEED: 'false', LOG_LEVEL: 'silent' }),
     dataDir: 'memory://',
+    registryId: testRegistryId,
     ...overrides,
   }
 }
