@@ -7,6 +7,7 @@ import { createDatabaseConclave } from './db/conclave-repository'
 import { createDatabaseMemoryStore } from './db/memory-repository'
 import { type OpenedDatabase, openDatabase } from './db/open-database'
 import { createRepositories } from './db/repositories'
+import { createEndpointFetch } from './endpoints/create-endpoint-fetch'
 import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
 import { loadRuntimeSigner } from './receipt/load-runtime-signer'
@@ -80,6 +81,7 @@ export async function createServices(
     bus,
     logger,
     maxDelegationDepth: settings.maxDelegationDepth,
+    endpointFetch: createEndpointFetch({ allowPrivate: settings.allowPrivateEndpoints }),
   })
   // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
   // compare-and-set in one script; a single process keeps it in its database.

@@ -23,6 +23,7 @@ import { MaxDepthExceededError } from '@baton/subagents'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import { askRemoteAgent } from '../a2a/ask-remote-agent'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { NotFoundError } from '../http/http-errors'
@@ -45,6 +46,11 @@ export type CreateAgentHostOptions = {
    * sub-agent is depth 1, the sub-agents that one starts depth 2, and so on.
    */
   maxDelegationDepth?: number
+  /**
+   * How agents with an `endpoint` are called, over MAL `delegate` and the bus alike (default:
+   * public addresses only, no redirects; see `createEndpointFetch`).
+   */
+  endpointFetch?: typeof globalThis.fetch
 }
 
 export type ServerAgentHost = AgentHost &
@@ -75,7 +81,12 @@ export const DEFAULT_MAX_DELEGATION_DEPTH = 3
  * const { text } = await host.runHostedAgent({ agent: 'incident-analyst', input: 'hi' })
  */
 export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHost {
-  const planHost = createDefaultHost({ models: options.models, memory: options.memory })
+  const endpointFetch = options.endpointFetch ?? createEndpointFetch({ allowPrivate: false })
+  const planHost = createDefaultHost({
+    models: options.models,
+    memory: options.memory,
+    fetch: endpointFetch,
+  })
   const listening = new Map<string, () => void>()
   // Grants wait here for the delivery of their envelope (taken once, or dropped after a minute).
   const grants = new Map<string, { budget: BudgetInput; timer: NodeJS.Timeout }>()
@@ -224,6 +235,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         correlationId: message.correlationId,
         hop: message.hop,
         from: message.from.agentId,
+        fetch: endpointFetch,
         signal: input.signal ? AbortSignal.any([input.signal, budget.signal]) : budget.signal,
         ...(options.peerTimeoutMs ? { timeoutMs: options.peerTimeoutMs } : {}),
       })

@@ -41,6 +41,8 @@ export const SettingsSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes in hex (0x and 64 digits)')
     .optional(),
+  /** Agent endpoints on loopback, private and link-local addresses may be called (tests, closed networks). */
+  BATON_ALLOW_PRIVATE_ENDPOINTS: Flag.default(false),
   /** Every run gets a signed receipt, whatever its plan says. */
   BATON_REQUIRE_RECEIPTS: Flag.default(false),
   /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
@@ -73,6 +75,8 @@ export type Settings = {
   /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
   runtimeKey: string | undefined
   requireReceipts: boolean
+  /** Agent endpoints on private addresses may be called (BATON_ALLOW_PRIVATE_ENDPOINTS). */
+  allowPrivateEndpoints: boolean
   /** The registry id signed registrations must name (BATON_REGISTRY_ID); unset, from the runtime key. */
   registryId: `0x${string}` | undefined
   /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
@@ -122,6 +126,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     seed: values.BATON_SEED,
     runtimeKey: values.BATON_RUNTIME_KEY,
     requireReceipts: values.BATON_REQUIRE_RECEIPTS,
+    allowPrivateEndpoints: values.BATON_ALLOW_PRIVATE_ENDPOINTS,
     registryId: values.BATON_REGISTRY_ID as `0x${string}` | undefined,
     redisUrl: values.REDIS_URL,
     role: values.BATON_ROLE,
