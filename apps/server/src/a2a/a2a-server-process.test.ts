@@ -22,7 +22,11 @@ let echo: ExpressEchoAgent
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-process-'))
   echo = await startExpressEchoAgent()
-  server = await startServerProcess({ dataDir })
+  // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
+  server = await startServerProcess({
+    dataDir,
+    environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+  })
 }, 120_000)
 afterAll(async () => {
   await server?.stop()
@@ -146,7 +150,11 @@ describe('A2A tasks across a restart', () => {
   it('finds with GetTask a task created before the server restarted', async () => {
     expect(rememberedTaskId).not.toBe('')
     await server.stop()
-    server = await startServerProcess({ dataDir })
+    // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
+    server = await startServerProcess({
+      dataDir,
+      environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+    })
     const client = await sdkClient(`${server.url}/a2a/analyst/.well-known/agent-card.json`)
     const found = await client.getTask(GetTaskRequest.fromJSON({ id: rememberedTaskId }))
     expect(found.id).toBe(rememberedTaskId)

@@ -16,7 +16,8 @@ let app: FastifyInstance
 let echo: ExpressEchoAgent
 beforeAll(async () => {
   echo = await startExpressEchoAgent()
-  app = await createTestApp()
+  // The echo agent listens on 127.0.0.1: a private endpoint, allowed here on purpose.
+  app = await createTestApp({ allowPrivateEndpoints: true })
 })
 afterAll(async () => {
   await app.close()
