@@ -19,6 +19,10 @@ export type AskRemoteAgentOptions = {
 }
 
 let publicOnlyFetch: typeof globalThis.fetch | undefined
+const defaultFetch = () => {
+  publicOnlyFetch ??= createEndpointFetch({ allowPrivate: false })
+  return publicOnlyFetch
+}
 
 /**
  * Asks an agent that lives at an A2A endpoint, from inside a conversation: the
@@ -40,7 +44,7 @@ export async function askRemoteAgent(options: AskRemoteAgentOptions): Promise<A2
     text: options.content,
     contextId: options.correlationId,
     metadata: { batonFrom: options.from, batonHop: options.hop + 1 },
-    fetch: options.fetch ?? (publicOnlyFetch ??= createEndpointFetch({ allowPrivate: false })),
+    fetch: options.fetch ?? defaultFetch(),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   })
