@@ -6,7 +6,7 @@ import { newAgentAccounts } from './__fixtures__/signed-agents'
 import { pgliteTemplate } from './__fixtures__/test-app'
 import { buildApp } from './app'
 import { seedDemo } from './seed/seed-demo'
-import { testSettings } from './settings'
+import { testRegistryId, testSettings } from './settings'
 
 const token = 'secret-token-0123456789'
 const lines: string[] = []
@@ -75,7 +75,10 @@ describe('buildApp', () => {
 
   it('logs one JSON line per request with the token and signatures redacted', async () => {
     const accounts = newAgentAccounts()
-    const body = await signAgentRegistration(accounts.agent, accounts)
+    const body = await signAgentRegistration(accounts.agent, {
+      ...accounts,
+      registry: testRegistryId,
+    })
     await app.inject({
       method: 'POST',
       url: '/api/v1/agents',

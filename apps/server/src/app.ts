@@ -14,6 +14,7 @@ import {
 import { a2aPlugin } from './a2a'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
+import { installInputChecks } from './http/input-checks'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
+  installInputChecks(app)
 
   const services = await createServices(
     settings,

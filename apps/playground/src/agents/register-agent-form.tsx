@@ -67,7 +67,9 @@ export function RegisterAgentForm() {
           examples: lines(text('examples')),
         },
       }
-      const body = await signAgentRegistration(agent, { creator, agentAccount })
+      // Signed for this server's registry only: another server refuses the body.
+      const { registry } = await serverApi.getRuntime()
+      const body = await signAgentRegistration(agent, { creator, agentAccount, registry })
       const answer = await serverApi.registerAgent(body)
       const stored = (answer as { agent?: unknown })?.agent ?? answer
       try {

@@ -121,8 +121,15 @@ export const serverApi = {
   // Unknown on purpose: the page verifies the receipt itself rather than trusting its shape.
   getRunReceipt: (runId: string) =>
     requestJson<unknown>(endpoint, `${api}runs/${id(runId)}/receipt`),
-  /** The address that signs this server's receipts (what a verifier pins). */
-  getRuntime: () => requestJson<{ address: string; source: string }>(endpoint, `${api}runtime`),
+  /**
+   * The address that signs this server's receipts (what a verifier pins), and the registry
+   * id a registration for this server is signed with.
+   */
+  getRuntime: () =>
+    requestJson<{ address: string; source: string; registry: `0x${string}` }>(
+      endpoint,
+      `${api}runtime`,
+    ),
   answerRun: (runId: string, answer: string) =>
     requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer } }),
   validatePlan: (plan: string, signal?: AbortSignal) =>

@@ -1,7 +1,8 @@
 export type SseEvent = { id?: string; event?: string; data: string }
 
 /**
- * Reads server-sent events from a fetch response body, yielding each complete event.
+ * Reads server-sent events from a fetch response body, yielding each complete event (lines
+ * split as a browser's EventSource splits them).
  *
  * @example
  * for await (const event of readSse(response.body!)) console.log(event.event)
@@ -14,7 +15,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
     for (;;) {
       const { done, value } = await reader.read()
       if (done) return
+      // CR LF, CR and LF all end a line (the event-stream grammar), as in browsers.
       buffer += decoder.decode(value, { stream: true })
+      buffer = buffer.replace(/\r\n?/g, '\n')
       let boundary = buffer.indexOf('\n\n')
       while (boundary !== -1) {
         const block = buffer.slice(0, boundary)

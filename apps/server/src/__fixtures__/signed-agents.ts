@@ -1,5 +1,6 @@
 import { type AgentInput, signAgentRegistration } from '@baton/core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { testRegistryId } from '../settings'
 
 /** A creator and an agent account with fresh keys, and an agent record of theirs. */
 export function newAgentAccounts(id = `agent-${Math.random().toString(36).slice(2, 8)}`) {
@@ -23,6 +24,9 @@ export function newAgentAccounts(id = `agent-${Math.random().toString(36).slice(
 /** A registration body for a new agent, signed by both of its accounts. */
 export async function signedRegistration(id?: string) {
   const accounts = newAgentAccounts(id)
-  const body = await signAgentRegistration(accounts.agent, accounts)
+  const body = await signAgentRegistration(accounts.agent, {
+    ...accounts,
+    registry: testRegistryId,
+  })
   return { ...accounts, body }
 }

@@ -10,6 +10,7 @@ import {
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import {
   createTestServices,
   hostedAgent,
@@ -303,6 +304,8 @@ describe('askRemoteAgent', () => {
       correlationId: 'corr-from-elsewhere',
       hop: 2,
       from: 'orchestrator',
+      // The peer listens on 127.0.0.1, which the default fetch refuses.
+      fetch: createEndpointFetch({ allowPrivate: true }),
     })
     expect(reply.text).toBe('Incident Analyst says: Check the refunds')
     expect(services.calls.at(-1)).toMatchObject({

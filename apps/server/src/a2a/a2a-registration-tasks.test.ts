@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
+import { testRegistryId } from '../settings'
 
 let app: FastifyInstance
 beforeAll(async () => {
@@ -36,13 +37,19 @@ const listedIds = async (agentId: string) =>
   )
 
 async function register(accounts: ReturnType<typeof newAgentAccounts>) {
-  const body = await signAgentRegistration(accounts.agent, accounts)
+  const body = await signAgentRegistration(accounts.agent, {
+    ...accounts,
+    registry: testRegistryId,
+  })
   const response = await app.inject({ method: 'POST', url: '/api/v1/agents', payload: body })
   expect(response.statusCode).toBe(201)
 }
 
 async function revoke(accounts: ReturnType<typeof newAgentAccounts>) {
-  const body = await signAgentChange('revoke', accounts.agent, { creator: accounts.creator })
+  const body = await signAgentChange('revoke', accounts.agent, {
+    creator: accounts.creator,
+    registry: testRegistryId,
+  })
   const response = await app.inject({
     method: 'DELETE',
     url: `/api/v1/agents/${accounts.agent.wallet}`,

@@ -22,7 +22,11 @@ let echo: ExpressEchoAgent
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-process-'))
   echo = await startExpressEchoAgent()
-  server = await startServerProcess({ dataDir })
+  // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
+  server = await startServerProcess({
+    dataDir,
+    environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+  })
 }, 120_000)
 afterAll(async () => {
   await server?.stop()
@@ -96,9 +100,11 @@ describe('Baton calling an A2A agent that is not Baton', () => {
   let wallet = ''
   beforeAll(async () => {
     const accounts = newAgentAccounts('echo')
+    // Signed for this server's registry, as any client gets it.
+    const { registry } = (await api('GET', '/api/v1/runtime')).body as { registry: `0x${string}` }
     const body = await signAgentRegistration(
       { ...accounts.agent, endpoint: echo.cardUrl },
-      accounts,
+      { ...accounts, registry },
     )
     const registered = await api('POST', '/api/v1/agents', body)
     expect(registered.status).toBe(201)
@@ -144,7 +150,11 @@ describe('A2A tasks across a restart', () => {
   it('finds with GetTask a task created before the server restarted', async () => {
     expect(rememberedTaskId).not.toBe('')
     await server.stop()
-    server = await startServerProcess({ dataDir })
+    // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
+    server = await startServerProcess({
+      dataDir,
+      environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+    })
     const client = await sdkClient(`${server.url}/a2a/analyst/.well-known/agent-card.json`)
     const found = await client.getTask(GetTaskRequest.fromJSON({ id: rememberedTaskId }))
     expect(found.id).toBe(rememberedTaskId)

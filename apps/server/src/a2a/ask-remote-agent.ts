@@ -1,5 +1,6 @@
 import { type Agent, ValidationError } from '@baton/core'
 import { type A2AReply, sendA2AMessage } from '@baton/mal'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 
 export type AskRemoteAgentOptions = {
   /** The agent to ask; it must have an `endpoint` (its A2A card URL). */
@@ -13,6 +14,14 @@ export type AskRemoteAgentOptions = {
   from: string
   signal?: AbortSignal
   timeoutMs?: number
+  /** How the endpoint is called (default: public addresses only, no redirects). */
+  fetch?: typeof globalThis.fetch
+}
+
+let publicOnlyFetch: typeof globalThis.fetch | undefined
+const defaultFetch = () => {
+  publicOnlyFetch ??= createEndpointFetch({ allowPrivate: false })
+  return publicOnlyFetch
 }
 
 /**
@@ -35,6 +44,7 @@ export async function askRemoteAgent(options: AskRemoteAgentOptions): Promise<A2
     text: options.content,
     contextId: options.correlationId,
     metadata: { batonFrom: options.from, batonHop: options.hop + 1 },
+    fetch: options.fetch ?? defaultFetch(),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   })

@@ -8,6 +8,7 @@ import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
+import { testRegistryId } from '../settings'
 
 const adminToken = 'principals-admin-token-0123456789'
 let app: FastifyInstance
@@ -171,7 +172,7 @@ describe('trust tiers are granted by an admin, not claimed', () => {
   it('counts a registration asking "critical" at the default until an admin grants it', async () => {
     const accounts = newAgentAccounts()
     const agent = { ...accounts.agent, agentCard: { trustTier: 'critical' as const } }
-    const body = await signAgentRegistration(agent, accounts)
+    const body = await signAgentRegistration(agent, { ...accounts, registry: testRegistryId })
     expect((await call('POST', '/api/v1/agents', alice, body)).statusCode).toBe(201)
     const looked = await call('GET', `/agent/${agent.wallet}`)
     expect(looked.json().agentCard.trustTier).toBe('low')

@@ -49,17 +49,33 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, si
     },
     send(message: SseMessage): void {
       if (!open) return
-      let text = ''
-      if (message.id !== undefined) text += `id: ${message.id}\n`
-      if (message.event) text += `event: ${message.event}\n`
-      text += `data: ${JSON.stringify(message.data)}\n\n`
-      response.write(text)
+      response.write(formatEvent(message))
     },
     onClose(listener: () => void): void {
       closeListeners.push(listener)
     },
     end,
   }
+}
+
+/** CR, LF and NUL: a line break (any of the three spellings) or a character that voids an id. */
+const unsafeInLine = /[\r\n\0]/g
+
+/**
+ * One event in the event-stream format. `id` and `event` lose every CR, LF and NUL, so no
+ * value can end its line and start a field of its own (a forged `event: escalation`); the
+ * data is JSON, written one `data:` line per line of it.
+ *
+ * @example
+ * formatEvent({ id: 1, event: 'step-start', data: { n: 1 } }) // 'id: 1\nevent: step-start\ndata: {"n":1}\n\n'
+ */
+export function formatEvent(message: SseMessage): string {
+  let text = ''
+  if (message.id !== undefined) text += `id: ${String(message.id).replace(unsafeInLine, '')}\n`
+  if (message.event) text += `event: ${message.event.replace(unsafeInLine, '')}\n`
+  const data = JSON.stringify(message.data) ?? 'null'
+  for (const line of data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`
+  return `${text}\n`
 }
 
 /** The last event id a reconnecting client saw (`Last-Event-ID`, or `?lastEventId=`), or -1. */

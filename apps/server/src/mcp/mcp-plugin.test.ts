@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
+import { testRegistryId } from '../settings'
 
 const filesServer = fileURLToPath(
   new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
@@ -146,7 +147,7 @@ steps:
       method: 'POST',
       url: '/api/v1/agents',
       headers: { authorization: `Bearer ${token}` },
-      payload: await signAgentRegistration(agent, accounts),
+      payload: await signAgentRegistration(agent, { ...accounts, registry: testRegistryId }),
     })
     expect(registered.statusCode).toBe(201)
     const client = await connect()

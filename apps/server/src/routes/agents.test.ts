@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
+import { testRegistryId } from '../settings'
 
 describe.each(backends)('on %s', (backend) => {
   let app: FastifyInstance
@@ -52,6 +53,7 @@ describe.each(backends)('on %s', (backend) => {
       expect((await post(first.body)).statusCode).toBe(201)
       const second = await signedRegistration()
       const reused = await signAgentRegistration(second.agent, {
+        registry: testRegistryId,
         creator: second.creator,
         agentAccount: second.agentAccount,
         nonce: first.body.nonce,
@@ -66,6 +68,7 @@ describe.each(backends)('on %s', (backend) => {
     it('refuses an expired registration with 401 and stores nothing', async () => {
       const { agent, creator, agentAccount } = await signedRegistration()
       const body = await signAgentRegistration(agent, {
+        registry: testRegistryId,
         creator,
         agentAccount,
         now: () => Date.now() - 10 * 60_000,
@@ -80,6 +83,7 @@ describe.each(backends)('on %s', (backend) => {
     it('refuses a deadline more than five minutes ahead', async () => {
       const { agent, creator, agentAccount } = await signedRegistration()
       const body = await signAgentRegistration(agent, {
+        registry: testRegistryId,
         creator,
         agentAccount,
         lifetimeSeconds: 3600,
@@ -90,7 +94,11 @@ describe.each(backends)('on %s', (backend) => {
     it('refuses a registration signed by someone other than the creator with 403', async () => {
       const { agent, agentAccount } = await signedRegistration()
       const stranger = privateKeyToAccount(generatePrivateKey())
-      const body = await signAgentRegistration(agent, { creator: stranger, agentAccount })
+      const body = await signAgentRegistration(agent, {
+        registry: testRegistryId,
+        creator: stranger,
+        agentAccount,
+      })
       const before = await agentCount()
       const response = await post(body)
       expect(response.statusCode).toBe(403)
@@ -103,7 +111,11 @@ describe.each(backends)('on %s', (backend) => {
 
     it('refuses a registration the agent wallet did not sign with 403', async () => {
       const { agent, creator } = await signedRegistration()
-      const body = await signAgentRegistration(agent, { creator, agentAccount: creator })
+      const body = await signAgentRegistration(agent, {
+        registry: testRegistryId,
+        creator,
+        agentAccount: creator,
+      })
       const response = await post(body)
       expect(response.statusCode).toBe(403)
       expect(response.json().error.details.role).toBe('agent wallet')
@@ -141,7 +153,7 @@ describe.each(backends)('on %s', (backend) => {
       const { agent, creator, agentAccount } = await signedRegistration()
       const body = await signAgentRegistration(
         { ...agent, model: 'gpt-4o' },
-        { creator, agentAccount },
+        { creator, agentAccount, registry: testRegistryId },
       )
       const response = await post(body)
       expect(response.statusCode).toBe(400)
@@ -154,6 +166,7 @@ describe.each(backends)('on %s', (backend) => {
       const { body, agent, creator } = await signedRegistration()
       await post(body)
       const change = await signAgentChange('update', agent, {
+        registry: testRegistryId,
         creator,
         changes: { name: 'Renamed' },
       })
@@ -177,6 +190,7 @@ describe.each(backends)('on %s', (backend) => {
       const { body, agent, agentAccount } = await signedRegistration()
       await post(body)
       const change = await signAgentChange('update', agent, {
+        registry: testRegistryId,
         creator: agentAccount,
         changes: { name: 'Hijacked' },
       })
@@ -193,7 +207,7 @@ describe.each(backends)('on %s', (backend) => {
       await post(body)
       // Warm the registry cache first: revocation must still take effect at once.
       await app.baton.registry.ensureRegisteredAgent(agent.wallet)
-      const revoke = await signAgentChange('revoke', agent, { creator })
+      const revoke = await signAgentChange('revoke', agent, { registry: testRegistryId, creator })
       const response = await app.inject({
         method: 'DELETE',
         url: `/api/v1/agents/${agent.wallet}`,

@@ -2,9 +2,11 @@ import { Agent, parseWallet, parseWith } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { checkMemoryScope } from '../registry/check-memory-scope'
+import { registryIdOf } from '../registry/registry-id'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
 import { checkAgentCard } from '../tools/check-agent-card'
-import { Deadline, HexSignature, Nonce, Page, WalletParams } from './schemas'
+import { Deadline, HexSignature, Nonce, Page, RegistryIdField, WalletParams } from './schemas'
 
 const AgentBody = z
   .record(z.string(), z.unknown())
@@ -14,6 +16,7 @@ const RegisterBody = z.object({
   agent: AgentBody,
   creatorSignature: HexSignature,
   agentSignature: HexSignature,
+  registry: RegistryIdField,
   nonce: Nonce,
   deadline: Deadline,
 })
@@ -21,11 +24,17 @@ const RegisterBody = z.object({
 const ChangeBody = z.object({
   changes: z.record(z.string(), z.unknown()),
   signature: HexSignature,
+  registry: RegistryIdField,
   nonce: Nonce,
   deadline: Deadline,
 })
 
-const RevokeBody = z.object({ signature: HexSignature, nonce: Nonce, deadline: Deadline })
+const RevokeBody = z.object({
+  signature: HexSignature,
+  registry: RegistryIdField,
+  nonce: Nonce,
+  deadline: Deadline,
+})
 
 const ListQuery = Page.extend({
   capability: z.string().optional(),
@@ -36,12 +45,24 @@ const ListQuery = Page.extend({
 /** Fields a change may not touch: the identity the signatures vouch for. */
 const fixedFields = ['wallet', 'creator', 'createdAt']
 
+/** A unique violation on write means another agent has the id: 409, as the docs say. */
+const conflictOnTakenId = (id: string) => (error: unknown) => {
+  if ((error as { code?: string }).code === '23505') {
+    throw new HttpError(409, 'CONFLICT', `The agent id "${id}" is taken.`, { id })
+  }
+  throw error
+}
+
 /**
  * Agents: registration signed by the creator and by the agent's wallet (EIP-712), changes
  * and soft revocation signed by the creator, and a list with filters and pages.
  */
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { repositories, registry, db } = app.baton
+  const { repositories, registry, db, settings, runtime } = app.baton
+  const registryId = registryIdOf({
+    registryId: settings.registryId,
+    runtimeAddress: runtime.address,
+  })
 
   const useNonce = async (
     nonce: string,
@@ -58,12 +79,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     action: SignedChange['action'],
     wallet: SignedChange['wallet'],
     content: unknown,
-    body: { nonce: SignedChange['nonce']; deadline: number; signature: `0x${string}` },
+    body: Pick<SignedChange, 'registry' | 'nonce' | 'deadline'> & { signature: `0x${string}` },
   ) => {
     const current = await repositories.agents.find(wallet)
     if (!current) throw new NotFoundError('agent', wallet)
     const [signer] = await recoverSigners(
       {
+        registry: body.registry,
         action,
         wallet,
         creator: current.creator,
@@ -72,7 +94,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         deadline: body.deadline,
       },
       [body.signature],
-      Date.now(),
+      { registry: registryId, nowMs: Date.now() },
     )
     assertSigner(signer!, current.creator, 'creator')
     return { current, signer: signer! }
@@ -90,10 +112,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const body = request.body
-      const agent = parseWith(Agent, body.agent, 'agent')
+      const agent = await checkMemoryScope(parseWith(Agent, body.agent, 'agent'), (wallet) =>
+        repositories.agents.find(wallet),
+      )
       await checkAgentCard(app.baton, agent)
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
+          registry: body.registry,
           action: 'register',
           wallet: agent.wallet,
           creator: agent.creator,
@@ -102,7 +127,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           deadline: body.deadline,
         },
         [body.creatorSignature, body.agentSignature],
-        Date.now(),
+        { registry: registryId, nowMs: Date.now() },
       )
       assertSigner(creatorSigner!, agent.creator, 'creator')
       assertSigner(agentSigner!, agent.wallet, 'agent wallet')
@@ -117,14 +142,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           await useNonce(body.nonce, creatorSigner!, trx)
           await repositories.agents.insert(agent, creatorSigner!, trx)
         })
-        .catch((error: unknown) => {
-          if ((error as { code?: string }).code === '23505') {
-            throw new HttpError(409, 'CONFLICT', `The agent id "${agent.id}" is taken.`, {
-              id: agent.id,
-            })
-          }
-          throw error
-        })
+        .catch(conflictOnTakenId(agent.id))
       registry.invalidate(agent.wallet)
       return reply.status(201).send({ agent })
     },
@@ -196,7 +214,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         )
       }
-      const updated = parseWith(
+      let updated = parseWith(
         Agent,
         { ...current, ...body.changes, updatedAt: new Date().toISOString() },
         'agent',
@@ -207,10 +225,18 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         model: 'model' in body.changes ? updated.model : `${app.baton.models.providers()[0]}:_`,
         tools: 'tools' in body.changes ? updated.tools : [],
       })
-      await db.transaction().execute(async (trx) => {
-        await useNonce(body.nonce, signer, trx)
-        await repositories.agents.update(updated, signer, trx)
-      })
+      // Only a scope the change sets is checked: sharing an agent's memory that was allowed
+      // stays allowed when that agent is later revoked.
+      if ('memoryScope' in body.changes) {
+        updated = await checkMemoryScope(updated, (found) => repositories.agents.find(found))
+      }
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await useNonce(body.nonce, signer, trx)
+          await repositories.agents.update(updated, signer, trx)
+        })
+        .catch(conflictOnTakenId(updated.id))
       registry.invalidate(wallet)
       return { agent: updated }
     },

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
+import { testRegistryId } from '../settings'
 
 let app: FastifyInstance
 let base: string
@@ -65,7 +66,7 @@ describe('GET /agent/:wallet', () => {
   it('stops resolving a revoked agent at once, with the cache warm (404)', async () => {
     const { agent, creator } = await register()
     expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)
-    const revoke = await signAgentChange('revoke', agent, { creator })
+    const revoke = await signAgentChange('revoke', agent, { registry: testRegistryId, creator })
     const revoked = await fetch(`${base}/api/v1/agents/${agent.wallet}`, {
       method: 'DELETE',
       headers: { 'content-type': 'application/json' },
@@ -81,6 +82,7 @@ describe('GET /agent/:wallet', () => {
     const { agent, creator } = await register()
     expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)
     const change = await signAgentChange('update', agent, {
+      registry: testRegistryId,
       creator,
       changes: { name: 'Renamed' },
     })
@@ -128,7 +130,7 @@ describe('createRegistryClient against the server', () => {
     const { agent, creator } = await register()
     const registry = createRegistryClient({ baseUrl: base, timeoutMs: 20_000, ttlMs: 0 })
     await registry.ensureRegisteredAgent(agent.wallet)
-    const revoke = await signAgentChange('revoke', agent, { creator })
+    const revoke = await signAgentChange('revoke', agent, { registry: testRegistryId, creator })
     const response = await fetch(`${base}/api/v1/agents/${agent.wallet}`, {
       method: 'DELETE',
       headers: { 'content-type': 'application/json' },

@@ -126,6 +126,7 @@ describe('BATON_RUNTIME_KEY', () => {
       expect(published).toEqual({
         address: createReceiptSigner(key).address,
         source: 'BATON_RUNTIME_KEY',
+        registry: expect.stringMatching(/^0x[0-9a-fA-F]{64}$/),
       })
       const { signer } = await verifyRunReceipt((await receiptOf(app, run.id)).json(), {
         runtime: published.address,

@@ -12,6 +12,15 @@ export const Nonce = z
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes of 0x-prefixed hex')
   .transform((value) => value as `0x${string}`)
 
+/** The registry a signed change is for (32 bytes of hex; `GET /api/v1/runtime` says this server's). */
+export const RegistryIdField = z
+  .string()
+  .regex(
+    /^0x[0-9a-fA-F]{64}$/,
+    'must be the registry id (GET /api/v1/runtime): 32 bytes of 0x-prefixed hex',
+  )
+  .transform((value) => value as `0x${string}`)
+
 /** Unix seconds. */
 export const Deadline = z.number().int().positive()
 

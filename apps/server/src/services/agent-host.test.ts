@@ -8,6 +8,7 @@ import {
   type ExpressEchoAgent,
   startExpressEchoAgent,
 } from '../a2a/__fixtures__/express-echo-agent'
+import { testRegistryId } from '../settings'
 
 type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
 
@@ -15,7 +16,8 @@ let app: FastifyInstance
 let echo: ExpressEchoAgent
 beforeAll(async () => {
   echo = await startExpressEchoAgent()
-  app = await createTestApp()
+  // The echo agent listens on 127.0.0.1: a private endpoint, allowed here on purpose.
+  app = await createTestApp({ allowPrivateEndpoints: true })
 })
 afterAll(async () => {
   await app.close()
@@ -29,7 +31,7 @@ describe('createAgentHost', () => {
     const registered = await app.inject({
       method: 'POST',
       url: '/api/v1/agents',
-      payload: await signAgentRegistration(agent, accounts),
+      payload: await signAgentRegistration(agent, { ...accounts, registry: testRegistryId }),
     })
     expect(registered.statusCode).toBe(201)
 

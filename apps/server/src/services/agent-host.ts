@@ -25,6 +25,7 @@ import { z } from 'zod'
 import { askRemoteAgent } from '../a2a/ask-remote-agent'
 import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { NotFoundError } from '../http/http-errors'
 import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
 import type { ToolCatalogue } from '../tools/create-tool-catalogue'
@@ -48,6 +49,11 @@ export type CreateAgentHostOptions = {
    * sub-agent is depth 1, the sub-agents that one starts depth 2, and so on.
    */
   maxDelegationDepth?: number
+  /**
+   * How agents with an `endpoint` are called, over MAL `delegate` and the bus alike (default:
+   * public addresses only, no redirects; see `createEndpointFetch`).
+   */
+  endpointFetch?: typeof globalThis.fetch
 }
 
 export type ServerAgentHost = AgentHost &
@@ -78,10 +84,12 @@ export const DEFAULT_MAX_DELEGATION_DEPTH = 3
  * const { text } = await host.runHostedAgent({ agent: 'incident-analyst', input: 'hi' })
  */
 export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHost {
+  const endpointFetch = options.endpointFetch ?? createEndpointFetch({ allowPrivate: false })
   const catalogue = options.tools
   const planHost = createDefaultHost({
     models: options.models,
     memory: options.memory,
+    fetch: endpointFetch,
     ...(catalogue
       ? {
           agentTools: (agent: Agent, context: { budget: Budget; workspaceDir?: string }) =>
@@ -243,6 +251,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         correlationId: message.correlationId,
         hop: message.hop,
         from: message.from.agentId,
+        fetch: endpointFetch,
         signal: input.signal ? AbortSignal.any([input.signal, budget.signal]) : budget.signal,
         ...(options.peerTimeoutMs ? { timeoutMs: options.peerTimeoutMs } : {}),
       })

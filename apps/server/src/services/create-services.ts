@@ -8,6 +8,7 @@ import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { createRepositories } from '../db/repositories'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { createInProcessQueue } from '../queue'
 import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
@@ -96,6 +97,7 @@ export async function createServices(
     bus,
     logger,
     maxDelegationDepth: settings.maxDelegationDepth,
+    endpointFetch: createEndpointFetch({ allowPrivate: settings.allowPrivateEndpoints }),
   })
   // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
   // compare-and-set in one script; a single process keeps it in its database.

@@ -1,1 +1,7 @@
-export { readSettings, type Settings, SettingsSchema, testSettings } from './settings'
+export {
+  readSettings,
+  type Settings,
+  SettingsSchema,
+  testRegistryId,
+  testSettings,
+} from './settings'

@@ -46,6 +46,13 @@ export const SettingsSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte private key in hex (0x and 64 digits)')
     .optional(),
+  /** The registry's id (32 bytes hex) in every signed registration; unset, derived from the runtime key. */
+  BATON_REGISTRY_ID: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes in hex (0x and 64 digits)')
+    .optional(),
+  /** Agent endpoints on loopback, private and link-local addresses may be called (tests, closed networks). */
+  BATON_ALLOW_PRIVATE_ENDPOINTS: Flag.default(false),
   /** Every run gets a signed receipt, whatever its plan says. */
   BATON_REQUIRE_RECEIPTS: Flag.default(false),
   /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
@@ -97,6 +104,10 @@ export type Settings = {
   /** Signs run receipts (BATON_RUNTIME_KEY); never logged. */
   runtimeKey: string | undefined
   requireReceipts: boolean
+  /** Agent endpoints on private addresses may be called (BATON_ALLOW_PRIVATE_ENDPOINTS). */
+  allowPrivateEndpoints: boolean
+  /** The registry id signed registrations must name (BATON_REGISTRY_ID); unset, from the runtime key. */
+  registryId: `0x${string}` | undefined
   /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
   redisUrl: string | undefined
   role: 'api' | 'worker' | 'all'
@@ -156,6 +167,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     seed: values.BATON_SEED,
     runtimeKey: values.BATON_RUNTIME_KEY,
     requireReceipts: values.BATON_REQUIRE_RECEIPTS,
+    allowPrivateEndpoints: values.BATON_ALLOW_PRIVATE_ENDPOINTS,
+    registryId: values.BATON_REGISTRY_ID as `0x${string}` | undefined,
     redisUrl: values.REDIS_URL,
     role: values.BATON_ROLE,
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
@@ -170,6 +183,9 @@ export function readSettings(environment: Record<string, string | undefined>): S
   }
 }
 
+/** The registry id `testSettings` gives a server, so tests can sign registrations for it. */
+export const testRegistryId = `0x${'7e'.repeat(32)}` as const
+
 /**
  * Settings for tests: an in-memory database unless `dataDir`/`databaseUrl` say otherwise.
  *
@@ -180,6 +196,7 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
   return {
     ...readSettings({ BATON_SEED: 'false', LOG_LEVEL: 'silent' }),
     dataDir: 'memory://',
+    registryId: testRegistryId,
     ...overrides,
   }
 }

@@ -2,6 +2,7 @@ import {
   hasHighS,
   maxRegistrationLifetimeSeconds,
   type RegistrationAction,
+  type RegistryId,
   registrationContentHash,
   registrationTypedData,
 } from '@baton/core'
@@ -12,6 +13,8 @@ import { HttpError } from '../http/http-errors'
 const skewSeconds = 30
 
 export type SignedChange = {
+  /** The registry the body says it was signed for; it must be this server's. */
+  registry: RegistryId
   action: RegistrationAction
   wallet: `0x${string}`
   creator: `0x${string}`
@@ -21,18 +24,28 @@ export type SignedChange = {
 }
 
 /**
- * Checks the deadline of a signed registry change and returns who signed each signature.
- * Throws 401 `SIGNATURE_EXPIRED` / `SIGNATURE_INVALID`; the caller compares the signers.
+ * Checks the registry and the deadline of a signed registry change and returns who signed
+ * each signature, recovered in this registry's domain. Throws 401
+ * `SIGNATURE_WRONG_REGISTRY` (signed for another registry), `SIGNATURE_EXPIRED` or
+ * `SIGNATURE_INVALID`; the caller compares the signers.
  *
  * @example
- * const [creator] = await recoverSigners(change, [body.creatorSignature], Date.now())
+ * const [creator] = await recoverSigners(change, [body.creatorSignature], { registry, nowMs: Date.now() })
  */
 export async function recoverSigners(
   change: SignedChange,
   signatures: readonly `0x${string}`[],
-  nowMs: number,
+  options: { registry: RegistryId; nowMs: number },
 ): Promise<`0x${string}`[]> {
-  const now = Math.floor(nowMs / 1000)
+  if (change.registry.toLowerCase() !== options.registry.toLowerCase()) {
+    throw new HttpError(
+      401,
+      'SIGNATURE_WRONG_REGISTRY',
+      `The change was signed for registry ${change.registry}, not for this one (${options.registry}).`,
+      { registry: change.registry, expected: options.registry },
+    )
+  }
+  const now = Math.floor(options.nowMs / 1000)
   if (change.deadline < now) {
     throw new HttpError(401, 'SIGNATURE_EXPIRED', `The signature expired at ${change.deadline}.`, {
       deadline: change.deadline,
@@ -47,14 +60,17 @@ export async function recoverSigners(
       { deadline: change.deadline, now },
     )
   }
-  const typedData = registrationTypedData({
-    action: change.action,
-    wallet: change.wallet,
-    creator: change.creator,
-    contentHash: registrationContentHash(change.content),
-    nonce: change.nonce,
-    deadline: BigInt(change.deadline),
-  })
+  const typedData = registrationTypedData(
+    {
+      action: change.action,
+      wallet: change.wallet,
+      creator: change.creator,
+      contentHash: registrationContentHash(change.content),
+      nonce: change.nonce,
+      deadline: BigInt(change.deadline),
+    },
+    options.registry,
+  )
   return Promise.all(
     signatures.map(async (signature) => {
       // Its low-s twin recovers the same signer: one signing, one accepted spelling (EIP-2).

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
+import { testRegistryId } from '../settings'
 
 const filesServer = fileURLToPath(
   new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
@@ -18,7 +19,10 @@ let app: FastifyInstance
 async function register(overrides: Record<string, unknown>) {
   const accounts = newAgentAccounts()
   const agent = { ...accounts.agent, ...overrides }
-  const body = await signAgentRegistration(agent as never, accounts)
+  const body = await signAgentRegistration(agent as never, {
+    ...accounts,
+    registry: testRegistryId,
+  })
   const response = await app.inject({ method: 'POST', url: '/api/v1/agents', payload: body })
   return { response, agent: { ...accounts.agent, ...overrides } as typeof accounts.agent }
 }

@@ -27,6 +27,33 @@ describe('createMessageBus', () => {
     await bus.close()
   })
 
+  it('refuses an envelope whose id could break a line of an event stream, naming `id`', async () => {
+    const bus = createMessageBus()
+    const received: Envelope[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(message)
+    })
+    for (const id of ['m1\nevent: escalation', 'm1\revent: escalation', 'with space', '']) {
+      const envelope = {
+        id,
+        from: ops,
+        to: { agentId: 'analyst' },
+        content: 'review',
+        type: 'direct' as const,
+        correlationId: 'corr_1',
+        hop: 0,
+        createdAt: new Date().toISOString(),
+      }
+      const refusal = await bus.relay(envelope).catch((error: unknown) => error)
+      expect(refusal).toBeInstanceOf(ValidationError)
+      expect((refusal as ValidationError).details.issues).toContainEqual(
+        expect.objectContaining({ path: 'id' }),
+      )
+    }
+    expect(received).toEqual([])
+    await bus.close()
+  })
+
   it('keeps the correlation on forward and reply, from the previous recipient, hop + 1', async () => {
     const bus = createMessageBus()
     const first = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'review' })

@@ -12,6 +12,20 @@ export type Sender = z.output<typeof Sender>
 export const Recipient = z.object({ agentId: z.string().min(1) })
 export type Recipient = z.output<typeof Recipient>
 
+/**
+ * An envelope id: letters, digits and `_ - . : @ + = ~ /`, at most 256 characters. Ids are
+ * written into the `id:` lines of event streams and into URLs, so they never carry a space,
+ * a control character or a line break.
+ */
+export const EnvelopeId = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(
+    /^[A-Za-z0-9_.:@+=~/-]+$/,
+    'must be letters, digits and "_ - . : @ + = ~ /" only (no spaces or line breaks)',
+  )
+
 export const EnvelopeType = z.enum(['direct', 'broadcast', 'reply', 'escalation'])
 export type EnvelopeType = z.output<typeof EnvelopeType>
 
@@ -20,14 +34,14 @@ export type EnvelopeType = z.output<typeof EnvelopeType>
  * keep it); `hop` counts how many times the conversation has been passed on.
  */
 export const Envelope = z.object({
-  id: z.string().min(1),
+  id: EnvelopeId,
   from: Sender,
   to: Recipient,
   content: z.string(),
   type: EnvelopeType,
   correlationId: z.string().min(1),
   hop: z.number().int().min(0),
-  inReplyTo: z.string().min(1).optional(),
+  inReplyTo: EnvelopeId.optional(),
   createdAt: z.iso.datetime(),
   signature: z
     .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EnvelopeType, Recipient, Sender } from './envelope'
+import { EnvelopeId, EnvelopeType, Recipient, Sender } from './envelope'
 
 /** What `bus.send` takes when the caller lets the bus fill in id, time, hop and correlation. */
 export const SendInput = z.object({
@@ -8,7 +8,7 @@ export const SendInput = z.object({
   content: z.string(),
   type: EnvelopeType.optional(),
   correlationId: z.string().min(1).optional(),
-  inReplyTo: z.string().min(1).optional(),
+  inReplyTo: EnvelopeId.optional(),
   hop: z.number().int().min(0).optional(),
 })
 export type SendInput = z.input<typeof SendInput>

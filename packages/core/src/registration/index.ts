@@ -3,6 +3,7 @@ export {
   maxRegistrationLifetimeSeconds,
   type RegistrationAction,
   type RegistrationMessage,
+  type RegistryId,
   registrationContentHash,
   registrationDomain,
   registrationTypedData,

@@ -1,11 +1,34 @@
 import { keccak256, toHex } from 'viem'
+import { ValidationError } from '../errors/baton-error'
 import { canonicalJson } from './canonical-json'
 
 /** What a signed registry change does. */
 export type RegistrationAction = 'register' | 'update' | 'revoke'
 
-/** The EIP-712 domain of Baton registry changes (no chain: the proof is off-chain). */
-export const registrationDomain = { name: 'Baton Registry', version: '1' } as const
+/**
+ * A registry's identity: 32 bytes of hex, the EIP-712 domain's `salt`, so that a change
+ * signed for one registry is no proof for another. A Baton server publishes its own at
+ * `GET /api/v1/runtime` (`registry`).
+ */
+export type RegistryId = `0x${string}`
+
+const registryIdPattern = /^0x[0-9a-fA-F]{64}$/
+
+/**
+ * The EIP-712 domain of changes to one registry (no chain: the proof is off-chain; the
+ * registry's id is the salt). A malformed id is a `ValidationError` on `registry`.
+ *
+ * @example
+ * registrationDomain('0x' + 'ab'.repeat(32)) // { name: 'Baton Registry', version: '2', salt: '0xabab…' }
+ */
+export function registrationDomain(registry: RegistryId) {
+  if (typeof registry !== 'string' || !registryIdPattern.test(registry)) {
+    throw new ValidationError('registration', [
+      { path: 'registry', message: 'must be the registry id: 32 bytes of 0x-prefixed hex' },
+    ])
+  }
+  return { name: 'Baton Registry', version: '2', salt: registry } as const
+}
 
 /**
  * The EIP-712 types of a registry change: the signer vouches for the content hash of the
@@ -45,14 +68,15 @@ export function registrationContentHash(content: unknown): `0x${string}` {
 }
 
 /**
- * The full typed data (domain, types, primary type, message) that is signed and verified.
+ * The full typed data (domain of `registry`, types, primary type, message) that is signed
+ * and verified.
  *
  * @example
- * await account.signTypedData(registrationTypedData(message))
+ * await account.signTypedData(registrationTypedData(message, registry))
  */
-export function registrationTypedData(message: RegistrationMessage) {
+export function registrationTypedData(message: RegistrationMessage, registry: RegistryId) {
   return {
-    domain: registrationDomain,
+    domain: registrationDomain(registry),
     types: registrationTypes,
     primaryType: 'AgentRegistration' as const,
     message,

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type A2AAnswer, type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
 import { type SdkEchoAgent, startSdkEchoAgent } from './__fixtures__/sdk-echo-agent'
@@ -19,6 +21,13 @@ const caught = (promise: Promise<unknown>) =>
     () => undefined,
     (error: unknown) => error,
   )
+
+/** A plain HTTP server on 127.0.0.1 (not an A2A agent). */
+async function listen(handler: Parameters<typeof createServer>[1]) {
+  const listening: Server = createServer(handler)
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve))
+  return { server: listening, port: (listening.address() as AddressInfo).port }
+}
 
 describe('sendA2AMessage', () => {
   it('sends message/send with a user text part and reads a Message reply', async () => {
@@ -113,6 +122,49 @@ describe('sendA2AMessage', () => {
     }))
     const failed = await caught(sendA2AMessage({ endpoint: server.url, text: 'x' }))
     expect((failed as Error).message).toMatch(/ended task t as "failed": no data/)
+  })
+
+  it('never quotes what the endpoint answered in its error', async () => {
+    const internal = await listen((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end('ami-id: SECRET-METADATA-VALUE')
+    })
+    try {
+      for (const path of ['/a2a', '/.well-known/agent-card.json']) {
+        const failure = await caught(
+          sendA2AMessage({ endpoint: `http://127.0.0.1:${internal.port}${path}`, text: 'x' }),
+        )
+        expect(failure).toMatchObject({ code: 'A2A_BAD_RESPONSE' })
+        const said = JSON.stringify({ ...(failure as object), message: (failure as Error).message })
+        expect(said).not.toMatch(/SECRET-METADATA/)
+      }
+    } finally {
+      internal.server.close()
+    }
+  })
+
+  it('follows no redirect: the target is never contacted, the 3xx is an A2A_HTTP_ERROR', async () => {
+    let contacted = 0
+    const target = await listen((_request, response) => {
+      contacted++
+      response.end('{}')
+    })
+    const redirector = await listen((request, response) => {
+      response.writeHead(307, { location: `http://127.0.0.1:${target.port}${request.url}` })
+      response.end()
+    })
+    try {
+      for (const path of ['/a2a', '/.well-known/agent-card.json']) {
+        const failure = await caught(
+          sendA2AMessage({ endpoint: `http://127.0.0.1:${redirector.port}${path}`, text: 'x' }),
+        )
+        expect(failure).toMatchObject({ code: 'A2A_HTTP_ERROR', status: 307 })
+      }
+      expect(contacted).toBe(0)
+    } finally {
+      redirector.server.close()
+      target.server.close()
+    }
   })
 
   it('gives up with A2A_TIMEOUT when the agent does not answer in time', async () => {

@@ -23,6 +23,7 @@ export type SendA2AMessageOptions = {
   timeoutMs?: number
   /** Aborting cancels the remote task (`CancelTask`) before the promise rejects with the reason. */
   signal?: AbortSignal
+  /** Makes every request (redirects are never followed, whatever it does). */
   fetch?: typeof globalThis.fetch
   /** How often a task that is still working is polled with `GetTask` (default 250). */
   pollMs?: number
@@ -61,10 +62,15 @@ export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
 
   // A request the SDK makes without a signal of its own (the card) is bounded by the step's;
-  // the cancel after an abort brings its own. A status other than 200 becomes Baton's typed
-  // error instead of the SDK's message about it.
+  // the cancel after an abort brings its own. No redirect is followed (it could lead to a
+  // host the endpoint was never allowed to be): a 3xx, like any status other than 200,
+  // becomes Baton's typed error instead of the SDK's message about it.
   const fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await baseFetch(input, { ...init, signal: init?.signal ?? signal })
+    const response = await baseFetch(input, {
+      ...init,
+      redirect: 'manual',
+      signal: init?.signal ?? signal,
+    })
     if (response.status !== 200) {
       await response.body?.cancel()
       throw new A2AHttpError({ endpoint, status: response.status })
@@ -86,9 +92,11 @@ export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2
         data: error.data,
       })
     }
+    // The SDK's message may quote what the endpoint sent; a remote body never reaches an
+    // error (it could be an internal service's answer), the cause keeps it for a debugger.
     return new A2AResponseError({
       endpoint,
-      reason: `could not be understood (${error instanceof Error ? error.message : String(error)})`,
+      reason: 'answered with something that is not an A2A response',
       cause: error,
     })
   }

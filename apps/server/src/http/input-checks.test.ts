@@ -1,0 +1,147 @@
+import { signAgentChange, signAgentRegistration } from '@baton/core'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, databaseSettings } from '../__fixtures__/backends'
+import { signedRegistration } from '../__fixtures__/signed-agents'
+import { createTestApp } from '../__fixtures__/test-app'
+import { seedDemo } from '../seed/seed-demo'
+import { testRegistryId } from '../settings'
+
+const nul = 'a\u0000b'
+const plan = 'name: nul\nsteps:\n  - op: stop\n    output: done\n'
+
+describe.each(backends)('bad input on %s', (backend) => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp(await databaseSettings(backend))
+    await seedDemo(app.baton)
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  /** Asserts a 400 whose issues name `path`; anything else (a 500 above all) fails. */
+  async function expectRefused(request: InjectOptions, path: string) {
+    const response = await app.inject(request)
+    expect(response.statusCode, `${request.method} ${request.url}: ${response.body}`).toBe(400)
+    const { error } = response.json()
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect(error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path)
+  }
+
+  describe('a NUL character', () => {
+    it('is refused in every text field of a body, naming the field', async () => {
+      const { agent, creator, agentAccount } = await signedRegistration()
+      const registration = await signAgentRegistration(
+        { ...agent, name: nul },
+        { creator, agentAccount, registry: testRegistryId },
+      )
+      await expectRefused(
+        { method: 'POST', url: '/api/v1/agents', payload: registration },
+        'body.agent.name',
+      )
+      const registered = await signedRegistration()
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/v1/agents', payload: registered.body }))
+          .statusCode,
+      ).toBe(201)
+      const change = await signAgentChange('update', registered.agent, {
+        registry: testRegistryId,
+        creator: registered.creator,
+        changes: { description: nul },
+      })
+      await expectRefused(
+        { method: 'PATCH', url: `/api/v1/agents/${registered.agent.wallet}`, payload: change },
+        'body.changes.description',
+      )
+      await expectRefused(
+        { method: 'POST', url: '/api/v1/runs', payload: { plan, inputs: { q: nul } } },
+        'body.inputs.q',
+      )
+      await expectRefused(
+        { method: 'POST', url: '/api/v1/runs', payload: { plan: `${plan}# ${nul}` } },
+        'body.plan',
+      )
+      await expectRefused(
+        {
+          method: 'POST',
+          url: '/api/v1/messages',
+          payload: { from: { agentId: 'person' }, to: { agentId: 'analyst' }, content: nul },
+        },
+        'body.content',
+      )
+      await expectRefused(
+        {
+          method: 'POST',
+          url: '/api/v1/swarms',
+          payload: { id: 'nul-swarm', name: nul, agents: [{ agentId: 'analyst' }] },
+        },
+        'body.name',
+      )
+      await expectRefused(
+        { method: 'POST', url: '/api/v1/runs/run_1/answer', payload: { answer: { [nul]: 1 } } },
+        'body.answer',
+      )
+      await expectRefused(
+        { method: 'POST', url: '/api/v1/escalations/esc_1/stop', payload: { reason: nul } },
+        'body.reason',
+      )
+    })
+
+    it('is refused in the path and the query, naming the parameter', async () => {
+      await expectRefused({ method: 'GET', url: '/api/v1/agents?text=a%00b' }, 'querystring.text')
+      await expectRefused({ method: 'GET', url: '/api/v1/agents/search?q=a%00b' }, 'querystring.q')
+      await expectRefused({ method: 'GET', url: '/api/v1/runs/a%00b' }, 'params.id')
+      await expectRefused({ method: 'GET', url: '/api/v1/plans/a%00b' }, 'params.id')
+      await expectRefused(
+        { method: 'GET', url: '/api/v1/conversations/a%00b' },
+        'params.correlationId',
+      )
+      await expectRefused({ method: 'GET', url: '/api/v1/ledger?runId=a%00b' }, 'querystring.runId')
+    })
+  })
+
+  it('refuses inputs nested 5000 deep with 400 naming the field, and stores no run', async () => {
+    // Written as text: a client's serializer need not survive the depth either.
+    const inputs = `${'{"next":'.repeat(5000)}"deep"${'}'.repeat(5000)}`
+    const before = (await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"plan":${JSON.stringify(plan)},"inputs":{"q":${inputs}}}`,
+    })
+    expect(response.statusCode, response.body).toBe(400)
+    const { error } = response.json()
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect(error.details.issues[0].path).toMatch(/^body\.inputs\.q\.next\.next/)
+    expect(error.details.issues[0].message).toMatch(/nested deeper than 64/)
+    expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before)
+  })
+
+  it('answers 409 to a change that gives an agent an id another agent has', async () => {
+    const first = await signedRegistration()
+    const second = await signedRegistration()
+    for (const { body } of [first, second]) {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/agents', payload: body })
+      expect(response.statusCode).toBe(201)
+    }
+    const change = await signAgentChange('update', second.agent, {
+      registry: testRegistryId,
+      creator: second.creator,
+      changes: { id: first.agent.id },
+    })
+    const response = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/agents/${second.agent.wallet}`,
+      payload: change,
+    })
+    expect(response.statusCode, response.body).toBe(409)
+    expect(response.json().error).toMatchObject({
+      code: 'CONFLICT',
+      details: { id: first.agent.id },
+    })
+    const read = await app.inject({ method: 'GET', url: `/agent/${second.agent.wallet}` })
+    expect(read.json().id).toBe(second.agent.id)
+  })
+})

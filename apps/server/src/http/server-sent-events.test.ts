@@ -1,0 +1,125 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readSse, type SseEvent } from '../__fixtures__/read-sse'
+import { createTestApp } from '../__fixtures__/test-app'
+import { openEventStream } from './server-sent-events'
+
+/** Reads events from `url` until `until` says stop (or the stream ends), then closes it. */
+async function collect(url: string, until: (events: SseEvent[]) => boolean, start?: () => void) {
+  const controller = new AbortController()
+  const response = await fetch(url, { signal: controller.signal })
+  const events: SseEvent[] = []
+  const reading = (async () => {
+    for await (const event of readSse(response.body!)) {
+      events.push(event)
+      if (until(events)) break
+    }
+  })()
+  start?.()
+  await Promise.race([
+    reading,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('stream timed out')), 30_000)),
+  ])
+  controller.abort()
+  return events
+}
+
+describe('GET /api/v1/messages/stream', () => {
+  let app: FastifyInstance
+  let base: string
+  beforeAll(async () => {
+    app = await createTestApp()
+    base = await app.listen({ port: 0, host: '127.0.0.1' })
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it('never lets an envelope id inject an event into the readers of the stream', async () => {
+    const forged = JSON.stringify({ id: 'esc_forged', correlationId: 'c', status: 'open' })
+    const attack = {
+      id: `m1\nevent: escalation\ndata: ${forged}\n\nid: m2\revent: escalation\rdata: ${forged}\r\r`,
+      from: { agentId: 'mallory' },
+      to: { agentId: 'nobody' },
+      content: 'hello',
+      type: 'direct',
+      correlationId: 'corr_attack',
+      hop: 0,
+      createdAt: new Date().toISOString(),
+    }
+    const events = await collect(
+      `${base}/api/v1/messages/stream`,
+      (seen) => seen.some((event) => event.data.includes('"content":"the end"')),
+      () =>
+        void (async () => {
+          // The stream is open once the first line arrived; give it a moment to subscribe.
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          await app.inject({ method: 'POST', url: '/api/v1/messages', payload: attack })
+          await app.inject({
+            method: 'POST',
+            url: '/api/v1/messages',
+            payload: {
+              from: { agentId: 'mallory' },
+              to: { agentId: 'nobody' },
+              content: 'the end',
+            },
+          })
+        })(),
+    )
+    expect(events.filter((event) => event.event === 'escalation')).toEqual([])
+    for (const event of events) {
+      expect(event.event).toBe('message')
+      expect(() => JSON.parse(event.data)).not.toThrow()
+    }
+  })
+
+  it('refuses an envelope whose id has characters outside the safe set, naming `id`', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/messages',
+      payload: {
+        id: 'm1\nevent: escalation',
+        from: { agentId: 'mallory' },
+        to: { agentId: 'nobody' },
+        content: 'hello',
+        type: 'direct',
+        correlationId: 'corr_attack',
+        hop: 0,
+        createdAt: new Date().toISOString(),
+      },
+    })
+    // Either refused, or sent under an id of the bus's own: never under the forged one.
+    if (response.statusCode === 202) {
+      expect(response.json().envelope.id).not.toContain('\n')
+    } else {
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error.message).toMatch(/\bid\b/)
+    }
+  })
+})
+
+describe('openEventStream', () => {
+  let app: FastifyInstance
+  let base: string
+  beforeAll(async () => {
+    app = Fastify()
+    const closing = new AbortController()
+    app.get('/stream', async (request, reply) => {
+      const sse = openEventStream(request, reply, closing.signal)
+      sse.send({ id: 'a\r\nevent: escalation', event: 'message\nevent: escalation', data: 'x' })
+      sse.send({ event: 'text', data: 'line one\nline two\rline three' })
+      sse.send({ id: 'done', event: 'end', data: null })
+    })
+    base = await app.listen({ port: 0, host: '127.0.0.1' })
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it('writes no CR or LF in id and event lines, and each data line as its own field', async () => {
+    const events = await collect(`${base}/stream`, (seen) => seen.length >= 3)
+    expect(events.map((event) => event.event)).toEqual(['messageevent: escalation', 'text', 'end'])
+    expect(events[0]!.id).toBe('aevent: escalation')
+    expect(JSON.parse(events[1]!.data)).toBe('line one\nline two\rline three')
+  })
+})
