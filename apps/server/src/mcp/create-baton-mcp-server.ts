@@ -9,6 +9,7 @@ import {
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { ownsOrAdministers, type Principal } from '../auth/principal'
 import type { StoredRun } from '../db/runs-repository'
 import type { BatonServices } from '../services'
 import { waitForRun } from './wait-for-run'
@@ -43,7 +44,15 @@ const BudgetShape = z
  * const server = createBatonMcpServer(app.baton)
  * await server.connect(transport)
  */
-export function createBatonMcpServer(services: Services): McpServer {
+export function createBatonMcpServer(
+  services: Services,
+  options: { principal: Principal; readsArePublic: boolean },
+): McpServer {
+  const { principal } = options
+  // The session's runs are its principal's; it sees others' only as the HTTP API would let it.
+  const mayRead = (run: StoredRun) =>
+    ownsOrAdministers(principal, run.owner) || options.readsArePublic
+  const maySteer = (run: StoredRun) => ownsOrAdministers(principal, run.owner)
   // Wrapped before the tools are registered, so every one of them answers Baton errors in words.
   const server = wrapErrors(new McpServer({ name: 'baton', version: '0.1.0' }))
   const { repositories, runs } = services
@@ -157,6 +166,7 @@ export function createBatonMcpServer(services: Services): McpServer {
             },
             inputs: { prompt },
             ...(budget ? { budget } : {}),
+            owner: principal.id,
           }),
         extra as unknown as Extra,
       )
@@ -176,7 +186,13 @@ export function createBatonMcpServer(services: Services): McpServer {
     },
     async ({ plan, inputs, budget }, extra) =>
       runAndWait(
-        () => runs.start({ plan, ...(inputs ? { inputs } : {}), ...(budget ? { budget } : {}) }),
+        () =>
+          runs.start({
+            plan,
+            ...(inputs ? { inputs } : {}),
+            ...(budget ? { budget } : {}),
+            owner: principal.id,
+          }),
         extra as unknown as Extra,
       ),
   )
@@ -188,6 +204,10 @@ export function createBatonMcpServer(services: Services): McpServer {
       inputSchema: { runId: z.string().min(1), answer: z.string() },
     },
     async ({ runId, answer }, extra) => {
+      const run = await repositories.runs.find(runId)
+      if (!run || !mayRead(run)) return failure(`No run "${runId}".`)
+      if (!maySteer(run))
+        return failure(`Only the principal that started run "${runId}" may answer it.`)
       await runs.answer(runId, answer)
       return follow(runId, extra as unknown as Extra)
     },
@@ -201,7 +221,7 @@ export function createBatonMcpServer(services: Services): McpServer {
     },
     async ({ runId }) => {
       const run = await repositories.runs.find(runId)
-      if (!run) return failure(`No run "${runId}".`)
+      if (!run || !mayRead(run)) return failure(`No run "${runId}".`)
       return runResult(run)
     },
   )

@@ -16,11 +16,19 @@ const MAX_SESSIONS = 256
  * await app.register(mcpPlugin)
  */
 export async function mcpPlugin(app: FastifyInstance): Promise<void> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>()
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; principal: string }
+  >()
 
   const sessionOf = (request: FastifyRequest) => {
     const id = request.headers['mcp-session-id']
-    return typeof id === 'string' ? sessions.get(id) : undefined
+    const session = typeof id === 'string' ? sessions.get(id) : undefined
+    // A session is its initializer's: another credential cannot ride on its id.
+    if (session && session.principal !== request.principal.id) {
+      throw new HttpError(403, 'FORBIDDEN', 'This MCP session belongs to another principal.')
+    }
+    return session?.transport
   }
 
   const hand = async (
@@ -45,17 +53,20 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport)
+        sessions.set(id, { transport, principal: request.principal.id })
         if (sessions.size > MAX_SESSIONS) {
           const [oldest] = sessions.keys()
-          if (oldest) void sessions.get(oldest)?.close()
+          if (oldest) void sessions.get(oldest)?.transport.close()
         }
       },
     })
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
-    await createBatonMcpServer(app.baton).connect(transport)
+    await createBatonMcpServer(app.baton, {
+      principal: request.principal,
+      readsArePublic: request.readsArePublic,
+    }).connect(transport)
     return hand(request, reply, transport)
   })
 
@@ -68,6 +79,6 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
   app.delete('/mcp', { schema: { hide: true } }, existingOnly)
 
   app.addHook('preClose', async () => {
-    await Promise.all([...sessions.values()].map((transport) => transport.close()))
+    await Promise.all([...sessions.values()].map((session) => session.transport.close()))
   })
 }
