@@ -5,6 +5,7 @@ import { chainCase } from './chain/chain-case'
 import { fanoutCase } from './fanout/fanout-case'
 import { httpAgentCase } from './http-agent/http-agent-case'
 import { malFanoutCase } from './mal-fanout/mal-fanout-case'
+import { mcpToolCase } from './mcp-tool/mcp-tool-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
@@ -27,4 +28,5 @@ export const CASES: readonly BenchCase[] = [
   validatePlanCase,
   httpAgentCase,
   a2aCase,
+  mcpToolCase,
 ]

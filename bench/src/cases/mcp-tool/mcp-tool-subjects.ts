@@ -1,0 +1,78 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Agent, createBudget, runAgent } from '@baton/core'
+import { createMcpServers } from '@baton/core/mcp'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { timePerOperation } from '../../measure'
+import type { Figure, Subjects } from '../types'
+import { mcpCallCount } from './mcp-tool-case'
+
+const filesServer = fileURLToPath(
+  new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
+)
+
+async function folder(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'bench-mcp-'))
+  await writeFile(path.join(root, 'notes.txt'), 'bench\n')
+  return root
+}
+
+async function loop(count: number, call: () => Promise<unknown>): Promise<Figure> {
+  for (let index = 0; index < Math.ceil(count / 10); index += 1) await call()
+  const { microseconds } = await timePerOperation({
+    operations: count,
+    warmUp: false,
+    work: async () => {
+      for (let index = 0; index < count; index += 1) await call()
+    },
+  })
+  return { value: microseconds }
+}
+
+export const mcpToolSubjects: Subjects = {
+  bare: async (size) => {
+    const client = new Client({ name: 'bench', version: '1.0.0' })
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [filesServer, await folder()] }),
+    )
+    try {
+      return await loop(mcpCallCount(size), () =>
+        client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }),
+      )
+    } finally {
+      await client.close()
+    }
+  },
+
+  baton: async (size) => {
+    const servers = createMcpServers({
+      mcpServers: { files: { command: process.execPath, args: [filesServer, await folder()] } },
+    })
+    const agent = Agent.parse({
+      id: 'reader',
+      wallet: '0x52908400098527886E0F7030069857D2E4169EE7',
+      creator: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+      name: 'Reader',
+      type: 'worker',
+      model: 'offline:default',
+      tools: ['mcp__files__read_file'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    })
+    const budget = createBudget()
+    const extraTools = await servers.toolsFor(agent, { budget })
+    try {
+      return await loop(mcpCallCount(size), () =>
+        runAgent(agent, 'Read [[tool:mcp__files__read_file {"path":"notes.txt"}]]', {
+          budget,
+          extraTools,
+        }),
+      )
+    } finally {
+      await servers.close()
+    }
+  },
+}
