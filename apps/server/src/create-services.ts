@@ -4,8 +4,9 @@ import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { openRedisConclave } from './conclave/open-redis-conclave'
 import { createDatabaseConclave } from './db/conclave-repository'
+import { writableFolderProblem } from './db/data-folder'
 import { createDatabaseMemoryStore } from './db/memory-repository'
-import { type OpenedDatabase, openDatabase } from './db/open-database'
+import { databaseProblem, type OpenedDatabase, openDatabase } from './db/open-database'
 import { createRepositories } from './db/repositories'
 import { createDatabaseDiscovery } from './discovery/create-database-discovery'
 import { createInProcessQueue } from './queue'
@@ -43,6 +44,9 @@ export async function createServices(
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     template: options.pgliteTemplate,
+    timeoutMs: settings.databaseTimeoutMs,
+    onConnectionError: (error) =>
+      logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
   const repositories = createRepositories(db)
@@ -135,6 +139,20 @@ export async function createServices(
     models,
     closing: closing.signal,
     beginShutdown: () => closing.abort(),
+    async readiness() {
+      const timeoutMs = Math.min(2_000, settings.databaseTimeoutMs)
+      const inFolder = opened.kind === 'pglite' && opened.location !== 'memory://'
+      const [database, redis, dataFolder] = await Promise.all([
+        databaseProblem(db, timeoutMs),
+        scale?.redisProblem(timeoutMs),
+        inFolder ? writableFolderProblem(opened.location, timeoutMs) : undefined,
+      ])
+      return {
+        ...(database ? { database } : {}),
+        ...(redis ? { redis } : {}),
+        ...(dataFolder ? { dataFolder } : {}),
+      }
+    },
     async close() {
       if (closed) return
       closed = true

@@ -39,6 +39,8 @@ const statusByCode: Record<string, number> = {
   REGISTRY_UNAVAILABLE: 503,
   BUS_CLOSED: 503,
   SHUTTING_DOWN: 503,
+  DATABASE_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 507,
 }
 
 /**

@@ -50,6 +50,8 @@ export const SettingsSchema = z.object({
   BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
   BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
+  /** With DATABASE_URL: how long a connection attempt or a query may take before it fails. */
+  BATON_DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
 })
 
 export type Settings = {
@@ -76,6 +78,8 @@ export type Settings = {
   leaseMs: number
   /** How deep a hosted agent's `start_subagent` may nest (BATON_MAX_DELEGATION_DEPTH). */
   maxDelegationDepth: number
+  /** How long a database connection or query may take (BATON_DATABASE_TIMEOUT_MS). */
+  databaseTimeoutMs: number
 }
 
 /**
@@ -121,6 +125,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     leaseMs: values.BATON_LEASE_MS,
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,
+    databaseTimeoutMs: values.BATON_DATABASE_TIMEOUT_MS,
   }
 }
 
