@@ -10,8 +10,9 @@ import type { Database } from './database'
  */
 export function createMessagesRepository(db: Kysely<Database>) {
   return {
-    async save(envelope: Envelope): Promise<void> {
-      await db
+    /** Stores an envelope once (by id); answers whether this call stored it. */
+    async save(envelope: Envelope): Promise<boolean> {
+      const result = await db
         .insertInto('messages')
         .values({
           id: envelope.id,
@@ -19,7 +20,12 @@ export function createMessagesRepository(db: Kysely<Database>) {
           envelope: JSON.stringify(envelope),
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
-        .execute()
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+    },
+    /** Forgets an envelope stored for a send the bus then refused. */
+    async remove(id: string): Promise<void> {
+      await db.deleteFrom('messages').where('id', '=', id).execute()
     },
     async conversation(correlationId: string): Promise<Envelope[]> {
       const rows = await db
