@@ -18,6 +18,9 @@ import { createAgentHost, type ServerAgentHost } from './services/agent-host'
 import { createRunService } from './services/run-service'
 import type { Settings } from './settings'
 
+/** How long the bus's guard keeps an idle conversation (comm's default retention: one hour). */
+const guardMemoryMs = 60 * 60 * 1000
+
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
   database: Omit<OpenedDatabase, 'db'>
@@ -70,6 +73,14 @@ export async function createServices(
   ) => {
     repositories.messages.saveEscalation(escalation).catch((error: unknown) => {
       logger.error({ err: error }, 'storing an escalation failed')
+    })
+  }
+  // One process's loop guard lives in memory: it learns again what it knew before a restart,
+  // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
+  if (!scale) {
+    await bus.restore({
+      messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000),
+      escalations: await repositories.messages.escalations(),
     })
   }
   bus.on('escalation', saveEscalation)

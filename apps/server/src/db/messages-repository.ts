@@ -36,6 +36,17 @@ export function createMessagesRepository(db: Kysely<Database>) {
         .execute()
       return rows.map((row) => row.envelope as unknown as Envelope)
     },
+    /** The newest `limit` envelopes stored since `since`, oldest first (to seed the loop guard). */
+    async since(since: Date, limit: number): Promise<Envelope[]> {
+      const rows = await db
+        .selectFrom('messages')
+        .select('envelope')
+        .where('created_at', '>=', since)
+        .orderBy('position', 'desc')
+        .limit(limit)
+        .execute()
+      return rows.reverse().map((row) => row.envelope as unknown as Envelope)
+    },
     async saveEscalation(escalation: Escalation): Promise<void> {
       const record = JSON.stringify(escalation)
       await db
