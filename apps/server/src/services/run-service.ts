@@ -343,8 +343,9 @@ class Runs implements RunService {
       // Among many processes the queue tries the job again (BullMQ: attempts with a backoff),
       // from the last committed step; a single process leaves the run interrupted, resumable.
       const retriedByQueue = this.#options.handOverOnShutdown === true
-      if (isDatabaseFault(error) && !retriedByQueue) {
+      if (isDatabaseFault(error)) {
         this.#options.logger.error({ err: error, runId: run.id }, 'run stopped by a database fault')
+        if (retriedByQueue) throw error
         this.#interruptWhenBack(run.id)
         return
       }
