@@ -12,9 +12,18 @@ async function main(): Promise<void> {
     console.error(BatonError.isInstance(error) ? error.message : error)
     process.exit(1)
   }
-  const app = await buildApp({ settings })
-  const seeded = settings.seed ? await seedDemo(app.baton) : undefined
-  const address = await app.listen({ port: settings.port, host: settings.host })
+  let app: Awaited<ReturnType<typeof buildApp>>
+  let seeded: Awaited<ReturnType<typeof seedDemo>> | undefined
+  let address: string
+  try {
+    app = await buildApp({ settings })
+    seeded = settings.seed ? await seedDemo(app.baton) : undefined
+    address = await app.listen({ port: settings.port, host: settings.host })
+  } catch (error) {
+    // One line an operator can act on (which folder, what is wrong with it), not a stack.
+    console.error(`Baton server could not start: ${startupMessage(error)}`)
+    process.exit(1)
+  }
   const url = address.replace('[::1]', 'localhost')
   const database = app.baton.settings.databaseUrl
     ? 'PostgreSQL (DATABASE_URL)'
@@ -46,6 +55,13 @@ async function main(): Promise<void> {
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))
   process.once('SIGINT', () => void stop('SIGINT'))
+}
+
+/** The first line of what went wrong: a Baton error's own message, else the error's. */
+function startupMessage(error: unknown): string {
+  if (BatonError.isInstance(error)) return error.shortMessage
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0] ?? message
 }
 
 await main()

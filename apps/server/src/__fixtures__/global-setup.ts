@@ -6,7 +6,7 @@ import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import type { TestProject } from 'vitest/node'
 import type { Database } from '../db/database'
-import { migrate } from '../db/open-database'
+import { migrate } from '../db/migrate'
 import { findPostgresBinaries, startPostgres } from './postgres'
 
 declare module 'vitest' {

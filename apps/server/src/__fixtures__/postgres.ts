@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
-import { chown, mkdtemp, rm } from 'node:fs/promises'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir, userInfo } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -26,6 +26,16 @@ export type PostgresCluster = {
   url: string
   /** A fresh, empty database in the cluster; its URL. */
   createDatabase(): Promise<string>
+  /** Stops the server as an operator does (`pg_ctl stop -m fast`); the data stays. */
+  halt(): Promise<void>
+  /** Starts the halted server again on the same port. */
+  resume(): Promise<void>
+  /**
+   * Freezes the postmaster and every backend (SIGSTOP by PID): connections stay open and
+   * nothing answers. `thaw` sends SIGCONT to the same processes.
+   */
+  freeze(): Promise<void>
+  thaw(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -57,16 +67,29 @@ export async function startPostgres(bin: string): Promise<PostgresCluster> {
   const data = path.join(dir, 'data')
   await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'])
   const port = await freePort()
-  await as('pg_ctl', [
-    '-D',
-    data,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    '-l',
-    path.join(dir, 'log'),
-    '-w',
-    'start',
-  ])
+  const start = () =>
+    as('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      'start',
+    ])
+  await start()
+  let frozen: number[] = []
+  const thaw = async () => {
+    for (const pid of frozen) {
+      try {
+        process.kill(pid, 'SIGCONT')
+      } catch {
+        // Gone already.
+      }
+    }
+    frozen = []
+  }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   let count = 0
   return {
@@ -82,9 +105,36 @@ export async function startPostgres(bin: string): Promise<PostgresCluster> {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`
     },
+    async halt() {
+      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+    },
+    async resume() {
+      await start()
+    },
+    async freeze() {
+      const postmaster = Number(
+        (await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0],
+      )
+      frozen = [postmaster, ...childrenOf(postmaster)]
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP')
+    },
+    thaw,
     async stop() {
+      await thaw()
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
       await rm(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/** The PIDs of a process's children (Linux: /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    return []
   }
 }

@@ -74,3 +74,37 @@ export async function startServerProcess(
   })
   return { url, child, output: () => output, exited }
 }
+
+/**
+ * Starts `main.ts` expecting it to fail before it listens; resolves with its exit code and
+ * what it printed (a server that listens instead is killed and reported).
+ *
+ * @example
+ * const { code, output } = await runServerToExit({ BATON_DATA_DIR: '/full/disk' })
+ */
+export async function runServerToExit(
+  environment: Record<string, string>,
+  { timeoutMs = 120_000 } = {},
+): Promise<{ code: number | string; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', tsxLoader, '--conditions=@baton/source', mainFile],
+    {
+      env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...environment },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    output += chunk
+    if (/listening on http/.test(output)) child.kill('SIGKILL')
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const code = await new Promise<number | string>((resolve) => {
+    child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal ?? -1))
+  })
+  clearTimeout(timer)
+  return { code, output }
+}

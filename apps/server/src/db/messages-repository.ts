@@ -40,8 +40,9 @@ export function createMessagesRepository(db: Kysely<Database>) {
         .executeTakeFirst()
       return row ? remember(correlationId, row.owner) : undefined
     },
-    async save(envelope: Envelope): Promise<void> {
-      await db
+    /** Stores an envelope once (by id); answers whether this call stored it. */
+    async save(envelope: Envelope): Promise<boolean> {
+      const result = await db
         .insertInto('messages')
         .values({
           id: envelope.id,
@@ -49,7 +50,12 @@ export function createMessagesRepository(db: Kysely<Database>) {
           envelope: JSON.stringify(envelope),
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
-        .execute()
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+    },
+    /** Forgets an envelope stored for a send the bus then refused. */
+    async remove(id: string): Promise<void> {
+      await db.deleteFrom('messages').where('id', '=', id).execute()
     },
     async conversation(correlationId: string): Promise<Envelope[]> {
       const rows = await db
@@ -59,6 +65,17 @@ export function createMessagesRepository(db: Kysely<Database>) {
         .orderBy('position')
         .execute()
       return rows.map((row) => row.envelope as unknown as Envelope)
+    },
+    /** The newest `limit` envelopes stored since `since`, oldest first (to seed the loop guard). */
+    async since(since: Date, limit: number): Promise<Envelope[]> {
+      const rows = await db
+        .selectFrom('messages')
+        .select('envelope')
+        .where('created_at', '>=', since)
+        .orderBy('position', 'desc')
+        .limit(limit)
+        .execute()
+      return rows.reverse().map((row) => row.envelope as unknown as Envelope)
     },
     async saveEscalation(escalation: Escalation): Promise<void> {
       const record = JSON.stringify(escalation)

@@ -1,11 +1,16 @@
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
+import { problemWithin } from '../health/problem-within'
+import { assertWritableFolder, DataFolderUnavailableError } from './data-folder'
 import type { Database } from './database'
-import { migrationProvider } from './migrations'
+import { databaseFaultOf } from './database-errors'
+import { migrate } from './migrate'
+import { withDatabaseFaults } from './with-database-faults'
+
+export { migrate } from './migrate'
 
 export type OpenDatabaseOptions = {
   /** PostgreSQL instead of the embedded database. */
@@ -17,6 +22,16 @@ export type OpenDatabaseOptions = {
    * which skips `initdb` (tests start many databases).
    */
   template?: Blob | undefined
+  /**
+   * PostgreSQL: how long a connection attempt or a query may take before it fails with
+   * `DATABASE_UNAVAILABLE` (default 10 s), so nothing waits on a database that is away.
+   */
+  timeoutMs?: number | undefined
+  /**
+   * PostgreSQL: a pooled connection that broke while nobody used it (the server went away or
+   * terminated it). The pool drops it and connects again when asked; this only reports it.
+   */
+  onConnectionError?: ((error: Error) => void) | undefined
 }
 
 export type OpenedDatabase = {
@@ -38,28 +53,47 @@ export type OpenedDatabase = {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   let opened: OpenedDatabase
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const timeoutMs = options.timeoutMs ?? 10_000
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      keepAlive: true,
+    })
+    // Without a listener, one dropped idle connection is an unhandled 'error' event: the
+    // process would exit. A checked-out client gets one too (a drop between two queries).
+    const report = (error: Error) => options.onConnectionError?.(error)
+    pool.on('error', report)
+    pool.on('connect', (client) => client.on('error', report))
     const url = new URL(options.databaseUrl)
     url.username = ''
     url.password = ''
+    const location = url.toString()
     opened = {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({
+        dialect: withDatabaseFaults(new PostgresDialect({ pool }), location),
+      }),
       kind: 'postgres',
-      location: url.toString(),
+      location,
     }
   } else if (options.dataDir === 'memory://') {
     const pglite = await PGlite.create(options.template ? { loadDataDir: options.template } : {})
     opened = {
-      db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
+      db: new Kysely<Database>({
+        dialect: withDatabaseFaults(new PGliteDialect(pglite), 'memory://'),
+      }),
       kind: 'pglite',
       location: 'memory://',
     }
   } else {
     const folder = path.join(options.dataDir, 'pglite')
-    await mkdir(folder, { recursive: true })
-    const pglite = await PGlite.create(folder)
+    await assertWritableFolder(folder)
+    const pglite = await PGlite.create(folder).catch((error: unknown) => {
+      throw startupFault(error, folder)
+    })
     opened = {
-      db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
+      db: new Kysely<Database>({ dialect: withDatabaseFaults(new PGliteDialect(pglite), folder) }),
       kind: 'pglite',
       location: folder,
     }
@@ -67,31 +101,57 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   try {
     await migrate(opened.db)
   } catch (error) {
-    await opened.db.destroy()
-    throw error
+    await opened.db.destroy().catch(() => {})
+    throw opened.kind === 'pglite' && opened.location !== 'memory://'
+      ? startupFault(error, opened.location)
+      : error
   }
   return opened
 }
 
-/** Runs every migration not yet applied; throws the first failure. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider,
-    // 0002 was listed after databases had already run 0003+; it is idempotent and no release
-    // exists yet, so such a database runs it late instead of being refused.
-    allowUnorderedMigrations: true,
-  })
-  const { error } = await migrator.migrateToLatest()
-  if (error) throw error
+/**
+ * Why the database does not answer a trivial query within `timeoutMs`, or undefined when it
+ * does.
+ *
+ * @example
+ * const problem = await databaseProblem(db, 2_000) // 'no answer within 2000 ms'
+ */
+export function databaseProblem(
+  db: Kysely<Database>,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  return problemWithin(async () => {
+    await sql`select 1`.execute(db)
+    return undefined
+  }, timeoutMs)
 }
 
-/** True when the database answers a trivial query. */
-export async function isDatabaseReachable(db: Kysely<Database>): Promise<boolean> {
-  try {
-    await sql`select 1`.execute(db)
-    return true
-  } catch {
-    return false
+/**
+ * A PGlite folder that failed to open or migrate: when the folder is the cause (full, read-only)
+ * the error says so, naming it; any other error is left as it is.
+ */
+function startupFault(error: unknown, folder: string): unknown {
+  if (error instanceof DataFolderUnavailableError) return error
+  const errno = emscriptenErrno[(error as { errno?: number }).errno ?? -1]
+  if (errno) return new DataFolderUnavailableError({ folder, errno, cause: error })
+  const fault = databaseFaultOf(error, folder)
+  if (fault?.code === 'STORAGE_UNAVAILABLE') {
+    const readOnly = /read-only/i.test(fault.message)
+    return new DataFolderUnavailableError({
+      folder,
+      errno: readOnly ? 'EROFS' : 'ENOSPC',
+      cause: error,
+    })
   }
+  return error
+}
+
+// PGlite's file system reports the errno numbers of Emscripten, not of the operating system.
+const emscriptenErrno: Record<number, string> = {
+  2: 'EACCES',
+  44: 'ENOENT',
+  51: 'ENOSPC',
+  54: 'ENOTDIR',
+  63: 'EPERM',
+  69: 'EROFS',
 }

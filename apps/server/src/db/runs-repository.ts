@@ -226,6 +226,50 @@ export function createRunsRepository(db: Kysely<Database>) {
     },
 
     /**
+     * Sets the usage of a run left interrupted (only then) to `books`, its ledger's: the spend of
+     * the step cut short is the run's before it is resumed. Answers whether it was changed.
+     */
+    async recountInterrupted(
+      id: string,
+      books: { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({
+          usage: JSON.stringify(books.usage),
+          usage_by_wallet: JSON.stringify(books.usageByWallet),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'interrupted')
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
+    /**
+     * Marks one queued or running run `interrupted` (resumable from its last checkpoint, which
+     * stays), with `books` as its usage; a run that ended meanwhile is left as it is. Answers
+     * whether it was changed.
+     */
+    async interrupt(
+      id: string,
+      books: { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({
+          status: 'interrupted',
+          usage: JSON.stringify(books.usage),
+          usage_by_wallet: JSON.stringify(books.usageByWallet),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
+    /**
      * Takes a run for the process `executedBy` (status `running`); every later commit with
      * that `executedBy` is refused once another process has taken the run. Answers the run's
      * attempt: 1 for its first execution, one more on each takeover, resume or answer.

@@ -91,8 +91,22 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         repository: repositories.idempotency,
         create: async () => {
           host.listen?.(message.to.agentId)
+          // Stored before it travels (and so before the 202): a message that cannot be stored
+          // fails the request (507 STORAGE_UNAVAILABLE, 503 DATABASE_UNAVAILABLE), goes nowhere.
+          const stored = await repositories.messages.save(complete)
           if (budget) host.grant?.(complete.id, budget)
-          const envelope = await bus.send(complete)
+          let envelope: Envelope
+          try {
+            envelope = await bus.send(complete)
+          } catch (error) {
+            // Refused (the loop guard, a closed bus): it was never sent, so it is not kept either.
+            if (stored) {
+              await repositories.messages.remove(complete.id).catch((removeError: unknown) => {
+                request.log.warn({ err: removeError }, 'forgetting a refused message failed')
+              })
+            }
+            throw error
+          }
           return { status: 202, body: { envelope } }
         },
       })

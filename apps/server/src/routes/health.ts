@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { isDatabaseReachable } from '../db/open-database'
 import { HttpError } from '../http/http-errors'
 
-/** `GET /health` (the process answers) and `GET /ready` (the database answers too). */
+/**
+ * `GET /health` (the process answers) and `GET /ready` (the database answers in time, Redis
+ * too when configured, and the data folder takes writes); 503 `NOT_READY` names what failed.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
@@ -13,10 +15,23 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   )
   app.get(
     '/ready',
-    { schema: { tags: ['health'], summary: 'Readiness (database reachable)' }, logLevel: 'warn' },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness (database, Redis when configured, data folder writable)',
+      },
+      logLevel: 'warn',
+    },
     async () => {
-      if (!(await isDatabaseReachable(app.baton.db))) {
-        throw new HttpError(503, 'NOT_READY', 'The database does not answer.')
+      const problems = await app.baton.readiness()
+      const failed = Object.entries(problems)
+      if (failed.length > 0) {
+        throw new HttpError(
+          503,
+          'NOT_READY',
+          `Not ready: ${failed.map(([check, why]) => `${check}: ${why}`).join('; ')}.`,
+          { checks: problems },
+        )
       }
       return { status: 'ready' }
     },

@@ -7,6 +7,7 @@ import {
 import { redactUrl } from '@baton/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis, type RedisOptions } from 'ioredis'
+import { problemWithin } from '../health/problem-within'
 import type { RunQueue } from '../queue'
 import type { BatonServices } from '../services'
 import type { Settings } from '../settings'
@@ -21,6 +22,8 @@ export type ScaleOut = {
   bus: MessageBus
   /** Wraps this process's registry so an invalidation reaches every process. */
   shareRegistry(registry: BatonServices['registry']): Promise<BatonServices['registry']>
+  /** Why Redis does not answer a PING within `timeoutMs`, or undefined when it does. */
+  redisProblem(timeoutMs: number): Promise<string | undefined>
   close(): Promise<void>
 }
 
@@ -118,6 +121,14 @@ export async function createScaleOut(
       })
       registries.push(shared)
       return shared
+    },
+    redisProblem(timeoutMs) {
+      return problemWithin(async () => {
+        // Commands wait for Redis while it is away; the state tells at once.
+        if (main.status !== 'ready') return `not connected to ${where} (${main.status})`
+        await main.ping()
+        return undefined
+      }, timeoutMs)
     },
     async close() {
       await notifier.close()

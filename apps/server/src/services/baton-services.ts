@@ -68,9 +68,17 @@ export type BatonServices = {
   tools: ToolCatalogue
   /** Aborted when the server starts shutting down (long-lived streams end on it). */
   closing: AbortSignal
+  /**
+   * What keeps the process from serving, each check bounded in time: the database, Redis (when
+   * configured) and the data folder (PGlite in a folder). Empty when every check passed.
+   */
+  readiness(): Promise<Readiness>
   /** Stops background work and closes the bus and the database. */
   close(): Promise<void>
 }
+
+/** Each failed readiness check by name, with why it failed. */
+export type Readiness = { database?: string; redis?: string; dataFolder?: string }
 
 declare module 'fastify' {
   interface FastifyInstance {

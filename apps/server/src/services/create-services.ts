@@ -4,8 +4,9 @@ import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { openRedisConclave } from '../conclave/open-redis-conclave'
 import { createDatabaseConclave } from '../db/conclave-repository'
+import { writableFolderProblem } from '../db/data-folder'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
-import { type OpenedDatabase, openDatabase } from '../db/open-database'
+import { databaseProblem, type OpenedDatabase, openDatabase } from '../db/open-database'
 import { createRepositories } from '../db/repositories'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
@@ -23,6 +24,9 @@ import { createRunService } from './run-service'
 
 /** How long a shutdown lets runs in flight reach their next step boundary. */
 export const shutdownDrainMs = 10_000
+
+/** How long the bus's guard keeps an idle conversation (comm's default retention: one hour). */
+const guardMemoryMs = 60 * 60 * 1000
 
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
@@ -55,6 +59,9 @@ export async function createServices(
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,
     template: options.pgliteTemplate,
+    timeoutMs: settings.databaseTimeoutMs,
+    onConnectionError: (error) =>
+      logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
   const repositories = createRepositories(db)
@@ -78,6 +85,14 @@ export async function createServices(
   ) => {
     repositories.messages.saveEscalation(escalation).catch((error: unknown) => {
       logger.error({ err: error }, 'storing an escalation failed')
+    })
+  }
+  // One process's loop guard lives in memory: it learns again what it knew before a restart,
+  // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
+  if (!scale) {
+    await bus.restore({
+      messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000),
+      escalations: await repositories.messages.escalations(),
     })
   }
   bus.on('escalation', saveEscalation)
@@ -160,6 +175,20 @@ export async function createServices(
     tools,
     closing: closing.signal,
     beginShutdown: () => closing.abort(),
+    async readiness() {
+      const timeoutMs = Math.min(2_000, settings.databaseTimeoutMs)
+      const inFolder = opened.kind === 'pglite' && opened.location !== 'memory://'
+      const [database, redis, dataFolder] = await Promise.all([
+        databaseProblem(db, timeoutMs),
+        scale?.redisProblem(timeoutMs),
+        inFolder ? writableFolderProblem(opened.location, timeoutMs) : undefined,
+      ])
+      return {
+        ...(database ? { database } : {}),
+        ...(redis ? { redis } : {}),
+        ...(dataFolder ? { dataFolder } : {}),
+      }
+    },
     async drain() {
       closing.abort()
       await runs.drain(shutdownDrainMs)

@@ -51,6 +51,9 @@ const ids = { between: '', fits: '', tight: '' }
 let interrupted: Record<string, any>
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
 const done: Record<string, Record<string, any>> = {}
+// Each run and its ledger as the restarted process first shows them, before any resume.
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
+const beforeResume: Record<string, { run: Record<string, any>; ledger: Record<string, any> }> = {}
 
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
@@ -109,6 +112,12 @@ beforeAll(async () => {
   second = await startServerProcess(environment)
   servers.push(second)
   interrupted = await getJson(`${second.url}/api/v1/runs/${ids.between}`)
+  for (const id of Object.values(ids)) {
+    beforeResume[id] = {
+      run: await getJson(`${second.url}/api/v1/runs/${id}`),
+      ledger: await getJson(`${second.url}/api/v1/runs/${id}/ledger`),
+    }
+  }
   for (const id of Object.values(ids)) {
     const resumed = await fetch(`${second.url}/api/v1/runs/${id}/resume`, { method: 'POST' })
     expect(resumed.status).toBe(202)
@@ -169,6 +178,20 @@ describe('durable runs', () => {
     const ledger = await getJson(`${second.url}/api/v1/runs/${ids.fits}/ledger`)
     expect(ledger).toMatchObject({ attempt: 2, total: 4 })
     expect(ledger.ledgerTotal).toEqual(run.usage)
+  })
+
+  it('counts the spend of the step cut short in an interrupted run’s usage before it is resumed', () => {
+    for (const id of [ids.fits, ids.tight]) {
+      const { run, ledger } = beforeResume[id]!
+      expect(run.status).toBe('interrupted')
+      // The first step and the second step's first call, though the second never committed.
+      expect(ledger.ledgerTotal).toMatchObject({ calls: 2 })
+      expect(run.usage).toEqual(ledger.ledgerTotal)
+      expect(run.usageByWallet[reviewer]).toMatchObject({ calls: 1 })
+    }
+    for (const { run, ledger } of Object.values(beforeResume)) {
+      expect(run.usage).toEqual(ledger.ledgerTotal)
+    }
   })
 
   it('counts the attempt cut short against the run’s budget: the run never spends past it', async () => {

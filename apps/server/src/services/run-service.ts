@@ -30,6 +30,7 @@ import {
 } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import type { StoredUsage } from '../db/database'
+import { isDatabaseFault } from '../db/database-errors'
 import type { RunBooks } from '../db/ledger-repository'
 import type { Repositories } from '../db/repositories'
 import {
@@ -165,6 +166,8 @@ class Runs implements RunService {
   /** The last job of each run given to this process: jobs of one run execute one at a time. */
   readonly #byRun = new Map<string, Promise<void>>()
   readonly #me: string
+  // Runs waiting for the database to take their interruption (see #interruptWhenBack).
+  readonly #recovering = new Set<string>()
   #draining = false
 
   constructor(options: CreateRunServiceOptions) {
@@ -318,6 +321,13 @@ class Runs implements RunService {
 
   async recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }> {
     const interrupted = await this.#runs.interruptUnfinished()
+    // A run killed mid-step spent in that step: its usage is its ledger's, resumed or not.
+    for (const id of interrupted) {
+      await this.#runs.recountInterrupted(
+        id,
+        await this.#options.repositories.ledger.booksOfRun(id),
+      )
+    }
     const queued = await this.#runs.neverStarted()
     for (const run of queued) {
       await this.#options.queue.add({
@@ -326,6 +336,36 @@ class Runs implements RunService {
       })
     }
     return { interrupted, queued: queued.map((run) => run.id) }
+  }
+
+  /**
+   * A run whose database write failed (the database away, its disk full) is left `interrupted`
+   * once the database takes the write, with its ledger as its usage: it is resumable from its
+   * last checkpoint, and its event streams end. Retried with a growing pause until then (or
+   * until shutdown: a run still `running` then is interrupted at the next start).
+   */
+  #interruptWhenBack(runId: string): void {
+    if (this.#recovering.has(runId)) return
+    this.#recovering.add(runId)
+    let pauseMs = 250
+    const attempt = async () => {
+      try {
+        const books = await this.#options.repositories.ledger.booksOfRun(runId)
+        if (await this.#runs.interrupt(runId, books)) {
+          this.#options.logger.warn({ runId }, 'run interrupted by a database fault; resumable')
+        }
+        this.#recovering.delete(runId)
+        this.notifier.notify(runId)
+      } catch {
+        if (this.#draining) {
+          this.#recovering.delete(runId)
+          return
+        }
+        pauseMs = Math.min(pauseMs * 2, 5_000)
+        setTimeout(() => void attempt(), pauseMs).unref()
+      }
+    }
+    void attempt()
   }
 
   async drain(timeoutMs: number): Promise<void> {
@@ -396,6 +436,15 @@ class Runs implements RunService {
         })
         return
       }
+      // Among many processes the queue tries the job again (BullMQ: attempts with a backoff),
+      // from the last committed step; a single process leaves the run interrupted, resumable.
+      const retriedByQueue = this.#options.handOverOnShutdown === true
+      if (isDatabaseFault(error)) {
+        this.#options.logger.error({ err: error, runId: run.id }, 'run stopped by a database fault')
+        if (retriedByQueue) throw error
+        this.#interruptWhenBack(run.id)
+        return
+      }
       this.#options.logger.error({ err: error, runId: run.id }, 'run executor failed')
       const books = active.books?.() ?? run
       await this.#runs
@@ -412,7 +461,8 @@ class Runs implements RunService {
         .catch((recordError: unknown) => {
           // Nothing could be recorded (the database is down): the queue may try the job again
           // later (BullMQ does; it then continues from the last committed step).
-          throw recordError
+          if (isDatabaseFault(recordError) && !retriedByQueue) this.#interruptWhenBack(run.id)
+          else throw recordError
         })
     } finally {
       this.#active.delete(run.id)
@@ -468,6 +518,11 @@ class Runs implements RunService {
     let uncommitted: Extract<RunEvent, { type: 'step-finish' }>[] = []
     let checkpointed: RunState | undefined
     let fromSequence = 0
+    // A write the database refused (it is away, its disk is full): the run stops there.
+    let databaseFault: unknown
+    const noteFault = (error: unknown) => {
+      if (databaseFault === undefined && isDatabaseFault(error)) databaseFault = error
+    }
 
     // Still `running` when a job starts: the process that ran it died (its lease expired).
     const takeover = run.status === 'running'
@@ -540,31 +595,39 @@ class Runs implements RunService {
       },
       onCheckpoint: async (mine) => {
         // The step's ledger rows are written before its commit, which writes none of its own.
-        await writer.flush()
+        await writer.flush().catch((error: unknown) => {
+          noteFault(error)
+          throw error
+        })
         const checkpoint = withCarried(mine)
         const step = uncommitted.at(-1)
         uncommitted = []
-        await runs.commitStep({
-          runId: run.id,
-          step: step
-            ? storedStep(step)
-            : {
-                path: `steps[${checkpoint.cursor.index - 1}]`,
-                op: 'unknown',
-                saveAs: null,
-                value: null,
-                usage: zero,
-                wallet: null,
-                durationMs: 0,
-                sequence: checkpoint.sequence,
-                finishedAt: new Date().toISOString(),
-              },
-          events: [],
-          state: checkpoint as unknown as Record<string, unknown>,
-          usage: checkpoint.usage,
-          usageByWallet: checkpoint.usageByWallet,
-          executedBy: this.#me,
-        })
+        await runs
+          .commitStep({
+            runId: run.id,
+            step: step
+              ? storedStep(step)
+              : {
+                  path: `steps[${checkpoint.cursor.index - 1}]`,
+                  op: 'unknown',
+                  saveAs: null,
+                  value: null,
+                  usage: zero,
+                  wallet: null,
+                  durationMs: 0,
+                  sequence: checkpoint.sequence,
+                  finishedAt: new Date().toISOString(),
+                },
+            events: [],
+            state: checkpoint as unknown as Record<string, unknown>,
+            usage: checkpoint.usage,
+            usageByWallet: checkpoint.usageByWallet,
+            executedBy: this.#me,
+          })
+          .catch((error: unknown) => {
+            noteFault(error)
+            throw error
+          })
         checkpointed = checkpoint
         // At shutdown a run stops at this boundary; it is resumed from this checkpoint.
         if (active.draining || this.#draining) throw new ShutdownStop()
@@ -585,8 +648,11 @@ class Runs implements RunService {
       stopRecording()
     }
     await writer.flush().catch((error: unknown) => {
+      noteFault(error)
       this.#options.logger.error({ err: error, runId: run.id }, 'storing run events failed')
     })
+    // Failed because a write was refused, not because of its plan: see `#execute`.
+    if (databaseFault !== undefined && result.status === 'failed') throw databaseFault
 
     const stoppedForShutdown =
       (active.draining || this.#draining) &&

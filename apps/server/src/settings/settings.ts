@@ -80,6 +80,8 @@ export const SettingsSchema = z.object({
   BATON_RUN_MAX_STEPS: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
   /** Wall time of a run whose budget sets none (`maxWallMs`), per attempt. */
   BATON_RUN_MAX_WALL_MS: z.coerce.number().int().min(1).default(600_000),
+  /** With DATABASE_URL: how long a connection attempt or a query may take before it fails. */
+  BATON_DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
 })
 
 export type Settings = {
@@ -126,6 +128,8 @@ export type Settings = {
   runMaxSteps: number
   /** Wall time of a run whose budget sets none (BATON_RUN_MAX_WALL_MS). */
   runMaxWallMs: number
+  /** How long a database connection or query may take (BATON_DATABASE_TIMEOUT_MS). */
+  databaseTimeoutMs: number
 }
 
 /**
@@ -180,6 +184,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     toolsModule: values.BATON_TOOLS_MODULE,
     runMaxSteps: values.BATON_RUN_MAX_STEPS,
     runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
+    databaseTimeoutMs: values.BATON_DATABASE_TIMEOUT_MS,
   }
 }
 

@@ -8,7 +8,7 @@ import { ADMIT_NOW, admitsNow } from '../loop-guard/admit-now'
 import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
 import type { Escalation } from '../loop-guard/escalation'
 import { isLoopGuard } from '../loop-guard/is-loop-guard'
-import type { Admission, LoopGuard } from '../loop-guard/loop-guard'
+import type { Admission, GuardHistory, LoopGuard } from '../loop-guard/loop-guard'
 import { LoopGuardError } from '../loop-guard/loop-guard-error'
 import { MessageConflictError } from '../loop-guard/message-conflict-error'
 import { sameMessage } from '../loop-guard/same-message'
@@ -239,6 +239,17 @@ class Bus implements MessageBus {
     const escalation = await this.loopGuard.stop({ escalationId, reason })
     this.#learn(escalation)
     return escalation
+  }
+
+  async restore(history: GuardHistory): Promise<void> {
+    this.#assertOpen('restore the loop guard')
+    await this.loopGuard.restore?.(history)
+    const correlations = new Set(history.messages.map((message) => message.correlationId))
+    for (const correlationId of correlations) {
+      this.#noteHops(correlationId, await this.loopGuard.hops(correlationId))
+    }
+    // Known again, not new: nobody is notified a second time.
+    for (const escalation of history.escalations) this.#escalations.learn(escalation)
   }
 
   on<Name extends keyof MessageBusEvents>(

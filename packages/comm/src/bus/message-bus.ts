@@ -2,7 +2,7 @@ import type { LocalAccount } from 'viem'
 import type { Envelope } from '../envelope/envelope'
 import type { SendInput } from '../envelope/send-input'
 import type { Escalation } from '../loop-guard/escalation'
-import type { LoopGuard, LoopGuardOptions } from '../loop-guard/loop-guard'
+import type { GuardHistory, LoopGuard, LoopGuardOptions } from '../loop-guard/loop-guard'
 import type { Transport } from '../rails/transport'
 import type { ResolveWallet } from '../signatures/assert-envelope-signature'
 import type { DeliveryError } from './delivery-error'
@@ -80,6 +80,11 @@ export type MessageBus = {
   allow(escalationId: string, extraHops: number): Promise<Escalation>
   /** Ends the chain; later messages of its correlation are refused. */
   stop(escalationId: string, reason: string): Promise<Escalation>
+  /**
+   * Seeds the bus and its loop guard with what a store kept before a restart (see
+   * `LoopGuard.restore`): hop counts and escalations come back without being announced again.
+   */
+  restore(history: GuardHistory): Promise<void>
   on<Name extends keyof MessageBusEvents>(
     name: Name,
     listener: (payload: MessageBusEvents[Name]) => void,

@@ -11,6 +11,7 @@ import { EscalationNotFoundError, EscalationResolvedError } from './escalation-e
 import {
   type Admission,
   DEFAULT_MAX_HOPS,
+  type GuardHistory,
   type LoopGuard,
   type LoopGuardOptions,
   type MessageRecord,
@@ -174,6 +175,46 @@ function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
     return { entry, escalation, chain }
   }
 
+  // See `LoopGuard.restore`: chains are rebuilt oldest first, each as old as its last activity.
+  function restore({ messages, escalations }: GuardHistory): void {
+    const at = now()
+    const timeOf = (iso: string | undefined) => Math.min(Date.parse(iso ?? '') || at, at)
+    const latest = new Map<string, number>()
+    const saw = (correlationId: string, time: number) =>
+      latest.set(correlationId, Math.max(latest.get(correlationId) ?? 0, time))
+    for (const message of messages) saw(message.correlationId, timeOf(message.createdAt))
+    for (const escalation of escalations) {
+      saw(escalation.correlationId, timeOf(escalation.resolvedAt ?? escalation.createdAt))
+    }
+    const live = [...latest].filter(([, time]) => alive(time, at)).sort((a, b) => a[1] - b[1])
+    for (const [correlationId, time] of live) touch(correlationId).lastActivityAt = time
+    for (const message of messages) {
+      const chain = chains.get(message.correlationId)
+      if (!chain || admitted.has(message.id)) continue
+      chain.ids.push(message.id)
+      admitted.set(message.id, { envelope: message, at: timeOf(message.createdAt) })
+      // Counted as `admit` counted it: an envelope may carry a hop lower than its count.
+      chain.next = hopOf(message, chain.next) + 1
+      extendPath(chain.path, message)
+    }
+    const inOrder = [...escalations].sort((a, b) => timeOf(a.createdAt) - timeOf(b.createdAt))
+    for (const escalation of inOrder) {
+      const chain = chains.get(escalation.correlationId)
+      if (!chain || held.has(escalation.id)) continue
+      const heldHop = escalation.hops + 1
+      held.set(escalation.id, { escalation, heldMessage: escalation.lastMessage, heldHop })
+      chain.escalationIds.push(escalation.id)
+      chain.openEscalationId = escalation.status === 'open' ? escalation.id : undefined
+      if (escalation.status === 'open') chain.status = 'escalated'
+      else if (escalation.status === 'stopped') chain.status = 'stopped'
+      else {
+        chain.status = 'active'
+        chain.limit = heldHop - 1 + (escalation.extraHops ?? 1)
+        chain.next = Math.max(chain.next, heldHop + 1)
+      }
+    }
+  }
+
   function admitNow(envelope: Envelope): Admission {
     const chain = touch(envelope.correlationId)
     // A held or stopped chain admits nothing, whatever id arrives: the state is checked first.
@@ -272,6 +313,9 @@ function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
           return chain !== undefined && alive(chain.lastActivityAt, at)
         })
         .map((entry) => entry.escalation)
+    },
+    async restore(history) {
+      restore(history)
     },
     async close() {
       recency.clear()

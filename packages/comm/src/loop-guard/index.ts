@@ -8,6 +8,7 @@ export {
   type AllowResult,
   type ConflictProblem,
   DEFAULT_MAX_HOPS,
+  type GuardHistory,
   type LoopGuard,
   type LoopGuardOptions,
   type MessageRecord,

@@ -31,6 +31,9 @@ export type Admission =
   | { status: 'waiting'; escalation: Escalation }
   | { status: 'stopped'; escalation: Escalation | undefined }
 
+/** What a store kept of the bus: its delivered messages and its escalations, oldest first. */
+export type GuardHistory = { messages: Envelope[]; escalations: Escalation[] }
+
 /** The outcome of `allow`: the resolved escalation and the message to deliver now. */
 export type AllowResult = { escalation: Escalation; heldMessage: Envelope }
 
@@ -70,6 +73,13 @@ export type LoopGuard = {
    * every bus (and its store) sees them; guards local to one bus need not offer it.
    */
   watch?(listener: (escalation: Escalation) => void): () => void
+  /**
+   * Seeds a fresh guard with what a store kept (a process that restarted): hop counts, the
+   * messages' ids, and escalations open or resolved, so a chain held before the restart is
+   * still held and can still be allowed. Conversations idle past the guard's age are skipped.
+   * Guards that keep their state elsewhere (Redis) need not offer it.
+   */
+  restore?(history: GuardHistory): Promise<void>
   close(): Promise<void>
 }
 
