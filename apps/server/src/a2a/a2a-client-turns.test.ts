@@ -3,6 +3,7 @@ import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { createMessageBus, type MessageBus } from '@baton/comm'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import {
   createTestServices,
   hostedAgent,
@@ -78,6 +79,8 @@ describe('a client talking to one agent over A2A', () => {
         correlationId: 'chain-x',
         hop,
         from: 'lead',
+        // The peer listens on loopback, which only a closed network allows.
+        fetch: createEndpointFetch({ allowPrivate: true }),
       })
     expect((await ask(0)).text).toMatch(/hop 1/)
     expect((await ask(1)).text).toMatch(/hop 2/)

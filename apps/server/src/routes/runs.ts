@@ -75,6 +75,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
             plan,
             inputs,
             ...(budget ? { budget: request.body.budget } : {}),
+            owner: request.principal.id,
           })
           return { status: 202, body: { id } }
         },
