@@ -1,0 +1,97 @@
+import { ValidationError } from '../errors/baton-error'
+import type { ChildOptions } from './budget-types'
+
+/**
+ * The names of one budget's children, unique among siblings: explicit names as given (or
+ * numbered, `name#2`, when taken and `ifTaken: 'number'`), automatic ones `{parent}/{n}`.
+ *
+ * @example
+ * const names = new ChildNames('root')
+ * names.take(undefined) // 'root/1'
+ * names.take(names.explicit({ name: 'review' })) // 'review'
+ */
+export class ChildNames {
+  readonly #parentName: string
+  /** The names given explicitly to its children, which neither siblings nor automatic names reuse. */
+  #takenNames: Set<string> | undefined
+  /** The numbers explicit children took: `{name}/{n}` for any other n ≤ the count is automatic. */
+  #explicitNumbers: Set<number> | undefined
+  /** Per name numbered because it was taken: the next number to try, so a loop costs O(1). */
+  #nextNumber: Map<string, number> | undefined
+  #count = 0
+
+  constructor(parentName: string) {
+    this.#parentName = parentName
+  }
+
+  /**
+   * The explicit name a child gets: as given, or numbered (`name#2`, ...) when a sibling has it
+   * and `ifTaken` says so. A taken name is otherwise a `ValidationError` naming the parent.
+   */
+  explicit(options: ChildOptions): string {
+    const { name, ifTaken = 'refuse' } = options
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new ValidationError('budget child options', [
+        {
+          path: 'name',
+          message: `must be a non-empty string (child of budget "${this.#parentName}")`,
+        },
+      ])
+    }
+    if (ifTaken !== 'refuse' && ifTaken !== 'number') {
+      throw new ValidationError('budget child options', [
+        { path: 'ifTaken', message: 'must be "refuse" or "number"' },
+      ])
+    }
+    if (!this.#isTaken(name)) return name
+    if (ifTaken === 'refuse') {
+      throw new ValidationError('budget child options', [
+        {
+          path: 'name',
+          message: `budget "${this.#parentName}" already has a child named "${name}"; each child's name is unique among its siblings`,
+        },
+      ])
+    }
+    this.#nextNumber ??= new Map()
+    let number = this.#nextNumber.get(name) ?? 2
+    while (this.#isTaken(`${name}#${number}`)) number += 1
+    this.#nextNumber.set(name, number + 1)
+    return `${name}#${number}`
+  }
+
+  /** Whether a child of this budget was given `name`, explicitly or automatically. */
+  #isTaken(name: string): boolean {
+    if (this.#takenNames?.has(name)) return true
+    const prefix = `${this.#parentName}/`
+    if (!name.startsWith(prefix)) return false
+    const digits = name.slice(prefix.length)
+    if (!/^[1-9]\d*$/.test(digits)) return false
+    const number = Number(digits)
+    // Every child took a number; those explicit children took were not given as names.
+    return number <= this.#count && !this.#explicitNumbers?.has(number)
+  }
+
+  /**
+   * An explicit name (checked already) is used as given; an automatic one is the parent's name
+   * and the next number no sibling's name (explicit or automatic) already has.
+   */
+  take(explicit: string | undefined): string {
+    // Every child takes a number, so an automatic name says which child it was.
+    this.#count += 1
+    if (explicit !== undefined) {
+      this.#takenNames ??= new Set()
+      this.#takenNames.add(explicit)
+      this.#explicitNumbers ??= new Set()
+      this.#explicitNumbers.add(this.#count)
+      return explicit
+    }
+    // The counter only grows, so automatic names never collide with each other; only an
+    // explicit name of the automatic shape can be in the way.
+    let name = `${this.#parentName}/${this.#count}`
+    while (this.#takenNames?.has(name)) {
+      this.#count += 1
+      name = `${this.#parentName}/${this.#count}`
+    }
+    return name
+  }
+}
