@@ -1,6 +1,6 @@
 import { BatonError, parseWith, ValidationError } from '@baton/core'
 import { buildEnvelope, type EnvelopeDraft } from '../envelope/build-envelope'
-import { Envelope, type Recipient } from '../envelope/envelope'
+import { Envelope } from '../envelope/envelope'
 import { freezeEnvelope, isCheckedEnvelope } from '../envelope/freeze-envelope'
 import { isCompleteEnvelope } from '../envelope/is-envelope'
 import { SendInput } from '../envelope/send-input'
@@ -30,6 +30,8 @@ import type { MessageBus, MessageBusEvents, MessageBusOptions, MessageHandler } 
 import { MessageBusClosedError } from './message-bus-closed-error'
 import { MessageBusSettings, Subscription } from './message-bus-settings'
 import { DEFAULT_RETENTION, MessageHistory } from './message-history'
+import { recipient } from './recipient'
+import { Subscribers } from './subscribers'
 
 /**
  * Creates the A2A message bus: send new messages, relay complete envelopes, forward and reply,
@@ -54,7 +56,7 @@ class Bus implements MessageBus {
   readonly #now: () => number
   readonly #events: Emitter<MessageBusEvents>
   readonly #history: MessageHistory
-  readonly #handlers = new Map<string, Set<MessageHandler>>()
+  readonly #subscribers: Subscribers
   // Ids of envelopes that arrived over a rail, to drop an at-least-once rail's duplicates.
   readonly #delivered: BoundedIdSet
   // Envelopes the guard admitted, while the rail takes them: the in-process rail hands the very
@@ -76,6 +78,15 @@ class Bus implements MessageBus {
     this.#options = options
     this.#now = options.now ?? Date.now
     this.#events = createEmitter<MessageBusEvents>()
+    this.#subscribers = new Subscribers({
+      onFirst: (agentId) => this.transport.listen?.(agentId),
+      onLast: (agentId) => this.transport.unlisten?.(agentId),
+      onFailed: (envelope, error) => this.#handlerFailed(envelope, error),
+      track: (pending) => {
+        this.#pending.add(pending)
+        return () => this.#pending.delete(pending)
+      },
+    })
     const retention = { ...DEFAULT_RETENTION, ...options.retention }
     this.#escalations = new EscalationBook(retention.maxCorrelations)
     this.#delivered = new BoundedIdSet(retention.maxMessages)
@@ -193,20 +204,7 @@ class Bus implements MessageBus {
   subscribe(agentId: string, handler: MessageHandler): () => void {
     this.#assertOpen('subscribe')
     parseWith(Subscription, { agentId, handler }, 'subscription')
-    let handlers = this.#handlers.get(agentId)
-    if (!handlers) {
-      handlers = new Set()
-      this.#handlers.set(agentId, handlers)
-      this.transport.listen?.(agentId)
-    }
-    handlers.add(handler)
-    return () => {
-      handlers.delete(handler)
-      if (handlers.size === 0 && this.#handlers.get(agentId) === handlers) {
-        this.#handlers.delete(agentId)
-        if (!this.#closed) this.transport.unlisten?.(agentId)
-      }
-    }
+    return this.#subscribers.add(agentId, handler, () => this.#closed)
   }
 
   history(correlationId: string): Envelope[] {
@@ -270,7 +268,7 @@ class Bus implements MessageBus {
     // In-flight handlers are not awaited: one that never settles must not keep the bus open.
     await this.transport.close()
     if (this.#ownsLoopGuard) await this.loopGuard.close()
-    this.#handlers.clear()
+    this.#subscribers.clear()
     this.#events.clear()
   }
 
@@ -426,23 +424,7 @@ class Bus implements MessageBus {
   }
 
   #deliver(envelope: Envelope): void {
-    const handlers = this.#handlers.get(envelope.to.agentId)
-    if (!handlers) return
-    for (const handler of handlers.size === 1 ? handlers : [...handlers]) {
-      try {
-        const result = handler(envelope)
-        if (result && typeof result.then === 'function') {
-          const pending: Promise<void> = result
-            .then(undefined, (error: unknown) => this.#handlerFailed(envelope, error))
-            .finally(() => {
-              this.#pending.delete(pending)
-            })
-          this.#pending.add(pending)
-        }
-      } catch (error) {
-        this.#handlerFailed(envelope, error)
-      }
-    }
+    this.#subscribers.deliver(envelope)
   }
 
   #handlerFailed(envelope: Envelope, error: unknown): void {
@@ -504,19 +486,6 @@ class Bus implements MessageBus {
 }
 
 const DONE: Promise<void> = Promise.resolve()
-
-// Frozen recipients, shared by the envelopes addressed to one agent (a few agents get most
-// messages); cleared when it holds many, so odd ids cannot grow it.
-const recipients = new Map<string, Recipient>()
-function recipient(agentId: string): Recipient {
-  let found = recipients.get(agentId)
-  if (!found) {
-    if (recipients.size >= 1024) recipients.clear()
-    found = Object.freeze({ agentId })
-    recipients.set(agentId, found)
-  }
-  return found
-}
 
 function isOptionalText(value: unknown): boolean {
   return value === undefined || typeof value === 'string'
