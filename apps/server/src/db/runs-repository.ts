@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database, StoredUsage } from './database'
-import { insertLedgerEntries, type LedgerEntry } from './ledger-repository'
+import { insertLedgerEntries, type LedgerEntry, type RunBooks } from './ledger-repository'
 
 export type RunStatus =
   | 'queued'
@@ -140,6 +140,20 @@ export async function assertHeld(
  * await runs.create({ id, kind: 'plan', plan, inputs })
  */
 export function createRunsRepository(db: Kysely<Database>) {
+  // A run's usage is set to its ledger's books only while it is in `status`.
+  const recountIn = async (id: string, status: RunStatus, books: RunBooks): Promise<boolean> => {
+    const result = await db
+      .updateTable('runs')
+      .set({
+        usage: JSON.stringify(books.usage),
+        usage_by_wallet: JSON.stringify(books.usageByWallet),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) > 0
+  }
   return {
     async create(run: {
       id: string
@@ -208,42 +222,16 @@ export function createRunsRepository(db: Kysely<Database>) {
      * Sets the usage of a run that was cancelled (only then): the process that executed it
      * counts what it spent before it learned of the cancel. Answers whether it was changed.
      */
-    async recountCancelled(
-      id: string,
-      books: { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> },
-    ): Promise<boolean> {
-      const result = await db
-        .updateTable('runs')
-        .set({
-          usage: JSON.stringify(books.usage),
-          usage_by_wallet: JSON.stringify(books.usageByWallet),
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'cancelled')
-        .executeTakeFirst()
-      return Number(result.numUpdatedRows) > 0
+    async recountCancelled(id: string, books: RunBooks): Promise<boolean> {
+      return recountIn(id, 'cancelled', books)
     },
 
     /**
      * Sets the usage of a run left interrupted (only then) to `books`, its ledger's: the spend of
      * the step cut short is the run's before it is resumed. Answers whether it was changed.
      */
-    async recountInterrupted(
-      id: string,
-      books: { usage: StoredUsage; usageByWallet: Record<string, StoredUsage> },
-    ): Promise<boolean> {
-      const result = await db
-        .updateTable('runs')
-        .set({
-          usage: JSON.stringify(books.usage),
-          usage_by_wallet: JSON.stringify(books.usageByWallet),
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'interrupted')
-        .executeTakeFirst()
-      return Number(result.numUpdatedRows) > 0
+    async recountInterrupted(id: string, books: RunBooks): Promise<boolean> {
+      return recountIn(id, 'interrupted', books)
     },
 
     /**
