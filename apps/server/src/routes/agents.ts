@@ -115,7 +115,6 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       const agent = await checkMemoryScope(parseWith(Agent, body.agent, 'agent'), (wallet) =>
         repositories.agents.find(wallet),
       )
-      await checkAgentCard(app.baton, agent)
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
           registry: body.registry,
@@ -131,6 +130,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       assertSigner(creatorSigner!, agent.creator, 'creator')
       assertSigner(agentSigner!, agent.wallet, 'agent wallet')
+      // After the signatures: only a real registrant makes the server list its MCP servers.
+      await checkAgentCard(app.baton, agent)
       await db
         .transaction()
         .execute(async (trx) => {
@@ -222,8 +223,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       // Only what the change touches is checked again: a card stored before a tool went away
       // can still be changed in other ways.
       await checkAgentCard(app.baton, {
-        model: 'model' in body.changes ? updated.model : `${app.baton.models.providers()[0]}:_`,
-        tools: 'tools' in body.changes ? updated.tools : [],
+        ...('model' in body.changes ? { model: updated.model } : {}),
+        ...('tools' in body.changes ? { tools: updated.tools } : {}),
       })
       // Only a scope the change sets is checked: sharing an agent's memory that was allowed
       // stays allowed when that agent is later revoked.

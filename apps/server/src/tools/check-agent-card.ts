@@ -11,17 +11,18 @@ import type { BatonServices } from '../services'
  */
 export async function checkAgentCard(
   services: Pick<BatonServices, 'models' | 'tools'>,
-  agent: Pick<Agent, 'model' | 'tools'>,
+  agent: Partial<Pick<Agent, 'model' | 'tools'>>,
 ): Promise<void> {
   const issues: { path: string; message: string }[] = []
-  const provider = agent.model.split(':')[0] ?? ''
+  // What a change leaves out is not checked again (a stored card stays changeable).
+  const provider = agent.model?.split(':')[0] ?? ''
   const configured = services.models.providers()
-  if (!configured.includes(provider)) {
+  if (agent.model !== undefined && !configured.includes(provider)) {
     issues.push({
       path: 'model',
       message: `provider "${provider}" is not configured on this server (configured: ${configured.join(', ')}; see GET /api/v1/models)`,
     })
   }
-  issues.push(...(await services.tools.check(agent.tools)))
+  if (agent.tools) issues.push(...(await services.tools.check(agent.tools)))
   if (issues.length > 0) throw new ValidationError('agent', issues)
 }

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ValidationError } from '@baton/core'
+import { createToolRegistry, ValidationError } from '@baton/core'
 import type { Tool, ToolSet } from 'ai'
 
 /**
