@@ -39,15 +39,22 @@ export async function loadToolsModule(file: string): Promise<ToolSet> {
         },
       ])
     }
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name) || name.startsWith('mcp__')) {
+    if (name.startsWith('mcp__')) {
       throw new ValidationError('BATON_TOOLS_MODULE', [
-        {
-          path: `${file}: ${name}`,
-          message: 'a tool name is 1-64 letters, digits, "_" or "-", not starting mcp__',
-        },
+        { path: `${file}: ${name}`, message: "names starting mcp__ are the MCP servers' tools" },
       ])
     }
     tools[name] = value as Tool
+  }
+  // Core's tool registry checks each name as the model APIs require it.
+  try {
+    createToolRegistry(tools)
+  } catch (error) {
+    const issues = (error as ValidationError).issues ?? []
+    throw new ValidationError(
+      'BATON_TOOLS_MODULE',
+      issues.map((issue) => ({ path: file, message: issue.message })),
+    )
   }
   return tools
 }
