@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { offlineModels } from '../__fixtures__/offline-models'
 import { runPlan } from './run-plan'
 
-// `offline:*` answers at once; `late:*` answers after a while and, like a provider whose
-// answer was already on its way, is not stopped by an abort. Both count what they answered.
+// `offline:*` answers soon (late enough that the slower branch has started its call, even on
+// a loaded machine); `late:*` answers after a while and, like a provider whose answer was
+// already on its way, is not stopped by an abort. Both count what they answered.
 function countingModels() {
   const answered = { calls: 0 }
   const models = offlineModels({
-    providers: { offline: {}, late: { delayMs: 200, ignoreAbort: true } },
+    providers: { offline: { delayMs: 50 }, late: { delayMs: 250, ignoreAbort: true } },
     onAnswer: () => {
       answered.calls += 1
     },
