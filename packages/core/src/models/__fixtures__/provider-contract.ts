@@ -105,6 +105,10 @@ export function describeProviderOnTheWire(spec: ProviderSpec) {
       expect(await result.usage).toMatchObject({ inputTokens: 40, outputTokens: 8 })
       expect(budget.spent()).toMatchObject({ calls: 1, tokens: 48, costUsd: price(40, 8) })
       expect(server.requests.map((request) => request.stream)).toEqual([true])
+      // Chat Completions streams report usage only when asked to.
+      if (spec.api === 'openai-chat') {
+        expect(server.requests[0]?.body.stream_options).toEqual({ include_usage: true })
+      }
     })
 
     it('runs a tool round trip: the model asks for a tool, gets its result and answers', async () => {
