@@ -34,4 +34,5 @@ describeProviderOnTheWire({
   },
   toolCallId: (sequence) => `toolu_${sequence}_0`,
   maxOutputTokens: (body) => body.max_tokens,
+  temperature: (body) => body.temperature,
 })

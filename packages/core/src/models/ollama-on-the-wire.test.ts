@@ -16,4 +16,5 @@ describeProviderOnTheWire({
     return message && { callId: message.tool_call_id, output: message.content }
   },
   maxOutputTokens: (body) => body.options?.num_predict,
+  temperature: (body) => body.options?.temperature,
 })

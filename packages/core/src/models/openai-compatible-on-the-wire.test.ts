@@ -23,4 +23,5 @@ describeProviderOnTheWire({
   },
   toolCallId: (sequence) => `call_${sequence}_0`,
   maxOutputTokens: (body) => body.max_tokens,
+  temperature: (body) => body.temperature,
 })

@@ -30,4 +30,5 @@ describeProviderOnTheWire({
   },
   toolCallId: (sequence) => `call_${sequence}_0`,
   maxOutputTokens: (body) => body.max_output_tokens,
+  temperature: (body) => body.temperature,
 })

@@ -55,8 +55,15 @@ function withoutSecrets(error: APICallError, secrets: readonly string[]): APICal
   const hidden = secrets.filter((secret) => secret.length >= 4)
   const scrub = (text: string) =>
     hidden.reduce((result, secret) => result.split(secret).join('***'), text)
-  const scrubValue = (value: unknown): unknown =>
-    value === undefined ? undefined : JSON.parse(scrub(JSON.stringify(value)))
+  const scrubValue = (value: unknown): unknown => {
+    if (value === undefined) return undefined
+    try {
+      return JSON.parse(scrub(JSON.stringify(value)))
+    } catch {
+      // Not JSON (a cycle, a bigint): dropped rather than kept with a key in it.
+      return undefined
+    }
+  }
   return new APICallError({
     message: scrub(error.message),
     url: scrub(redactUrl(error.url)),

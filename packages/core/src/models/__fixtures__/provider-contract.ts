@@ -31,6 +31,8 @@ export type ProviderSpec = {
   toolCallId?(sequence: number): string
   /** The output-token cap the request sent. */
   maxOutputTokens(body: RecordedRequest['body']): number | undefined
+  /** The sampling temperature the request sent. */
+  temperature(body: RecordedRequest['body']): number | undefined
 }
 
 const add = tool({
@@ -85,6 +87,8 @@ export function describeProviderOnTheWire(spec: ProviderSpec) {
       expect(spec.lastUserText(request?.body)).toBe('Say hello')
       // The budget's cap on the answer reaches the provider.
       expect(spec.maxOutputTokens(request?.body)).toBeGreaterThan(0)
+      // And so does the card's temperature (0.2 unless the card says otherwise).
+      expect(spec.temperature(request?.body)).toBe(0.2)
       if (spec.apiKey) expect(request?.credential.is(spec.apiKey)).toBe(true)
       else expect(request?.credential.present).toBe(false)
     })
