@@ -91,19 +91,24 @@ export class ModelRateLimitedError extends BatonError {
 
 /**
  * The provider failed with an error worth retrying (HTTP 5xx, 408, 409, or no answer at all:
- * connection refused, reset) until the retries ran out.
+ * connection refused, reset) until the retries ran out, or its stream broke off with an error
+ * after it had started (`details.midStream`; never retried, as part of the answer was out).
  */
 export class ModelUnavailableError extends BatonError {
   override name = 'ModelUnavailableError'
   readonly provider: string
-  constructor(options: ModelCallFacts) {
-    const { ref, provider, attempts, status, reason, cause } = options
-    const answer = status === undefined ? 'no answer' : `HTTP ${status}`
+  constructor(options: ModelCallFacts & { midStream?: boolean }) {
+    const { ref, provider, attempts, status, reason, cause, midStream } = options
+    const answer = midStream
+      ? 'its stream broke off'
+      : status === undefined
+        ? 'no answer'
+        : `HTTP ${status}`
     const tries = attempts === 1 ? '' : ` on all ${attempts} attempts`
     super(
       'MODEL_UNAVAILABLE',
       `Model provider "${provider}" failed for "${ref}" (${answer})${tries}: ${reason}`,
-      { cause, details: { ref, provider, status, attempts } },
+      { cause, details: { ref, provider, status, attempts, ...(midStream ? { midStream } : {}) } },
     )
     this.provider = provider
   }

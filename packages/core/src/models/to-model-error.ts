@@ -1,5 +1,6 @@
 import { APICallError } from '@ai-sdk/provider'
 import { RetryError } from 'ai'
+import { BatonError } from '../errors/baton-error'
 import { redactUrl } from '../errors/redact-url'
 import { ModelAuthError, ModelRateLimitedError, ModelUnavailableError } from './model-errors'
 
@@ -49,8 +50,34 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
   return cause
 }
 
-/** A copy of the SDK's error with every secret replaced, in its text and in its data. */
-function withoutSecrets(error: APICallError, secrets: readonly string[]): APICallError {
+/**
+ * Turns the error part of a stream that had started (Anthropic's `error` event, an OpenAI
+ * `error` chunk) into a `ModelUnavailableError` with `details.midStream`; an HTTP error the SDK
+ * raised goes through `toModelError`, and a Baton error or an abort stays as it is.
+ *
+ * @example
+ * toStreamError({ type: 'overloaded_error', message: 'Overloaded' }, context) // MODEL_UNAVAILABLE
+ */
+export function toStreamError(error: unknown, context: ModelErrorContext): unknown {
+  if (BatonError.isInstance(error) || APICallError.isInstance(error)) {
+    return toModelError(error, context)
+  }
+  if (error instanceof Error && error.name === 'AbortError') return error
+  const { scrub, scrubValue } = scrubbers(context.secrets)
+  const { type, message } = (error ?? {}) as { type?: unknown; message?: unknown }
+  const said = typeof message === 'string' ? message : String(error)
+  return new ModelUnavailableError({
+    ref: context.ref,
+    provider: context.provider,
+    attempts: 1,
+    status: undefined,
+    reason: scrub(typeof type === 'string' ? `${type}: ${said}` : said),
+    midStream: true,
+    cause: error instanceof Error ? scrub(error.message) : scrubValue(error),
+  })
+}
+
+function scrubbers(secrets: readonly string[]) {
   // Very short values would blank out ordinary words; real keys are far longer.
   const hidden = secrets.filter((secret) => secret.length >= 4)
   const scrub = (text: string) =>
@@ -64,6 +91,12 @@ function withoutSecrets(error: APICallError, secrets: readonly string[]): APICal
       return undefined
     }
   }
+  return { scrub, scrubValue }
+}
+
+/** A copy of the SDK's error with every secret replaced, in its text and in its data. */
+function withoutSecrets(error: APICallError, secrets: readonly string[]): APICallError {
+  const { scrub, scrubValue } = scrubbers(secrets)
   return new APICallError({
     message: scrub(error.message),
     url: scrub(redactUrl(error.url)),

@@ -1,5 +1,12 @@
-import { type AnswerTurn, chunksOf, errorKind, halves, usageOf } from './turns'
-import { sse, type Wire } from './wire'
+import {
+  type AnswerTurn,
+  chunksOf,
+  errorKind,
+  halves,
+  type StreamErrorTurn,
+  usageOf,
+} from './turns'
+import { sse, type Wire, type WireContext } from './wire'
 
 const errorTypes = {
   auth: 'authentication_error',
@@ -103,4 +110,18 @@ export const anthropicMessagesWire: Wire = {
       request_id: 'req_fixture',
     }
   },
+}
+
+/**
+ * A stream that fails with Anthropic's `error` event (an `overloaded_error` is sent this way
+ * with HTTP 200): first thing, or after some text.
+ */
+export function anthropicStreamError(turn: StreamErrorTurn, context: WireContext): string[] {
+  const failure = sse({ type: 'error', error: turn.streamError }, 'error')
+  if (!turn.chunks?.length) return [failure]
+  const text = turn.chunks.join('')
+  // The text before the failure, as any stream would send it, without its ending.
+  const events = anthropicMessagesWire.stream({ text, chunks: turn.chunks }, context)
+  const ending = events.findIndex((event) => event.startsWith('event: content_block_stop'))
+  return [...events.slice(0, ending), failure]
 }

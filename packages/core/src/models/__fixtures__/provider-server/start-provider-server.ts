@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { inspect } from 'node:util'
-import { anthropicMessagesWire } from './anthropic-messages-wire'
+import { anthropicMessagesWire, anthropicStreamError } from './anthropic-messages-wire'
 import { ollamaChatWire } from './ollama-chat-wire'
 import { openAIChatWire } from './openai-chat-wire'
 import { openAIResponsesWire } from './openai-responses-wire'
@@ -138,10 +138,17 @@ export async function startProviderServer(
       includeUsage: body.stream_options?.include_usage === true,
       sequence: requests.length,
     }
-    if (body.stream !== true) return sendJson(response, 200, wire.json(turn, context))
+    if ('streamError' in turn && (wire.api !== 'anthropic-messages' || body.stream !== true)) {
+      throw new Error('the fixture fails streams mid-way only on streamed Anthropic requests')
+    }
+    if (body.stream !== true && !('streamError' in turn)) {
+      return sendJson(response, 200, wire.json(turn, context))
+    }
+    const pieces =
+      'streamError' in turn ? anthropicStreamError(turn, context) : wire.stream(turn, context)
     response.writeHead(200, { 'content-type': wire.streamContentType, 'cache-control': 'no-cache' })
     // Written piece by piece, so the client reads a stream rather than one buffer.
-    for (const piece of wire.stream(turn, context)) {
+    for (const piece of pieces) {
       response.write(piece)
       await nextTurn()
     }

@@ -12,8 +12,14 @@ export type Turn =
     }
   /** An HTTP error in the provider's own error body, with these headers (`retry-after`...). */
   | { status: number; headers?: Record<string, string>; message?: string }
+  /**
+   * A stream (HTTP 200) that fails with the provider's in-stream error event after sending
+   * `chunks` of text (none: the error is the first event). Anthropic only.
+   */
+  | { streamError: { type: string; message: string }; chunks?: string[] }
 
-export type AnswerTurn = Exclude<Turn, { status: number }>
+export type AnswerTurn = Exclude<Turn, { status: number } | { streamError: unknown }>
+export type StreamErrorTurn = Extract<Turn, { streamError: unknown }>
 export type ErrorTurn = Extract<Turn, { status: number }>
 
 /** The usage a turn reports when it does not say: `null` means the answer reports none. */
