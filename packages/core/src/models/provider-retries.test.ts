@@ -1,6 +1,7 @@
 import { streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { makeAgent } from '../agent/__fixtures__/make-agent'
+import { AgentRunError } from '../agent/agent-errors'
 import { budgetMiddleware } from '../agent/budget-middleware'
 import { runAgent } from '../agent/run-agent'
 import { createBudget } from '../budget'
@@ -99,6 +100,19 @@ describe.concurrent('provider retries', () => {
         server.script(fail, fail)
         const once = runAgent(agent, 'Hello', { budget, models: registry(server, 1) })
         await expect(once).rejects.toMatchObject({ details: { attempts: 2 } })
+      })
+    })
+
+    it('does not retry a 400: the run fails with the SDK error wrapped, naming the status', async () => {
+      await withServer(async (server) => {
+        server.script({ status: 400, message: 'context_length_exceeded' }, { text: 'never' })
+        const budget = createBudget({ calls: 3 })
+        const run = runAgent(agent, 'Hello', { budget, models: registry(server) })
+        const error = (await run.catch((e) => e)) as BatonError
+        expect(error).toBeInstanceOf(AgentRunError)
+        expect(error.message).toContain('(HTTP 400): context_length_exceeded')
+        expect(server.requests).toHaveLength(1)
+        expect(budget.spent().calls).toBe(0)
       })
     })
 
