@@ -38,6 +38,11 @@ const statusByCode: Record<string, number> = {
   RATE_LIMITED: 429,
   BUDGET_EXCEEDED: 402,
   REGISTRY_UNAVAILABLE: 503,
+  // A model provider failed the server's own call: its key (502), its rate limit (503, worth
+  // retrying later), or its service (502). The caller's request was fine.
+  MODEL_AUTH_FAILED: 502,
+  MODEL_RATE_LIMITED: 503,
+  MODEL_UNAVAILABLE: 502,
   BUS_CLOSED: 503,
   SHUTTING_DOWN: 503,
   QUEUE_UNAVAILABLE: 503,

@@ -78,7 +78,11 @@ export async function runAgent(
   const prices = options.prices ? { ...base, ...options.prices } : base
   const charges: CallCharge[] = []
   const model = wrapLanguageModel({
-    model: models.languageModel(card.model),
+    // The registry's network providers retry their own calls; the run's setting reaches them.
+    model: models.languageModel(
+      card.model,
+      settings.maxRetries === undefined ? undefined : { maxRetries: settings.maxRetries },
+    ),
     middleware: budgetMiddleware({
       budget,
       model: card.model,

@@ -68,10 +68,32 @@ describe('createModelRegistry', () => {
     )
   })
 
-  it('refuses a malformed base URL, naming the variable', () => {
-    expect(() => createModelRegistry({ env: { BATON_OPENAI_BASE_URL: 'not a url' } })).toThrow(
-      /BATON_OPENAI_BASE_URL: must be a URL/,
+  it.each(['BATON_OPENAI_BASE_URL', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'OLLAMA_BASE_URL'])(
+    'refuses a malformed %s, naming the variable',
+    (variable) => {
+      expect(() => createModelRegistry({ env: { [variable]: 'not a url' } })).toThrow(
+        new RegExp(`${variable}: must be a URL`),
+      )
+    },
+  )
+
+  it('refuses a number of retries that is not a whole number of 0 or more', () => {
+    expect(() => createModelRegistry({ env: {}, maxRetries: -1 })).toThrow(
+      /Invalid maxRetries: must be 0 or more/,
     )
+    const models = createModelRegistry({ env: {} })
+    expect(() => models.languageModel('ollama:llama3.2', { maxRetries: 1.5 })).toThrow(
+      /Invalid languageModel maxRetries: must be a whole number/,
+    )
+  })
+
+  it('hands out the offline model as it is, and a network model with its own id and provider', () => {
+    const models = createModelRegistry({ env: { OPENAI_API_KEY: 'sk-a' } })
+    expect(models.languageModel('offline:default')).toMatchObject({ provider: 'offline' })
+    expect(models.languageModel('openai:gpt-4o-mini')).toMatchObject({
+      provider: 'openai.responses',
+      modelId: 'gpt-4o-mini',
+    })
   })
 
   it('prefers your own providers and merges your prices over the defaults', () => {

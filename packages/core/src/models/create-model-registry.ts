@@ -1,11 +1,13 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
+import { wrapLanguageModel } from 'ai'
 import { z } from 'zod'
 import { ValidationError } from '../errors/baton-error'
 import { ModelRef } from '../schemas/agent'
 import { issuesOf } from '../schemas/parse'
-import { builtinProviders, type ModelEnvironment } from './builtin-providers'
+import { builtinProviders, KEY_VARIABLES, type ModelEnvironment } from './builtin-providers'
 import { ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
 import { defaultPriceTable } from './price-table'
+import { providerCallMiddleware } from './provider-call-middleware'
 import type { ModelProvider, ModelRegistry, PriceTable } from './types'
 
 export type CreateModelRegistryOptions = {
@@ -15,6 +17,11 @@ export type CreateModelRegistryOptions = {
   providers?: Record<string, ModelProvider>
   /** Merged over `defaultPriceTable` for runs resolved through this registry. */
   prices?: PriceTable
+  /**
+   * Retries of a built-in network provider's retryable failure (429, 5xx, 408, 409, no
+   * answer), unless `languageModel(ref, { maxRetries })` says otherwise (default 2).
+   */
+  maxRetries?: number
 }
 
 const OptionalUrl = z.preprocess(
@@ -26,9 +33,13 @@ const Environment = z.object({
   BATON_OPENAI_BASE_URL: OptionalUrl,
   BATON_OPENAI_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: OptionalUrl,
   ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: OptionalUrl,
   OLLAMA_BASE_URL: OptionalUrl,
 })
+
+const Retries = z.number().int('must be a whole number').min(0, 'must be 0 or more')
 
 const Price = z.object({
   inputPerMTok: z.number().finite().nonnegative(),
@@ -37,8 +48,10 @@ const Price = z.object({
 
 /**
  * Resolves `provider:model-id` to an AI SDK language model: `offline` (always), `openai-compatible`
- * (`BATON_OPENAI_BASE_URL`, optional `BATON_OPENAI_API_KEY`), `openai` (`OPENAI_API_KEY`),
- * `anthropic` (`ANTHROPIC_API_KEY`), `ollama` (`OLLAMA_BASE_URL`, default local), plus your own.
+ * (`BATON_OPENAI_BASE_URL`, optional `BATON_OPENAI_API_KEY`), `openai` (`OPENAI_API_KEY`, optional
+ * `OPENAI_BASE_URL`), `anthropic` (`ANTHROPIC_API_KEY`, optional `ANTHROPIC_BASE_URL`), `ollama`
+ * (`OLLAMA_BASE_URL`, default local), plus your own. The network providers' calls are retried
+ * and their failures typed (`MODEL_AUTH_FAILED`, `MODEL_RATE_LIMITED`, `MODEL_UNAVAILABLE`).
  *
  * @example
  * const models = createModelRegistry({ env: { OPENAI_API_KEY: 'sk-...' } })
@@ -53,6 +66,9 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
     ...defaultPriceTable,
     ...z.record(z.string(), Price).parse(options.prices ?? {}),
   })
+  const maxRetries = parseRetries(options.maxRetries, 'maxRetries') ?? 2
+  // Every configured key is hidden from every provider's errors, not only its own.
+  const secrets = KEY_VARIABLES.flatMap((name) => env[name] ?? [])
   const resolved = new Map<string, ((modelId: string) => LanguageModelV3) | undefined>()
   const resolve = (name: string) => {
     if (!resolved.has(name)) resolved.set(name, builtinProviders[name]?.create(env))
@@ -63,7 +79,7 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
   return {
     prices,
     providers: () => known().filter((name) => name in custom || resolve(name) !== undefined),
-    languageModel(ref) {
+    languageModel(ref, settings = {}) {
       const check = ModelRef.safeParse(ref)
       if (!check.success) throw new ValidationError('model reference', issuesOf(check.error))
       const separator = ref.indexOf(':')
@@ -77,7 +93,23 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
       if (!create) {
         throw new ProviderNotConfiguredError({ ref, provider, variable: builtin.variable ?? '' })
       }
-      return create(modelId)
+      if (!builtin.network) return create(modelId)
+      return wrapLanguageModel({
+        model: create(modelId),
+        middleware: providerCallMiddleware({
+          provider,
+          variable: builtin.keyVariable,
+          secrets,
+          maxRetries: parseRetries(settings.maxRetries, 'languageModel maxRetries') ?? maxRetries,
+        }),
+      })
     },
   }
+}
+
+function parseRetries(value: number | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined
+  const check = Retries.safeParse(value)
+  if (!check.success) throw new ValidationError(what, issuesOf(check.error))
+  return check.data
 }

@@ -1,6 +1,13 @@
 export { type CreateModelRegistryOptions, createModelRegistry } from './create-model-registry'
 export { defaultModelRegistry } from './default-model-registry'
-export { OfflineModelError, ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
+export {
+  ModelAuthError,
+  ModelRateLimitedError,
+  ModelUnavailableError,
+  OfflineModelError,
+  ProviderNotConfiguredError,
+  UnknownProviderError,
+} from './model-errors'
 export {
   createOfflineModel,
   type Directives,

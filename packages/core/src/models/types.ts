@@ -6,8 +6,11 @@ export type ModelPrice = { inputPerMTok: number; outputPerMTok: number }
 export type PriceTable = Record<string, ModelPrice>
 
 export interface ModelRegistry {
-  /** Resolves `provider:model-id` to an AI SDK language model; unknown or unconfigured providers throw. */
-  languageModel(ref: string): LanguageModelV3
+  /**
+   * Resolves `provider:model-id` to an AI SDK language model; unknown or unconfigured providers
+   * throw. `maxRetries` overrides the registry's retries for the network providers' calls.
+   */
+  languageModel(ref: string, options?: { maxRetries?: number | undefined }): LanguageModelV3
   /** The providers that are configured. */
   providers(): string[]
   /** The price table runs resolved through this registry use (default: `defaultPriceTable`). */
