@@ -21,6 +21,8 @@ export type BlockResult = {
   error?: string
   where?: string
   output: string
+  /** How long the block took (waiting for the server included). */
+  ms: number
 }
 
 const blockTimeoutMs = 30_000
