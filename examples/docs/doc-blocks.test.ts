@@ -30,7 +30,9 @@ is at http://127.0.0.1:8787 — or, if it is not meant to run (a sketch, a type,
 a larger program), put <!-- doc-test skip: <why> --> on the line before its fence.
 See CONTRIBUTING.md, "Documentation code blocks".`
 
-const files = documentationFiles()
+// DOC_TEST_ONLY=docs/swarms.md (a comma-separated list) runs only those files' blocks.
+const only = process.env.DOC_TEST_ONLY?.split(',').map((file) => file.trim())
+const files = documentationFiles().filter((file) => !only || only.includes(file))
 const blocksByFile = new Map<string, DocBlock[]>()
 const failures = new Map<string, string[]>()
 const fail = (file: string, message: string) => {
