@@ -1,7 +1,9 @@
-import { BatonError, Budget, type BudgetLimits, formatPath } from '@baton/core'
+import { BatonError, formatPath } from '@baton/core'
 import { conditionReferences, parseCondition } from '../condition'
 import { findReferences, type TemplateReference } from '../template'
 import { loopRunsOnce } from './loop-runs-once'
+import { collectSaved, ifReason } from './saved-names'
+import { parseStepBudget, stepBudgetIssues } from './step-budget-issues'
 
 export type RawIssue = { path: (string | number)[]; message: string }
 
@@ -23,14 +25,7 @@ type Block = {
   uncertain: Map<string, string>
   inFanout: boolean
 }
-type Walked = { saved: Set<string>; stops: boolean; ends: boolean }
-
-const BUDGET_KEYS: { key: keyof BudgetLimits; written: string[]; unit: string }[] = [
-  { key: 'calls', written: ['calls'], unit: 'calls' },
-  { key: 'costUsd', written: ['costUsd', 'cost'], unit: 'USD' },
-  { key: 'tokens', written: ['tokens'], unit: 'tokens' },
-  { key: 'maxWallMs', written: ['maxWallMs', 'seconds'], unit: 'ms' },
-]
+export type Walked = { saved: Set<string>; stops: boolean; ends: boolean }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -52,7 +47,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
   const plan = record(raw)
   if (!plan) return issues
   const inputs = new Set(Object.keys(record(plan.inputs) ?? {}))
-  const planBudget = parseBudget(plan.budget)
+  const planBudget = parseStepBudget(plan.budget)
   const report = (path: Path, message: string) => issues.push({ path, message })
 
   // A template needs its value (a missing one fails the step with TEMPLATE_UNRESOLVED); a
@@ -121,19 +116,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
   }
 
   const checkBudget = (value: unknown, path: Path) => {
-    const asked = parseBudget(value)
-    const written = record(value)
-    if (!asked || !planBudget || !written) return
-    for (const { key, written: spellings, unit } of BUDGET_KEYS) {
-      const want = asked[key]
-      const have = planBudget[key]
-      if (want === undefined || have === undefined || want <= have + 1e-9) continue
-      const field = spellings.find((spelling) => spelling in written) ?? key
-      report(
-        [...path, field],
-        `asks for ${want} ${unit} (${key}) but the plan's budget has only ${have}; a step may ask for less than the plan has, never more`,
-      )
-    }
+    for (const issue of stepBudgetIssues(value, path, planBudget)) issues.push(issue)
   }
 
   const define = (name: unknown, path: Path, block: Block) => {
@@ -309,39 +292,6 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
     report(['steps'], 'the plan has no reachable stop step, so it gives no output (requireOutput)')
   }
   return issues
-}
-
-function ifReason(
-  name: string,
-  at: Path,
-  branches: { thenResult: Walked; elseResult: Walked },
-): string {
-  const where = formatPath(at)
-  const inThen = branches.thenResult.saved.has(name)
-  const inElse = branches.elseResult.saved.has(name)
-  if (inThen && !inElse) return `only the then branch of the if at ${where} saves it`
-  if (inElse && !inThen) return `only the else branch of the if at ${where} saves it`
-  return `the if at ${where} does not save it on every path`
-}
-
-/** Names saved anywhere in a block (not inside fanout branches, whose names stay there). */
-function collectSaved(steps: unknown): Set<string> {
-  const names = new Set<string>()
-  if (!Array.isArray(steps)) return names
-  for (const item of steps) {
-    const step = record(item)
-    if (!step) continue
-    if (typeof step.saveAs === 'string') names.add(step.saveAs)
-    for (const field of ['then', 'else', 'do']) {
-      for (const name of collectSaved(step[field])) names.add(name)
-    }
-  }
-  return names
-}
-
-function parseBudget(value: unknown): BudgetLimits | undefined {
-  const result = Budget.safeParse(value)
-  return result.success ? result.data : undefined
 }
 
 function messageOf(error: unknown): string {
