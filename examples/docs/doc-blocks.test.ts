@@ -101,7 +101,8 @@ beforeAll(async () => {
       process.execPath,
       ['--import', 'tsx', '--conditions=@baton/source', runner, manifestPath, resultsPath],
       {
-        cwd: examples,
+        // Blocks that write relative paths (./work) write them in the folder removed after.
+        cwd: workDir,
         timeout: 240_000,
         maxBuffer: 16 * 1024 * 1024,
         env: { ...process.env, ...(serverUrl ? { DOC_TEST_SERVER_URL: serverUrl } : {}) },

@@ -129,7 +129,7 @@ notDefinedAnywhere(fine)
           path.join(workDir, 'manifest.json'),
           path.join(workDir, 'results.json'),
         ],
-        { cwd: examples, timeout: 60_000 },
+        { cwd: workDir, timeout: 60_000 },
       )
       const results = JSON.parse(
         await readFile(path.join(workDir, 'results.json'), 'utf8'),
