@@ -4,7 +4,9 @@
  * workspaces of their own, and the loop guard escalating a runaway A2A chain.
  * Everything runs on the offline model: no keys, no network beyond 127.0.0.1.
  *
- *   pnpm start
+ * Run it from the repository's root (after `pnpm install`):
+ *
+ *   node --import tsx --conditions=@baton/source examples/quickstart.ts
  */
 
 import { mkdtemp, rm } from 'node:fs/promises'

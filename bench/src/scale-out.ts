@@ -1,5 +1,5 @@
 // Runs per second of the Baton server with 1, 2 and 3 worker processes sharing one PostgreSQL
-// and one Redis (docs/scaling.md), on this machine, then the time from a SIGKILL of a process
+// and one Redis (docs/scaling-server.md), on this machine, then the time from a SIGKILL of a process
 // to the takeover of its run (with a 3 s lease), and that run's ledger rows by attempt. Figures
 // to read, never assertions.
 //

@@ -1,7 +1,9 @@
 import { BatonError } from '@baton/core'
 import { buildApp } from './app'
+import { pgliteFolderOf } from './db/open-database'
 import { seedDemo } from './seed/seed-demo'
 import { readSettings } from './settings'
+import { startMessage } from './start-message'
 
 /** Reads the settings, builds the app, seeds the demo, listens, and stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -25,19 +27,20 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   const url = address.replace('[::1]', 'localhost')
-  const database = app.baton.settings.databaseUrl
-    ? 'PostgreSQL (DATABASE_URL)'
-    : `PGlite in ${settings.dataDir}`
-  console.log(`Baton server listening on ${url}`)
-  console.log(`  open ${url}/ (playground) or ${url}/docs (HTTP API)`)
-  console.log(`  data folder: ${settings.dataDir} — ${database}`)
-  if (seeded) {
-    console.log(
-      seeded.created
-        ? `  seeded the demo: agents ${seeded.agents.join(', ')}; swarm ${seeded.swarm}; plans ${seeded.plans.join(', ')}`
-        : `  demo already seeded: agents ${seeded.agents.join(', ')}; swarm ${seeded.swarm}`,
-    )
-  }
+  const lines = startMessage({
+    url,
+    role: settings.role,
+    dataDir: settings.dataDir,
+    database: settings.databaseUrl
+      ? { kind: 'postgres', location: 'DATABASE_URL' }
+      : {
+          kind: 'pglite',
+          location:
+            settings.dataDir === 'memory://' ? 'memory://' : pgliteFolderOf(settings.dataDir),
+        },
+    ...(seeded ? { seeded } : {}),
+  })
+  for (const line of lines) console.log(line)
 
   let stopping = false
   const stop = async (signal: string) => {

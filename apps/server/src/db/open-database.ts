@@ -87,7 +87,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       location: 'memory://',
     }
   } else {
-    const folder = path.join(options.dataDir, 'pglite')
+    const folder = pgliteFolderOf(options.dataDir)
     await assertWritableFolder(folder)
     const pglite = await PGlite.create(folder).catch((error: unknown) => {
       throw startupFault(error, folder)
@@ -154,4 +154,14 @@ const emscriptenErrno: Record<number, string> = {
   54: 'ENOTDIR',
   63: 'EPERM',
   69: 'EROFS',
+}
+
+/**
+ * Where PGlite keeps its files in a data folder (`pglite/` under it).
+ *
+ * @example
+ * pgliteFolderOf('/srv/baton') // '/srv/baton/pglite'
+ */
+export function pgliteFolderOf(dataDir: string): string {
+  return path.join(dataDir, 'pglite')
 }

@@ -73,6 +73,30 @@ describe('GET /api/v1/messages/stream', () => {
     }
   })
 
+  it("gives each message event the envelope's own id (as http-api.md says), not a position", async () => {
+    const events = await collect(
+      `${base}/api/v1/messages/stream`,
+      (seen) => seen.some((event) => event.data.includes('"content":"which id?"')),
+      () =>
+        void (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          await app.inject({
+            method: 'POST',
+            url: '/api/v1/messages',
+            payload: {
+              from: { agentId: 'mallory' },
+              to: { agentId: 'analyst' },
+              content: 'which id?',
+            },
+          })
+        })(),
+    )
+    // Each event's id is its envelope's (a position would be a number).
+    expect(events.length).toBeGreaterThan(0)
+    for (const event of events) expect(event.id).toBe(JSON.parse(event.data).id)
+    expect(events.at(-1)?.id).toMatch(/^msg_/)
+  })
+
   it('refuses an envelope whose id has characters outside the safe set, naming `id`', async () => {
     const response = await app.inject({
       method: 'POST',

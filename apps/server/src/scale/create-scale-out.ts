@@ -15,7 +15,7 @@ import { createBullmqQueue } from './create-bullmq-queue'
 import { createRedisRunNotifier, type RedisRunNotifier } from './create-redis-run-notifier'
 import { shareRegistryInvalidation } from './share-registry-invalidation'
 
-/** The shared parts of one process of many (see docs/scaling.md). */
+/** The shared parts of one process of many (see docs/scaling-server.md). */
 export type ScaleOut = {
   queue: RunQueue
   notifier: RedisRunNotifier

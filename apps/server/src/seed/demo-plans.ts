@@ -2,7 +2,7 @@
 export const demoPlans: { id: string; name: string; source: string }[] = [
   {
     id: 'risk-review',
-    name: 'Risk review (docs/mal-reference.md)',
+    name: 'Risk review',
     source: `name: risk-review
 requireReceipt: true
 inputs: { request: string }

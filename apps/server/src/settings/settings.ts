@@ -55,7 +55,7 @@ export const SettingsSchema = z.object({
   BATON_ALLOW_PRIVATE_ENDPOINTS: Flag.default(false),
   /** Every run gets a signed receipt, whatever its plan says. */
   BATON_REQUIRE_RECEIPTS: Flag.default(false),
-  /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling.md). */
+  /** With DATABASE_URL: the process is one of many (BullMQ queue, Redis bus; docs/scaling-server.md). */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
   /** `api` serves HTTP only, `worker` executes runs only, `all` does both. */
   BATON_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
@@ -110,7 +110,7 @@ export type Settings = {
   allowPrivateEndpoints: boolean
   /** The registry id signed registrations must name (BATON_REGISTRY_ID); unset, from the runtime key. */
   registryId: `0x${string}` | undefined
-  /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling.md. */
+  /** Set (with `databaseUrl`) when this process is one of many; see docs/scaling-server.md. */
   redisUrl: string | undefined
   role: 'api' | 'worker' | 'all'
   workerConcurrency: number

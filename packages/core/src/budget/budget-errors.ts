@@ -16,11 +16,14 @@ export class BudgetExceededError extends BatonError {
     action?: string
   }) {
     const { budget, dimension, limit, spent, requested, action = 'charge' } = options
+    const left = Math.max(0, limit - spent)
     const message =
       dimension === 'wallMs'
         ? `Budget "${budget}" ran out of time: its ${limit} ms deadline passed.`
-        : `Budget "${budget}" cannot ${action} ${format(dimension, requested)}: ${format(dimension, spent)} of ${format(dimension, limit)} ${dimension} already used.`
-    super('BUDGET_EXCEEDED', message, { details: { budget, dimension, limit, spent, requested } })
+        : refusal({ budget, dimension, limit, left, requested, action })
+    super('BUDGET_EXCEEDED', message, {
+      details: { budget, dimension, limit, spent, left, requested },
+    })
     this.budget = budget
     this.dimension = dimension
   }
@@ -36,7 +39,34 @@ export class BudgetCancelledError extends BatonError {
   }
 }
 
-function format(dimension: BudgetDimension, value: number): string {
+// Said once, in the order a person asks: what was wanted, then what is left of the limit.
+function refusal(options: {
+  budget: string
+  dimension: Exclude<BudgetDimension, 'wallMs'>
+  limit: number
+  left: number
+  requested: number
+  action: string
+}): string {
+  const { budget, dimension, limit, left, requested, action } = options
+  const leftOf = `${figure(dimension, left)} of ${amount(dimension, limit)} left`
+  if (action === 'give a child') {
+    return `Budget "${budget}" cannot give a child ${amount(dimension, requested)}: it has ${leftOf}.`
+  }
+  if (requested <= 0) {
+    return `Budget "${budget}" is used up: it has ${leftOf}.`
+  }
+  return `Budget "${budget}" needs ${amount(dimension, requested)} but has ${leftOf}.`
+}
+
+// "1 call", "0 of 5 calls" read as the counts they are; money reads as dollars.
+function amount(dimension: Exclude<BudgetDimension, 'wallMs'>, value: number): string {
+  if (!Number.isFinite(value) || dimension === 'costUsd') return figure(dimension, value)
+  const unit = dimension === 'calls' ? 'call' : 'token'
+  return `${figure(dimension, value)} ${unit}${value === 1 ? '' : 's'}`
+}
+
+function figure(dimension: BudgetDimension, value: number): string {
   if (!Number.isFinite(value)) return 'unlimited'
   if (dimension === 'costUsd') return `$${Number(value.toFixed(6))}`
   return String(Number(value.toFixed(3)))

@@ -104,7 +104,7 @@ describe('createBudget', () => {
     const error = thrown(() => asker.charge({ calls: 1, costUsd: 0.6 }))
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect(error).toMatchObject({ budget: 'team', dimension: 'costUsd', code: 'BUDGET_EXCEEDED' })
-    expect(error.message).toBe('Budget "team" cannot charge $0.6: $0.5 of $1 costUsd already used.')
+    expect(error.message).toBe('Budget "team" needs $0.6 but has $0.5 of $1 left.')
     expect(root.spent()).toMatchObject({ calls: 1, costUsd: 0.5 })
     expect(asker.spent()).toMatchObject({ calls: 0, costUsd: 0 })
     expect(asker.aborted).toBe(true)
@@ -183,7 +183,7 @@ describe('createBudget', () => {
       expect(error).toMatchObject({ budget: 'planner', dimension: 'calls' })
       expect(error.details).toMatchObject({ limit: 5, spent: 3, requested: 3 })
       expect(error.message).toBe(
-        'Budget "planner" cannot give a child 3: 3 of 5 calls already used.',
+        'Budget "planner" cannot give a child 3 calls: it has 2 of 5 calls left.',
       )
       expect(thrown(() => root.child({ tokens: 101 }))).toMatchObject({ dimension: 'tokens' })
       expect(root.aborted).toBe(false)
@@ -311,6 +311,28 @@ describe('createBudget', () => {
       expect(root.spent()).toMatchObject({ calls: 1, costUsd: 0.2 })
       expect(root.remaining()).toMatchObject({ calls: 2, costUsd: 0.8 })
       expect(root.spentByWallet()).toEqual({ [analyst]: { calls: 1, tokens: 0, costUsd: 0.2 } })
+    })
+
+    it('says what a refused reservation needed and what the budget has left', () => {
+      expect(
+        thrown(() => createBudget({ calls: 0 }, { name: 'plan' }).reserve({ calls: 1 })),
+      ).toMatchObject({
+        message: 'Budget "plan" needs 1 call but has 0 of 0 calls left.',
+        details: { requested: 1, left: 0, limit: 0 },
+      })
+      const root = createBudget({ calls: 5, tokens: 100 }, { name: 'team' })
+      root.reserve({ calls: 3, tokens: 60 })
+      expect(thrown(() => root.reserve({ calls: 3 })).message).toBe(
+        'Budget "team" needs 3 calls but has 2 of 5 calls left.',
+      )
+      expect(thrown(() => root.reserve({ tokens: 41 })).message).toBe(
+        'Budget "team" needs 41 tokens but has 40 of 100 tokens left.',
+      )
+      const small = createBudget({ calls: 2 }, { name: 'small' })
+      small.charge({ calls: 2 })
+      expect(small.signal.reason.message).toBe(
+        'Budget "small" is used up: it has 0 of 2 calls left.',
+      )
     })
 
     it('gives the estimate back on release, and ignores a second settle or release', () => {

@@ -77,6 +77,28 @@ describe('mal check', { timeout: 120_000 }, () => {
     expect(stderr).toMatch(/broken\.yaml:7:13 steps\[0\]\.prompt: \{\{nope\}\} names "nope"/)
     expect(stderr).toContain('broken.yaml: 3 problem(s)')
   })
+
+  it('refuses a stop reading a value saved in one branch of an if, at its line', async () => {
+    await writeFile(
+      file('approve.yaml'),
+      `inputs: { risky: string }
+steps:
+  - op: if
+    cond: "{{risky}} == 'yes'"
+    then:
+      - op: ask_user
+        saveAs: approve
+        question: "Go ahead?"
+  - op: stop
+    output: "{{approve}}"
+`,
+    )
+    const { code, stderr } = await mal(['check', 'approve.yaml'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(
+      /approve\.yaml:10:13 steps\[1\]\.output: \{\{approve\}\} reads "approve", which may have no value here: only the then branch of the if at steps\[0\] saves it/,
+    )
+  })
 })
 
 describe('mal run', { timeout: 120_000 }, () => {

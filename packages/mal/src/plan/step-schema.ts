@@ -213,3 +213,9 @@ export const STEP_OPS = [
   'search_models',
   'conclave',
 ] as const satisfies readonly StepOp[]
+
+// Every op of the Step union is listed above (a new op that is not fails to compile here),
+// so messages that name the ops (an unknown op's) stay complete.
+type UnlistedOp = Exclude<StepOp, (typeof STEP_OPS)[number]>
+const everyOpListed: [UnlistedOp] extends [never] ? true : UnlistedOp = true
+void everyOpListed

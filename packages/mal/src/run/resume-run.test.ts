@@ -32,6 +32,12 @@ steps:
           - op: ask_user
             saveAs: approval
             question: "Approve {{draft}}?"
+    else:
+      # Every path saves approval before the delegate reads it (the plan check requires it).
+      - op: models_call
+        saveAs: approval
+        model: offline:default
+        prompt: "[[answer:no topic, nothing to approve]]"
   - op: delegate
     saveAs: final
     agentWallet: "${reviewerWallet}"

@@ -68,10 +68,10 @@ describe('runPlan edges', () => {
   })
 
   it('fails a task or delegate that runs out of its budget with the budget error', async () => {
-    for (const [op, limits, dimension] of [
-      ['task', { cost: 0.000001 }, 'costUsd'],
-      ['delegate', { cost: 0.000001 }, 'costUsd'],
-      ['task', { tokens: 5 }, 'tokens'],
+    for (const [op, limits, said] of [
+      ['task', { cost: 0.000001 }, '\\$[\\d.]+ but has \\$'],
+      ['delegate', { cost: 0.000001 }, '\\$[\\d.]+ but has \\$'],
+      ['task', { tokens: 5 }, '\\d+ tokens but has \\d+ of 5 tokens'],
     ] as const) {
       const result = await runPlan(
         {
@@ -92,7 +92,7 @@ describe('runPlan edges', () => {
         status: 'failed',
         code: 'BUDGET_EXCEEDED',
       })
-      expect(result.error?.message).toMatch(new RegExp(`Budget "steps\\[0\\].*${dimension}`))
+      expect(result.error?.message).toMatch(new RegExp(`Budget "steps\\[0\\].* needs ${said}`))
       expect(result.usage.calls).toBe(0)
     }
   })

@@ -464,17 +464,30 @@ describe('runPlan ops', () => {
     })
   })
 
-  it('fails a step whose template reads a value a skipped branch never saved', async () => {
+  it('refuses before it runs a template reading a value only a skipped branch saves', async () => {
+    const oneBranch = {
+      steps: [
+        {
+          op: 'if',
+          cond: 'false',
+          // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
+          then: [{ op: 'scratch', action: 'list', saveAs: 'keys' }],
+        },
+        { op: 'stop', output: '{{keys}}' },
+      ],
+    }
+    await expect(runPlan(oneBranch, { registry: registry() })).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      issues: [{ path: 'steps[1].output', message: expect.stringMatching(/only the then branch/) }],
+    })
+  })
+
+  it('fails a step whose template reads a field the saved value does not have', async () => {
     const result = await runPlan(
       {
         steps: [
-          {
-            op: 'if',
-            cond: 'false',
-            // biome-ignore lint/suspicious/noThenProperty: MAL if steps have a then field
-            then: [{ op: 'scratch', action: 'list', saveAs: 'keys' }],
-          },
-          { op: 'stop', output: '{{keys}}' },
+          { op: 'scratch', action: 'list', saveAs: 'keys' },
+          { op: 'stop', output: '{{keys[3]}}' },
         ],
       },
       { registry: registry() },

@@ -1,6 +1,9 @@
-import { BatonError, Budget, type BudgetLimits } from '@baton/core'
+import { BatonError, formatPath } from '@baton/core'
 import { conditionReferences, parseCondition } from '../condition'
 import { findReferences, type TemplateReference } from '../template'
+import { loopRunsOnce } from './loop-runs-once'
+import { collectSaved, ifReason } from './saved-names'
+import { parseStepBudget, stepBudgetIssues } from './step-budget-issues'
 
 export type RawIssue = { path: (string | number)[]; message: string }
 
@@ -10,14 +13,19 @@ export type CheckPlanOptions = {
 }
 
 type Path = (string | number)[]
-type Block = { visible: Set<string>; defined: Set<string>; inFanout: boolean }
-
-const BUDGET_KEYS: { key: keyof BudgetLimits; written: string[]; unit: string }[] = [
-  { key: 'calls', written: ['calls'], unit: 'calls' },
-  { key: 'costUsd', written: ['costUsd', 'cost'], unit: 'USD' },
-  { key: 'tokens', written: ['tokens'], unit: 'tokens' },
-  { key: 'maxWallMs', written: ['maxWallMs', 'seconds'], unit: 'ms' },
-]
+/**
+ * What a block of steps knows while it is walked: `visible` names may have a value (some
+ * path saved them), `definite` names have one on every path that reaches this point, and
+ * `uncertain` says for a visible-but-not-definite name which step left it unsaved.
+ */
+type Block = {
+  visible: Set<string>
+  defined: Set<string>
+  definite: Set<string>
+  uncertain: Map<string, string>
+  inFanout: boolean
+}
+export type Walked = { saved: Set<string>; stops: boolean; ends: boolean }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -39,10 +47,17 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
   const plan = record(raw)
   if (!plan) return issues
   const inputs = new Set(Object.keys(record(plan.inputs) ?? {}))
-  const planBudget = parseBudget(plan.budget)
+  const planBudget = parseStepBudget(plan.budget)
   const report = (path: Path, message: string) => issues.push({ path, message })
 
-  const checkReference = (reference: TemplateReference, path: Path, visible: Set<string>) => {
+  // A template needs its value (a missing one fails the step with TEMPLATE_UNRESOLVED); a
+  // condition reads a missing value as null, so it only needs the name to exist somewhere.
+  const checkReference = (
+    reference: TemplateReference,
+    path: Path,
+    visible: Set<string>,
+    block?: Block,
+  ) => {
     const shown = `{{${reference.source}}}`
     if (reference.root === 'inputs' && !visible.has('inputs')) {
       const [name] = reference.path
@@ -60,23 +75,31 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         path,
         `${shown} names "${reference.root}", which is neither an input nor a value saved by an earlier step in scope`,
       )
+    } else if (block && !inputs.has(reference.root) && !block.definite.has(reference.root)) {
+      const why = block.uncertain.get(reference.root) ?? 'not every path before it saves it'
+      report(
+        path,
+        `${shown} reads "${reference.root}", which may have no value here: ${why}, and a template with no value fails the run (TEMPLATE_UNRESOLVED); save "${reference.root}" on every path before this step`,
+      )
     }
   }
 
-  const checkTemplates = (value: unknown, path: Path, visible: Set<string>) => {
+  const checkTemplates = (value: unknown, path: Path, block: Block) => {
     if (typeof value === 'string') {
       try {
-        for (const reference of findReferences(value)) checkReference(reference, path, visible)
+        for (const reference of findReferences(value)) {
+          checkReference(reference, path, block.visible, block)
+        }
       } catch (error) {
         report(path, messageOf(error))
       }
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => {
-        checkTemplates(item, [...path, index], visible)
+        checkTemplates(item, [...path, index], block)
       })
     } else if (record(value)) {
       for (const [key, item] of Object.entries(value as object)) {
-        checkTemplates(item, [...path, key], visible)
+        checkTemplates(item, [...path, key], block)
       }
     }
   }
@@ -93,19 +116,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
   }
 
   const checkBudget = (value: unknown, path: Path) => {
-    const asked = parseBudget(value)
-    const written = record(value)
-    if (!asked || !planBudget || !written) return
-    for (const { key, written: spellings, unit } of BUDGET_KEYS) {
-      const want = asked[key]
-      const have = planBudget[key]
-      if (want === undefined || have === undefined || want <= have + 1e-9) continue
-      const field = spellings.find((spelling) => spelling in written) ?? key
-      report(
-        [...path, field],
-        `asks for ${want} ${unit} (${key}) but the plan's budget has only ${have}; a step may ask for less than the plan has, never more`,
-      )
-    }
+    for (const issue of stepBudgetIssues(value, path, planBudget)) issues.push(issue)
   }
 
   const define = (name: unknown, path: Path, block: Block) => {
@@ -115,18 +126,26 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
     else if (block.defined.has(name)) report(path, `duplicate saveAs "${name}"`)
     block.defined.add(name)
     block.visible.add(name)
+    block.definite.add(name)
   }
 
+  // A nested block sees what its parent saw; `defined` (for duplicate names) stays shared.
+  const enter = (block: Block, inFanout = block.inFanout): Block => ({
+    visible: new Set(block.visible),
+    defined: block.defined,
+    definite: new Set(block.definite),
+    uncertain: new Map(block.uncertain),
+    inFanout,
+  })
+
   /** Walks a block; returns the names it saved (visible after it) and whether it can stop the run. */
-  const walk = (
-    steps: unknown,
-    path: Path,
-    block: Block,
-  ): { saved: Set<string>; stops: boolean } => {
+  const walk = (steps: unknown, path: Path, block: Block): Walked => {
     const saved = new Set<string>()
     let stops = false
     let reachable = true
-    if (!Array.isArray(steps)) return { saved, stops }
+    // Every path through the block so far has reached a stop (nothing after it runs).
+    let ends = false
+    if (!Array.isArray(steps)) return { saved, stops, ends: false }
     steps.forEach((item, index) => {
       const step = record(item)
       const at: Path = [...path, index]
@@ -139,29 +158,30 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         'persona',
         'agentWallet',
       ]) {
-        if (field in step) checkTemplates(step[field], [...at, field], block.visible)
+        if (field in step) checkTemplates(step[field], [...at, field], block)
       }
       if ('budget' in step) checkBudget(step.budget, [...at, 'budget'])
       switch (step.op) {
         case 'stop':
-          checkTemplates(step.output, [...at, 'output'], block.visible)
+          checkTemplates(step.output, [...at, 'output'], block)
           if (reachable && !block.inFanout) stops = true
           reachable = false
+          ends = true
           break
         case 'tool':
-          checkTemplates(step.args, [...at, 'args'], block.visible)
+          checkTemplates(step.args, [...at, 'args'], block)
           break
         case 'search_agents':
         case 'search_tools':
         case 'search_models':
           for (const field of ['query', 'capability', 'type', 'provider']) {
-            if (field in step) checkTemplates(step[field], [...at, field], block.visible)
+            if (field in step) checkTemplates(step[field], [...at, field], block)
           }
           break
         case 'scratch':
         case 'conclave':
-          checkTemplates(step.key, [...at, 'key'], block.visible)
-          checkTemplates(step.value, [...at, 'value'], block.visible)
+          checkTemplates(step.key, [...at, 'key'], block)
+          checkTemplates(step.value, [...at, 'value'], block)
           break
         case 'synthesize':
           if (Array.isArray(step.from)) {
@@ -186,7 +206,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         case 'fanout': {
           const branches = Array.isArray(step.branches) ? step.branches : []
           branches.forEach((branch, branchIndex) => {
-            const inner = { ...block, visible: new Set(block.visible), inFanout: true }
+            const inner = enter(block, true)
             walk(record(branch)?.steps, [...at, 'branches', branchIndex, 'steps'], inner)
           })
           break
@@ -194,29 +214,60 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         case 'if': {
           checkCondition(step.cond, [...at, 'cond'], block.visible)
           const before = new Set(block.defined)
-          const thenBlock = { ...block, visible: new Set(block.visible), defined: new Set(before) }
-          const elseBlock = { ...block, visible: new Set(block.visible), defined: new Set(before) }
+          const thenBlock = { ...enter(block), defined: new Set(before) }
+          const elseBlock = { ...enter(block), defined: new Set(before) }
           const thenResult = walk(step.then, [...at, 'then'], thenBlock)
           const elseResult = walk(step.else, [...at, 'else'], elseBlock)
           // then and else never both run, so each may save the same name; after the `if`
-          // both sets are visible (a name the branch taken did not save fails at run time).
+          // both sets are visible, and definite where every branch that goes on saved it.
           for (const name of [...thenBlock.defined, ...elseBlock.defined]) block.defined.add(name)
           for (const name of [...thenResult.saved, ...elseResult.saved]) {
             block.visible.add(name)
             saved.add(name)
           }
+          const goesOn = [
+            ...(thenResult.ends ? [] : [thenBlock]),
+            ...(elseResult.ends ? [] : [elseBlock]),
+          ]
+          for (const name of block.visible) {
+            if (block.definite.has(name)) continue
+            const missing = goesOn.filter((branch) => !branch.definite.has(name))
+            if (missing.length === 0) {
+              block.definite.add(name)
+              block.uncertain.delete(name)
+            } else if (thenResult.saved.has(name) || elseResult.saved.has(name)) {
+              block.uncertain.set(name, ifReason(name, at, { thenResult, elseResult }))
+            }
+          }
+          if (goesOn.length === 0) ends = true
           if (reachable && (thenResult.stops || elseResult.stops)) stops = true
           break
         }
         case 'loop': {
           const bodyNames = collectSaved(step.do)
           checkCondition(step.while, [...at, 'while'], new Set([...block.visible, ...bodyNames]))
-          const body = { ...block, visible: new Set(block.visible) }
+          const unset = new Set([...bodyNames].filter((name) => !block.visible.has(name)))
+          const runsOnce = loopRunsOnce(step, unset)
+          const body = enter(block)
           const result = walk(step.do, [...at, 'do'], body)
           for (const name of result.saved) {
             block.visible.add(name)
             saved.add(name)
+            if (block.definite.has(name)) continue
+            if (runsOnce && body.definite.has(name)) {
+              block.definite.add(name)
+              block.uncertain.delete(name)
+            } else {
+              const where = formatPath(at)
+              block.uncertain.set(
+                name,
+                runsOnce
+                  ? `the loop at ${where} does not save it on every path through its body`
+                  : `it is saved in the loop at ${where}, which may run zero times (its while can be false at the first check)`,
+              )
+            }
           }
+          if (runsOnce && result.ends) ends = true
           if (reachable && result.stops) stops = true
           break
         }
@@ -226,35 +277,21 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): RawIssu
         if (typeof step.saveAs === 'string') saved.add(step.saveAs)
       }
     })
-    return { saved, stops }
+    return { saved, stops, ends }
   }
 
-  const top: Block = { visible: new Set(), defined: new Set(), inFanout: false }
+  const top: Block = {
+    visible: new Set(),
+    defined: new Set(),
+    definite: new Set(),
+    uncertain: new Map(),
+    inFanout: false,
+  }
   const result = walk(plan.steps, ['steps'], top)
   if (options.requireOutput && !result.stops) {
     report(['steps'], 'the plan has no reachable stop step, so it gives no output (requireOutput)')
   }
   return issues
-}
-
-/** Names saved anywhere in a block (not inside fanout branches, whose names stay there). */
-function collectSaved(steps: unknown): Set<string> {
-  const names = new Set<string>()
-  if (!Array.isArray(steps)) return names
-  for (const item of steps) {
-    const step = record(item)
-    if (!step) continue
-    if (typeof step.saveAs === 'string') names.add(step.saveAs)
-    for (const field of ['then', 'else', 'do']) {
-      for (const name of collectSaved(step[field])) names.add(name)
-    }
-  }
-  return names
-}
-
-function parseBudget(value: unknown): BudgetLimits | undefined {
-  const result = Budget.safeParse(value)
-  return result.success ? result.data : undefined
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seedPlan as seed } from '../__fixtures__/seed-plan'
+import { StepSchema } from '../plan'
 import { parsePlan, safeParsePlan } from './parse-plan'
 import { PlanValidationError } from './plan-validation-error'
 
@@ -93,6 +94,16 @@ steps:
     // Sorted by position.
     const lines = issues.map((issue) => issue.line ?? 0)
     expect(lines).toEqual([...lines].sort((a, b) => a - b))
+  })
+
+  it('names every op the schema accepts when an op is unknown', () => {
+    const [issue] = issuesOf({ steps: [{ op: 'bogus' }] })
+    const listed = issue?.message.replace(/^unknown op; expected one of /, '').split(', ')
+    // zod keeps the discriminator's values of a discriminated union in propValues.
+    const accepted = (StepSchema as unknown as { _zod: { propValues: { op: Set<string> } } })._zod
+      .propValues.op
+    expect(listed?.sort()).toEqual([...accepted].sort())
+    expect(listed).toContain('conclave')
   })
 
   it('refuses a model on delegate and points to models_call', () => {

@@ -1,7 +1,7 @@
 import { formatPath } from '@baton/core'
 import { type Document, isAlias, LineCounter, parseDocument, visit } from 'yaml'
 import type { z } from 'zod'
-import { type Plan, PlanSchema } from '../plan'
+import { type Plan, PlanSchema, STEP_OPS } from '../plan'
 import { type CheckPlanOptions, checkPlan, type RawIssue } from './check-plan'
 import { checkPlanLimits, DEFAULT_PLAN_LIMITS, type PlanLimits, textTooDeep } from './plan-limits'
 import { type PlanIssue, PlanValidationError } from './plan-validation-error'
@@ -146,7 +146,7 @@ function zodIssues(error: z.ZodError): RawIssue[] {
 }
 
 function opsList(): string {
-  return 'task, delegate, models_call, fanout, if, loop, tool, scratch, synthesize, ask_user, stop'
+  return STEP_OPS.join(', ')
 }
 
 function dedupe(issues: PlanIssue[]): PlanIssue[] {

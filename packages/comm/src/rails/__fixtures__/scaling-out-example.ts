@@ -1,4 +1,4 @@
-// The Redis example of docs/scaling-out.md, as it is written there: it must deliver its
+// The Redis example of docs/message-bus-rails.md, as it is written there: it must deliver its
 // message and then exit by itself once the bus and the guard are closed.
 import { createMessageBus, createRedisLoopGuard, createRedisRail } from '../../index'
 

@@ -7,7 +7,7 @@ const example = fileURLToPath(new URL('../__fixtures__/scaling-out-example.ts', 
 
 if (!runRedisTests) console.warn(`Skipping the scaling-out example: ${installRedis}.`)
 
-describe.skipIf(!runRedisTests)('the Redis example of docs/scaling-out.md', () => {
+describe.skipIf(!runRedisTests)('the Redis example of docs/message-bus-rails.md', () => {
   let redis: { url: string; stop: () => void } | undefined
   beforeAll(async () => {
     redis = await startRedisServer()
