@@ -4,8 +4,16 @@ export {
   createDirectoryWorkspace,
 } from './create-directory-workspace'
 export { createFileTools } from './create-file-tools'
+export { type CreateHeldWorkspaceOptions, createHeldWorkspace } from './create-held-workspace'
 export { type OpenedInside, type OpenInsideMode, openInside } from './open-inside'
+export {
+  childWithArgument,
+  isProcessAlive,
+  processTree,
+  residentBytes,
+} from './process-tree'
 export { resolveInside } from './resolve-inside'
+export { runBounded } from './run-bounded'
 export {
   changedFiles,
   type FileSnapshot,
@@ -25,5 +33,6 @@ export {
   UnknownWorkspaceKindError,
   WorkspaceBusyError,
   WorkspaceEscapeError,
+  WorkspaceToolTimeoutError,
   WorkspaceUnavailableError,
 } from './workspace-errors'

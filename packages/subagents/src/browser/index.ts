@@ -1,0 +1,9 @@
+export { BrowserActionError, BrowserNavigationRefusedError } from './browser-errors'
+export { BROWSER_TOOL_NAMES, createBrowserTools } from './create-browser-tools'
+export {
+  type BrowserWorkspaceProvider,
+  type BrowserWorkspaceProviderOptions,
+  createBrowserWorkspaceProvider,
+} from './create-browser-workspace-provider'
+export { createOriginPolicy, isLoopbackHost, type OriginPolicy } from './origin-policy'
+export { CHROMIUM_FLAGS } from './shared-browser'
