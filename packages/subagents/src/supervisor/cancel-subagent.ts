@@ -77,14 +77,16 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
 
 /**
  * Ends what a sub-agent's own workspace holds besides its files (a lease of its caller's is
- * not its to end). A workspace's `dispose` may be called again by `cleanup`; it does nothing then.
+ * not its to end). Called once per sub-agent, however many of cancel, its turn's end and
+ * `cleanup` ask for it.
  *
  * @example
  * await disposeHeld(subagent) // its browser context is closed
  */
-export async function disposeHeld(subagent: Subagent): Promise<void> {
-  if (subagent.workspaceKind === 'share') return
-  await subagent.workspace.dispose?.().catch(() => {})
+export function disposeHeld(subagent: Subagent): Promise<void> {
+  if (subagent.workspaceKind === 'share') return Promise.resolve()
+  subagent.disposing ??= (subagent.workspace.dispose?.() ?? Promise.resolve()).catch(() => {})
+  return subagent.disposing
 }
 
 async function settledWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
