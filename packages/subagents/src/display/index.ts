@@ -1,1 +1,12 @@
-export {}
+export {
+  createDisplayTools,
+  DISPLAY_TOOL_NAMES,
+  type DisplayApp,
+} from './create-display-tools'
+export {
+  createDisplayWorkspaceProvider,
+  type DisplayWorkspaceProvider,
+  type DisplayWorkspaceProviderOptions,
+  type RunningDisplay,
+} from './create-display-workspace-provider'
+export { DisplayActionError, DisplayAppNotAllowedError } from './display-errors'

@@ -10,6 +10,12 @@ import {
 } from '../workspace/workspace-errors'
 import type { SupervisorTree } from './supervisor-state'
 
+/** Other names of a kind: a `display` provider also gives out `desktop` and `apps` workspaces. */
+export const WORKSPACE_ALIASES: Readonly<Record<string, string>> = {
+  desktop: 'display',
+  apps: 'display',
+}
+
 /**
  * Checks at `delegate` that a workspace kind can be given out now, and returns its provider
  * (none for `share` and directories).
@@ -32,7 +38,7 @@ export function checkWorkspaceKind(options: {
   // 'new' is a workspace of the caller's own kind.
   const wanted = kind === 'new' ? caller.kind : kind
   if (wanted === 'directory') return undefined
-  const provider = providers[wanted]
+  const provider = providers[wanted] ?? providers[WORKSPACE_ALIASES[wanted] ?? '']
   if (!provider) {
     throw new UnknownWorkspaceKindError({
       kind: wanted,
