@@ -10,6 +10,7 @@ export {
   RunStateError,
   StepLimitError,
   TaskFailedError,
+  TaskWorkspaceToolsError,
   ToolNotFoundError,
   ToolStepError,
 } from './run-errors'

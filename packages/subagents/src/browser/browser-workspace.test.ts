@@ -6,9 +6,9 @@ import { directive, eventually, makeTempRoot } from '../supervisor/__fixtures__/
 import { makeAgent } from '../supervisor/__fixtures__/make-agent'
 import { createSupervisor } from '../supervisor/create-supervisor'
 import { isProcessAlive, processTree } from '../workspace/process-tree'
+import { BROWSER_TOOL_NAMES } from '../workspace/workspace-kind-tools'
 import { CHROMIUM_PATH, chromiumAvailable, pngSize } from './__fixtures__/chromium'
 import { startTestSite, type TestSite } from './__fixtures__/test-site'
-import { BROWSER_TOOL_NAMES } from './create-browser-tools'
 import {
   type BrowserWorkspaceProvider,
   createBrowserWorkspaceProvider,

@@ -9,18 +9,6 @@ import type { BrowserSession } from './browser-session'
 import type { OriginPolicy } from './origin-policy'
 import { REFUSED_HEADER } from './origin-proxy'
 
-/** The names of the browser tools, for a card's `tools`. */
-export const BROWSER_TOOL_NAMES = [
-  'open_page',
-  'read_page',
-  'click',
-  'type',
-  'screenshot',
-  'back',
-  'tabs',
-  'close_tab',
-] as const
-
 // Made once: a zod schema costs far more to build than the tools around it.
 const OpenInput = z.object({
   url: z.string().min(1),

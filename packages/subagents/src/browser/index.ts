@@ -1,5 +1,6 @@
+export { BROWSER_TOOL_NAMES } from '../workspace/workspace-kind-tools'
 export { BrowserActionError, BrowserNavigationRefusedError } from './browser-errors'
-export { BROWSER_TOOL_NAMES, createBrowserTools } from './create-browser-tools'
+export { createBrowserTools } from './create-browser-tools'
 export {
   type BrowserWorkspaceProvider,
   type BrowserWorkspaceProviderOptions,

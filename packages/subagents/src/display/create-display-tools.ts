@@ -6,9 +6,6 @@ import { runBounded } from '../workspace/run-bounded'
 import { DisplayAppNotAllowedError } from './display-errors'
 import type { DisplaySession } from './display-session'
 
-/** The names of the display tools, for a card's `tools`. */
-export const DISPLAY_TOOL_NAMES = ['screenshot', 'click', 'type', 'key', 'launch'] as const
-
 /** A program the caller allows on the display: the model picks it by name, never the command. */
 export type DisplayApp = { command: string; args?: string[] }
 

@@ -10,7 +10,7 @@ import { directive, makeTempRoot } from '../supervisor/__fixtures__/helpers'
 import { makeAgent } from '../supervisor/__fixtures__/make-agent'
 import { createSupervisor } from '../supervisor/create-supervisor'
 import { isProcessAlive } from '../workspace/process-tree'
-import { DISPLAY_TOOL_NAMES } from './create-display-tools'
+import { DISPLAY_TOOL_NAMES } from '../workspace/workspace-kind-tools'
 import {
   createDisplayWorkspaceProvider,
   type DisplayWorkspaceProvider,

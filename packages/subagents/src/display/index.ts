@@ -1,8 +1,5 @@
-export {
-  createDisplayTools,
-  DISPLAY_TOOL_NAMES,
-  type DisplayApp,
-} from './create-display-tools'
+export { DISPLAY_TOOL_NAMES } from '../workspace/workspace-kind-tools'
+export { createDisplayTools, type DisplayApp } from './create-display-tools'
 export {
   createDisplayWorkspaceProvider,
   type DisplayWorkspaceProvider,

@@ -8,13 +8,8 @@ import {
   WorkspaceBusyError,
   WorkspaceUnavailableError,
 } from '../workspace/workspace-errors'
+import { WORKSPACE_ALIASES } from '../workspace/workspace-kind-tools'
 import type { SupervisorTree } from './supervisor-state'
-
-/** Other names of a kind: a `display` provider also gives out `desktop` and `apps` workspaces. */
-export const WORKSPACE_ALIASES: Readonly<Record<string, string>> = {
-  desktop: 'display',
-  apps: 'display',
-}
 
 /**
  * Checks at `delegate` that a workspace kind can be given out now, and returns its provider

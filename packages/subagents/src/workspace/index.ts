@@ -20,6 +20,7 @@ export {
   SUBAGENTS_DIRECTORY,
   snapshotFiles,
 } from './snapshot-files'
+export { groupGone, signalGroup, stopGroup } from './stop-group'
 export type {
   LendOptions,
   Workspace,
@@ -36,3 +37,9 @@ export {
   WorkspaceToolTimeoutError,
   WorkspaceUnavailableError,
 } from './workspace-errors'
+export {
+  BROWSER_TOOL_NAMES,
+  DISPLAY_TOOL_NAMES,
+  WORKSPACE_ALIASES,
+  workspaceKindTools,
+} from './workspace-kind-tools'
