@@ -1,4 +1,5 @@
 export { type CallModelOptions, type CallModelResult, callModel } from './call-model'
+export { checkTaskWorkspaceTools } from './check-task-workspace-tools'
 export { resolveInputs } from './resolve-inputs'
 export { resumeRun } from './resume-run'
 export { createMemoryResumeStore, type ResumeStore } from './resume-store'

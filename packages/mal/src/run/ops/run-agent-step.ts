@@ -1,8 +1,8 @@
 import { type Agent, checkAgentInput, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
-import { MaxDepthExceededError, workspaceKindTools } from '@baton/subagents'
+import { MaxDepthExceededError } from '@baton/subagents'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
-import { TaskWorkspaceToolsError } from '../run-errors'
+import { checkTaskWorkspaceTools } from '../check-task-workspace-tools'
 import type { StepContext, StepOutcome } from './step-context'
 
 /**
@@ -36,7 +36,9 @@ export async function runAgentStep(
   const prompt = renderTemplate(step.prompt, scope)
   // Before anything is spent: a message the agent's card says it cannot take is refused here.
   checkAgentInput(agent, prompt)
-  if (step.op === 'task' && step.workspace) checkWorkspaceTools(agent, step, step.workspace)
+  if (step.op === 'task' && step.workspace) {
+    checkTaskWorkspaceTools({ agent, workspace: step.workspace, tools: step.tools })
+  }
   const request = {
     agent,
     prompt,
@@ -59,19 +61,4 @@ export async function runAgentStep(
           ...(step.persona === undefined ? {} : { persona: renderTemplate(step.persona, scope) }),
         })
   return { value: result.text, wallet: agent.wallet }
-}
-
-// A browser or display the agent could not use would be started for nothing: the card (as the
-// step narrows it) must list some of the kind's tools.
-function checkWorkspaceTools(agent: Agent, step: TaskStep, workspace: string): void {
-  const needs = workspaceKindTools(workspace) ?? []
-  const listed = (agent.tools ?? []).filter((name) => !step.tools || step.tools.includes(name))
-  if (!needs.some((name) => listed.includes(name))) {
-    throw new TaskWorkspaceToolsError({
-      wallet: agent.wallet,
-      workspace,
-      needs,
-      listed,
-    })
-  }
 }
