@@ -10,6 +10,7 @@ export {
   childWithArgument,
   isProcessAlive,
   processTree,
+  proportionalBytes,
   residentBytes,
 } from './process-tree'
 export { resolveInside } from './resolve-inside'

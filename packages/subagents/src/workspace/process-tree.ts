@@ -53,6 +53,25 @@ export function residentBytes(pids: number[]): number[] {
 }
 
 /**
+ * The proportional set size of each process, in bytes (0 for one that is gone): its private
+ * memory plus its share of pages it shares with others, so a sum over a process tree counts
+ * a shared page once (a sum of RSS counts it in every process that maps it).
+ *
+ * @example
+ * proportionalBytes(processTree(pid)).reduce((a, b) => a + b, 0)
+ */
+export function proportionalBytes(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))
+      return match ? Number(match[1]) * 1024 : 0
+    } catch {
+      return 0
+    }
+  })
+}
+
+/**
  * Whether a process is alive and not a zombie (an exited child its parent has not reaped).
  *
  * @example
