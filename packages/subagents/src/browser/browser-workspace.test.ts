@@ -193,7 +193,7 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
     await run('open_page', { url: `${site.origin}/` })
     const button = refOf(String((await run('read_page', {})).snapshot), 'button', 'Add one')
     const id = supervisor.delegate(
-      `${directive('tabs')}${directive('read_page')}${directive('click', { ref: button })}${directive('ask_caller', { question: 'clicked; more?' })}`,
+      `${directive('tabs')}${directive('read_page')}${directive('click', { ref: button })}${directive('screenshot')}${directive('ask_caller', { question: 'clicked; more?' })}`,
       { workspace: 'share' },
     )
     const asking = (await supervisor.waitAgents([id]))?.[id]
@@ -208,6 +208,8 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
     const done = (await supervisor.waitAgents([id]))?.[id]
     expect(done?.status, done?.error).toBe('done')
     expect(done?.result).toContain(`${site.origin}/`)
+    // What its tools wrote into the caller's directory is in its report.
+    expect(done?.files).toEqual([path.join('screenshots', 'screenshot-1.png')])
     // Handed back as the child left it: the same tab, clicked once.
     const after = await run('read_page', {})
     expect(after).toMatchObject({ tab: 0, url: `${site.origin}/` })

@@ -52,8 +52,10 @@ class HeldWorkspace implements WorkspaceLease {
   get holder(): string | undefined {
     return this.#files.holder
   }
+  // Its kind's tools write files of their own (screenshots, downloads) that no `onWrite`
+  // hears of: a sub-agent's report must read the disk to list them.
   get reportsWrites(): boolean {
-    return (this.#files as Partial<WorkspaceLease>).reportsWrites === true
+    return false
   }
 
   lend(holder: string, options?: LendOptions): WorkspaceLease {
