@@ -6,7 +6,11 @@ import { type OriginProxy, startOriginProxy } from './origin-proxy'
 import type { SharedBrowser } from './shared-browser'
 
 /** A request the workspace refused, as the model is told of it. */
-export type Refusal = { url: string; reason: string }
+export type Refusal = {
+  url: string
+  reason: string /** Counts every refusal of the session, from 1. */
+  seq: number
+}
 
 /**
  * One sub-agent's browser: a context of the shared Chromium (its own cookies, storage and
@@ -49,10 +53,12 @@ export class BrowserSession {
     timeoutMs: number
   }): Promise<BrowserSession> {
     const refusals: Refusal[] = []
+    let seq = 0
     const proxy = await startOriginProxy({
       policy: options.policy,
       onRefused: (url, reason) => {
-        refusals.push({ url, reason })
+        seq += 1
+        refusals.push({ url, reason, seq })
         // The last few are enough to say why a page did not load.
         if (refusals.length > 20) refusals.shift()
       },
@@ -76,6 +82,11 @@ export class BrowserSession {
     const session = new BrowserSession(context, proxy, options.directory, refusals)
     context.on('page', (page) => session.#track(page))
     return session
+  }
+
+  /** How many requests were refused so far. */
+  get refusedCount(): number {
+    return this.refusals.at(-1)?.seq ?? 0
   }
 
   /** The current tab, opened if there is none. */

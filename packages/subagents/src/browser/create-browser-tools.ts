@@ -109,9 +109,11 @@ export function createBrowserTools(options: BrowserToolsOptions): ToolSet {
           if (reason !== undefined) throw new BrowserNavigationRefusedError({ url, reason })
           if (newTab) session.current = await session.context.newPage()
           const page = await session.page()
-          const before = session.refusals.length
+          const before = session.refusedCount
+          // The first request refused since this navigation began: the page's own (a favicon
+          // of the refused origin may follow it).
           const refusedOnTheWay = (fallback: string) => {
-            const refused = session.refusals.at(-1)
+            const refused = session.refusals.find((entry) => entry.seq > before)
             return new BrowserNavigationRefusedError({
               url: refused?.url ?? fallback,
               reason: `${refused?.reason ?? 'not allowed'} (reached from ${url})`,
@@ -122,7 +124,7 @@ export function createBrowserTools(options: BrowserToolsOptions): ToolSet {
             response = await page.goto(url, { waitUntil: 'domcontentloaded' })
           } catch (error) {
             // An https redirect that led out: its tunnel was refused, and the load failed.
-            if (session.refusals.length > before) throw refusedOnTheWay(url)
+            if (session.refusedCount > before) throw refusedOnTheWay(url)
             throw error
           }
           // A plain-http redirect that led out was answered by the proxy's refusal.
