@@ -1,4 +1,5 @@
 import { a2aCase } from './a2a/a2a-case'
+import { browserWorkspacesCase } from './browser-workspaces/browser-workspaces-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
@@ -29,4 +30,5 @@ export const CASES: readonly BenchCase[] = [
   httpAgentCase,
   a2aCase,
   mcpToolCase,
+  browserWorkspacesCase,
 ]

@@ -16,10 +16,11 @@ import {
 import {
   answerText,
   cardOutput,
+  checkTaskWorkspaceTools,
   createDefaultHost,
   type AgentHost as PlanAgentHost,
 } from '@baton/mal'
-import { MaxDepthExceededError } from '@baton/subagents'
+import { MaxDepthExceededError, type WorkspaceProvider } from '@baton/subagents'
 import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import { askRemoteAgent } from '../a2a/ask-remote-agent'
@@ -54,6 +55,11 @@ export type CreateAgentHostOptions = {
    * public addresses only, no redirects; see `createEndpointFetch`).
    */
   endpointFetch?: typeof globalThis.fetch
+  /**
+   * The workspace kinds (`browser`, `display`) `start_subagent` and MAL `task` may ask for
+   * (see `createWorkspaceProviders`); none by default.
+   */
+  workspaceProviders?: Record<string, WorkspaceProvider>
 }
 
 export type ServerAgentHost = AgentHost &
@@ -65,6 +71,12 @@ export type ServerAgentHost = AgentHost &
   }
 
 type ExtraTools = NonNullable<RunAgentOptions['extraTools']>
+
+const SubagentInput = z.object({
+  task: z.string().min(1),
+  agentId: z.string().min(1).optional(),
+  workspace: z.enum(['browser', 'display']).optional(),
+})
 
 /** The depth of delegation `start_subagent` allows by default (see `maxDelegationDepth`). */
 export const DEFAULT_MAX_DELEGATION_DEPTH = 3
@@ -90,6 +102,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     models: options.models,
     memory: options.memory,
     fetch: endpointFetch,
+    ...(options.workspaceProviders ? { workspaceProviders: options.workspaceProviders } : {}),
     ...(catalogue
       ? {
           agentTools: (agent: Agent, context: { budget: Budget; workspaceDir?: string }) =>
@@ -137,9 +150,9 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     }
     const subagent = {
       description:
-        'Start a sub-agent for a bounded task in a workspace of its own and wait for its answer: another agent by id, or a copy of yourself when agentId is left out. It spends from your budget.',
-      inputSchema: z.object({ task: z.string().min(1), agentId: z.string().min(1).optional() }),
-      execute: async ({ task, agentId }: { task: string; agentId?: string }) => {
+        'Start a sub-agent for a bounded task in a workspace of its own and wait for its answer: another agent by id, or a copy of yourself when agentId is left out. workspace: browser gives it a browser of its own, display a screen of its own (its card must list their tools). It spends from your budget.',
+      inputSchema: SubagentInput,
+      execute: async ({ task, agentId, workspace }: z.output<typeof SubagentInput>) => {
         // The agent a message is for is depth 0; the sub-agent it starts here is depth 1.
         const depth = 1
         if (depth > maxDelegationDepth) {
@@ -149,6 +162,8 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
           ? await resolve(agentId)
           : // A copy of the caller that cannot delegate again, so sub-agents do not nest for ever.
             { ...agent, agentCard: { ...agent.agentCard, canDelegate: false } }
+        // A browser or display it could not use is refused before anything starts.
+        if (workspace) checkTaskWorkspaceTools({ agent: worker, workspace })
         const { text } = await planHost.task({
           agent: worker,
           prompt: task,
@@ -156,6 +171,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
           signal: budget.signal,
           path: `subagent:${worker.id}`,
           isolation: 'workspace',
+          ...(workspace ? { workspace } : {}),
           // mal's host counts the worker as depth 1 too, and refuses its sub-agents past this.
           maxDepth: maxDelegationDepth,
         })

@@ -21,6 +21,7 @@ import { loadToolsModule } from '../tools/load-tools-module'
 import { createAgentHost, type ServerAgentHost } from './agent-host'
 import type { BatonServices } from './baton-services'
 import { createRunService } from './run-service'
+import { createWorkspaceProviders } from './workspace-providers'
 
 /** How long a shutdown lets runs in flight reach their next step boundary. */
 export const shutdownDrainMs = 10_000
@@ -102,8 +103,10 @@ export async function createServices(
     ...(settings.mcpConfig ? { mcp: await loadMcpSettings(settings.mcpConfig) } : {}),
     ...(settings.toolsModule ? { moduleTools: await loadToolsModule(settings.toolsModule) } : {}),
   })
+  const workspaces = createWorkspaceProviders(settings)
   const agentHost = createAgentHost({
     tools,
+    workspaceProviders: workspaces.providers,
     agents: repositories.agents,
     registry,
     ledger: repositories.ledger,
@@ -204,6 +207,7 @@ export async function createServices(
       if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
       await bus.close()
       await tools.close()
+      await workspaces.close()
       await redisConclave?.close()
       await scale?.close()
       await db.destroy()

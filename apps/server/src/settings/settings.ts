@@ -7,6 +7,11 @@ const Flag = z
   .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
   .transform((value) => value === 'true' || value === '1')
 
+const DisplayApps = z.record(
+  z.string().regex(/^[a-z0-9_-]+$/i, 'app names are letters, digits, _ and -'),
+  z.strictObject({ command: z.string().min(1), args: z.array(z.string()).optional() }),
+)
+
 /** The server's settings, read from the environment (names as the variables are spelled). */
 export const SettingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
@@ -82,6 +87,44 @@ export const SettingsSchema = z.object({
   BATON_RUN_MAX_WALL_MS: z.coerce.number().int().min(1).default(600_000),
   /** With DATABASE_URL: how long a connection attempt or a query may take before it fails. */
   BATON_DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Comma-separated origins sub-agents' browsers may open (`start_subagent` and MAL `task`
+   * with `workspace: browser`); unset, there are no browser workspaces.
+   */
+  BATON_BROWSER_ORIGINS: z.string().default(''),
+  /** Browser workspaces may reach loopback addresses (only those listed in BATON_BROWSER_ORIGINS). */
+  BATON_BROWSER_ALLOW_LOOPBACK: Flag.default(false),
+  /** The Chromium browser workspaces run (never downloaded). */
+  BATON_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /**
+   * JSON `{ "<name>": { "command": "...", "args": [...] } }`: the apps a display workspace may
+   * launch; unset, there are no display workspaces.
+   */
+  BATON_DISPLAY_APPS: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text.trim() === '') return undefined
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be JSON: { "name": { "command": "..." } }',
+        })
+        return z.NEVER
+      }
+      const apps = DisplayApps.safeParse(value)
+      if (apps.success) return apps.data
+      context.addIssue({
+        code: 'custom',
+        message: apps.error.issues
+          .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+          .join('; '),
+      })
+      return z.NEVER
+    }),
 })
 
 export type Settings = {
@@ -130,6 +173,12 @@ export type Settings = {
   runMaxWallMs: number
   /** How long a database connection or query may take (BATON_DATABASE_TIMEOUT_MS). */
   databaseTimeoutMs: number
+  /** Browser workspaces for sub-agents (BATON_BROWSER_ORIGINS, ...); undefined: none. */
+  browserWorkspaces:
+    | { allowedOrigins: string[]; allowLoopback: boolean; executablePath: string }
+    | undefined
+  /** Display workspaces for sub-agents (BATON_DISPLAY_APPS); undefined: none. */
+  displayWorkspaces: { apps: Record<string, { command: string; args?: string[] }> } | undefined
 }
 
 /**
@@ -152,6 +201,9 @@ export function readSettings(environment: Record<string, string | undefined>): S
       { path: 'REDIS_URL', message: 'needs DATABASE_URL: processes share one PostgreSQL' },
     ])
   }
+  const browserOrigins = values.BATON_BROWSER_ORIGINS.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
   return {
     port: values.PORT,
     host: values.HOST,
@@ -185,6 +237,14 @@ export function readSettings(environment: Record<string, string | undefined>): S
     runMaxSteps: values.BATON_RUN_MAX_STEPS,
     runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
     databaseTimeoutMs: values.BATON_DATABASE_TIMEOUT_MS,
+    browserWorkspaces: browserOrigins.length
+      ? {
+          allowedOrigins: browserOrigins,
+          allowLoopback: values.BATON_BROWSER_ALLOW_LOOPBACK,
+          executablePath: values.BATON_CHROMIUM_PATH,
+        }
+      : undefined,
+    displayWorkspaces: values.BATON_DISPLAY_APPS ? { apps: values.BATON_DISPLAY_APPS } : undefined,
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Agent, Budget } from '@baton/core'
 import type { ConclaveSpace } from '../conclave/conclave-types'
-import type { Isolation } from '../plan'
+import type { Isolation, TaskWorkspaceKind } from '../plan'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
 /** What a `delegate` step asks of a host. */
@@ -35,6 +35,8 @@ export type HostTaskRequest = HostDelegateRequest & {
   /** Overrides the agent card's persona. */
   persona?: string
   isolation: Isolation
+  /** A workspace of this kind for the task (see `createDefaultHost`'s `workspaceProviders`). */
+  workspace?: TaskWorkspaceKind
 }
 
 export type HostResult = { text: string }

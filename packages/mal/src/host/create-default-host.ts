@@ -5,7 +5,7 @@ import {
   runAgent,
   type ToolRegistry,
 } from '@baton/core'
-import { runTask } from '@baton/subagents'
+import { runTask, type WorkspaceProvider } from '@baton/subagents'
 import { sendA2AMessage } from '../a2a'
 import { createConclaveTools } from '../conclave/create-conclave-tools'
 import { withGrantedTools } from '../granted-tools'
@@ -33,6 +33,12 @@ export type CreateDefaultHostOptions = {
    * temporary directory per task, removed after the step).
    */
   workspaceRoot?: string
+  /**
+   * Providers of the workspace kinds a `task` may ask for (`workspace: browser | display`),
+   * e.g. `{ browser: createBrowserWorkspaceProvider(...), display: createDisplayWorkspaceProvider(...) }`.
+   * A task asking for a kind not given here fails with `UNKNOWN_WORKSPACE_KIND`.
+   */
+  workspaceProviders?: Record<string, WorkspaceProvider>
   /** How long a remote (A2A) agent may take (default 120000; the step's budget may cut it shorter). */
   a2aTimeoutMs?: number
   fetch?: typeof globalThis.fetch
@@ -81,7 +87,12 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
 
     async task(request: HostTaskRequest): Promise<HostResult> {
       const { agent, budget, signal, isolation } = request
-      const place = taskWorkspace({ workspaceRoot: options.workspaceRoot, isolation })
+      const place = taskWorkspace({
+        workspaceRoot: options.workspaceRoot,
+        isolation,
+        ...(request.workspace ? { kind: request.workspace } : {}),
+        providers: options.workspaceProviders ?? {},
+      })
       const runner = createTaskRunner({
         request,
         host,
@@ -100,6 +111,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
           agent,
           budget,
           workspace: place.workspace,
+          ...(options.workspaceProviders ? { workspaceProviders: options.workspaceProviders } : {}),
           runner,
           ...host,
           ...(request.maxDepth === undefined ? {} : { maxDepth: request.maxDepth }),

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
 import { mkdir, rm, rmdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createDirectoryWorkspace, SUBAGENTS_DIRECTORY, type Workspace } from '@baton/subagents'
+import {
+  createDirectoryWorkspace,
+  SUBAGENTS_DIRECTORY,
+  UnknownWorkspaceKindError,
+  WORKSPACE_ALIASES,
+  type Workspace,
+  type WorkspaceProvider,
+  WorkspaceUnavailableError,
+} from '@baton/subagents'
 import type { Isolation } from '../plan'
 
 export type TaskWorkspace = {
@@ -30,8 +39,12 @@ export type TaskWorkspace = {
 export function taskWorkspace(options: {
   workspaceRoot: string | undefined
   isolation: Isolation
+  /** A workspace kind (`browser`, `display`) from `providers` instead of a plain directory. */
+  kind?: string
+  providers?: Record<string, WorkspaceProvider>
 }): TaskWorkspace {
   const { workspaceRoot, isolation } = options
+  if (options.kind !== undefined) return kindWorkspace({ ...options, kind: options.kind })
   if (!workspaceRoot) {
     // Made by the sub-agent's first file operation, if any (`<root>/.subagents/sub-1`).
     const root = path.join(tmpdir(), `baton-mal-task-${randomUUID()}`)
@@ -78,5 +91,44 @@ async function removeIfEmpty(directory: string): Promise<void> {
     await rmdir(directory)
   } catch {
     // Not empty: the task's files stay for the caller.
+  }
+}
+
+/**
+ * A task's workspace of a provider's kind: always a directory of its own (a browser or a
+ * display is never shared between tasks), which the task works in (`share`). Its browser or
+ * display ends after the step; its files (screenshots, downloads) stay under a workspace root,
+ * and a temporary root is removed.
+ */
+function kindWorkspace(options: {
+  workspaceRoot: string | undefined
+  kind: string
+  providers?: Record<string, WorkspaceProvider>
+}): TaskWorkspace {
+  const providers = options.providers ?? {}
+  const provider = providers[options.kind] ?? providers[WORKSPACE_ALIASES[options.kind] ?? '']
+  if (!provider) {
+    throw new UnknownWorkspaceKindError({
+      kind: options.kind,
+      known: ['directory', ...Object.keys(providers)],
+    })
+  }
+  const reason = provider.unavailableReason?.()
+  if (reason !== undefined) throw new WorkspaceUnavailableError({ kind: options.kind, reason })
+  const root = options.workspaceRoot
+    ? path.join(options.workspaceRoot, SUBAGENTS_DIRECTORY, `task-${randomUUID()}`)
+    : path.join(tmpdir(), `baton-mal-task-${randomUUID()}`)
+  // A provider is promised a directory that exists.
+  mkdirSync(root, { recursive: true })
+  const parent = createDirectoryWorkspace({ root })
+  const workspace = provider.create({ id: 'task', directory: root, parent })
+  return {
+    workspace,
+    delegate: 'share',
+    remove: async () => {
+      await workspace.dispose?.()
+      if (options.workspaceRoot) await removeIfEmpty(root)
+      else await rm(root, { recursive: true, force: true })
+    },
   }
 }

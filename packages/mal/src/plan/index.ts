@@ -22,5 +22,6 @@ export type {
   StopStep,
   SynthesizeStep,
   TaskStep,
+  TaskWorkspaceKind,
   ToolStep,
 } from './step-types'

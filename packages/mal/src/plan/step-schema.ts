@@ -52,6 +52,7 @@ const TaskSchema = z
     persona: z.string().optional(),
     budget: Budget.optional(),
     isolation: Isolation.default('none'),
+    workspace: z.enum(['browser', 'display']).optional(),
     minTrustTier: TrustTier.optional(),
     model: refuseModel('task'),
   })

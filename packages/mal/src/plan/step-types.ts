@@ -21,9 +21,16 @@ export type TaskStep = {
   persona?: string
   budget?: BudgetLimits
   isolation: Isolation
+  /**
+   * A workspace of that kind for the task (a browser of its own, or a display), from the
+   * host's workspace providers; the agent's card must list some of the kind's tools.
+   */
+  workspace?: TaskWorkspaceKind
   /** The agent must be trusted at least this much, or the step fails before anything is spent. */
   minTrustTier?: TrustTier
 }
+/** The workspace kinds a `task` may ask for besides a directory. */
+export type TaskWorkspaceKind = 'browser' | 'display'
 export type DelegateStep = {
   op: 'delegate'
   saveAs: string

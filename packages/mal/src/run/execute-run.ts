@@ -63,6 +63,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
         ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
         ...(options.memory ? { memory: options.memory } : {}),
         ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+        ...(options.workspaceProviders ? { workspaceProviders: options.workspaceProviders } : {}),
       }),
     models: modelsOf,
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),

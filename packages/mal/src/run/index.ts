@@ -1,4 +1,5 @@
 export { type CallModelOptions, type CallModelResult, callModel } from './call-model'
+export { checkTaskWorkspaceTools } from './check-task-workspace-tools'
 export { resolveInputs } from './resolve-inputs'
 export { resumeRun } from './resume-run'
 export { createMemoryResumeStore, type ResumeStore } from './resume-store'
@@ -10,6 +11,7 @@ export {
   RunStateError,
   StepLimitError,
   TaskFailedError,
+  TaskWorkspaceToolsError,
   ToolNotFoundError,
   ToolStepError,
 } from './run-errors'

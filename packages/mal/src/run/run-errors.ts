@@ -112,3 +112,20 @@ export class StepLimitError extends BatonError {
     )
   }
 }
+
+/** A `task` asks for a workspace kind whose tools the agent's card (or the step's `tools`) does not list. */
+export class TaskWorkspaceToolsError extends BatonError {
+  override name = 'TaskWorkspaceToolsError'
+  constructor(options: {
+    wallet: string
+    workspace: string
+    needs: readonly string[]
+    listed: string[]
+  }) {
+    super(
+      'TASK_WORKSPACE_TOOLS_MISSING',
+      `A task with workspace "${options.workspace}" needs an agent whose tools include some of ${options.needs.join(', ')}; agent ${options.wallet} lists ${options.listed.join(', ') || 'none'}.`,
+      { details: { ...options, needs: [...options.needs] } },
+    )
+  }
+}

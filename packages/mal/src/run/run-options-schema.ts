@@ -44,6 +44,12 @@ export const RunPlanOptionsSchema = z.object({
     .record(z.string(), z.custom(hasMethods('execute'), 'must be a tool with execute'))
     .optional(),
   workspaceRoot: z.string().min(1).optional(),
+  workspaceProviders: z
+    .record(
+      z.string().min(1),
+      z.custom(hasMethods('create'), 'must be a workspace provider (with create)'),
+    )
+    .optional(),
   memory: z.custom(hasMethods('read', 'append'), 'must be a memory store').optional(),
   coordinatorWallet: z.string().min(1).optional(),
   model: ModelRef.optional(),

@@ -7,6 +7,7 @@ import type {
   RunReceipt,
   ToolRegistry,
 } from '@baton/core'
+import type { WorkspaceProvider } from '@baton/subagents'
 import type { ConclaveStore } from '../conclave'
 import type { Discovery } from '../discovery'
 import type { AgentHost } from '../host'
@@ -47,6 +48,11 @@ export type RunPlanOptions = {
   tools?: Record<string, PlanTool>
   /** Where `task` workspaces are made (default: a temporary directory per task). */
   workspaceRoot?: string
+  /**
+   * Providers of the workspace kinds a `task` may ask for (`workspace: browser | display`),
+   * used by the default host (see `createDefaultHost`).
+   */
+  workspaceProviders?: Record<string, WorkspaceProvider>
   /** The agents' own memory. */
   memory?: MemoryStore
   /** Who `models_call`, `synthesize` and `tool` spend is attributed to (default `'coordinator'`). */

@@ -56,7 +56,13 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
   if (subagent.turnSettled && !subagent.process) subagent.seal()
   // From here on nothing new is recorded against it, even for calls already in flight.
   else subagent.budget.cancel(`sub-agent ${subagent.id} was cancelled by its caller`)
-  await Promise.all([cancelOpenChildren(subagent.node), subagent.process?.stop()])
+  // What its workspace holds (a browser context, a display and its programs) ends now, with
+  // its processes, not at cleanup: a cancelled sub-agent cannot go on. Its files stay.
+  await Promise.all([
+    cancelOpenChildren(subagent.node),
+    subagent.process?.stop(),
+    disposeHeld(subagent),
+  ])
   delete subagent.process
   if (subagent.workspaceKind === 'share') (subagent.workspace as WorkspaceLease).release()
   // Wait for the turn to unwind (its runner sees the aborted signal): a model call that was in
@@ -67,6 +73,20 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
   // reaches the books of this subtree: it is refused and reported as `charge-refused`.
   subagent.seal()
   node.open.delete(subagent)
+}
+
+/**
+ * Ends what a sub-agent's own workspace holds besides its files (a lease of its caller's is
+ * not its to end). Called once per sub-agent, however many of cancel, its turn's end and
+ * `cleanup` ask for it.
+ *
+ * @example
+ * await disposeHeld(subagent) // its browser context is closed
+ */
+export function disposeHeld(subagent: Subagent): Promise<void> {
+  if (subagent.workspaceKind === 'share') return Promise.resolve()
+  subagent.disposing ??= (subagent.workspace.dispose?.() ?? Promise.resolve()).catch(() => {})
+  return subagent.disposing
 }
 
 async function settledWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {

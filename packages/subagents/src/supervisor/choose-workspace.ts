@@ -8,6 +8,7 @@ import {
   WorkspaceBusyError,
   WorkspaceUnavailableError,
 } from '../workspace/workspace-errors'
+import { WORKSPACE_ALIASES } from '../workspace/workspace-kind-tools'
 import type { SupervisorTree } from './supervisor-state'
 
 /**
@@ -32,7 +33,7 @@ export function checkWorkspaceKind(options: {
   // 'new' is a workspace of the caller's own kind.
   const wanted = kind === 'new' ? caller.kind : kind
   if (wanted === 'directory') return undefined
-  const provider = providers[wanted]
+  const provider = providers[wanted] ?? providers[WORKSPACE_ALIASES[wanted] ?? '']
   if (!provider) {
     throw new UnknownWorkspaceKindError({
       kind: wanted,

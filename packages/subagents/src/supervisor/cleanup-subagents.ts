@@ -1,7 +1,7 @@
 import { rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
-import { cancelSubagent } from './cancel-subagent'
+import { cancelSubagent, disposeHeld } from './cancel-subagent'
 import type { Subagent } from './subagent'
 import type { SupervisorNodeState } from './supervisor-state'
 
@@ -28,7 +28,7 @@ export async function cleanupSubagents(
     subtree.map(async (subagent) => {
       // Its directory may still be being made: removed after, so nothing is left behind.
       await subagent.directoryMaking?.catch(() => {})
-      await subagent.workspace.dispose?.()
+      await disposeHeld(subagent)
       // A `share` sub-agent worked in its caller's directory, which is not its to remove.
       if (subagent.workspaceKind !== 'share') {
         await rm(subagent.workspace.root, { recursive: true, force: true })

@@ -4,7 +4,7 @@ import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import type { WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
-import { cancelOpenChildren } from './cancel-subagent'
+import { cancelOpenChildren, disposeHeld } from './cancel-subagent'
 import { grantedTools } from './granted-tools'
 import { messageOf, statusOf } from './status-of'
 import type { Subagent } from './subagent'
@@ -146,6 +146,8 @@ function finishTurn(
   // A sub-agent that will not go on leaves nothing of its own running behind it. Only its open
   // children are reached (each closed once), so a finished subtree is never walked again.
   if (status !== 'done' || !subagent.multiTurn) void cancelOpenChildren(subagent.node)
+  // One that cannot go on (failed, out of budget or time) holds no browser or display either.
+  if (status !== 'done' && status !== 'asking') void disposeHeld(subagent)
   node.tree.events.emit('agent-finish', {
     id: subagent.id,
     parentId: node.ownerId,

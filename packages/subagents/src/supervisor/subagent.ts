@@ -57,6 +57,8 @@ export type Subagent = {
   turn?: Promise<void>
   /** False while a turn runs; a cancel waits only for a turn that has not settled. */
   turnSettled: boolean
+  /** Set when its workspace's `dispose` was first called (cancel, a final turn, cleanup): once. */
+  disposing?: Promise<void>
   /** Set by the first cancel (its budget cancelled, its subtree closed); later ones share it. */
   closing?: Promise<void>
 }

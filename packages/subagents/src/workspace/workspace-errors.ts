@@ -65,3 +65,15 @@ export class InvalidWorkspacePathError extends BatonError {
 function shorten(text: string): string {
   return text.length > 80 ? `${text.slice(0, 40)}…${text.slice(-30)}` : text
 }
+
+/** A workspace tool call (a browser's `open_page`, a display's `launch`) took longer than allowed. */
+export class WorkspaceToolTimeoutError extends BatonError {
+  override name = 'WorkspaceToolTimeoutError'
+  constructor(options: { tool: string; timeoutMs: number }) {
+    super(
+      'WORKSPACE_TOOL_TIMEOUT',
+      `Tool "${options.tool}" did not finish within ${options.timeoutMs} ms.`,
+      { details: { tool: options.tool, timeoutMs: options.timeoutMs } },
+    )
+  }
+}

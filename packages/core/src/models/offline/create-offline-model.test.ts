@@ -20,6 +20,30 @@ describe('createOfflineModel', () => {
     )
   })
 
+  it('tells of an image a tool returned in a few words, not as its base64', async () => {
+    const png = Buffer.alloc(3000, 7).toString('base64')
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      prompt: 'Look [[tool:shoot]]',
+      tools: {
+        shoot: tool({
+          inputSchema: z.object({}),
+          execute: async () => ({ path: 'a.png' }),
+          toModelOutput: () => ({
+            type: 'content',
+            value: [
+              { type: 'text', text: 'saved a.png' },
+              { type: 'image-data', data: png, mediaType: 'image/png' },
+            ],
+          }),
+        }),
+      },
+      stopWhen: stepCountIs(3),
+    })
+    expect(text).toContain('shoot → saved a.png [image/png, 3000 bytes]')
+    expect(text).not.toContain(png.slice(0, 40))
+  })
+
   it('answers as a generic assistant when the system prompt does not name an agent', async () => {
     const { text } = await generateText({ model: createOfflineModel(), prompt: 'hello' })
     expect(text).toBe('Assistant (assistant): Here is my response to "hello".')

@@ -62,6 +62,18 @@ function renderOutput(output: LanguageModelV3ToolResultOutput): string {
       return `error: ${JSON.stringify(output.value)}`
     case 'execution-denied':
       return `denied${output.reason ? `: ${output.reason}` : ''}`
+    case 'content':
+      // Text as it is; an image or file as a short note, not pages of base64.
+      return output.value
+        .map((part) => {
+          if (part.type === 'text') return part.text
+          if ('data' in part && typeof part.data === 'string') {
+            const bytes = Math.floor((part.data.length * 3) / 4)
+            return `[${'mediaType' in part ? part.mediaType : 'file'}, ${bytes} bytes]`
+          }
+          return `[${part.type}]`
+        })
+        .join(' ')
     default:
       return JSON.stringify(output)
   }

@@ -2,6 +2,7 @@ import { type Agent, checkAgentInput, isTrustTierAtLeast, TrustTierTooLowError }
 import { MaxDepthExceededError } from '@baton/subagents'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
+import { checkTaskWorkspaceTools } from '../check-task-workspace-tools'
 import type { StepContext, StepOutcome } from './step-context'
 
 /**
@@ -35,6 +36,9 @@ export async function runAgentStep(
   const prompt = renderTemplate(step.prompt, scope)
   // Before anything is spent: a message the agent's card says it cannot take is refused here.
   checkAgentInput(agent, prompt)
+  if (step.op === 'task' && step.workspace) {
+    checkTaskWorkspaceTools({ agent, workspace: step.workspace, tools: step.tools })
+  }
   const request = {
     agent,
     prompt,
@@ -52,6 +56,7 @@ export async function runAgentStep(
       : await services.host.task({
           ...request,
           isolation: step.isolation,
+          ...(step.workspace ? { workspace: step.workspace } : {}),
           ...(step.tools ? { tools: step.tools } : {}),
           ...(step.persona === undefined ? {} : { persona: renderTemplate(step.persona, scope) }),
         })
