@@ -98,7 +98,10 @@ export async function collectStream(options: {
         case 'finish':
           finishReason = part.finishReason
           usage = part.usage
-          break
+          // The call is over (and paid for): whatever follows, an abort its own charge caused
+          // included, is no longer its business.
+          await reader.cancel().catch(() => {})
+          return { content, finishReason, usage, ...(response ? { response } : {}) }
         case 'error':
           throw part.error
         default:
