@@ -46,7 +46,10 @@ export class StepTextCoalescer {
     this.#firstTextMs ??= now - this.#started
     this.#waiting += text
     const due = this.#lastSent === 0 || now - this.#lastSent >= this.#intervalMs
-    if (due || this.#waiting.length >= this.#maxCharacters) return this.#flush()
+    if (due || this.#waiting.length >= this.#maxCharacters) {
+      this.#flush()
+      return
+    }
     this.#timer ??= setTimeout(() => this.#flush(), this.#intervalMs - (now - this.#lastSent))
   }
 
