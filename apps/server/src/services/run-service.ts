@@ -577,6 +577,8 @@ class Runs implements RunService {
       signal: active.controller.signal,
       budget,
       onEvent: (event) => {
+        // A step's streamed text is live only: handed to the run's readers, never stored.
+        if (event.type === 'step-delta') return this.notifier.delta(event)
         recorder.observe(event)
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.
