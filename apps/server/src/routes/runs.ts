@@ -156,6 +156,10 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         deltas.add(delta)
         deltas.sendUpTo(last)
       })
+      // A reader from the start is given the text streamed before it came, one piece per step
+      // (in the same turn as it starts listening, so nothing falls between); a reader resuming
+      // after an id had that text already, and gets the text from now on.
+      if (last === -1) for (const delta of service.notifier.textSoFar(run.id)) deltas.add(delta)
       sse.onClose(offDeltas)
       // Reads what is stored after the last event sent: live and late readers alike.
       const pump = async () => {

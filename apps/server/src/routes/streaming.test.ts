@@ -85,6 +85,15 @@ describe('GET /api/v1/runs/:id/events, streamed', () => {
     expect(stored.map((event) => event.type)).not.toContain('step-delta')
   })
 
+  it('gives a reader who joins from the start while a step writes the text it missed, then the rest', async () => {
+    const id = await startRun(slow)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const events = await readEvents(`${base}/api/v1/runs/${id}/events`)
+    const kinds = events.map((event) => event.event)
+    expect(kinds.indexOf('step-delta')).toBeGreaterThan(kinds.indexOf('step-start'))
+    expect(textOf(events)).toBe(words)
+  })
+
   it('gives a reader resuming with Last-Event-ID the stored events after it, then the live deltas', async () => {
     const id = await startRun(slow)
     // A first reader leaves after the first piece of text.

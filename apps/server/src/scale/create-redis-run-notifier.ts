@@ -76,6 +76,8 @@ export async function createRedisRunNotifier(
       })
     },
     listenDeltas: (runId, listener) => local.listenDeltas(runId, listener),
+    textSoFar: (runId) => local.textSoFar(runId),
+    forget: (runId) => local.forget(runId),
     delta(delta) {
       local.delta(delta)
       // Coalesced upstream (a few per second per streaming step), so each may travel whole.

@@ -468,6 +468,8 @@ class Runs implements RunService {
       this.#active.delete(run.id)
       settle()
       this.notifier.notify(run.id)
+      // Its streamed text is in its stored events now; readers who come later read those.
+      this.notifier.forget(run.id)
     }
   }
 
