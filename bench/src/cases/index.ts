@@ -9,6 +9,7 @@ import { mcpToolCase } from './mcp-tool/mcp-tool-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
+import { streamFirstDeltaCase, streamSseCase } from './stream/stream-case'
 import type { BenchCase } from './types'
 import { validatePlanCase } from './validate-plan/validate-plan-case'
 
@@ -29,4 +30,6 @@ export const CASES: readonly BenchCase[] = [
   httpAgentCase,
   a2aCase,
   mcpToolCase,
+  streamFirstDeltaCase,
+  streamSseCase,
 ]
