@@ -13,9 +13,11 @@ export function StepOutput(props: {
 }) {
   if (props.texts.length === 0) return null
   return (
-    <div>
-      <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>Step output</h3>
-      <div className="stack" aria-live="polite" aria-label="Step output">
+    <section aria-labelledby="step-output-heading">
+      <h3 id="step-output-heading" style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>
+        Step output
+      </h3>
+      <div className="stack" aria-live="polite">
         {props.texts.map((text) => (
           <div
             key={text.path}
@@ -31,6 +33,6 @@ export function StepOutput(props: {
           </div>
         ))}
       </div>
-    </div>
+    </section>
   )
 }
