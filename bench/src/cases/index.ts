@@ -10,6 +10,7 @@ import { mcpToolCase } from './mcp-tool/mcp-tool-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
+import { streamFirstDeltaCase, streamSseCase } from './stream/stream-case'
 import type { BenchCase } from './types'
 import { validatePlanCase } from './validate-plan/validate-plan-case'
 
@@ -31,4 +32,6 @@ export const CASES: readonly BenchCase[] = [
   a2aCase,
   mcpToolCase,
   browserWorkspacesCase,
+  streamFirstDeltaCase,
+  streamSseCase,
 ]

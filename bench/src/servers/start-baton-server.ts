@@ -32,7 +32,12 @@ type ServerApp = {
  * @example
  * const server = await startBatonServer() // GET {server.url}/agent/0x1111…, POST /a2a/analyst
  */
-export async function startBatonServer(): Promise<StartedServer> {
+export async function startBatonServer(
+  options: {
+    /** Models by card reference, answered before the instant model (e.g. a long stream). */
+    models?: Record<string, ReturnType<ModelRegistry['languageModel']>>
+  } = {},
+): Promise<StartedServer> {
   const { buildApp } = await load<{
     buildApp(options: { settings: unknown; logger: false }): Promise<ServerApp>
   }>('app.ts')
@@ -58,7 +63,9 @@ export async function startBatonServer(): Promise<StartedServer> {
     const { models } = app.baton
     const resolve = models.languageModel.bind(models)
     const instant = createInstantLanguageModel()
-    models.languageModel = (ref: string) => (ref.startsWith('offline:') ? instant : resolve(ref))
+    const extra = options.models ?? {}
+    models.languageModel = (ref: string) =>
+      extra[ref] ?? (ref.startsWith('offline:') ? instant : resolve(ref))
     model = 'instant (in place of the card model offline:default)'
   } catch {
     // A frozen registry: the offline model is deterministic and local too; the row says so.

@@ -7,6 +7,7 @@ import { useRunReceipt } from '../receipts/use-run-receipt'
 import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
+import { StepOutput } from './step-output'
 import { useRunEvents } from './use-run-events'
 
 const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])
@@ -16,6 +17,9 @@ function describeEvent(event: { type: string; [key: string]: unknown }): string 
   const op = typeof event.op === 'string' ? ` (${event.op})` : ''
   const cost = (event.usage as { costUsd?: number } | undefined)?.costUsd
   const spent = cost === undefined ? '' : ` · ${formatUsd(cost)}`
+  // How long the step's model took to start writing (streamed steps only).
+  const firstText =
+    typeof event.firstTextMs === 'number' ? ` · first text after ${event.firstTextMs} ms` : ''
   const detail =
     typeof event.message === 'string'
       ? ` · ${event.message}`
@@ -24,12 +28,12 @@ function describeEvent(event: { type: string; [key: string]: unknown }): string 
         : typeof event.status === 'string'
           ? ` · ${event.status}`
           : ''
-  return `${event.type}${where}${op}${spent}${detail}`
+  return `${event.type}${where}${op}${spent}${firstText}${detail}`
 }
 
 /** One run: status, output, the live events, the delegation tree, questions, cancel/resume. */
 export function RunDetailView({ runId }: { runId: string }) {
-  const { events, status: streamStatus } = useRunEvents(runId)
+  const { events, texts, status: streamStatus } = useRunEvents(runId)
   const detail = useServerData(() => serverApi.getRun(runId), [runId, events.length])
   const [answer, setAnswer] = useState('')
   const [error, setError] = useState<string>()
@@ -116,6 +120,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         </form>
       ) : null}
       <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+      <StepOutput texts={texts} nameOf={nameOf} />
       {run?.output !== undefined && run.output !== null ? (
         <div>
           <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>Output</h3>

@@ -17,6 +17,8 @@ export type HostedAgentRun = {
   signal?: AbortSignal
   /** Who asked (an agent id or wallet). */
   from?: string
+  /** Streams the answer: each piece of its text as the model writes it (coalesced). */
+  onDelta?: (text: string) => void
 }
 
 export type HostedAgentAnswer = {

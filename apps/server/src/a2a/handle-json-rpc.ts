@@ -60,6 +60,12 @@ export type HandleJsonRpcOptions = {
   prepare?: (context: ServerCallContext) => void
 }
 
+/** Where the endpoint tells the executor whether the client asked for a stream. */
+export const STREAMING_STATE_KEY = 'baton.streaming'
+
+// v1.0 and v0.3 names of the method that answers with a stream of a new task's events.
+const STREAMING_METHODS = new Set(['SendStreamingMessage', 'message/stream'])
+
 /**
  * The A2A JSON-RPC binding on a fastify route, from the SDK's framework-independent
  * transport handlers (the same steps as its Express `jsonRpcHandler`): v1.0 method names
@@ -130,6 +136,8 @@ export async function handleJsonRpc(
       ...(requestedVersion ? { requestedVersion } : {}),
       tenant: options.scope,
     })
+    // The executor streams the answer's text only to a client that asked for a stream.
+    context.state.set(STREAMING_STATE_KEY, STREAMING_METHODS.has(body.method as string))
     options.prepare?.(context)
     validateVersion(
       context.requestedVersion,

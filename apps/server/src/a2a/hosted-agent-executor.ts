@@ -8,6 +8,7 @@ import {
 import type { Agent } from '@baton/core'
 import type { A2AServices } from './a2a-services'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
+import { STREAMING_STATE_KEY } from './handle-json-rpc'
 
 export type HostedAgentExecutorOptions = Pick<
   A2AServices,
@@ -88,6 +89,30 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         bus.finished()
         return
       }
+      const answer = (parts: Part[], metadata: Record<string, unknown> | undefined) => ({
+        artifactId: `${taskId}-answer`,
+        name: 'answer',
+        description: `${agent.name}'s answer`,
+        parts,
+        metadata,
+        extensions: [],
+      })
+      // A streaming client gets the text as it is written, appended to the answer artifact;
+      // the last update replaces those pieces with the whole answer (what SendMessage returns).
+      const streaming = context.context?.state.get(STREAMING_STATE_KEY) === true
+      const onDelta = (text: string) => {
+        if (controller.signal.aborted) return
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: answer([textPart(text)], undefined),
+            append: true,
+            lastChunk: false,
+            metadata: undefined,
+          }),
+        )
+      }
       try {
         const result = await options.runHostedAgent({
           agent,
@@ -96,20 +121,14 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
           hop: conversation.hop,
           signal: controller.signal,
           from,
+          ...(streaming ? { onDelta } : {}),
         })
         if (controller.signal.aborted) return
         bus.publish(
           AgentEvent.artifactUpdate({
             taskId,
             contextId,
-            artifact: {
-              artifactId: `${taskId}-answer`,
-              name: 'answer',
-              description: `${agent.name}'s answer`,
-              parts: [textPart(result.text)],
-              metadata: { usage: result.usage },
-              extensions: [],
-            },
+            artifact: answer([textPart(result.text)], { usage: result.usage }),
             append: false,
             lastChunk: true,
             metadata: undefined,

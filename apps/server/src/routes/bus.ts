@@ -136,7 +136,13 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/messages/stream',
-    { schema: { tags: ['bus'], summary: 'New envelopes as server-sent events' } },
+    {
+      schema: {
+        tags: ['bus'],
+        summary:
+          "New envelopes as server-sent events, and hosted agents' replies as they are written (live `delta` events)",
+      },
+    },
     async (request, reply) => {
       const sse = openEventStream(request, reply, closing)
       // A reader sees the conversations it may read, in the order the bus reported them.
@@ -159,9 +165,14 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       const offEscalation = bus.on('escalation', (escalation) =>
         sendIfReadable(escalation.correlationId, { event: 'escalation', data: escalation }),
       )
+      // A hosted agent's reply as it is written (live only; the reply comes whole as a message).
+      const offDelta = agentHost.onReplyDelta?.((delta) =>
+        sendIfReadable(delta.correlationId, { event: 'delta', data: delta }),
+      )
       sse.onClose(() => {
         offMessage()
         offEscalation()
+        offDelta?.()
       })
     },
   )

@@ -8,6 +8,7 @@ import { NotFoundError } from '../http/http-errors'
 import { answerIdempotently } from '../http/idempotency'
 import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
 import { delegationTree } from '../services/delegation-tree'
+import { createDeltaQueue } from './delta-queue'
 import { IdParams, Page } from './schemas'
 
 const StartBody = z.object({
@@ -136,7 +137,8 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['runs'],
-        summary: 'The run events as server-sent events (resumable with Last-Event-ID)',
+        summary:
+          'The run events as server-sent events (resumable with Last-Event-ID); live step-delta events carry no id and are never stored',
         params: IdParams,
         querystring: EventsQuery,
       },
@@ -147,6 +149,18 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       const sse = openEventStream(request, reply, closing)
       let pumping = false
       let again = false
+      // A step's streamed text (live only, never stored) is sent once the stored event it
+      // follows has been: a delta waits here while the stored events catch up to it.
+      const deltas = createDeltaQueue((delta) => sse.send({ event: delta.type, data: delta }))
+      const offDeltas = service.notifier.listenDeltas(run.id, (delta) => {
+        deltas.add(delta)
+        deltas.sendUpTo(last)
+      })
+      // A reader from the start is given the text streamed before it came, one piece per step
+      // (in the same turn as it starts listening, so nothing falls between); a reader resuming
+      // after an id had that text already, and gets the text from now on.
+      if (last === -1) for (const delta of service.notifier.textSoFar(run.id)) deltas.add(delta)
+      sse.onClose(offDeltas)
       // Reads what is stored after the last event sent: live and late readers alike.
       const pump = async () => {
         if (pumping) {
@@ -161,6 +175,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
             for (const stored of events) {
               sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
               last = stored.sequence
+              deltas.sendUpTo(last)
             }
             if (events.length > 0) continue
             const current = await runs.find(run.id)

@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis'
-import { createRunNotifier, type RunNotifier } from '../services/run-notifier'
+import { createRunNotifier, type RunDelta, type RunNotifier } from '../services/run-notifier'
+
+// Marks a message carrying a live-only run event rather than a run id (no run id starts so).
+const DELTA_MARK = '\u0001delta:'
 
 export type RedisRunNotifierOptions = {
   /** Publishes this process's notices. */
@@ -23,6 +26,7 @@ export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
  * A run notifier shared by every process: a run's new events, stored in PostgreSQL by the
  * process executing it, wake SSE readers in every other process through Redis pub/sub. Readers
  * read the events from the database, so `Last-Event-ID` stays exact whoever executes the run.
+ * A run's live-only events (a step's streamed text) travel through the same channel, whole.
  *
  * @example
  * const notifier = await createRedisRunNotifier({ publisher, subscriber, channel: 'baton:run-events', origin: 'host:42' })
@@ -36,7 +40,17 @@ export async function createRedisRunNotifier(
   const prefix = `${options.origin}\n`
   options.subscriber.on('message', (channel: string, message: string) => {
     if (channel !== options.channel || message.startsWith(prefix)) return
-    local.notify(message.slice(message.indexOf('\n') + 1))
+    const body = message.slice(message.indexOf('\n') + 1)
+    // A live-only event (a step's streamed text) travels whole; a notice is a run id.
+    if (body.startsWith(DELTA_MARK)) {
+      try {
+        local.delta(JSON.parse(body.slice(DELTA_MARK.length)) as RunDelta)
+      } catch {
+        // Not one of ours: ignored.
+      }
+      return
+    }
+    local.notify(body)
   })
   await options.subscriber.subscribe(options.channel)
   const sweep = setInterval(() => {
@@ -60,6 +74,18 @@ export async function createRedisRunNotifier(
       options.publisher.publish(options.channel, `${prefix}${runId}`).catch(() => {
         // Redis is down: readers elsewhere catch up at their next sweep.
       })
+    },
+    listenDeltas: (runId, listener) => local.listenDeltas(runId, listener),
+    textSoFar: (runId) => local.textSoFar(runId),
+    forget: (runId) => local.forget(runId),
+    delta(delta) {
+      local.delta(delta)
+      // Coalesced upstream (a few per second per streaming step), so each may travel whole.
+      options.publisher
+        .publish(options.channel, `${prefix}${DELTA_MARK}${JSON.stringify(delta)}`)
+        .catch(() => {
+          // Redis is down: readers elsewhere miss live text, never a stored event.
+        })
     },
     async close() {
       clearInterval(sweep)

@@ -19,6 +19,7 @@ import {
   checkTaskWorkspaceTools,
   createDefaultHost,
   type AgentHost as PlanAgentHost,
+  StepTextCoalescer,
 } from '@baton/mal'
 import { MaxDepthExceededError, type WorkspaceProvider } from '@baton/subagents'
 import type { FastifyBaseLogger } from 'fastify'
@@ -28,7 +29,7 @@ import type { AgentsRepository } from '../db/agents-repository'
 import type { LedgerRepository } from '../db/ledger-repository'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { NotFoundError } from '../http/http-errors'
-import type { AgentHost, RunHostedAgentInput, RunHostedAgentResult } from '../services'
+import type { AgentHost, ReplyDelta, RunHostedAgentInput, RunHostedAgentResult } from '../services'
 import type { ToolCatalogue } from '../tools/create-tool-catalogue'
 
 export type CreateAgentHostOptions = {
@@ -111,6 +112,16 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
       : {}),
   })
   const listening = new Map<string, () => void>()
+  const replyListeners = new Set<(delta: ReplyDelta) => void>()
+  const replyDelta = (delta: ReplyDelta) => {
+    for (const listener of replyListeners) {
+      try {
+        listener(delta)
+      } catch {
+        // A watcher's failure (a closed socket) must not reach the agent's run.
+      }
+    }
+  }
   // Grants wait here for the delivery of their envelope (taken once, or dropped after a minute).
   const grants = new Map<string, { budget: BudgetInput; timer: NodeJS.Timeout }>()
   const takeGrant = (envelopeId: string): BudgetInput | undefined => {
@@ -228,6 +239,8 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
       }
       // The grant goes on a copy of the card: a run binds only the tools its card lists.
       const card = grantTools(agent, Object.keys(extraTools))
+      const onDelta = input.onDelta
+      const pieces = onDelta ? new StepTextCoalescer({ send: onDelta }) : undefined
       const result = await runAgent(card, input.input, {
         budget,
         ...(input.signal ? { signal: input.signal } : {}),
@@ -235,7 +248,14 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         models: options.models,
         extraTools,
         ...(output ? { output } : {}),
-      })
+        ...(pieces
+          ? {
+              onDelta: (delta) => {
+                if (delta.type === 'text-delta') pieces.push(delta.text)
+              },
+            }
+          : {}),
+      }).finally(() => pieces?.finish())
       const text = answerText(result)
       input.onText?.(text)
       return {
@@ -291,6 +311,7 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
       if (message.type !== 'direct') return
       let text: string
       const granted = takeGrant(message.id)
+      const streaming = replyListeners.size > 0
       try {
         const result = await run(
           {
@@ -300,6 +321,19 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
             correlationId: message.correlationId,
             hop: message.hop,
             from: message.from.agentId,
+            // The reply's text, live, for whoever watches the conversation (it is not stored).
+            ...(streaming
+              ? {
+                  onDelta: (text: string) =>
+                    replyDelta({
+                      correlationId: message.correlationId,
+                      inReplyTo: message.id,
+                      from: { agentId },
+                      to: { agentId: message.from.agentId },
+                      text,
+                    }),
+                }
+              : {}),
           },
           message,
         )
@@ -326,6 +360,10 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     delegate: (request) => planHost.delegate(request),
     task: (request) => planHost.task(request),
     listen,
+    onReplyDelta(listener) {
+      replyListeners.add(listener)
+      return () => replyListeners.delete(listener)
+    },
     grant(envelopeId, budget) {
       const timer = setTimeout(() => grants.delete(envelopeId), 60_000)
       timer.unref()

@@ -23,6 +23,11 @@ export type RunHostedAgentInput = {
   signal?: AbortSignal
   /** Called with the answer text as it becomes known. */
   onText?: (text: string) => void
+  /**
+   * Streams the run: called with each piece of the answer's text as the model sends it,
+   * coalesced (the first at once, then at most every ~50 ms or 400 characters).
+   */
+  onDelta?: (text: string) => void
   /** Who asked (an agent id or wallet); recorded in the ledger and on the bus. */
   from?: string
 }
@@ -41,6 +46,21 @@ export type RunHostedAgentResult = {
  */
 export interface AgentHost {
   runHostedAgent(input: RunHostedAgentInput): Promise<RunHostedAgentResult>
+  /**
+   * Listens to the text of hosted agents' bus replies as they are written (live only: the
+   * reply itself goes on the bus whole when it is done).
+   */
+  onReplyDelta?(listener: (delta: ReplyDelta) => void): () => void
+}
+
+/** A piece of a hosted agent's bus reply, as its model streams it. */
+export type ReplyDelta = {
+  correlationId: string
+  /** The envelope being answered. */
+  inReplyTo: string
+  from: { agentId: string }
+  to: { agentId: string }
+  text: string
 }
 
 /**

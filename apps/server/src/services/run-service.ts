@@ -468,6 +468,8 @@ class Runs implements RunService {
       this.#active.delete(run.id)
       settle()
       this.notifier.notify(run.id)
+      // Its streamed text is in its stored events now; readers who come later read those.
+      this.notifier.forget(run.id)
     }
   }
 
@@ -577,6 +579,8 @@ class Runs implements RunService {
       signal: active.controller.signal,
       budget,
       onEvent: (event) => {
+        // A step's streamed text is live only: handed to the run's readers, never stored.
+        if (event.type === 'step-delta') return this.notifier.delta(event)
         recorder.observe(event)
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.

@@ -14,10 +14,11 @@ import {
   type ToolSet,
 } from 'ai'
 import { asLanguageModelUsage, prepareRetries } from 'ai/internal'
+import { collectStream } from './collect-stream'
 import { modelTools } from './model-tools'
-
 import { runToolCalls, type ToolOutcome } from './run-tool-calls'
 import { toModelPrompt } from './to-model-prompt'
+import type { AgentDelta } from './types'
 
 /** One model call of the loop and the tool calls it made. */
 export type LoopStep = {
@@ -37,6 +38,8 @@ export type AgentLoopOptions = {
   temperature?: number | undefined
   output?: OutputInterface | undefined
   onStep: (step: LoopStep) => void
+  /** When given, each call is streamed (`doStream`) and its parts handed here as they come. */
+  onDelta?: ((delta: AgentDelta) => void) | undefined
 }
 
 /**
@@ -73,7 +76,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(responseFormat ? { responseFormat } : {}),
     }
-    const result = await retry(() => model.doGenerate(call))
+    const onDelta = options.onDelta
+    const index = step - 1
+    // Only opening the stream is retried: a retry after deltas went out would repeat them.
+    const result = onDelta
+      ? await collectStream({
+          stream: (await retry(() => model.doStream(call))).stream,
+          step: index,
+          onDelta,
+        })
+      : await retry(() => model.doGenerate(call))
     const finishReason = result.finishReason.unified
     const calls = result.content.filter(
       (part): part is LanguageModelV3ToolCall =>
@@ -90,6 +102,18 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
               toolName: part.toolName,
               input: part.input,
             }))
+    if (onDelta) {
+      for (const outcome of outcomes) {
+        if (outcome.modelOutput === undefined && outcome.error === undefined) continue
+        onDelta({
+          type: 'tool-result',
+          step: index,
+          toolCallId: outcome.toolCallId,
+          toolName: outcome.toolName,
+          output: outcome.error === undefined ? outcome.output : { error: outcome.error },
+        })
+      }
+    }
     added.push(...responseMessages(result.content, outcomes))
     const text = result.content
       .flatMap((part) => (part.type === 'text' ? [part.text] : []))

@@ -128,7 +128,12 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
         held.reservation.release()
         throw error
       }
-      return { ...result, stream: settledStream(result.stream, held, settle) }
+      // The call's signal and the budget's: a provider that ignores an abort never closes its
+      // stream, so the reservation is released on the signal itself, not on the stream's end.
+      const signals = [call.abortSignal, budget.signal].filter(
+        (signal): signal is AbortSignal => signal !== undefined,
+      )
+      return { ...result, stream: settledStream({ source: result.stream, held, settle, signals }) }
     },
   }
 }
@@ -137,29 +142,48 @@ type Held = { reservation: Reservation; inputEstimate: number; maxOutputTokens: 
 
 /**
  * Passes the parts of a streamed call through and settles its reservation in every way the
- * stream can end: its finish part settles the reported usage; an error or a cancel (the caller
- * aborted) before it settles what the call used so far (its input, and the output it sent at
- * one token per four characters) or releases the reservation if nothing came back, so no
- * reservation is ever left holding a budget.
+ * stream can end: its finish part settles the reported usage; an error, a cancel or an abort of
+ * one of `signals` before it settles what the call used so far (its input, and the output it
+ * sent at one token per four characters) or releases the reservation if nothing came back, so
+ * no reservation is ever left holding a budget. An abort settles at once and errors the stream
+ * with the abort's reason, whether or not the provider ever reacts to the signal.
  */
-function settledStream(
-  source: ReadableStream<LanguageModelV3StreamPart>,
-  held: Held,
-  settle: (held: Held, usage: LanguageModelV3Usage) => void,
-): ReadableStream<LanguageModelV3StreamPart> {
+function settledStream(options: {
+  source: ReadableStream<LanguageModelV3StreamPart>
+  held: Held
+  settle: (held: Held, usage: LanguageModelV3Usage) => void
+  signals: AbortSignal[]
+}): ReadableStream<LanguageModelV3StreamPart> {
+  const { source, held, settle, signals } = options
   const reader = source.getReader()
   let outputCharacters = 0
   let answered = false
   let settled = false
+  let controller: ReadableStreamDefaultController<LanguageModelV3StreamPart> | undefined
+  let ended = false
+  const onAbort = (event: Event) => {
+    const reason = (event.target as AbortSignal).reason
+    settleSoFar()
+    if (!ended) {
+      ended = true
+      controller?.error(reason)
+    }
+    reader.cancel(reason).catch(() => {})
+  }
+  const unlisten = () => {
+    for (const signal of signals) signal.removeEventListener('abort', onAbort)
+  }
   const settleOnce = (usage: LanguageModelV3Usage) => {
     if (settled) return
     settled = true
+    unlisten()
     settle(held, usage)
   }
   const settleSoFar = () => {
     if (settled) return
     if (!answered) {
       settled = true
+      unlisten()
       return held.reservation.release()
     }
     const outputTokens = Math.max(1, Math.ceil(outputCharacters / 4))
@@ -174,18 +198,28 @@ function settledStream(
     })
   }
   return new ReadableStream<LanguageModelV3StreamPart>({
-    async pull(controller) {
+    start(own) {
+      controller = own
+      const aborted = signals.find((signal) => signal.aborted)
+      if (aborted) return onAbort({ target: aborted } as unknown as Event)
+      for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true })
+    },
+    async pull(sink) {
       let next: ReadableStreamReadResult<LanguageModelV3StreamPart>
       try {
         next = await reader.read()
       } catch (error) {
         settleSoFar()
-        return controller.error(error)
+        if (ended) return
+        ended = true
+        return sink.error(error)
       }
+      if (ended) return
       if (next.done) {
         // A stream that ends without a finish part settles what it sent, like an error.
         settleSoFar()
-        return controller.close()
+        ended = true
+        return sink.close()
       }
       const part = next.value
       if (part.type === 'finish') settleOnce(part.usage)
@@ -196,9 +230,10 @@ function settledStream(
         answered = true
         outputCharacters += part.delta.length
       } else if (part.type === 'tool-call') answered = true
-      controller.enqueue(part)
+      sink.enqueue(part)
     },
     async cancel(reason) {
+      ended = true
       settleSoFar()
       await reader.cancel(reason)
     },

@@ -50,7 +50,9 @@ const Input = z.union([z.string(), z.array(modelMessageSchema).min(1)])
  * `extraTools` entry is bound only when the card lists its name),
  * at most `maxIterations` model calls, each reserved on `options.budget` before it is made and
  * settled after, charged to the agent's wallet. Memory of the agent's scope is recalled first
- * and the exchange is appended after a successful run.
+ * and the exchange is appended after a successful run. With `onDelta` the run is streamed: each
+ * model call goes through `doStream` and its text, reasoning, tool calls and tool results are
+ * handed to `onDelta` as they come (the result is the same as without it).
  *
  * @example
  * const result = await runAgent(agent, 'Summarize the incidents', { budget: createBudget({ calls: 5 }) })
@@ -113,6 +115,7 @@ export async function runAgent(
       maxRetries: settings.maxRetries ?? 2,
       output: options.output,
       temperature: card.temperature,
+      onDelta: options.onDelta,
       onStep: (step) => {
         const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)

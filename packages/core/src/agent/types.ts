@@ -14,6 +14,17 @@ export type AgentStep = {
   finishReason: string
 }
 
+/**
+ * What a streamed run hands over as it happens (`onDelta`): text and reasoning as the model
+ * sends them, each tool call once the model has finished it, and each tool's result once the
+ * tool has run. `step` is the index of the model call (as `AgentStep.index`).
+ */
+export type AgentDelta =
+  | { type: 'text-delta'; step: number; text: string }
+  | { type: 'reasoning-delta'; step: number; text: string }
+  | { type: 'tool-call'; step: number; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-result'; step: number; toolCallId: string; toolName: string; output: unknown }
+
 export type RunAgentOptions = {
   /** Every model call is reserved on it before it is made and settled after. */
   budget: Budget
@@ -42,6 +53,12 @@ export type RunAgentOptions = {
   maxIterations?: number
   /** Called after each model call. */
   onStep?: (step: AgentStep) => void
+  /**
+   * Streams the run: each model call is made with `doStream` instead of `doGenerate`, and its
+   * deltas, tool calls and tool results are handed here as they come. Everything else (card
+   * gating, budget, tools, attribution, memory, the result) is the same as without it.
+   */
+  onDelta?: (delta: AgentDelta) => void
   /** How many memory entries of the agent's scope are recalled (default 20). */
   memoryLimit?: number
   /** Retries of a model call that failed with a retryable provider error (default 2). */

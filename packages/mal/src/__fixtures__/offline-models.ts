@@ -3,6 +3,7 @@ import {
   createModelRegistry,
   createOfflineModel,
   defaultPriceTable,
+  estimateInputTokens,
   findPrice,
   type ModelRegistry,
 } from '@baton/core'
@@ -10,6 +11,10 @@ import {
 type LanguageModel = ReturnType<ModelRegistry['languageModel']>
 export type CallOptions = Parameters<LanguageModel['doGenerate']>[0]
 type CallResult = Awaited<ReturnType<LanguageModel['doGenerate']>>
+type StreamPart =
+  Awaited<ReturnType<LanguageModel['doStream']>>['stream'] extends ReadableStream<infer Part>
+    ? Part
+    : never
 
 export type ObservedProvider = {
   /** Answers only after this long. */
@@ -46,8 +51,73 @@ export function offlineModels(options: OfflineModelsOptions = {}): ModelRegistry
           options.onAnswer?.({ provider, modelId, result })
           return result
         },
-        // Unobserved calls would make a test blind to them: refuse them loudly instead.
-        doStream: () => Promise.reject(new Error('offlineModels observes doGenerate only')),
+        // Streamed calls (mal streams a step's text) are observed the same way: the answer is
+        // reported when the stream's finish part goes by, with its usage; a stream cut off
+        // after it sent output reports what a provider bills for it (its input, and the
+        // output it sent at one token per four characters).
+        async doStream(call) {
+          options.onCall?.({ provider, modelId, options: call })
+          if (behaviour.delayMs) await sleep(behaviour.delayMs)
+          const { abortSignal, ...rest } = call
+          const result = await inner.doStream(behaviour.ignoreAbort ? rest : call)
+          const onAnswer = options.onAnswer
+          if (!onAnswer) return result
+          const reader = result.stream.getReader()
+          let characters = 0
+          let reported = false
+          const report = (usage: CallResult['usage'], finishReason: CallResult['finishReason']) => {
+            if (reported) return
+            reported = true
+            onAnswer({
+              provider,
+              modelId,
+              result: { content: [], finishReason, usage, warnings: [] },
+            })
+          }
+          const cutOff = () => {
+            if (characters === 0) return
+            report(
+              {
+                inputTokens: {
+                  total: estimateInputTokens(call, 'offline:default'),
+                  noCache: undefined,
+                  cacheRead: undefined,
+                  cacheWrite: undefined,
+                },
+                outputTokens: {
+                  total: Math.max(1, Math.ceil(characters / 4)),
+                  text: undefined,
+                  reasoning: undefined,
+                },
+              },
+              { unified: 'other', raw: undefined },
+            )
+          }
+          const stream = new ReadableStream<StreamPart>({
+            async pull(controller) {
+              let next: ReadableStreamReadResult<StreamPart>
+              try {
+                next = await reader.read()
+              } catch (error) {
+                cutOff()
+                return controller.error(error)
+              }
+              if (next.done) {
+                cutOff()
+                return controller.close()
+              }
+              const part = next.value
+              if (part.type === 'finish') report(part.usage, part.finishReason)
+              if ('delta' in part) characters += part.delta.length
+              controller.enqueue(part)
+            },
+            async cancel(reason) {
+              cutOff()
+              await reader.cancel(reason)
+            },
+          })
+          return { ...result, stream }
+        },
       }
     }
   }

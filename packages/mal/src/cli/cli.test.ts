@@ -119,6 +119,9 @@ describe('mal run', { timeout: 120_000 }, () => {
       /✓ steps\[0\] delegate analysis · 1 call · \d+ tokens · \$0\.\d+ · 0x1111/,
     )
     expect(stderr).toMatch(/■ done · 1 call/)
+    // The delegate's text is shown as its model streams it, above its finished line.
+    expect(stderr).toMatch(/│ Risk Analyst \(specialist\): [\s\S]*✓ steps\[0\] delegate/)
+    expect(stderr).toMatch(/ms \(first text \d+ ms\)/)
     expect(stdout).toMatch(/^Risk Analyst \(specialist\): .*Refund order 1182 twice/)
     expect(code).toBe(0)
   })

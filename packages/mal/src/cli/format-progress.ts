@@ -7,6 +7,11 @@ export type ProgressFormatter = {
   format(event: RunEvent): string | undefined
   /** Spend so far, from the steps that did the work. */
   total(): RunUsage
+  /**
+   * The exact text to write for an event: its line, or for a `step-delta` the streamed text
+   * as it comes (under a `│` margin), closed by a line break before the next event's line.
+   */
+  render(event: RunEvent): string
 }
 
 /**
@@ -29,8 +34,22 @@ export function createProgressFormatter(): ProgressFormatter {
     total.tokens += event.usage.tokens
     total.costUsd += event.usage.costUsd
   }
-  return {
+  // The path whose streamed text is on the current, unfinished line.
+  let streaming: string | undefined
+  const formatter: ProgressFormatter = {
     total: () => ({ ...total }),
+    render(event) {
+      if (event.type === 'step-delta') {
+        const margin = `${indent(event.path)}  │ `
+        const opening = streaming === event.path ? '' : `${streaming ? '\n' : ''}${margin}`
+        streaming = event.path
+        return opening + event.text.replace(/\r?\n/g, `\n${margin}`)
+      }
+      const line = formatter.format(event)
+      const close = streaming ? '\n' : ''
+      streaming = undefined
+      return line === undefined ? close : `${close}${line}\n`
+    },
     format(event) {
       switch (event.type) {
         case 'run-start':
@@ -39,7 +58,7 @@ export function createProgressFormatter(): ProgressFormatter {
           return `${indent(event.path)}→ ${label(event)}${event.wallet ? ` · ${event.wallet}` : ''}`
         case 'step-finish':
           count(event)
-          return `${indent(event.path)}✓ ${label(event)} · ${usageText(event.usage)} · ${event.wallet} · ${event.durationMs} ms · total ${money(total.costUsd)}`
+          return `${indent(event.path)}✓ ${label(event)} · ${usageText(event.usage)} · ${event.wallet} · ${event.durationMs} ms${event.firstTextMs === undefined ? '' : ` (first text ${event.firstTextMs} ms)`} · total ${money(total.costUsd)}`
         case 'step-error':
           count(event)
           return `${indent(event.path)}✗ ${label(event)} · ${event.code}: ${event.message}`
@@ -47,9 +66,12 @@ export function createProgressFormatter(): ProgressFormatter {
           return `? ${event.question}`
         case 'run-finish':
           return `■ ${event.status} · ${usageText(event.usage)}${event.error ? ` · ${event.error.code}: ${event.error.message}` : ''}`
+        case 'step-delta':
+          return undefined
       }
     },
   }
+  return formatter
 }
 
 function usageText(usage: RunUsage): string {

@@ -110,9 +110,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       registry,
       ...(io.signal ? { signal: io.signal } : {}),
       ...(values.workspace ? { workspaceRoot: path.resolve(values.workspace) } : {}),
+      // Progress, and each step's text as its model streams it, go to stderr; stdout keeps
+      // only the output, for piping.
       onEvent: (event) => {
-        const line = progress.format(event)
-        if (line) io.stderr.write(`${line}\n`)
+        const text = progress.render(event)
+        if (text) io.stderr.write(text)
       },
     }
     const answers = [...(values.answer ?? [])]

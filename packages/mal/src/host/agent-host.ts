@@ -1,4 +1,4 @@
-import type { Agent, Budget } from '@baton/core'
+import type { Agent, AgentDelta, Budget } from '@baton/core'
 import type { ConclaveSpace } from '../conclave/conclave-types'
 import type { Isolation, TaskWorkspaceKind } from '../plan'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
@@ -26,6 +26,12 @@ export type HostDelegateRequest = {
    * may ignore it.
    */
   conclave?: ConclaveSpace
+  /**
+   * Streams the agent's run: the default host hands it to `runAgent` (`onDelta`), for the
+   * agent's own model calls (not its sub-agents'). A host that cannot stream (an agent called
+   * over A2A) ignores it; the step's text is its result either way.
+   */
+  onDelta?: (delta: AgentDelta) => void
 }
 
 /** What a `task` step asks of a host. */

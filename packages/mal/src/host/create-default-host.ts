@@ -80,6 +80,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
           ...agentRunOptions({ host, extraTools, toolBatches: request.toolBatches, signal }),
           ...(options.memory ? { memory: options.memory } : {}),
           ...(output ? { output } : {}),
+          ...(request.onDelta ? { onDelta: request.onDelta } : {}),
         },
       )
       return { text: answerText(result) }

@@ -92,6 +92,8 @@ export function createTaskRunner(options: {
             ...(request.persona ? { persona: request.persona } : {}),
             ...(memory ? { memory } : {}),
             ...(output && turn.agent.wallet === request.agent.wallet ? { output } : {}),
+            // The step streams the task agent's own text, not that of the sub-agents it starts.
+            ...(request.onDelta && turn.agent === taskAgent ? { onDelta: request.onDelta } : {}),
           },
         )
         return { text: answerText(result), messages: result.messages }

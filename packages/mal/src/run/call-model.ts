@@ -20,19 +20,55 @@ export type CallModelOptions = {
   /** Who the spend is attributed to. */
   wallet: string
   prices?: Readonly<PriceTable>
+  /** Streams the call (`doStream`): each piece of its text is handed here as it comes. */
+  onText?: (text: string) => void
 }
 
 export type CallModelResult = { text: string; inputTokens: number; outputTokens: number }
 
 type LanguageModel = ReturnType<ModelRegistry['languageModel']>
 type CallParams = Parameters<LanguageModel['doGenerate']>[0]
+type StreamPart =
+  Awaited<ReturnType<LanguageModel['doStream']>>['stream'] extends ReadableStream<infer Part>
+    ? Part
+    : never
+
+/** Reads a streamed call to its end, handing each piece of text over; an error part rejects. */
+async function readText(
+  stream: ReadableStream<StreamPart>,
+  onText: (text: string) => void,
+): Promise<string> {
+  const reader = stream.getReader()
+  let text = ''
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const part = next.value
+      if (part.type === 'error') throw part.error
+      // Paid for and over: what follows (an abort its own charge caused) is not its business.
+      if (part.type === 'finish') {
+        await reader.cancel().catch(() => {})
+        break
+      }
+      if (part.type === 'text-delta' && part.delta.length > 0) {
+        text += part.delta
+        onText(part.delta)
+      }
+    }
+  } catch (error) {
+    // Cancelled, so the budget middleware settles or releases the call's reservation.
+    await reader.cancel(error).catch(() => {})
+    throw error
+  }
+  return text
+}
 
 /**
  * Calls a model once, directly (no agent, no tools), through core's budget middleware: the
  * same charging path as every agent's calls. The answer is bounded (`maxOutputTokens`, at
  * most what the budget has left), that bound is reserved before the call and the real usage
  * settled after; a call that does not fit while sibling calls hold reservations waits for
- * them to settle, so concurrent fanout branches share a budget instead of starving.
+ * them to settle, so concurrent fanout branches share a budget instead of starving. With
+ * `onText` the call is streamed and its text handed over as it comes.
  *
  * @example
  * const { text } = await callModel({ models, model: 'offline:default', prompt: 'Hi', budget, wallet: 'coordinator' })
@@ -62,15 +98,20 @@ export async function callModel(options: CallModelOptions): Promise<CallModelRes
   }
   try {
     const languageModel = options.models.languageModel(ref)
-    const result = await middleware.wrapGenerate!({
+    const call = {
       doGenerate: () => languageModel.doGenerate(params),
       doStream: () => languageModel.doStream(params),
       params,
       model: languageModel,
-    })
-    const text = result.content
-      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-      .join('')
+    }
+    let text: string
+    if (options.onText) {
+      const { stream } = await middleware.wrapStream!(call)
+      text = await readText(stream, options.onText)
+    } else {
+      const result = await middleware.wrapGenerate!(call)
+      text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+    }
     return {
       text,
       inputTokens: charged?.inputTokens ?? 0,

@@ -33,13 +33,16 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
   const log = new EventLog(options.maxEvents)
   let sequence = resume?.state.sequence ?? 0
   const emit = (body: unknown) => {
+    // A step's streamed text is live only: it takes no number (it shares that of the event
+    // before it) and is not kept in the result's events.
+    const live = (body as { type: string }).type === 'step-delta'
     // The interpreter hands over a fresh object per event: completing it in place saves a copy.
     const event = Object.assign(body as object, {
       runId,
-      sequence: sequence++,
+      sequence: live ? Math.max(0, sequence - 1) : sequence++,
       at: new Date().toISOString(),
     }) as RunEvent
-    log.push(event)
+    if (!live) log.push(event)
     channel?.push(event)
     try {
       options.onEvent?.(event)
@@ -92,6 +95,7 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
     inputs,
     emit,
     pacer,
+    ...(options.stepDeltas === false ? { stepDeltas: false } : {}),
     ...(beforeStep ? { beforeStep } : {}),
     ...(resume?.answer ? { answer: resume.answer } : {}),
   })

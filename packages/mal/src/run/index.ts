@@ -28,4 +28,5 @@ export type { PlanTool, ResumeRunOptions, RunPlanOptions, RunResult } from './ru
 export { runPlan } from './run-plan'
 export { RunCursor, RunState } from './run-state'
 export { isSealedBy, type RunSecret, sealState } from './seal-state'
+export { DELTA_INTERVAL_MS, DELTA_MAX_CHARACTERS, StepTextCoalescer } from './step-text-coalescer'
 export * from './tool-batches'

@@ -17,6 +17,7 @@ import type { RunEvent, RunUsage } from './run-event'
 import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
 import type { StepPacer } from './step-pacer'
+import { StepTextCoalescer } from './step-text-coalescer'
 
 /** Distributive Omit, so each event keeps its own fields. */
 type EventBody = RunEvent extends infer E
@@ -35,6 +36,8 @@ export type InterpreterOptions = {
   beforeStep?: () => Promise<void> | undefined
   /** Counts the run's steps against its cap and gives the event loop its turns. */
   pacer?: StepPacer
+  /** Model and agent steps stream their text as `step-delta` events (default true). */
+  stepDeltas?: boolean
 }
 
 /** How a top-level block is run: from which step, and what follows each finished step. */
@@ -46,6 +49,9 @@ export type BlockControl = {
 }
 
 const failurePaths = new WeakMap<object, string>()
+
+// Ops whose model text is streamed as `step-delta` events.
+const WRITES_TEXT = new Set<string>(['task', 'delegate', 'models_call', 'synthesize'])
 
 // Ops that never charge a budget: their usage is zero without asking the budget.
 const SPENDS_NOTHING = new Set<string>([
@@ -142,6 +148,14 @@ export class PlanInterpreter {
     // A resumed container (or the answered ask_user) already announced itself before the pause.
     if (!resume) emit({ type: 'step-start', ...where, ...(wallet ? { wallet } : {}) })
     const started = Date.now()
+    const text =
+      this.#options.stepDeltas !== false && WRITES_TEXT.has(step.op)
+        ? new StepTextCoalescer({
+            now: started,
+            send: (chunk) =>
+              emit({ type: 'step-delta', ...where, wallet: wallet ?? coordinator, text: chunk }),
+          })
+        : undefined
     let budget: Budget | undefined
     let borrowed = false
     // A step with no limits of its own runs on its block's budget: steps of a block run one
@@ -165,7 +179,13 @@ export class PlanInterpreter {
         borrowed = carved.borrowed
       }
       const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
-      const context = { path, budget, scope, services: this.#options.services }
+      const context = {
+        path,
+        budget,
+        scope,
+        services: this.#options.services,
+        ...(text ? { onText: (chunk: string) => text.push(chunk) } : {}),
+      }
       let outcome: StepOutcome
       let result: StepResult = { kind: 'next' }
       switch (step.op) {
@@ -234,6 +254,7 @@ export class PlanInterpreter {
           break
       }
       if (saveAs !== undefined) frame.values[saveAs] = outcome.value
+      text?.finish()
       emit({
         type: 'step-finish',
         ...where,
@@ -241,12 +262,14 @@ export class PlanInterpreter {
         usage: usage(),
         wallet: outcome.wallet,
         durationMs: Date.now() - started,
+        ...(text?.firstTextMs === undefined ? {} : { firstTextMs: text.firstTextMs }),
       })
       return result
     } catch (error) {
       if (typeof error === 'object' && error !== null && !failurePaths.has(error)) {
         failurePaths.set(error, path)
       }
+      text?.finish()
       emit({
         type: 'step-error',
         ...where,

@@ -52,6 +52,22 @@ export const RunEvent = z.discriminatedUnion('type', [
     /** Who did the work: the agent's wallet, or the coordinator's for models and tools. */
     wallet: z.string(),
     durationMs: z.number().nonnegative(),
+    /** Milliseconds from the step's start to the first text its model streamed (streamed steps). */
+    firstTextMs: z.number().nonnegative().optional(),
+  }),
+  /**
+   * Text a `task`, `delegate`, `models_call` or `synthesize` step's model streamed, coalesced
+   * (at most one event per ~50 ms or a few hundred characters). Live only: it goes to
+   * `onEvent` and `run.events` but never into `result.events`, a server's stored events or a
+   * checkpoint, and it takes no number of its own (`sequence` is that of the event before it);
+   * the step's whole text is in its `step-finish`.
+   */
+  z.object({
+    type: z.literal('step-delta'),
+    ...StepBase,
+    /** Who is writing: the agent's wallet, or the coordinator's for a model step. */
+    wallet: z.string(),
+    text: z.string(),
   }),
   z.object({
     type: z.literal('step-error'),

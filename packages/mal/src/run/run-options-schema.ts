@@ -62,6 +62,7 @@ export const RunPlanOptionsSchema = z.object({
   maxRunSteps: z.number().int().min(1).optional(),
   beforeStep: z.custom((value) => typeof value === 'function', 'must be a function').optional(),
   eventBuffer: z.number().int().min(1).optional(),
+  stepDeltas: z.boolean().optional(),
   receiptSigner: z
     .custom(hasMethods('signTypedData'), 'must be an account that signs typed data (viem)')
     .optional(),

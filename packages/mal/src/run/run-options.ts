@@ -30,8 +30,16 @@ export type RunPlanOptions = {
   budget?: Budget
   /** Aborting it cancels the run: the step in flight and everything it started. */
   signal?: AbortSignal
-  /** Called with every event, in order, as it happens. */
+  /**
+   * Called with every event, in order, as it happens; the live-only `step-delta` events (a
+   * step's streamed text) included.
+   */
   onEvent?: (event: RunEvent) => void
+  /**
+   * `task`, `delegate`, `models_call` and `synthesize` steps stream their model's text as
+   * `step-delta` events (default true). `false` makes each call whole (`doGenerate`).
+   */
+  stepDeltas?: boolean
   /** Resolves `provider:model-id` (default: the built-in providers from the environment). */
   models?: ModelRegistry
   /** Tools `tool` steps (and agents' cards) may name. */

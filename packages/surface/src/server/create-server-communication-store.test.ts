@@ -158,6 +158,45 @@ describe('createServerCommunicationStore', () => {
     expect(view.hops).toBe(1)
   })
 
+  it('keeps a reply being written as a draft from the delta events, until the reply comes', async () => {
+    const bus = await busServer()
+    const comm = createServerCommunicationStore({ baseUrl: server!.baseUrl, retryMs: 20 })
+    stores.push(comm)
+    await waitFor(() => comm.getState().connection.state === 'open', 'the stream to open')
+    await waitFor(() => bus.streams.length === 1, 'the server to hold the stream')
+    const piece = (text: string) => ({
+      correlationId: 'c1',
+      inReplyTo: 'm1',
+      from: { agentId: 'ops-orchestrator' },
+      to: { agentId: 'user' },
+      text,
+    })
+    bus.write('delta', piece('Two risks'))
+    bus.write('delta', piece(' found'))
+    bus.write('delta', { text: 'not a delta' })
+    await waitFor(
+      () => comm.getState().replyDrafts.get('m1')?.text === 'Two risks found',
+      'the draft so far',
+    )
+    expect(comm.getState().replyDrafts.get('m1')).toMatchObject({ correlationId: 'c1' })
+    const reply = envelope({
+      id: 'm2',
+      type: 'reply',
+      hop: 1,
+      inReplyTo: 'm1',
+      content: 'Two risks found.',
+      from: { agentId: 'ops-orchestrator' },
+      to: { agentId: 'user' },
+    })
+    bus.write('message', reply)
+    await waitFor(() => comm.getState().replyDrafts.size === 0, 'the draft to give way')
+    // A piece that arrives after its reply does not start a draft again.
+    bus.write('delta', piece(' late'))
+    bus.write('message', envelope({ id: 'm3', correlationId: 'c2' }))
+    await waitFor(() => comm.getState().correlations.has('c2'), 'the next message')
+    expect(comm.getState().replyDrafts.size).toBe(0)
+  })
+
   it('reads the escalations again when the stream says one was raised, and allows through the server', async () => {
     const bus = await busServer()
     const comm = createServerCommunicationStore({ baseUrl: server!.baseUrl, retryMs: 20 })

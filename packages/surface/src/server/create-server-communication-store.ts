@@ -11,6 +11,11 @@ export type ServerCommunicationState = CommunicationState & {
   connection: EventStreamStatus
   /** The server's hop limit per conversation, once it has said (undefined until then). */
   maxHops: number | undefined
+  /**
+   * Hosted agents' replies still being written, by the id of the message they answer: the
+   * text so far (the stream's live `delta` events). A draft goes when its reply arrives.
+   */
+  replyDrafts: ReadonlyMap<string, ReplyDraft>
   /** Reads one conversation (`GET /api/v1/conversations/:correlationId`) into the store. */
   loadConversation(correlationId: string): Promise<CorrelationView | undefined>
   /** Re-reads the escalations (`GET /api/v1/escalations`). */
@@ -18,6 +23,16 @@ export type ServerCommunicationState = CommunicationState & {
 }
 
 export type ServerCommunicationStore = StoreApi<ServerCommunicationState>
+
+/** A reply a hosted agent is still writing, as much as it has written. */
+export type ReplyDraft = {
+  correlationId: string
+  /** The message it answers. */
+  inReplyTo: string
+  from: { agentId: string }
+  to: { agentId: string }
+  text: string
+}
 
 export type CreateServerCommunicationStoreOptions = ServerEndpoint & {
   /** Follow `GET /api/v1/messages/stream` from the start (default true). */
@@ -45,9 +60,15 @@ export function createServerCommunicationStore(
 
   // A replayed or re-read message is kept once; the map and the conversation view are
   // replaced so selectors see the change, and hops is the highest hop seen.
+  const drafts = new Map<string, ReplyDraft>()
   const append = (envelope: Envelope, notify = true) => {
     if (seen.has(envelope.id)) return
     seen.add(envelope.id)
+    // The whole reply replaces the draft of it.
+    if (envelope.inReplyTo) seen.add(`reply-of:${envelope.inReplyTo}`)
+    if (envelope.inReplyTo && drafts.delete(envelope.inReplyTo)) {
+      store.setState({ replyDrafts: new Map(drafts) })
+    }
     const previous = correlations.get(envelope.correlationId)
     const messages = [...(previous?.messages ?? []), envelope].sort(byHop)
     correlations.set(envelope.correlationId, {
@@ -95,6 +116,7 @@ export function createServerCommunicationStore(
       version: 0,
       connection: { state: 'connecting' },
       maxHops: undefined,
+      replyDrafts: new Map(),
       send: (input) => posted(input),
       forward: (message, to, content) =>
         posted({
@@ -167,6 +189,15 @@ export function createServerCommunicationStore(
     } catch {
       return
     }
+    if (name === 'delta') {
+      const delta = draftIn(body)
+      // A piece of a reply that arrived already (a late delta) is not a draft again.
+      if (!delta || seen.has(`reply-of:${delta.inReplyTo}`)) return
+      const draft = drafts.get(delta.inReplyTo)
+      drafts.set(delta.inReplyTo, { ...delta, text: (draft?.text ?? '') + delta.text })
+      store.setState({ replyDrafts: new Map(drafts) })
+      return
+    }
     if (name.startsWith('escalation')) {
       void store
         .getState()
@@ -212,6 +243,25 @@ export function createServerCommunicationStore(
         })
 
   return store
+}
+
+function draftIn(body: unknown): ReplyDraft | undefined {
+  const value = body as Partial<ReplyDraft> | null
+  if (
+    typeof value?.correlationId !== 'string' ||
+    typeof value.inReplyTo !== 'string' ||
+    typeof value.text !== 'string' ||
+    typeof value.from?.agentId !== 'string' ||
+    typeof value.to?.agentId !== 'string'
+  )
+    return undefined
+  return {
+    correlationId: value.correlationId,
+    inReplyTo: value.inReplyTo,
+    from: { agentId: value.from.agentId },
+    to: { agentId: value.to.agentId },
+    text: value.text,
+  }
 }
 
 function byHop(left: Envelope, right: Envelope): number {

@@ -5,6 +5,7 @@ export {
 export {
   type CreateServerCommunicationStoreOptions,
   createServerCommunicationStore,
+  type ReplyDraft,
   type ServerCommunicationState,
   type ServerCommunicationStore,
 } from './create-server-communication-store'

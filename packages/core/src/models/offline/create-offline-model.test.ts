@@ -175,4 +175,39 @@ describe('createOfflineModel', () => {
     expect((await result.totalUsage).inputTokens).toBeGreaterThan(0)
     expect(await result.steps).toHaveLength(2)
   })
+
+  it('streams its text in chunks, waiting [[chunk-delay:MS]] before each one', async () => {
+    const model = createOfflineModel()
+    const text = 'chunk '.repeat(12)
+    const { stream } = await model.doStream({
+      prompt: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: `[[chunk-delay:15]] [[answer:${text}]]` }],
+        },
+      ],
+    })
+    const arrivals: { delta: string; at: number }[] = []
+    const started = performance.now()
+    const reader = stream.getReader()
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const part = next.value
+      if (part.type === 'text-delta')
+        arrivals.push({ delta: part.delta, at: performance.now() - started })
+    }
+    expect(arrivals.length).toBe(Math.ceil(text.length / 24))
+    expect(arrivals.map((arrival) => arrival.delta).join('')).toBe(text)
+    // Paced: the last chunk comes at least (chunks × delay) after the call, give or take a timer.
+    expect(arrivals.at(-1)!.at).toBeGreaterThanOrEqual(arrivals.length * 15 - 5)
+  })
+
+  it('stops a paced stream when the call is aborted', async () => {
+    const controller = new AbortController()
+    const { stream } = await createOfflineModel().doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: `[[chunk-delay:1000]] hello` }] }],
+      abortSignal: controller.signal,
+    })
+    setTimeout(() => controller.abort(new Error('stop')), 10)
+    await expect(stream.pipeTo(new WritableStream())).rejects.toThrow('stop')
+  })
 })

@@ -8,11 +8,12 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import { type OfflineReply, offlineReply } from './offline-reply'
+import { type OfflineReply, offlineReply, sleep } from './offline-reply'
 
 /**
  * The deterministic `offline` model: no network, driven by `[[...]]` directives in the system
- * prompt and user messages, with usage of one token per four characters.
+ * prompt and user messages, with usage of one token per four characters. Streamed, it sends
+ * its text in chunks of 24 characters (`[[chunk-delay:MS]]` waits before each one).
  *
  * @example
  * const { text } = await generateText({ model: createOfflineModel(), prompt: '[[answer:42]]' })
@@ -71,13 +72,21 @@ class OfflineLanguageModel implements LanguageModelV3 {
     }
     parts.push({ type: 'finish', finishReason: finishReason(reply), usage: usage(reply) })
     const signal = options.abortSignal
+    const delayMs = reply.chunkDelayMs ?? 0
     return {
       stream: new ReadableStream<LanguageModelV3StreamPart>({
-        pull(controller) {
+        async pull(controller) {
           if (signal?.aborted) return controller.error(signal.reason)
           const part = parts.shift()
-          if (part) controller.enqueue(part)
-          else controller.close()
+          if (!part) return controller.close()
+          if (delayMs > 0 && (part.type === 'text-delta' || part.type === 'tool-input-delta')) {
+            try {
+              await sleep(delayMs, signal)
+            } catch (error) {
+              return controller.error(error)
+            }
+          }
+          controller.enqueue(part)
         },
       }),
     }

@@ -7,7 +7,12 @@ import { schemaExample } from './schema-example'
 export type OfflineReply = (
   | { kind: 'text'; text: string; truncated: boolean }
   | { kind: 'tool-call'; toolCallId: string; toolName: string; input: string }
-) & { inputTokens: number; outputTokens: number }
+) & {
+  inputTokens: number
+  outputTokens: number
+  /** How long a streamed reply waits before each chunk (`[[chunk-delay:MS]]`). */
+  chunkDelayMs?: number
+}
 
 /**
  * Decides what the offline model says for one call: the next tool directive not yet answered
@@ -26,6 +31,7 @@ export async function offlineReply(options: LanguageModelV3CallOptions): Promise
     throw new OfflineModelError(directives.fail || 'Offline model failed.', { directive: 'fail' })
   }
   const inputTokens = Math.ceil(view.characters / 4)
+  const paced = directives.chunkDelayMs ? { chunkDelayMs: directives.chunkDelayMs } : {}
   const next = directives.tools[view.toolResults.length]
   if (next && options.toolChoice?.type !== 'none') {
     const input = JSON.stringify(next.input)
@@ -36,6 +42,7 @@ export async function offlineReply(options: LanguageModelV3CallOptions): Promise
       input,
       inputTokens,
       outputTokens: Math.ceil((next.toolName.length + input.length) / 4),
+      ...paced,
     }
   }
   const identity = readIdentity(view.system)
@@ -62,7 +69,8 @@ export async function offlineReply(options: LanguageModelV3CallOptions): Promise
   const limit = options.maxOutputTokens
   const truncated = limit !== undefined && text.length > limit * 4
   if (truncated) text = text.slice(0, Math.max(0, limit * 4))
-  return { kind: 'text', text, truncated, inputTokens, outputTokens: Math.ceil(text.length / 4) }
+  const outputTokens = Math.ceil(text.length / 4)
+  return { kind: 'text', text, truncated, inputTokens, outputTokens, ...paced }
 }
 
 function restate(text: string, max = 200): string {
@@ -79,7 +87,7 @@ function isJson(text: string): boolean {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
     const onAbort = () => {

@@ -8,10 +8,12 @@ export type Directives = {
   answer?: string
   json?: unknown
   sleepMs?: number
+  /** A streamed reply waits this long before each chunk it sends (`[[chunk-delay:MS]]`). */
+  chunkDelayMs?: number
   fail?: string
 }
 
-const OPENING = /\[\[(tool|answer|json|sleep|fail):/g
+const OPENING = /\[\[(tool|answer|json|sleep|chunk-delay|fail):/g
 
 /**
  * Reads the directives of several texts, in order. Tool directives accumulate; for the others
@@ -35,6 +37,7 @@ export function parseDirectives(texts: readonly string[]): Directives {
         const body = text.slice(start, end)
         if (kind === 'answer') directives.answer = body
         else if (kind === 'fail') directives.fail = body.trim()
+        else if (kind === 'chunk-delay') directives.chunkDelayMs = readSleep(body, kind)
         else directives.sleepMs = readSleep(body)
       }
     }
@@ -44,7 +47,7 @@ export function parseDirectives(texts: readonly string[]): Directives {
 
 /** The text with every directive removed, for restating the task. */
 export function stripDirectives(text: string): string {
-  return text.replace(/\[\[(tool|answer|json|sleep|fail):[\s\S]*?\]\](?!\])/g, ' ')
+  return text.replace(/\[\[(tool|answer|json|sleep|chunk-delay|fail):[\s\S]*?\]\](?!\])/g, ' ')
 }
 
 function readTool(text: string, start: number): ToolDirective {
@@ -75,12 +78,12 @@ function readJson(text: string, start: number, kind: string): unknown {
   throw malformed(kind, text.slice(start, start + 60))
 }
 
-function readSleep(body: string): number {
+function readSleep(body: string, kind = 'sleep'): number {
   const ms = Number(body.trim())
   if (!Number.isFinite(ms) || ms < 0) {
     throw new OfflineModelError(
-      `Offline directive [[sleep:${body}]] needs a number of milliseconds ≥ 0.`,
-      { directive: 'sleep' },
+      `Offline directive [[${kind}:${body}]] needs a number of milliseconds ≥ 0.`,
+      { directive: kind },
     )
   }
   return ms

@@ -1,4 +1,10 @@
-import { type Agent, checkAgentInput, isTrustTierAtLeast, TrustTierTooLowError } from '@baton/core'
+import {
+  type Agent,
+  type AgentDelta,
+  checkAgentInput,
+  isTrustTierAtLeast,
+  TrustTierTooLowError,
+} from '@baton/core'
 import { MaxDepthExceededError } from '@baton/subagents'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
@@ -16,7 +22,7 @@ export async function runAgentStep(
   context: StepContext<TaskStep | DelegateStep>,
   onAgent?: (agent: Agent) => void,
 ): Promise<StepOutcome> {
-  const { step, budget, scope, services, path } = context
+  const { step, budget, scope, services, path, onText } = context
   // The agent itself is depth 1: a plan with maxDepth 0 delegates to no one.
   if (services.maxDepth !== undefined && services.maxDepth < 1) {
     throw new MaxDepthExceededError({ depth: 1, maxDepth: services.maxDepth })
@@ -49,6 +55,13 @@ export async function runAgentStep(
     ...(services.toolBatches ? { toolBatches: services.toolBatches } : {}),
     // The agent and everything under it share the run's state (a custom host may ignore it).
     conclave: services.conclave,
+    ...(onText
+      ? {
+          onDelta: (delta: AgentDelta) => {
+            if (delta.type === 'text-delta') onText(delta.text)
+          },
+        }
+      : {}),
   }
   const result =
     step.op === 'delegate'

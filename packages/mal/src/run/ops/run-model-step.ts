@@ -17,7 +17,8 @@ const SYNTHESIZE_SYSTEM =
 export async function runModelStep(
   context: StepContext<ModelsCallStep | SynthesizeStep>,
 ): Promise<StepOutcome> {
-  const { step, budget, scope, services } = context
+  const { step, budget, scope, services, onText } = context
+  const streamed = onText ? { onText } : {}
   const wallet = services.coordinatorWallet
   if (step.op === 'models_call') {
     const result = await callModel({
@@ -28,6 +29,7 @@ export async function runModelStep(
       ...(step.temperature === undefined ? {} : { temperature: step.temperature }),
       budget,
       wallet,
+      ...streamed,
     })
     return { value: result.text, wallet }
   }
@@ -42,6 +44,7 @@ export async function runModelStep(
     prompt: `${renderTemplate(step.instruction, scope)}\n\n${sections.join('\n\n')}`,
     budget,
     wallet,
+    ...streamed,
   })
   return { value: result.text, wallet }
 }

@@ -33,6 +33,8 @@ export type StepContext<S> = {
   budget: Budget
   scope: TemplateScope
   services: RunServices
+  /** Where a model or agent step streams its text as it comes (absent: it is not streamed). */
+  onText?: (text: string) => void
 }
 
 /** A finished leaf step: its value and the wallet that did the work. */

@@ -1,0 +1,116 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium } from './chromium'
+import { type ServerProcess, startServerProcess } from './server-process'
+
+const appRoot = fileURLToPath(new URL('..', import.meta.url))
+const screenshots = join(appRoot, 'e2e', 'screenshots')
+
+// The offline model slowed per chunk: 24 characters every 120 ms, about five seconds in all.
+const answer = 'The incident started with a failed deploy of the billing service. '.repeat(6).trim()
+const slowly = `[[chunk-delay:120]] [[answer:${answer}]]`
+
+describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a real browser', () => {
+  let outDir: string
+  let server: ServerProcess
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'baton-playground-stream-dist-'))
+    await mkdir(screenshots, { recursive: true })
+    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
+    server = await startServerProcess({ playgroundDir: outDir })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.dispose()
+    if (outDir) await rm(outDir, { recursive: true, force: true })
+  })
+
+  it("shows a run step's text as it arrives, then the whole text and its time to first text", async () => {
+    const agents = (await (await fetch(`${server.baseUrl}/api/v1/agents`)).json()) as {
+      agents: { id: string; wallet: string }[]
+    }
+    const analyst = agents.agents.find((agent) => agent.id === 'analyst')!.wallet
+    const started = await fetch(`${server.baseUrl}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        plan: {
+          steps: [
+            {
+              op: 'delegate',
+              saveAs: 'analysis',
+              agentWallet: analyst,
+              // It starts writing once the page follows the run.
+              prompt: `[[sleep:1500]] ${slowly}`,
+            },
+          ],
+        },
+      }),
+    })
+    const { id } = (await started.json()) as { id: string }
+    await page.goto(`${server.baseUrl}/#/runs?run=${id}`)
+    const writing = page.locator('[data-step-path="steps[0]"][data-step-text="writing"]')
+    await writing.waitFor({ timeout: 30_000 })
+    await expect
+      .poll(async () => (await writing.textContent())?.includes('The incident'), {
+        timeout: 15_000,
+      })
+      .toBe(true)
+    const partial = (await writing.locator('div').last().textContent()) ?? ''
+    // Part of the answer, not all of it, while the step is still running.
+    expect(partial.length).toBeGreaterThan(0)
+    expect(partial.length).toBeLessThan(answer.length)
+    expect(answer.startsWith(partial)).toBe(true)
+    expect(await page.locator('[data-event-type="step-finish"]').count()).toBe(0)
+    await page.screenshot({ path: join(screenshots, 'run-streaming-desktop.png'), fullPage: true })
+
+    const done = page.locator('[data-step-path="steps[0]"][data-step-text="done"]')
+    await done.waitFor({ timeout: 30_000 })
+    expect(await done.locator('div').last().textContent()).toBe(answer)
+    const finish = page.locator('[data-event-type="step-finish"]')
+    await finish.waitFor()
+    expect(await finish.textContent()).toMatch(/first text after \d+ ms/)
+  }, 90_000)
+
+  it('shows a chat reply as the agent writes it, then the whole reply', async () => {
+    await page.goto(`${server.baseUrl}/#/chat`)
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
+    const box = page.getByRole('combobox')
+    await box.click()
+    await box.pressSequentially('@Ops')
+    await page.getByRole('option', { name: /Ops Orchestrator/ }).waitFor()
+    await box.press('Enter')
+    await box.fill(`${await box.inputValue()}${slowly}`)
+    await box.press('Enter')
+    const draft = page.locator('[data-message-type="reply-draft"]')
+    await draft.waitFor({ timeout: 30_000 })
+    await expect
+      .poll(async () => (await draft.textContent())?.includes('The incident'), { timeout: 15_000 })
+      .toBe(true)
+    const partial = (await draft.locator('div').last().textContent()) ?? ''
+    expect(partial.length).toBeLessThan(answer.length)
+    expect(answer.startsWith(partial)).toBe(true)
+    expect(await draft.textContent()).toMatch(/writing…/)
+    await page.screenshot({ path: join(screenshots, 'chat-streaming-desktop.png'), fullPage: true })
+
+    const reply = page.locator('[data-message-type="reply"]').first()
+    await reply.waitFor({ timeout: 30_000 })
+    expect(await reply.textContent()).toContain(answer)
+    // The draft gives way to the reply.
+    await expect.poll(() => draft.count(), { timeout: 10_000 }).toBe(0)
+    expect(pageErrors).toEqual([])
+  }, 90_000)
+})
