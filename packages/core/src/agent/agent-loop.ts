@@ -18,6 +18,7 @@ import { modelTools } from './model-tools'
 
 import { runToolCalls, type ToolOutcome } from './run-tool-calls'
 import { toModelPrompt } from './to-model-prompt'
+import type { ToolCallReport } from './tool-call-event'
 
 /** One model call of the loop and the tool calls it made. */
 export type LoopStep = {
@@ -37,6 +38,8 @@ export type AgentLoopOptions = {
   temperature?: number | undefined
   output?: OutputInterface | undefined
   onStep: (step: LoopStep) => void
+  /** Hears of each tool call before it runs and after (see `runToolCalls`). */
+  onToolCall?: ((report: ToolCallReport) => void) | undefined
 }
 
 /**
@@ -84,7 +87,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
       calls.length === 0
         ? []
         : finishReason === 'stop' || finishReason === 'tool-calls'
-          ? await runToolCalls({ calls, tools, messages: conversation, signal })
+          ? await runToolCalls({
+              calls,
+              tools,
+              messages: conversation,
+              signal,
+              onReport: options.onToolCall,
+            })
           : calls.map((part) => ({
               toolCallId: part.toolCallId,
               toolName: part.toolName,

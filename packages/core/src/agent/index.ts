@@ -8,4 +8,10 @@ export {
 export { buildSystemPrompt } from './build-system-prompt'
 export { grantTools } from './grant-tools'
 export { runAgent } from './run-agent'
+export {
+  type ToolCallError,
+  type ToolCallEvent,
+  type ToolCallReport,
+  toolCallError,
+} from './tool-call-event'
 export type { AgentRunResult, AgentStep, LanguageModelUsage, RunAgentOptions } from './types'

@@ -109,6 +109,9 @@ export async function runAgent(
       maxRetries: settings.maxRetries ?? 2,
       output: options.output,
       temperature: card.temperature,
+      onToolCall: options.onToolCall
+        ? (report) => options.onToolCall?.({ ...report, wallet: card.wallet })
+        : undefined,
       onStep: (step) => {
         const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)

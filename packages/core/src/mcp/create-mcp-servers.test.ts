@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
+import type { ToolCallEvent } from '../agent/tool-call-event'
 import { createBudget } from '../budget'
 import { ToolNotAllowedError, UnknownToolError } from '../tools'
 import { createMcpServers, type McpServers } from './create-mcp-servers'
@@ -79,12 +80,19 @@ describe('createMcpServers over stdio', () => {
     const budget = createBudget({ calls: 10 })
     const extraTools = await servers.toolsFor(agent, { budget })
     expect(Object.keys(extraTools)).toEqual(['mcp__files__read_file'])
+    const events: ToolCallEvent[] = []
     const result = await runAgent(
       agent,
       'What is the window? [[tool:mcp__files__read_file {"path":"notes.txt"}]]',
-      { budget, extraTools },
+      { budget, extraTools, onToolCall: (event) => events.push(event) },
     )
     expect(result.text).toContain('The deploy window is Tuesday 14:00 UTC.')
+    // The agent loop reports the call with the server and the tool's own name.
+    expect(events.map((event) => [event.type, event.server, event.tool, event.wallet])).toEqual([
+      ['tool-call', 'files', 'read_file', ADA_WALLET],
+      ['tool-result', 'files', 'read_file', ADA_WALLET],
+    ])
+    expect(events[1]).not.toHaveProperty('error')
     // Two model calls and one MCP call; the MCP call's price is on the agent's wallet.
     expect(budget.spent().calls).toBe(result.usage.calls + 1)
     const byWallet = budget.spentByWallet()[ADA_WALLET]
@@ -172,15 +180,23 @@ describe('createMcpServers over stdio', () => {
       expect(bytes.subarray(1, 4).toString()).toBe('PNG')
       // A model that asks gets the error text back as the call's result.
       const agent = makeAgent({ tools: ['mcp__files__read_file'] })
+      const events: ToolCallEvent[] = []
       const result = await runAgent(
         agent,
         'x [[tool:mcp__files__read_file {"path":"missing.txt"}]]',
         {
           budget: createBudget({ calls: 5 }),
           extraTools: tools,
+          onToolCall: (event) => events.push(event),
         },
       )
       expect(result.text).toContain('cannot read missing.txt: ENOENT')
+      expect(events.at(-1)).toMatchObject({
+        type: 'tool-result',
+        server: 'files',
+        tool: 'read_file',
+        error: { code: 'MCP_TOOL_ERROR', message: 'cannot read missing.txt: ENOENT' },
+      })
     } finally {
       await rm(workspaceDir, { recursive: true, force: true })
     }
