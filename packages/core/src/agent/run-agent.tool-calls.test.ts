@@ -25,7 +25,7 @@ const extraTools = {
   lookup: withToolSource(
     tool({
       inputSchema: z.object({ key: z.string() }),
-      execute: async () => {
+      execute: async (): Promise<string> => {
         throw new LookupFailedError()
       },
     }),
@@ -33,7 +33,7 @@ const extraTools = {
   ),
   broken: tool({
     inputSchema: z.object({}),
-    execute: async () => {
+    execute: async (): Promise<string> => {
       throw new Error('disk on fire')
     },
   }),
