@@ -17,6 +17,7 @@ import type { RunEvent, RunUsage } from './run-event'
 import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
 import type { StepPacer } from './step-pacer'
+import { toolCallRunEvent } from './tool-call-run-event'
 
 /** Distributive Omit, so each event keeps its own fields. */
 type EventBody = RunEvent extends infer E
@@ -171,9 +172,12 @@ export class PlanInterpreter {
       switch (step.op) {
         case 'task':
         case 'delegate':
-          outcome = await runAgentStep({ ...context, step }, (agent) => {
-            wallet = agent.wallet
-          })
+          outcome = await runAgentStep(
+            { ...context, step, onToolCall: (event) => emit(toolCallRunEvent(where, event)) },
+            (agent) => {
+              wallet = agent.wallet
+            },
+          )
           break
         case 'models_call':
         case 'synthesize':

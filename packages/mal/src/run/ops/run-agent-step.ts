@@ -45,6 +45,7 @@ export async function runAgentStep(
     ...(services.toolBatches ? { toolBatches: services.toolBatches } : {}),
     // The agent and everything under it share the run's state (a custom host may ignore it).
     conclave: services.conclave,
+    ...(context.onToolCall ? { onToolCall: context.onToolCall } : {}),
   }
   const result =
     step.op === 'delegate'

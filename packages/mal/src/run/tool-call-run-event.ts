@@ -1,0 +1,44 @@
+import type { ToolCallEvent } from '@baton/core'
+import { z } from 'zod'
+
+/** Which tool was called, by whom: the fields `tool-call` and `tool-result` events share. */
+export const ToolCallFields = {
+  /** The call's id in the model's answer (a `tool-result` has its `tool-call`'s). */
+  toolCallId: z.string(),
+  /** The name the model called (`mcp__files__read_file`). */
+  name: z.string(),
+  /** The tool's own name (`read_file`); the same as `name` for a tool that is not an MCP server's. */
+  tool: z.string(),
+  /** The MCP server that ran it. */
+  server: z.string().optional(),
+  /** The agent that called it (an agent of the step, or a sub-agent of a `task`). */
+  wallet: z.string(),
+}
+
+/** A `tool-call` event's own fields: the tool's input, as the model gave it. */
+export const ToolCallStartFields = { input: z.unknown() }
+
+/** A `tool-result` event's own fields: how long the call took, and why it failed if it did. */
+export const ToolResultFields = {
+  durationMs: z.number().nonnegative(),
+  /** The call failed, or was refused (`TOOL_UNAVAILABLE`, `TOOL_INPUT_INVALID`, `MCP_TOOL_ERROR`...). */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+}
+
+/**
+ * An agent's tool call as a run event of the step it happened in (`where`: its path, op...).
+ *
+ * @example
+ * emit(toolCallRunEvent(where, event)) // { type: 'tool-call', path: 'steps[0]', name: 'mcp__files__read_file', server: 'files', ... }
+ */
+export function toolCallRunEvent<W extends object>(where: W, event: ToolCallEvent) {
+  const { type, toolCallId, name, tool, server, wallet } = event
+  const names = { ...where, toolCallId, name, tool, ...(server ? { server } : {}), wallet }
+  if (type === 'tool-call') return { type, ...names, input: event.input }
+  return {
+    type,
+    ...names,
+    durationMs: event.durationMs,
+    ...(event.error ? { error: event.error } : {}),
+  }
+}
