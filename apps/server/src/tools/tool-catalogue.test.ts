@@ -155,13 +155,14 @@ describe('the server’s tool and model catalogue', () => {
     ).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' })
   })
 
-  it('gives a MAL delegate the agent’s MCP tools', async () => {
+  it('gives a MAL delegate the agent’s MCP tools; each call is in the run’s events and receipt', async () => {
     const { agent } = await register({ id: 'plan-reader', tools: ['mcp__files__read_file'] })
-    const plan = `steps:
+    const plan = `requireReceipt: true
+steps:
   - op: delegate
     saveAs: answer
     agentWallet: "${agent.wallet}"
-    prompt: 'Read it [[tool:mcp__files__read_file {"path":"runbook.txt"}]]'
+    prompt: 'Read it [[tool:mcp__files__read_file {"path":"runbook.txt"}]] [[tool:mcp__files__read_file {"path":"gone.txt"}]]'
   - op: stop
     output: "{{answer}}"
 `
@@ -179,5 +180,43 @@ describe('the server’s tool and model catalogue', () => {
     }
     expect(run.status).toBe('done')
     expect(String(run.output)).toContain('Roll back with: deploy --previous')
+
+    // The stored events, as a client reads them: each MCP call, with its server, tool and time.
+    const stream = await app.inject({ method: 'GET', url: `/api/v1/runs/${id}/events` })
+    const events = stream.body
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    const tools = events.filter((event) => String(event.type).startsWith('tool-'))
+    expect(tools.map((event) => [event.type, event.server, event.tool, event.path])).toEqual([
+      ['tool-call', 'files', 'read_file', 'steps[0]'],
+      ['tool-result', 'files', 'read_file', 'steps[0]'],
+      ['tool-call', 'files', 'read_file', 'steps[0]'],
+      ['tool-result', 'files', 'read_file', 'steps[0]'],
+    ])
+    expect(tools[0]).toMatchObject({
+      name: 'mcp__files__read_file',
+      wallet: agent.wallet,
+      input: { path: 'runbook.txt' },
+    })
+    expect(tools[1]!.durationMs).toEqual(expect.any(Number))
+    expect(tools[1]).not.toHaveProperty('error')
+    // The server's isError answer is the call's error.
+    expect(tools[3]).toMatchObject({
+      error: { code: 'MCP_TOOL_ERROR', message: 'cannot read gone.txt: ENOENT' },
+    })
+
+    const receipt = await app.inject({ method: 'GET', url: `/api/v1/runs/${id}/receipt` })
+    expect(receipt.statusCode).toBe(200)
+    const { steps } = receipt.json() as { steps: { toolCalls?: Record<string, unknown>[] }[] }
+    expect(steps[0]?.toolCalls).toEqual([
+      expect.objectContaining({ server: 'files', tool: 'read_file', status: 'done' }),
+      expect.objectContaining({
+        server: 'files',
+        tool: 'read_file',
+        status: 'failed',
+        errorCode: 'MCP_TOOL_ERROR',
+      }),
+    ])
   })
 })
