@@ -104,6 +104,31 @@ describe('/mcp: Baton as an MCP server', () => {
     expect(text(unknown)).toContain('No agent "nobody"')
   })
 
+  it('sends progress while a long delegation runs, before its answer', async () => {
+    const client = await connect()
+    let answered = false
+    const early: { progress: number; message?: string }[] = []
+    const result = await client.callTool(
+      {
+        name: 'delegate',
+        // The offline model takes 2.5 s over its answer: a call long enough to hear from.
+        arguments: { agent: 'analyst', prompt: 'Slowly, please [[sleep:2500]]' },
+      },
+      undefined,
+      {
+        onprogress: (progress) => {
+          if (!answered) early.push(progress)
+        },
+      },
+    )
+    answered = true
+    expect(structured(result).status).toBe('done')
+    // Heard while the call was still pending, each one counting up, naming the run.
+    expect(early.length).toBeGreaterThan(1)
+    expect(early.map((progress) => progress.progress)).toEqual(early.map((_, index) => index + 1))
+    expect(early.at(-1)?.message).toBe(`run ${String(structured(result).runId)}: running`)
+  })
+
   it('runs a plan that asks, and continues it with answer_run', async () => {
     const client = await connect()
     const plan = `inputs: { change: string }
