@@ -68,6 +68,7 @@ export async function startBatonServer(): Promise<StartedServer> {
     url,
     paths: { agent: `/agent/${SEEDED_AGENT.wallet}`, a2a: `/a2a/${SEEDED_AGENT.id}` },
     model,
+    dataDir,
     async close() {
       await app.close()
       await rm(dataDir, { recursive: true, force: true })
