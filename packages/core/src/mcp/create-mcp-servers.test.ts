@@ -230,6 +230,34 @@ describe('createMcpServers over stdio', () => {
     expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
   })
 
+  it('passes on only the environment its settings name, and starts in its cwd', async () => {
+    process.env.BATON_MCP_TEST_ALLOWED = 'allowed'
+    process.env.BATON_MCP_TEST_SECRET = 'secret'
+    try {
+      const servers = stdioServers({
+        envAllowlist: ['BATON_MCP_TEST_ALLOWED'],
+        env: { BATON_MCP_TEST_GIVEN: 'given' },
+        cwd: root,
+      })
+      const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__env'] }))
+      const read = async (name: string) =>
+        JSON.parse(
+          String(
+            await tools.mcp__files__env!.execute!({ name }, { toolCallId: 't', messages: [] }),
+          ),
+        ) as { value: string | null; cwd: string }
+      expect((await read('BATON_MCP_TEST_ALLOWED')).value).toBe('allowed')
+      expect((await read('BATON_MCP_TEST_GIVEN')).value).toBe('given')
+      // Not named: this process's variable never reaches the server.
+      expect((await read('BATON_MCP_TEST_SECRET')).value).toBeNull()
+      expect((await read('PATH')).value).toBeTruthy()
+      expect((await read('PATH')).cwd).toBe(root)
+    } finally {
+      delete process.env.BATON_MCP_TEST_ALLOWED
+      delete process.env.BATON_MCP_TEST_SECRET
+    }
+  })
+
   it('restarts a stdio server that died; calls meanwhile fail with MCP_SERVER_UNAVAILABLE', async () => {
     const servers = stdioServers({}, { initialMs: 1500, maxMs: 1500 })
     const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__pid'] }))

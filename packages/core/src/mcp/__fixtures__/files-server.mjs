@@ -75,6 +75,21 @@ function buildServer() {
     content: [{ type: 'text', text: String(process.pid) }],
   }))
   server.registerTool(
+    'env',
+    {
+      description: 'The value of an environment variable of the server, and its directory.',
+      inputSchema: { name: z.string() },
+    },
+    async ({ name }) => ({
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({ value: process.env[name] ?? null, cwd: process.cwd() }),
+        },
+      ],
+    }),
+  )
+  server.registerTool(
     'add_tool',
     {
       description: 'Registers a tool named name (tools/list_changed).',
