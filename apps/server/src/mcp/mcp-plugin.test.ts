@@ -75,6 +75,16 @@ describe('/mcp: Baton as an MCP server', () => {
       await client.callTool({ name: 'list_agents', arguments: { query: 'analyst' } }),
     )
     expect((filtered.agents as { id: string }[]).map((agent) => agent.id)).toContain('analyst')
+    const idsOf = async (args: Record<string, unknown>) =>
+      (
+        structured(await client.callTool({ name: 'list_agents', arguments: args })).agents as {
+          id: string
+        }[]
+      ).map((agent) => agent.id)
+    expect(await idsOf({ capability: 'review' })).toEqual(['reviewer'])
+    const trusted = await idsOf({ trustTier: 'medium' })
+    expect(trusted).toEqual(expect.arrayContaining(['orchestrator', 'analyst']))
+    expect(trusted).not.toContain('reviewer')
   })
 
   it('delegates to the analyst and answers with its text, its spend by wallet and the run id', async () => {

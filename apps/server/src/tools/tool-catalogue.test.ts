@@ -62,8 +62,9 @@ export const tools = {
   )
   app = await createTestApp({ mcpConfig: config, toolsModule })
 })
+let closed = false
 afterAll(async () => {
-  await app?.close()
+  if (!closed) await app?.close()
   await rm(folder, { recursive: true, force: true })
 })
 
@@ -255,5 +256,31 @@ steps:
       }),
       expect.objectContaining({ name: 'mcp__files__slow', status: 'failed' }),
     ])
+  })
+
+  // Last: it closes the app.
+  it('stops its MCP server processes at shutdown', async () => {
+    const { agent } = await register({ id: 'pid-reader', tools: ['mcp__files__pid'] })
+    const result = await app.baton.agentHost.runHostedAgent({
+      agent: agent.id,
+      input: 'Which process? [[tool:mcp__files__pid]]',
+    })
+    const pid = Number(/Tool results?:[^0-9]*(\d+)/.exec(result.text)?.[1])
+    expect(pid).toBeGreaterThan(0)
+    const alive = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    expect(alive()).toBe(true)
+    closed = true
+    await app.close()
+    for (let attempt = 0; attempt < 100 && alive(); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(alive()).toBe(false)
   })
 })
