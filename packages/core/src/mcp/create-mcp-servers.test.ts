@@ -323,10 +323,19 @@ describe('createMcpServers over Streamable HTTP', () => {
         })
         child.once('exit', () => reject(new Error('the HTTP fixture exited')))
       })
-      const servers = createMcpServers({ mcpServers: { remote: { url } } })
+      const servers = createMcpServers({
+        mcpServers: { remote: { url, headers: { 'X-Baton-Test': 'sent' } } },
+      })
       open.push(servers)
       const { tools } = await servers.listTools()
       expect(tools.map((tool) => tool.name)).toContain('mcp__remote__read_file')
+      // The settings' headers go with every request.
+      const env = (await servers.toolsFor(makeAgent({ tools: ['mcp__remote__env'] })))
+        .mcp__remote__env!
+      const seen = JSON.parse(
+        String(await env.execute!({ name: 'X-Baton-Test' }, { toolCallId: 't', messages: [] })),
+      ) as { header: string | null }
+      expect(seen.header).toBe('sent')
       const agent = makeAgent({ tools: ['mcp__remote__read_file'] })
       const result = await runAgent(
         agent,

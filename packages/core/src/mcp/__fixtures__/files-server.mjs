@@ -77,14 +77,19 @@ function buildServer() {
   server.registerTool(
     'env',
     {
-      description: 'The value of an environment variable of the server, and its directory.',
+      description:
+        'The value of an environment variable of the server, its directory, and (over HTTP) the request header of that name.',
       inputSchema: { name: z.string() },
     },
-    async ({ name }) => ({
+    async ({ name }, extra) => ({
       content: [
         {
           type: 'text',
-          text: JSON.stringify({ value: process.env[name] ?? null, cwd: process.cwd() }),
+          text: JSON.stringify({
+            value: process.env[name] ?? null,
+            cwd: process.cwd(),
+            header: extra.requestInfo?.headers?.[name.toLowerCase()] ?? null,
+          }),
         },
       ],
     }),
