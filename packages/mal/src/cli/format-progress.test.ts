@@ -36,7 +36,14 @@ describe('createProgressFormatter', () => {
     ).toBe('    ⚙ lookup · 3 ms · TOOL_FAILED: it broke')
     // The call itself shows once it is over.
     expect(
-      progress.format({ type: 'tool-call', ...base, ...names, tool: 'read_file', input: {} }),
+      progress.format({
+        type: 'tool-call',
+        ...base,
+        ...names,
+        tool: 'read_file',
+        input: {},
+        inputHash: '0x00',
+      }),
     ).toBeUndefined()
   })
 })

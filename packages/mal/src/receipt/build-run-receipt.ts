@@ -128,7 +128,7 @@ function recordToolCall(
       tool: event.tool,
       ...(event.server === undefined ? {} : { server: event.server }),
       wallet: event.wallet,
-      inputHash: hashJson(event.input ?? null),
+      inputHash: event.inputHash,
       status: 'unfinished',
     }
     step.toolCalls = [...(step.toolCalls ?? []), call]

@@ -110,6 +110,29 @@ describe('runPlan: the agents’ tool calls', () => {
     expect(receipt.steps[1]?.toolCalls).toMatchObject([{ name: 'lookup', status: 'done' }])
   })
 
+  it('keeps a long input out of the event, summarised, and its hash whole', async () => {
+    const key = 'k'.repeat(20_000)
+    const result = await runPlan(
+      {
+        steps: [
+          {
+            op: 'delegate',
+            agentWallet: analystWallet,
+            prompt: `[[tool:lookup {"key":"${key}"}]]`,
+            saveAs: 'long',
+          },
+        ],
+      },
+      { registry, models: offlineModels(), toolRegistry },
+    )
+    const call = result.events.find((event) => event.type === 'tool-call')
+    expect(call).toMatchObject({
+      input: { truncated: true, chars: JSON.stringify({ key }).length },
+      inputHash: hashJson({ key }),
+    })
+    expect(JSON.stringify(call).length).toBeLessThan(2000)
+  })
+
   it('leaves a step whose agent called no tool without a toolCalls record', async () => {
     const result = await runPlan(
       {

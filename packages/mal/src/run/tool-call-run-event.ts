@@ -1,4 +1,4 @@
-import type { ToolCallEvent } from '@baton/core'
+import { hashJson, type ToolCallEvent } from '@baton/core'
 import { z } from 'zod'
 
 /** Which tool was called, by whom: the fields `tool-call` and `tool-result` events share. */
@@ -15,8 +15,19 @@ export const ToolCallFields = {
   wallet: z.string(),
 }
 
-/** A `tool-call` event's own fields: the tool's input, as the model gave it. */
-export const ToolCallStartFields = { input: z.unknown() }
+/**
+ * A `tool-call` event's own fields: the tool's input as the model gave it (past
+ * `MAX_INPUT_CHARS` of JSON, a `{ truncated, chars, preview }` summary, so a file written
+ * through a tool is not stored again in the run's events) and the hash of all of it.
+ */
+export const ToolCallStartFields = {
+  input: z.unknown(),
+  /** keccak-256 of the whole input's canonical JSON (what the receipt records). */
+  inputHash: z.string(),
+}
+
+/** Inputs longer than this (as JSON) are summarised in the event. */
+export const MAX_INPUT_CHARS = 8192
 
 /** A `tool-result` event's own fields: how long the call took, and why it failed if it did. */
 export const ToolResultFields = {
@@ -34,11 +45,21 @@ export const ToolResultFields = {
 export function toolCallRunEvent<W extends object>(where: W, event: ToolCallEvent) {
   const { type, toolCallId, name, tool, server, wallet } = event
   const names = { ...where, toolCallId, name, tool, ...(server ? { server } : {}), wallet }
-  if (type === 'tool-call') return { type, ...names, input: event.input }
+  if (type === 'tool-call') {
+    return { type, ...names, ...recordedInput(event.input) }
+  }
   return {
     type,
     ...names,
     durationMs: event.durationMs,
     ...(event.error ? { error: event.error } : {}),
   }
+}
+
+function recordedInput(input: unknown): { input: unknown; inputHash: string } {
+  const value = input === undefined ? null : input
+  const json = JSON.stringify(value) ?? 'null'
+  const inputHash = hashJson(value)
+  if (json.length <= MAX_INPUT_CHARS) return { input: value, inputHash }
+  return { input: { truncated: true, chars: json.length, preview: json.slice(0, 1000) }, inputHash }
 }
