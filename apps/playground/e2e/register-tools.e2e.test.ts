@@ -72,12 +72,17 @@ describe.skipIf(!run)('the registration form’s tool and model lists, in a real
 
     await form.getByLabel('Name').fill('File Reader')
     await form.getByLabel('Id (a slug)').fill('file-reader')
-    await offered.getByRole('button', { name: 'mcp__files__read_file' }).click()
-    // Picking it twice lists it once.
-    await offered.getByRole('button', { name: 'mcp__files__read_file' }).click()
-    expect(await form.getByLabel('Tools (comma-separated)').inputValue()).toBe(
-      'mcp__files__read_file',
-    )
+    const readFile = offered.getByRole('button', { name: 'mcp__files__read_file' })
+    const slow = offered.getByRole('button', { name: 'mcp__files__slow' })
+    const toolsField = form.getByLabel('Tools (comma-separated)')
+    // A picked tool is listed and its button shows it; a second press takes it off again.
+    await readFile.click()
+    await slow.click()
+    expect(await toolsField.inputValue()).toBe('mcp__files__read_file, mcp__files__slow')
+    expect(await readFile.getAttribute('aria-pressed')).toBe('true')
+    await slow.click()
+    expect(await toolsField.inputValue()).toBe('mcp__files__read_file')
+    expect(await slow.getAttribute('aria-pressed')).toBe('false')
     await form.getByRole('button', { name: 'Sign and register' }).click()
     const registered = form.getByRole('status')
     await registered.waitFor({ timeout: 30_000 })
