@@ -6,6 +6,7 @@ import { chainCase } from './chain/chain-case'
 import { fanoutCase } from './fanout/fanout-case'
 import { httpAgentCase } from './http-agent/http-agent-case'
 import { malFanoutCase } from './mal-fanout/mal-fanout-case'
+import { mcpDelegateCase } from './mcp-delegate/mcp-delegate-case'
 import { mcpToolCase } from './mcp-tool/mcp-tool-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
@@ -34,4 +35,5 @@ export const CASES: readonly BenchCase[] = [
   browserWorkspacesCase,
   streamFirstDeltaCase,
   streamSseCase,
+  mcpDelegateCase,
 ]

@@ -75,6 +75,7 @@ export async function startBatonServer(
     url,
     paths: { agent: `/agent/${SEEDED_AGENT.wallet}`, a2a: `/a2a/${SEEDED_AGENT.id}` },
     model,
+    dataDir,
     async close() {
       await app.close()
       await rm(dataDir, { recursive: true, force: true })

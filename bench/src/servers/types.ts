@@ -5,5 +5,7 @@ export type StartedServer = {
   paths: Record<string, string>
   /** How the agent behind an A2A path answers (the instant model, or what stands in for it). */
   model?: string
+  /** The folder of its data, removed by `close()`. */
+  dataDir?: string
   close(): Promise<unknown>
 }

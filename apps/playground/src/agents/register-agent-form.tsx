@@ -30,9 +30,15 @@ export function RegisterAgentForm() {
   const models = useServerData(serverApi.listModels, [])
   const tools = useServerData(serverApi.listTools, [])
   const [toolsText, setToolsText] = useState('')
-  const addTool = (name: string) => {
+  const picked = new Set(lines(toolsText))
+  // A tool's button adds it to the card, or takes it off again: the buttons show what is listed.
+  const toggleTool = (name: string) => {
     const listed = lines(toolsText)
-    if (!listed.includes(name)) setToolsText([...listed, name].join(', '))
+    setToolsText(
+      (listed.includes(name) ? listed.filter((entry) => entry !== name) : [...listed, name]).join(
+        ', ',
+      ),
+    )
   }
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -136,7 +142,13 @@ export function RegisterAgentForm() {
                     ? `${tool.description} Granted ${tool.grantedWhen}.`
                     : tool.description
                 }
-                onClick={() => addTool(tool.name)}
+                aria-pressed={picked.has(tool.name)}
+                style={
+                  picked.has(tool.name)
+                    ? { background: 'var(--accent)', color: 'var(--accent-text)' }
+                    : undefined
+                }
+                onClick={() => toggleTool(tool.name)}
               >
                 {tool.name}
               </button>

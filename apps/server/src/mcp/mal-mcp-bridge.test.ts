@@ -43,6 +43,21 @@ describe('mal mcp --server', () => {
       expect(result.isError).toBeFalsy()
       expect(JSON.stringify(result.content)).toContain('One risk of a Friday deploy?')
       expect((result.structuredContent as { status: string }).status).toBe('done')
+      // Progress of a long call comes through the bridge while the call is pending.
+      let answered = false
+      let early = 0
+      const slow = await client.callTool(
+        { name: 'delegate', arguments: { agent: 'analyst', prompt: 'Slowly [[sleep:2000]]' } },
+        undefined,
+        {
+          onprogress: () => {
+            if (!answered) early += 1
+          },
+        },
+      )
+      answered = true
+      expect(slow.isError).toBeFalsy()
+      expect(early).toBeGreaterThan(1)
     } finally {
       await client.close()
     }

@@ -75,6 +75,16 @@ describe('/mcp: Baton as an MCP server', () => {
       await client.callTool({ name: 'list_agents', arguments: { query: 'analyst' } }),
     )
     expect((filtered.agents as { id: string }[]).map((agent) => agent.id)).toContain('analyst')
+    const idsOf = async (args: Record<string, unknown>) =>
+      (
+        structured(await client.callTool({ name: 'list_agents', arguments: args })).agents as {
+          id: string
+        }[]
+      ).map((agent) => agent.id)
+    expect(await idsOf({ capability: 'review' })).toEqual(['reviewer'])
+    const trusted = await idsOf({ trustTier: 'medium' })
+    expect(trusted).toEqual(expect.arrayContaining(['orchestrator', 'analyst']))
+    expect(trusted).not.toContain('reviewer')
   })
 
   it('delegates to the analyst and answers with its text, its spend by wallet and the run id', async () => {
@@ -102,6 +112,31 @@ describe('/mcp: Baton as an MCP server', () => {
     })
     expect(unknown.isError).toBe(true)
     expect(text(unknown)).toContain('No agent "nobody"')
+  })
+
+  it('sends progress while a long delegation runs, before its answer', async () => {
+    const client = await connect()
+    let answered = false
+    const early: { progress: number; message?: string }[] = []
+    const result = await client.callTool(
+      {
+        name: 'delegate',
+        // The offline model takes 2.5 s over its answer: a call long enough to hear from.
+        arguments: { agent: 'analyst', prompt: 'Slowly, please [[sleep:2500]]' },
+      },
+      undefined,
+      {
+        onprogress: (progress) => {
+          if (!answered) early.push(progress)
+        },
+      },
+    )
+    answered = true
+    expect(structured(result).status).toBe('done')
+    // Heard while the call was still pending, each one counting up, naming the run.
+    expect(early.length).toBeGreaterThan(1)
+    expect(early.map((progress) => progress.progress)).toEqual(early.map((_, index) => index + 1))
+    expect(early.at(-1)?.message).toBe(`run ${String(structured(result).runId)}: running`)
   })
 
   it('runs a plan that asks, and continues it with answer_run', async () => {

@@ -52,6 +52,9 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Each call answers as an event stream, so the progress of a long delegate or run_plan
+      // reaches the client while it runs; a JSON answer would drop it (the progress test fails).
+      enableJsonResponse: false,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, principal: request.principal.id })
         if (sessions.size > MAX_SESSIONS) {

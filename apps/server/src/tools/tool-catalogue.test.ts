@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { signAgentRegistration } from '@baton/core'
+import { signAgentChange, signAgentRegistration } from '@baton/core'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
@@ -24,7 +24,11 @@ async function register(overrides: Record<string, unknown>) {
     registry: testRegistryId,
   })
   const response = await app.inject({ method: 'POST', url: '/api/v1/agents', payload: body })
-  return { response, agent: { ...accounts.agent, ...overrides } as typeof accounts.agent }
+  return {
+    response,
+    agent: { ...accounts.agent, ...overrides } as typeof accounts.agent,
+    creator: accounts.creator,
+  }
 }
 
 beforeAll(async () => {
@@ -58,8 +62,9 @@ export const tools = {
   )
   app = await createTestApp({ mcpConfig: config, toolsModule })
 })
+let closed = false
 afterAll(async () => {
-  await app?.close()
+  if (!closed) await app?.close()
   await rm(folder, { recursive: true, force: true })
 })
 
@@ -119,6 +124,33 @@ describe('the server’s tool and model catalogue', () => {
     }
   })
 
+  it('refuses a PATCH whose tools or model the server cannot grant, naming the field', async () => {
+    const { response, agent, creator } = await register({ id: 'patched', tools: ['weather'] })
+    expect(response.statusCode).toBe(201)
+    const patch = async (changes: Record<string, unknown>) =>
+      app.inject({
+        method: 'PATCH',
+        url: `/api/v1/agents/${agent.wallet}`,
+        payload: await signAgentChange('update', agent, {
+          registry: testRegistryId,
+          creator,
+          changes,
+        }),
+      })
+    const tools = await patch({ tools: ['mcp__files__read_file', 'search'] })
+    expect(tools.statusCode).toBe(400)
+    expect(tools.json().error.message).toContain('tools[1]: "search" is not a tool')
+    const model = await patch({ model: 'opnai:gpt-4o', provider: 'opnai' })
+    expect(model.statusCode).toBe(400)
+    expect(model.json().error.message).toContain('model: provider "opnai" is not configured')
+    // Refused changes leave the card as it was; a grantable one is stored.
+    const stored = await app.inject({ method: 'GET', url: `/agent/${agent.wallet}` })
+    expect(stored.json()).toMatchObject({ tools: ['weather'], model: 'offline:default' })
+    const granted = await patch({ tools: ['mcp__files__*'] })
+    expect(granted.statusCode).toBe(200)
+    expect(granted.json().agent.tools).toEqual(['mcp__files__*'])
+  })
+
   it('runs a hosted agent that reads a file through its MCP tool, charged to its wallet', async () => {
     const { response, agent } = await register({
       id: 'runbook-reader',
@@ -155,13 +187,14 @@ describe('the server’s tool and model catalogue', () => {
     ).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' })
   })
 
-  it('gives a MAL delegate the agent’s MCP tools', async () => {
+  it('gives a MAL delegate the agent’s MCP tools; each call is in the run’s events and receipt', async () => {
     const { agent } = await register({ id: 'plan-reader', tools: ['mcp__files__read_file'] })
-    const plan = `steps:
+    const plan = `requireReceipt: true
+steps:
   - op: delegate
     saveAs: answer
     agentWallet: "${agent.wallet}"
-    prompt: 'Read it [[tool:mcp__files__read_file {"path":"runbook.txt"}]]'
+    prompt: 'Read it [[tool:mcp__files__read_file {"path":"runbook.txt"}]] [[tool:mcp__files__read_file {"path":"gone.txt"}]] [[tool:mcp__files__slow {"ms":1}]]'
   - op: stop
     output: "{{answer}}"
 `
@@ -179,5 +212,75 @@ describe('the server’s tool and model catalogue', () => {
     }
     expect(run.status).toBe('done')
     expect(String(run.output)).toContain('Roll back with: deploy --previous')
+
+    // The stored events, as a client reads them: each MCP call, with its server, tool and time.
+    const stream = await app.inject({ method: 'GET', url: `/api/v1/runs/${id}/events` })
+    const events = stream.body
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    const tools = events.filter((event) => String(event.type).startsWith('tool-'))
+    expect(tools.map((event) => [event.type, event.server, event.tool, event.path])).toEqual([
+      ['tool-call', 'files', 'read_file', 'steps[0]'],
+      ['tool-result', 'files', 'read_file', 'steps[0]'],
+      ['tool-call', 'files', 'read_file', 'steps[0]'],
+      ['tool-result', 'files', 'read_file', 'steps[0]'],
+      // A tool of the same server that its card does not list: refused, never sent.
+      ['tool-call', undefined, 'mcp__files__slow', 'steps[0]'],
+      ['tool-result', undefined, 'mcp__files__slow', 'steps[0]'],
+    ])
+    expect(tools[0]).toMatchObject({
+      name: 'mcp__files__read_file',
+      wallet: agent.wallet,
+      input: { path: 'runbook.txt' },
+    })
+    expect(tools[1]!.durationMs).toEqual(expect.any(Number))
+    expect(tools[1]).not.toHaveProperty('error')
+    // The server's isError answer is the call's error.
+    expect(tools[3]).toMatchObject({
+      error: { code: 'MCP_TOOL_ERROR', message: 'cannot read gone.txt: ENOENT' },
+    })
+
+    expect(tools[5]).toMatchObject({ error: { code: 'TOOL_UNAVAILABLE' } })
+
+    const receipt = await app.inject({ method: 'GET', url: `/api/v1/runs/${id}/receipt` })
+    expect(receipt.statusCode).toBe(200)
+    const { steps } = receipt.json() as { steps: { toolCalls?: Record<string, unknown>[] }[] }
+    expect(steps[0]?.toolCalls).toEqual([
+      expect.objectContaining({ server: 'files', tool: 'read_file', status: 'done' }),
+      expect.objectContaining({
+        server: 'files',
+        tool: 'read_file',
+        status: 'failed',
+        errorCode: 'MCP_TOOL_ERROR',
+      }),
+      expect.objectContaining({ name: 'mcp__files__slow', status: 'failed' }),
+    ])
+  })
+
+  // Last: it closes the app.
+  it('stops its MCP server processes at shutdown', async () => {
+    const { agent } = await register({ id: 'pid-reader', tools: ['mcp__files__pid'] })
+    const result = await app.baton.agentHost.runHostedAgent({
+      agent: agent.id,
+      input: 'Which process? [[tool:mcp__files__pid]]',
+    })
+    const pid = Number(/Tool results?:[^0-9]*(\d+)/.exec(result.text)?.[1])
+    expect(pid).toBeGreaterThan(0)
+    const alive = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    expect(alive()).toBe(true)
+    closed = true
+    await app.close()
+    for (let attempt = 0; attempt < 100 && alive(); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(alive()).toBe(false)
   })
 })

@@ -19,6 +19,7 @@ import { modelTools } from './model-tools'
 import { runToolCalls, type ToolOutcome } from './run-tool-calls'
 import { toModelPrompt } from './to-model-prompt'
 import type { AgentDelta } from './types'
+import type { ToolCallReport } from './tool-call-event'
 
 /** One model call of the loop and the tool calls it made. */
 export type LoopStep = {
@@ -40,6 +41,8 @@ export type AgentLoopOptions = {
   onStep: (step: LoopStep) => void
   /** When given, each call is streamed (`doStream`) and its parts handed here as they come. */
   onDelta?: ((delta: AgentDelta) => void) | undefined
+  /** Hears of each tool call before it runs and after (see `runToolCalls`). */
+  onToolCall?: ((report: ToolCallReport) => void) | undefined
 }
 
 /**
@@ -96,7 +99,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
       calls.length === 0
         ? []
         : finishReason === 'stop' || finishReason === 'tool-calls'
-          ? await runToolCalls({ calls, tools, messages: conversation, signal })
+          ? await runToolCalls({
+              calls,
+              tools,
+              messages: conversation,
+              signal,
+              onReport: options.onToolCall,
+            })
           : calls.map((part) => ({
               toolCallId: part.toolCallId,
               toolName: part.toolName,

@@ -8,6 +8,12 @@ export {
 export { buildSystemPrompt } from './build-system-prompt'
 export { grantTools } from './grant-tools'
 export { runAgent } from './run-agent'
+export {
+  type ToolCallError,
+  type ToolCallEvent,
+  type ToolCallReport,
+  toolCallError,
+} from './tool-call-event'
 export type {
   AgentDelta,
   AgentRunResult,

@@ -116,6 +116,9 @@ export async function runAgent(
       output: options.output,
       temperature: card.temperature,
       onDelta: options.onDelta,
+      onToolCall: options.onToolCall
+        ? (report) => options.onToolCall?.({ ...report, wallet: card.wallet })
+        : undefined,
       onStep: (step) => {
         const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)

@@ -7,6 +7,8 @@ import {
   type ToolResultPart,
   type ToolSet,
 } from 'ai'
+import { toolSourceOf } from '../tools/tool-source'
+import { type ToolCallReport, toolCallError } from './tool-call-event'
 
 /** One tool call of a step, parsed, with its outcome once it ran. */
 export type ToolOutcome = {
@@ -15,6 +17,8 @@ export type ToolOutcome = {
   input: unknown
   /** Set when the call could not run or threw; the model is told the message. */
   error?: string
+  /** The error's code (see `toolCallError`). */
+  errorCode?: string
   output?: unknown
   /** What the model is sent as the call's result. */
   modelOutput?: ToolResultPart['output']
@@ -24,7 +28,8 @@ export type ToolOutcome = {
  * Parses and runs the tool calls of one step, as the AI SDK's generateText does: a call of a
  * tool not bound for the run, or with input its schema refuses, is never executed and
  * becomes an error result; a tool that throws becomes an error result too. A tool without
- * `execute` gets no result (the run stops there).
+ * `execute` gets no result (the run stops there). `onReport` hears of each call before it runs
+ * (or is refused) and after, with its duration and error.
  *
  * @example
  * const outcomes = await runToolCalls({ calls, tools, messages, signal })
@@ -34,51 +39,119 @@ export async function runToolCalls(options: {
   tools: ToolSet
   messages: ModelMessage[]
   signal: AbortSignal
+  onReport?: ((report: ToolCallReport) => void) | undefined
 }): Promise<ToolOutcome[]> {
-  const { calls, tools, messages, signal } = options
+  const { calls, tools, messages, signal, onReport } = options
   return Promise.all(
     calls.map(async (call): Promise<ToolOutcome> => {
-      const base = { toolCallId: call.toolCallId, toolName: call.toolName }
       const tool = Object.hasOwn(tools, call.toolName) ? tools[call.toolName] : undefined
-      if (!tool) {
-        const error = new NoSuchToolError({
-          toolName: call.toolName,
-          availableTools: Object.keys(tools),
-        })
-        return failed({ ...base, input: parseLoosely(call.input) }, error)
-      }
-      const parsed = await parseInput(call, tool.inputSchema)
-      if (!parsed.success) return failed({ ...base, input: parseLoosely(call.input) }, parsed.error)
-      const outcome: ToolOutcome = { ...base, input: parsed.value }
-      if (!tool.execute) return outcome
-      try {
-        let output: unknown = await tool.execute(parsed.value, {
-          toolCallId: call.toolCallId,
-          messages,
-          abortSignal: signal,
-        })
-        // A streaming tool yields partial outputs; its result is the last one.
-        if (isAsyncIterable(output)) {
-          let last: unknown
-          for await (const part of output) last = part
-          output = last
-        }
-        const modelOutput = tool.toModelOutput
-          ? await tool.toModelOutput({ toolCallId: call.toolCallId, input: parsed.value, output })
-          : typeof output === 'string'
-            ? { type: 'text' as const, value: output }
-            : { type: 'json' as const, value: (output ?? null) as never }
-        return { ...outcome, output, modelOutput }
-      } catch (error) {
-        return failed(outcome, error)
-      }
+      const reported = reporter(call, tool, onReport)
+      const available = () => Object.keys(tools)
+      const outcome = await runToolCall({ call, tool, available, messages, signal, reported })
+      reported?.finished(outcome)
+      return outcome
     }),
   )
 }
 
+type Reported = {
+  called(input: unknown): void
+  finished(outcome: ToolOutcome): void
+}
+
+/** Reports one call: `tool-call` once its input is known, `tool-result` when it is over. */
+function reporter(
+  call: LanguageModelV3ToolCall,
+  tool: ToolSet[string] | undefined,
+  onReport: ((report: ToolCallReport) => void) | undefined,
+): Reported | undefined {
+  if (!onReport) return undefined
+  const source = toolSourceOf(tool)
+  const names = {
+    toolCallId: call.toolCallId,
+    name: call.toolName,
+    tool: source?.tool ?? call.toolName,
+    ...(source ? { server: source.server } : {}),
+  }
+  let started = performance.now()
+  return {
+    called(input) {
+      started = performance.now()
+      onReport({ type: 'tool-call', ...names, input })
+    },
+    finished(outcome) {
+      const durationMs = Math.round((performance.now() - started) * 100) / 100
+      onReport({
+        type: 'tool-result',
+        ...names,
+        durationMs,
+        ...(outcome.error === undefined
+          ? {}
+          : { error: { code: outcome.errorCode ?? 'TOOL_FAILED', message: outcome.error } }),
+      })
+    },
+  }
+}
+
+async function runToolCall(options: {
+  call: LanguageModelV3ToolCall
+  tool: ToolSet[string] | undefined
+  available: () => string[]
+  messages: ModelMessage[]
+  signal: AbortSignal
+  reported: Reported | undefined
+}): Promise<ToolOutcome> {
+  const { call, tool, messages, signal, reported } = options
+  const base = { toolCallId: call.toolCallId, toolName: call.toolName }
+  if (!tool) {
+    const error = new NoSuchToolError({
+      toolName: call.toolName,
+      availableTools: options.available(),
+    })
+    const input = parseLoosely(call.input)
+    reported?.called(input)
+    return failed({ ...base, input }, error)
+  }
+  const parsed = await parseInput(call, tool.inputSchema)
+  if (!parsed.success) {
+    const input = parseLoosely(call.input)
+    reported?.called(input)
+    return failed({ ...base, input }, parsed.error)
+  }
+  const outcome: ToolOutcome = { ...base, input: parsed.value }
+  reported?.called(parsed.value)
+  if (!tool.execute) return outcome
+  try {
+    let output: unknown = await tool.execute(parsed.value, {
+      toolCallId: call.toolCallId,
+      messages,
+      abortSignal: signal,
+    })
+    // A streaming tool yields partial outputs; its result is the last one.
+    if (isAsyncIterable(output)) {
+      let last: unknown
+      for await (const part of output) last = part
+      output = last
+    }
+    const modelOutput = tool.toModelOutput
+      ? await tool.toModelOutput({ toolCallId: call.toolCallId, input: parsed.value, output })
+      : typeof output === 'string'
+        ? { type: 'text' as const, value: output }
+        : { type: 'json' as const, value: (output ?? null) as never }
+    return { ...outcome, output, modelOutput }
+  } catch (error) {
+    return failed(outcome, error)
+  }
+}
+
 function failed(outcome: ToolOutcome, error: unknown): ToolOutcome {
   const message = errorMessage(error)
-  return { ...outcome, error: message, modelOutput: { type: 'error-text', value: message } }
+  return {
+    ...outcome,
+    error: message,
+    errorCode: toolCallError(error, message).code,
+    modelOutput: { type: 'error-text', value: message },
+  }
 }
 
 async function parseInput(

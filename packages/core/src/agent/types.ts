@@ -3,6 +3,7 @@ import type { MemoryStore } from '../memory/types'
 import type { ModelRegistry, PriceTable } from '../models/types'
 import type { Agent, Budget } from '../schemas'
 import type { ToolRegistry } from '../tools/types'
+import type { ToolCallEvent } from './tool-call-event'
 
 /** One model call of an agent run, with the tool calls it made. */
 export type AgentStep = {
@@ -59,6 +60,11 @@ export type RunAgentOptions = {
    * gating, budget, tools, attribution, memory, the result) is the same as without it.
    */
   onDelta?: (delta: AgentDelta) => void
+  /**
+   * Called for each tool call as it happens: `tool-call` before the tool runs (or is refused),
+   * `tool-result` after it, with its duration, its error, and for an MCP tool its server.
+   */
+  onToolCall?: (event: ToolCallEvent) => void
   /** How many memory entries of the agent's scope are recalled (default 20). */
   memoryLimit?: number
   /** Retries of a model call that failed with a retryable provider error (default 2). */

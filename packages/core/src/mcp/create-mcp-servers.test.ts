@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
+import type { ToolCallEvent } from '../agent/tool-call-event'
 import { createBudget } from '../budget'
 import { ToolNotAllowedError, UnknownToolError } from '../tools'
 import { createMcpServers, type McpServers } from './create-mcp-servers'
@@ -79,12 +80,19 @@ describe('createMcpServers over stdio', () => {
     const budget = createBudget({ calls: 10 })
     const extraTools = await servers.toolsFor(agent, { budget })
     expect(Object.keys(extraTools)).toEqual(['mcp__files__read_file'])
+    const events: ToolCallEvent[] = []
     const result = await runAgent(
       agent,
       'What is the window? [[tool:mcp__files__read_file {"path":"notes.txt"}]]',
-      { budget, extraTools },
+      { budget, extraTools, onToolCall: (event) => events.push(event) },
     )
     expect(result.text).toContain('The deploy window is Tuesday 14:00 UTC.')
+    // The agent loop reports the call with the server and the tool's own name.
+    expect(events.map((event) => [event.type, event.server, event.tool, event.wallet])).toEqual([
+      ['tool-call', 'files', 'read_file', ADA_WALLET],
+      ['tool-result', 'files', 'read_file', ADA_WALLET],
+    ])
+    expect(events[1]).not.toHaveProperty('error')
     // Two model calls and one MCP call; the MCP call's price is on the agent's wallet.
     expect(budget.spent().calls).toBe(result.usage.calls + 1)
     const byWallet = budget.spentByWallet()[ADA_WALLET]
@@ -172,15 +180,23 @@ describe('createMcpServers over stdio', () => {
       expect(bytes.subarray(1, 4).toString()).toBe('PNG')
       // A model that asks gets the error text back as the call's result.
       const agent = makeAgent({ tools: ['mcp__files__read_file'] })
+      const events: ToolCallEvent[] = []
       const result = await runAgent(
         agent,
         'x [[tool:mcp__files__read_file {"path":"missing.txt"}]]',
         {
           budget: createBudget({ calls: 5 }),
           extraTools: tools,
+          onToolCall: (event) => events.push(event),
         },
       )
       expect(result.text).toContain('cannot read missing.txt: ENOENT')
+      expect(events.at(-1)).toMatchObject({
+        type: 'tool-result',
+        server: 'files',
+        tool: 'read_file',
+        error: { code: 'MCP_TOOL_ERROR', message: 'cannot read missing.txt: ENOENT' },
+      })
     } finally {
       await rm(workspaceDir, { recursive: true, force: true })
     }
@@ -212,6 +228,34 @@ describe('createMcpServers over stdio', () => {
     setTimeout(() => controller.abort(new Error('the run was cancelled')), 200)
     await expect(call).rejects.toThrow('the run was cancelled')
     expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
+  })
+
+  it('passes on only the environment its settings name, and starts in its cwd', async () => {
+    process.env.BATON_MCP_TEST_ALLOWED = 'allowed'
+    process.env.BATON_MCP_TEST_SECRET = 'secret'
+    try {
+      const servers = stdioServers({
+        envAllowlist: ['BATON_MCP_TEST_ALLOWED'],
+        env: { BATON_MCP_TEST_GIVEN: 'given' },
+        cwd: root,
+      })
+      const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__env'] }))
+      const read = async (name: string) =>
+        JSON.parse(
+          String(
+            await tools.mcp__files__env!.execute!({ name }, { toolCallId: 't', messages: [] }),
+          ),
+        ) as { value: string | null; cwd: string }
+      expect((await read('BATON_MCP_TEST_ALLOWED')).value).toBe('allowed')
+      expect((await read('BATON_MCP_TEST_GIVEN')).value).toBe('given')
+      // Not named: this process's variable never reaches the server.
+      expect((await read('BATON_MCP_TEST_SECRET')).value).toBeNull()
+      expect((await read('PATH')).value).toBeTruthy()
+      expect((await read('PATH')).cwd).toBe(root)
+    } finally {
+      delete process.env.BATON_MCP_TEST_ALLOWED
+      delete process.env.BATON_MCP_TEST_SECRET
+    }
   })
 
   it('restarts a stdio server that died; calls meanwhile fail with MCP_SERVER_UNAVAILABLE', async () => {
@@ -279,10 +323,19 @@ describe('createMcpServers over Streamable HTTP', () => {
         })
         child.once('exit', () => reject(new Error('the HTTP fixture exited')))
       })
-      const servers = createMcpServers({ mcpServers: { remote: { url } } })
+      const servers = createMcpServers({
+        mcpServers: { remote: { url, headers: { 'X-Baton-Test': 'sent' } } },
+      })
       open.push(servers)
       const { tools } = await servers.listTools()
       expect(tools.map((tool) => tool.name)).toContain('mcp__remote__read_file')
+      // The settings' headers go with every request.
+      const env = (await servers.toolsFor(makeAgent({ tools: ['mcp__remote__env'] })))
+        .mcp__remote__env!
+      const seen = JSON.parse(
+        String(await env.execute!({ name: 'X-Baton-Test' }, { toolCallId: 't', messages: [] })),
+      ) as { header: string | null }
+      expect(seen.header).toBe('sent')
       const agent = makeAgent({ tools: ['mcp__remote__read_file'] })
       const result = await runAgent(
         agent,

@@ -3,6 +3,7 @@ import type { Budget } from '../schemas'
 import type { TrustTier } from '../schemas/agent-card'
 import { isTrustTierAtLeast } from '../schemas/trust-tier-check'
 import { matchesToolPattern } from '../tools/tool-patterns'
+import { withToolSource } from '../tools/tool-source'
 import { type McpSettings, parseMcpSettings } from './mcp-config'
 import { type McpBackoff, McpConnection, type McpConnectionState } from './mcp-connection'
 import { toToolOutput } from './mcp-result'
@@ -146,7 +147,11 @@ export function createMcpServers(
       for (const connection of wanted) {
         for (const info of await infosOf(connection)) {
           if (!listed.some((pattern) => matchesToolPattern(pattern, info.name))) continue
-          tools[info.name] = toSdkTool(connection, info, agent.wallet, toolOptions)
+          // Marked with its server and own name, which the agent loop reports with each call.
+          tools[info.name] = withToolSource(
+            toSdkTool(connection, info, agent.wallet, toolOptions),
+            { server: info.server, tool: info.tool },
+          )
         }
       }
       return tools

@@ -8,6 +8,24 @@ const Usage = z.strictObject({
   costUsd: z.number().nonnegative(),
 })
 
+/** One tool call an agent made during a step, as the receipt records it. */
+export const ReceiptToolCall = z.strictObject({
+  /** The name the model called (`mcp__files__read_file`). */
+  name: z.string(),
+  /** The tool's own name, and the MCP server that ran it (for an MCP tool). */
+  tool: z.string(),
+  server: z.string().optional(),
+  /** The agent that called it. */
+  wallet: z.string(),
+  /** Of the input the tool was given. */
+  inputHash: Hash,
+  status: z.enum(['done', 'failed', 'unfinished']),
+  durationMs: z.number().nonnegative().optional(),
+  /** Why it failed (`MCP_TOOL_ERROR`, `TOOL_UNAVAILABLE`, ...). */
+  errorCode: z.string().optional(),
+})
+export type ReceiptToolCall = z.infer<typeof ReceiptToolCall>
+
 /** What one step of a run did, as its receipt records it. */
 export const ReceiptStep = z.strictObject({
   path: z.string(),
@@ -24,6 +42,8 @@ export const ReceiptStep = z.strictObject({
   status: z.enum(['done', 'failed', 'unfinished']),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** The tool calls of the step's agents, in the order they were made (absent: none). */
+  toolCalls: z.array(ReceiptToolCall).optional(),
 })
 export type ReceiptStep = z.infer<typeof ReceiptStep>
 

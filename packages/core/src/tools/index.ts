@@ -1,4 +1,5 @@
 export { assertAllowed, createToolRegistry } from './create-tool-registry'
 export { ToolAlreadyRegisteredError, ToolNotAllowedError, UnknownToolError } from './tool-errors'
 export { isToolListed, isToolPattern, matchesToolPattern } from './tool-patterns'
+export { type ToolSource, toolSourceOf, withToolSource } from './tool-source'
 export type { ToolRegistry } from './types'

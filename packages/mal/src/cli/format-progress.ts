@@ -62,6 +62,10 @@ export function createProgressFormatter(): ProgressFormatter {
         case 'step-error':
           count(event)
           return `${indent(event.path)}✗ ${label(event)} · ${event.code}: ${event.message}`
+        case 'tool-result': {
+          const where = event.server ? `${event.tool} on ${event.server}` : event.name
+          return `${indent(event.path)}  ⚙ ${where} · ${event.durationMs} ms${event.error ? ` · ${event.error.code}: ${event.error.message}` : ''}`
+        }
         case 'run-pause':
           return `? ${event.question}`
         case 'run-finish':

@@ -1,4 +1,4 @@
-import type { Agent, AgentDelta, Budget } from '@baton/core'
+import type { Agent, AgentDelta, Budget, ToolCallEvent } from '@baton/core'
 import type { ConclaveSpace } from '../conclave/conclave-types'
 import type { Isolation, TaskWorkspaceKind } from '../plan'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
@@ -32,6 +32,12 @@ export type HostDelegateRequest = {
    * over A2A) ignores it; the step's text is its result either way.
    */
   onDelta?: (delta: AgentDelta) => void
+  /**
+   * Called for each tool call of the agent's run, and of the sub-agents a `task` starts (the
+   * event's `wallet` says whose): the run's `tool-call` / `tool-result` events. The default host
+   * passes it to `runAgent`; a host that runs the agent elsewhere may ignore it.
+   */
+  onToolCall?: (event: ToolCallEvent) => void
 }
 
 /** What a `task` step asks of a host. */

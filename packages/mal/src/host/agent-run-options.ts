@@ -1,4 +1,4 @@
-import type { Agent, Budget, ModelRegistry, ToolRegistry } from '@baton/core'
+import type { Agent, Budget, ModelRegistry, ToolCallEvent, ToolRegistry } from '@baton/core'
 import type { ToolSet } from 'ai'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
@@ -20,7 +20,7 @@ export type HostRunOptions = {
 
 /**
  * The `runAgent` options of one agent run of a step: the host's models, its tool registry,
- * the tools the runtime grants (`extraTools`) and the signal. With the plan's
+ * the tools the runtime grants (`extraTools`), the signal and the step's tool-call listener. With the plan's
  * `maxToolBatches`, every tool of the run is counted (a model step that calls tools is one
  * batch) and the run follows the limit's signal, so the batch past it ends the run with
  * TOOL_BATCHES_EXCEEDED before its tools run.
@@ -33,9 +33,13 @@ export function agentRunOptions(options: {
   extraTools: ToolSet
   toolBatches: ToolBatchLimit | undefined
   signal: AbortSignal
+  onToolCall?: ((event: ToolCallEvent) => void) | undefined
 }) {
   const { host, extraTools, toolBatches: limit, signal } = options
-  const models = host.models ? { models: host.models } : {}
+  const models = {
+    ...(host.models ? { models: host.models } : {}),
+    ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+  }
   if (!limit) {
     return {
       ...models,

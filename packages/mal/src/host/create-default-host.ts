@@ -77,7 +77,13 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         request.prompt,
         {
           budget,
-          ...agentRunOptions({ host, extraTools, toolBatches: request.toolBatches, signal }),
+          ...agentRunOptions({
+            host,
+            extraTools,
+            toolBatches: request.toolBatches,
+            signal,
+            onToolCall: request.onToolCall,
+          }),
           ...(options.memory ? { memory: options.memory } : {}),
           ...(output ? { output } : {}),
           ...(request.onDelta ? { onDelta: request.onDelta } : {}),

@@ -87,6 +87,8 @@ export function createTaskRunner(options: {
               extraTools: tools,
               toolBatches: request.toolBatches,
               signal: turn.signal,
+              // Every turn's tool calls, the task agent's and its sub-agents', are the step's.
+              onToolCall: request.onToolCall,
             }),
             ...(request.tools ? { tools: request.tools } : {}),
             ...(request.persona ? { persona: request.persona } : {}),

@@ -1,4 +1,9 @@
-import { hashJson, type ReceiptStep, type RunReceiptContent } from '@baton/core'
+import {
+  hashJson,
+  type ReceiptStep,
+  type ReceiptToolCall,
+  type RunReceiptContent,
+} from '@baton/core'
 import type { Plan } from '../plan'
 import type { RunEvent, RunUsage } from '../run/run-event'
 import { stepAt } from './step-at'
@@ -36,6 +41,8 @@ export function buildRunReceipt(input: BuildRunReceiptInput): RunReceiptContent 
   const keyOf = (event: { path: string; iteration?: number | undefined }) =>
     `${event.path}#${event.iteration ?? 0}`
   let finish: Extract<RunEvent, { type: 'run-finish' }> | undefined
+  // Tool calls not answered yet, by step and call id.
+  const calls = new Map<string, ReceiptToolCall>()
   const opened = (event: Extract<RunEvent, { type: 'step-start' }>) => {
     const step: ReceiptStep = {
       path: event.path,
@@ -77,6 +84,10 @@ export function buildRunReceipt(input: BuildRunReceiptInput): RunReceiptContent 
         }
         break
       }
+      case 'tool-call':
+      case 'tool-result':
+        recordToolCall(open.get(keyOf(event))?.at(-1), event, calls)
+        break
       case 'run-finish':
         finish = event
         break
@@ -98,6 +109,38 @@ export function buildRunReceipt(input: BuildRunReceiptInput): RunReceiptContent 
     ...(finish?.error ? { error: { ...finish.error } } : {}),
     issuedAt: input.issuedAt ?? finish?.at ?? new Date().toISOString(),
   }
+}
+
+type ToolEvent = Extract<RunEvent, { type: 'tool-call' | 'tool-result' }>
+
+/** Adds a `tool-call` to its step's record, or settles it with its `tool-result`. */
+function recordToolCall(
+  step: ReceiptStep | undefined,
+  event: ToolEvent,
+  calls: Map<string, ReceiptToolCall>,
+): void {
+  if (!step) return
+  // Sub-agents of a task may number their calls alike: the wallet tells them apart.
+  const key = `${step.path}#${step.startedAt}#${event.wallet}#${event.toolCallId}`
+  if (event.type === 'tool-call') {
+    const call: ReceiptToolCall = {
+      name: event.name,
+      tool: event.tool,
+      ...(event.server === undefined ? {} : { server: event.server }),
+      wallet: event.wallet,
+      inputHash: event.inputHash,
+      status: 'unfinished',
+    }
+    step.toolCalls = [...(step.toolCalls ?? []), call]
+    calls.set(key, call)
+    return
+  }
+  const call = calls.get(key)
+  if (!call) return
+  calls.delete(key)
+  call.status = event.error ? 'failed' : 'done'
+  call.durationMs = event.durationMs
+  if (event.error) call.errorCode = event.error.code
 }
 
 function add(into: RunUsage, usage: RunUsage): RunUsage {

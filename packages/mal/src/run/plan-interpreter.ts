@@ -18,6 +18,7 @@ import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
 import type { StepPacer } from './step-pacer'
 import { StepTextCoalescer } from './step-text-coalescer'
+import { toolCallRunEvent } from './tool-call-run-event'
 
 /** Distributive Omit, so each event keeps its own fields. */
 type EventBody = RunEvent extends infer E
@@ -191,9 +192,12 @@ export class PlanInterpreter {
       switch (step.op) {
         case 'task':
         case 'delegate':
-          outcome = await runAgentStep({ ...context, step }, (agent) => {
-            wallet = agent.wallet
-          })
+          outcome = await runAgentStep(
+            { ...context, step, onToolCall: (event) => emit(toolCallRunEvent(where, event)) },
+            (agent) => {
+              wallet = agent.wallet
+            },
+          )
           break
         case 'models_call':
         case 'synthesize':

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ToolCallFields, ToolCallStartFields, ToolResultFields } from './tool-call-run-event'
 
 /** Usage in every dimension a budget counts. */
 export const RunUsage = z.object({
@@ -77,6 +78,14 @@ export const RunEvent = z.discriminatedUnion('type', [
     usage: RunUsage,
     wallet: z.string().optional(),
   }),
+  // An agent's tool calls, inside the `task` or `delegate` step that ran it (any depth below).
+  z.object({
+    type: z.literal('tool-call'),
+    ...StepBase,
+    ...ToolCallFields,
+    ...ToolCallStartFields,
+  }),
+  z.object({ type: z.literal('tool-result'), ...StepBase, ...ToolCallFields, ...ToolResultFields }),
   z.object({
     type: z.literal('run-pause'),
     ...Base,

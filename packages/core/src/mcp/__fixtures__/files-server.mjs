@@ -75,6 +75,26 @@ function buildServer() {
     content: [{ type: 'text', text: String(process.pid) }],
   }))
   server.registerTool(
+    'env',
+    {
+      description:
+        'The value of an environment variable of the server, its directory, and (over HTTP) the request header of that name.',
+      inputSchema: { name: z.string() },
+    },
+    async ({ name }, extra) => ({
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            value: process.env[name] ?? null,
+            cwd: process.cwd(),
+            header: extra.requestInfo?.headers?.[name.toLowerCase()] ?? null,
+          }),
+        },
+      ],
+    }),
+  )
+  server.registerTool(
     'add_tool',
     {
       description: 'Registers a tool named name (tools/list_changed).',

@@ -62,6 +62,7 @@ export async function runAgentStep(
           },
         }
       : {}),
+    ...(context.onToolCall ? { onToolCall: context.onToolCall } : {}),
   }
   const result =
     step.op === 'delegate'

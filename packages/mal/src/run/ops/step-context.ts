@@ -1,4 +1,10 @@
-import type { Budget, ModelRegistry, RegistryClient, ToolRegistry } from '@baton/core'
+import type {
+  Budget,
+  ModelRegistry,
+  RegistryClient,
+  ToolCallEvent,
+  ToolRegistry,
+} from '@baton/core'
 import type { ConclaveStore } from '../../conclave'
 import type { Discovery } from '../../discovery'
 import type { AgentHost } from '../../host'
@@ -35,6 +41,8 @@ export type StepContext<S> = {
   services: RunServices
   /** Where a model or agent step streams its text as it comes (absent: it is not streamed). */
   onText?: (text: string) => void
+  /** Hears of each tool call of the agents the step runs (`task` and `delegate`). */
+  onToolCall?: (event: ToolCallEvent) => void
 }
 
 /** A finished leaf step: its value and the wallet that did the work. */
