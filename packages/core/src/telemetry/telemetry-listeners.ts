@@ -26,8 +26,9 @@ type Listeners = Set<TelemetryListener>
 
 // On globalThis, so two copies of the package (a bundle and a dependency) report to one place.
 const key = Symbol.for('baton.telemetry.listeners')
-const listeners: Listeners = ((globalThis as Record<symbol, Listeners | undefined>)[key] ??=
-  new Set())
+const shared = globalThis as Record<symbol, Listeners | undefined>
+const listeners: Listeners = shared[key] ?? new Set()
+shared[key] = listeners
 
 /**
  * Subscribes to every model and tool call of this process (the server feeds its Prometheus
