@@ -39,6 +39,8 @@ function summary(run: StoredRun) {
     executedBy: run.executedBy,
     /** The principal that started it (`admin`, `key:<id>`, `anonymous`). */
     owner: run.owner,
+    /** Its OpenTelemetry trace id (null when the server records no traces). */
+    traceId: run.traceId,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
   }

@@ -15,6 +15,7 @@ import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
 import { createScaleOut } from '../scale/create-scale-out'
 import type { Settings } from '../settings'
+import { tracedQueue } from '../telemetry/traced-queue'
 import { createToolCatalogue } from '../tools/create-tool-catalogue'
 import { loadMcpSettings } from '../tools/load-mcp-settings'
 import { loadToolsModule } from '../tools/load-tools-module'
@@ -130,7 +131,13 @@ export async function createServices(
     dataDir: settings.dataDir,
     logger,
   })
-  const queue = scale?.queue ?? createInProcessQueue({ concurrency: 4 })
+  // Trace context travels with each job; each attempt records its trace on the run.
+  const queue = tracedQueue(scale?.queue ?? createInProcessQueue({ concurrency: 4 }), {
+    name: 'baton-runs',
+    system: scale ? 'bullmq' : 'baton.in-process',
+    recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
+    onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
+  })
   const runs = createRunService({
     repositories,
     registry,
