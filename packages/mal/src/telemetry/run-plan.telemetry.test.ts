@@ -1,5 +1,5 @@
 import { createStaticRegistry, createToolRegistry } from '@baton/core'
-import { SpanStatusCode } from '@opentelemetry/api'
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -8,17 +8,32 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { agentRecord, reviewerWallet } from '../__fixtures__/agents'
+import { type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
+import { agentRecord, remoteWallet, reviewerWallet } from '../__fixtures__/agents'
 import { runPlan } from '../run/run-plan'
 
 const exporter = new InMemorySpanExporter()
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
-beforeAll(() => provider.register())
+let remote: A2AServer
+beforeAll(async () => {
+  provider.register()
+  remote = await startA2AServer(() => ({
+    result: {
+      kind: 'message',
+      role: 'agent',
+      messageId: 'reply-1',
+      parts: [{ kind: 'text', text: 'far' }],
+    },
+  }))
+})
 afterEach(() => {
   exporter.reset()
   vi.unstubAllEnvs()
 })
-afterAll(() => provider.shutdown())
+afterAll(async () => {
+  await provider.shutdown()
+  await remote.close()
+})
 
 const lookup = {
   description: 'Looks an order up',
@@ -26,16 +41,18 @@ const lookup = {
   execute: async ({ id }: { id: number }) => ({ id, status: 'shipped' }),
 }
 
-const registry = createStaticRegistry([
-  agentRecord({
-    id: 'reviewer',
-    wallet: reviewerWallet,
-    name: 'Reviewer',
-    type: 'reviewer',
-    tools: ['lookup'],
-    persona: 'Check first. [[tool:lookup {"id":7}]]',
-  }),
-])
+const registry = () =>
+  createStaticRegistry([
+    agentRecord({ id: 'remote', wallet: remoteWallet, name: 'Remote', endpoint: remote.url }),
+    agentRecord({
+      id: 'reviewer',
+      wallet: reviewerWallet,
+      name: 'Reviewer',
+      type: 'reviewer',
+      tools: ['lookup'],
+      persona: 'Check first. [[tool:lookup {"id":7}]]',
+    }),
+  ])
 
 const plan = {
   name: 'review',
@@ -53,7 +70,7 @@ const plan = {
 
 function run(budget?: { calls: number }) {
   return runPlan(budget ? { ...plan, budget } : plan, {
-    registry,
+    registry: registry(),
     toolRegistry: createToolRegistry({ lookup }),
     inputs: { topic: 'refunds' },
   })
@@ -66,9 +83,30 @@ function byOperation(spans: ReadableSpan[], operation: string): ReadableSpan[] {
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId
 
 describe('run telemetry', () => {
+  it('traces a delegate over A2A as a CLIENT invoke_agent span whose traceparent the remote agent receives', async () => {
+    const result = await runPlan(
+      {
+        name: 'ask',
+        steps: [{ op: 'delegate', saveAs: 'far', agentWallet: remoteWallet, prompt: 'Hello' }],
+      },
+      { registry: registry() },
+    )
+    expect(result.status).toBe('done')
+    await provider.forceFlush()
+    const spans = exporter.getFinishedSpans()
+    const [workflow] = byOperation(spans, 'invoke_workflow')
+    const [agent] = byOperation(spans, 'invoke_agent')
+    expect(agent?.name).toBe('invoke_agent Remote')
+    expect(agent?.kind).toBe(SpanKind.CLIENT)
+    expect(parentOf(agent!)).toBe(workflow?.spanContext().spanId)
+    const sent = remote.requests.at(-1)?.headers?.traceparent
+    expect(sent).toBe(`00-${agent?.spanContext().traceId}-${agent?.spanContext().spanId}-01`)
+  })
+
   it('traces a delegate run as workflow → agent → chat and tool, with the GenAI attributes', async () => {
     const result = await run()
     expect(result.status).toBe('done')
+    await provider.forceFlush()
     const spans = exporter.getFinishedSpans()
 
     const [workflow, ...moreWorkflows] = byOperation(spans, 'invoke_workflow')
@@ -137,6 +175,7 @@ describe('run telemetry', () => {
   it('records prompts, completions and tool content with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true', async () => {
     vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true')
     await run()
+    await provider.forceFlush()
     const spans = exporter.getFinishedSpans()
     const [first, second] = byOperation(spans, 'chat')
     expect(first?.attributes['gen_ai.input.messages']).toContain('Review refunds')
@@ -153,6 +192,7 @@ describe('run telemetry', () => {
     expect(result.status).toBe('failed')
     const code = result.error?.code
     expect(code).toBe('BUDGET_EXCEEDED')
+    await provider.forceFlush()
     const spans = exporter.getFinishedSpans()
     const [workflow] = byOperation(spans, 'invoke_workflow')
     const [agent] = byOperation(spans, 'invoke_agent')
