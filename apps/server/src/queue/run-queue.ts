@@ -25,6 +25,8 @@ export interface RunQueue {
   pause(): Promise<void>
   /** Jobs waiting or running. */
   size(): number
+  /** Jobs waiting, across every process of a deployment (default: `size()`). */
+  depth?(): Promise<number>
   /** Stops taking jobs; resolves when those running have settled. */
   close(): Promise<void>
 }

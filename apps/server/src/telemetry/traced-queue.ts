@@ -78,6 +78,7 @@ export function tracedQueue(queue: RunQueue, options: TracedQueueOptions): RunQu
     },
     pause: () => queue.pause(),
     size: () => queue.size(),
+    depth: () => queue.depth?.() ?? Promise.resolve(queue.size()),
     close: () => queue.close(),
   }
 }
