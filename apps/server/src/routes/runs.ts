@@ -116,8 +116,11 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         runs.steps(run.id),
         runs.events(run.id, -1, 10_000),
       ])
+      const template = app.baton.settings.traceUrlTemplate
       return {
         ...summary(run),
+        /** Where the run's trace is shown (BATON_TRACE_URL_TEMPLATE), when both are known. */
+        traceUrl: template && run.traceId ? template.replaceAll('{traceId}', run.traceId) : null,
         plan: run.plan,
         inputs: run.inputs,
         output: run.output,
