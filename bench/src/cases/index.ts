@@ -2,6 +2,7 @@ import { a2aCase } from './a2a/a2a-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
+import { chainTelemetryCase } from './chain-telemetry/chain-telemetry-case'
 import { fanoutCase } from './fanout/fanout-case'
 import { httpAgentCase } from './http-agent/http-agent-case'
 import { malFanoutCase } from './mal-fanout/mal-fanout-case'
@@ -18,6 +19,7 @@ export { SUBJECTS } from './types'
 /** Every case, in the order of the table. */
 export const CASES: readonly BenchCase[] = [
   chainCase,
+  chainTelemetryCase,
   runAgentCase,
   nestedCase,
   fanoutCase,
