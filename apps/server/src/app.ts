@@ -25,6 +25,7 @@ import { busRoutes } from './routes/bus'
 import { catalogueRoutes } from './routes/catalogue'
 import { healthRoutes } from './routes/health'
 import { keyRoutes } from './routes/keys'
+import { metricsRoutes } from './routes/metrics'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
@@ -129,6 +130,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await services.close()
   })
+  // Labelled by route pattern (`/api/v1/runs/:id`), never by raw URL: ids would explode the series.
+  app.addHook('onResponse', async (request, reply) => {
+    services.metrics.httpRequest({
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      statusCode: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    })
+  })
 
   await app.register(fastifyHelmet, {
     // The Swagger UI and the playground load their own scripts and styles.
@@ -192,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(busRoutes)
   await app.register(spendRoutes)
   await app.register(keyRoutes)
+  await app.register(metricsRoutes)
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
   await app.register(mcpPlugin)

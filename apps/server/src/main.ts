@@ -4,6 +4,7 @@ import { pgliteFolderOf } from './db/open-database'
 import { seedDemo } from './seed/seed-demo'
 import { readSettings } from './settings'
 import { startMessage } from './start-message'
+import { startTelemetry, type Telemetry } from './telemetry/start-telemetry'
 
 /** Reads the settings, builds the app, seeds the demo, listens, and stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -17,7 +18,10 @@ async function main(): Promise<void> {
   let app: Awaited<ReturnType<typeof buildApp>>
   let seeded: Awaited<ReturnType<typeof seedDemo>> | undefined
   let address: string
+  let telemetry: Telemetry | undefined
   try {
+    // Before the app: fastify's instrumentation hooks into apps built after it starts.
+    telemetry = await startTelemetry(process.env)
     app = await buildApp({ settings })
     seeded = settings.seed ? await seedDemo(app.baton) : undefined
     address = await app.listen({ port: settings.port, host: settings.host })
@@ -50,6 +54,8 @@ async function main(): Promise<void> {
     try {
       // Stops taking requests, lets runs reach their next step (10 s at most), closes the db.
       await app.close()
+      // The last spans (the shutdown's own) are exported before the process ends.
+      await telemetry?.shutdown().catch(() => undefined)
       process.exit(0)
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed')

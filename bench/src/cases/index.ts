@@ -3,6 +3,7 @@ import { browserWorkspacesCase } from './browser-workspaces/browser-workspaces-c
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
+import { chainTelemetryCase } from './chain-telemetry/chain-telemetry-case'
 import { fanoutCase } from './fanout/fanout-case'
 import { httpAgentCase } from './http-agent/http-agent-case'
 import { malFanoutCase } from './mal-fanout/mal-fanout-case'
@@ -21,6 +22,7 @@ export { SUBJECTS } from './types'
 /** Every case, in the order of the table. */
 export const CASES: readonly BenchCase[] = [
   chainCase,
+  chainTelemetryCase,
   runAgentCase,
   nestedCase,
   fanoutCase,

@@ -51,6 +51,10 @@ export type RunDetail = RunSummary & {
   tree?: DelegationNode
   question?: string
   error?: { code: string; message: string }
+  /** The run's OpenTelemetry trace id (null when the server records no traces). */
+  traceId?: string | null
+  /** Where the trace is shown (the server's BATON_TRACE_URL_TEMPLATE), when it has one. */
+  traceUrl?: string | null
 }
 
 export type SavedPlan = {

@@ -8,6 +8,7 @@ import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
 import { StepOutput } from './step-output'
+import { RunTraceLink } from './run-trace-link'
 import { useRunEvents } from './use-run-events'
 
 const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])
@@ -89,6 +90,7 @@ export function RunDetailView({ runId }: { runId: string }) {
           ) : null}
         </div>
       </div>
+      <RunTraceLink traceId={run?.traceId} traceUrl={run?.traceUrl} />
       {detail.error ? <p className="error-text">{detail.error}</p> : null}
       {/* A finished run's receipt, failed runs included: it records what happened either way. */}
       {finished.has(status) ? <RunReceiptView check={receipt} /> : null}

@@ -44,6 +44,7 @@ export async function askRemoteAgent(options: AskRemoteAgentOptions): Promise<A2
     text: options.content,
     contextId: options.correlationId,
     metadata: { batonFrom: options.from, batonHop: options.hop + 1 },
+    agent: { wallet: options.agent.wallet, name: options.agent.name },
     fetch: options.fetch ?? defaultFetch(),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),

@@ -67,6 +67,10 @@ export type RunsTable = {
   attempt: Generated<number>
   /** The principal that started the run (`admin`, `key:<id>` or `anonymous`). */
   owner: Generated<string>
+  /** The OpenTelemetry trace of the run (null when no tracing SDK is registered). */
+  trace_id: string | null
+  /** The W3C `traceparent` of the span of the attempt executing the run. */
+  trace_parent: string | null
   created_at: Timestamp
   updated_at: Timestamp
 }

@@ -36,6 +36,8 @@ export type StoredRun = {
   attempt: number
   /** The principal that started it (`admin`, `key:<id>`, `anonymous`). */
   owner: string
+  /** Its OpenTelemetry trace id; null when the server records no traces. */
+  traceId: string | null
   createdAt: string
   updatedAt: string
 }
@@ -76,6 +78,7 @@ function toRun(row: RunRow): StoredRun {
     executedBy: (row.executed_by as string | null) ?? null,
     attempt: Number(row.attempt ?? 0),
     owner: (row.owner as string | undefined) ?? 'anonymous',
+    traceId: (row.trace_id as string | null | undefined) ?? null,
     createdAt: new Date(row.created_at as Date).toISOString(),
     updatedAt: new Date(row.updated_at as Date).toISOString(),
   }
@@ -275,6 +278,27 @@ export function createRunsRepository(db: Kysely<Database>) {
         .returning('attempt')
         .executeTakeFirst()
       return row?.attempt ?? 0
+    },
+
+    /**
+     * Records the trace of the attempt that executes the run and answers the `traceparent` of
+     * the attempt before it (null for the first), which the new attempt's span links to.
+     */
+    async recordTrace(
+      id: string,
+      trace: { traceId: string; traceParent: string },
+    ): Promise<string | null> {
+      const before = await db
+        .selectFrom('runs')
+        .select('trace_parent')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      await db
+        .updateTable('runs')
+        .set({ trace_id: trace.traceId, trace_parent: trace.traceParent })
+        .where('id', '=', id)
+        .execute()
+      return before?.trace_parent ?? null
     },
 
     /**

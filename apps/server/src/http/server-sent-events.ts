@@ -28,12 +28,16 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, si
   response.write(': connected\n\n')
   let open = true
   const closeListeners: (() => void)[] = []
+  // Counted for the `baton_sse_clients` gauge while the stream is open.
+  const metrics = request.server.baton?.metrics
+  metrics?.sseOpened()
   const heartbeat = setInterval(() => {
     if (open) response.write(': keep-alive\n\n')
   }, 15_000)
   const end = () => {
     if (!open) return
     open = false
+    metrics?.sseClosed()
     clearInterval(heartbeat)
     signal.removeEventListener('abort', end)
     for (const listener of closeListeners) listener()

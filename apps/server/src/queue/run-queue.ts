@@ -1,9 +1,13 @@
 /** One unit of work for the run executor. */
-export type RunJob =
+export type RunJob = (
   | { kind: 'start'; runId: string }
   | { kind: 'resume'; runId: string }
   | { kind: 'answer'; runId: string; answer: unknown }
   | { kind: 'swarm'; runId: string }
+) & {
+  /** The trace context of whoever queued it (W3C `traceparent`), so the run continues its trace. */
+  trace?: Record<string, string>
+}
 
 /**
  * The queue between the routes and the run executor. The in-process queue and the BullMQ one
@@ -21,6 +25,8 @@ export interface RunQueue {
   pause(): Promise<void>
   /** Jobs waiting or running. */
   size(): number
+  /** Jobs waiting, across every process of a deployment (default: `size()`). */
+  depth?(): Promise<number>
   /** Stops taking jobs; resolves when those running have settled. */
   close(): Promise<void>
 }

@@ -40,6 +40,8 @@ function summary(run: StoredRun) {
     executedBy: run.executedBy,
     /** The principal that started it (`admin`, `key:<id>`, `anonymous`). */
     owner: run.owner,
+    /** Its OpenTelemetry trace id (null when the server records no traces). */
+    traceId: run.traceId,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
   }
@@ -115,8 +117,11 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         runs.steps(run.id),
         runs.events(run.id, -1, 10_000),
       ])
+      const template = app.baton.settings.traceUrlTemplate
       return {
         ...summary(run),
+        /** Where the run's trace is shown (BATON_TRACE_URL_TEMPLATE), when both are known. */
+        traceUrl: template && run.traceId ? template.replaceAll('{traceId}', run.traceId) : null,
         plan: run.plan,
         inputs: run.inputs,
         output: run.output,

@@ -89,6 +89,8 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
       await worker?.pause(true)
     },
     size: () => 0,
+    // Waiting, delayed and prioritized jobs of the whole deployment, for the queue-depth gauge.
+    depth: () => queue.count(),
     async close() {
       if (closed) return
       // Waits for the jobs running here (the run service has already let them stop); until

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../http/http-errors'
 
-const health = new Set(['/health', '/ready'])
+// Probes, and the scrape of this worker's own metrics (its queue depth and active runs).
+const health = new Set(['/health', '/ready', '/metrics'])
 
 /**
- * A worker-only process (`BATON_ROLE=worker`) executes runs and answers `/health` and
- * `/ready`; every other request is refused with 404 `WORKER_ONLY`, so a load balancer that
+ * A worker-only process (`BATON_ROLE=worker`) executes runs and answers `/health`,
+ * `/ready` and `/metrics`; every other request is refused with 404 `WORKER_ONLY`, so a load balancer that
  * sends it traffic by mistake finds out at once.
  *
  * @example

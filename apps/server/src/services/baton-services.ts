@@ -5,6 +5,7 @@ import type { Database } from '../db/database'
 import type { Repositories } from '../db/repositories'
 import type { RuntimeSigner } from '../receipt/load-runtime-signer'
 import type { Settings } from '../settings/settings'
+import type { ServerMetrics } from '../telemetry/server-metrics'
 import type { ToolCatalogue } from '../tools/create-tool-catalogue'
 import type { RunService } from './run-service'
 
@@ -86,6 +87,8 @@ export type BatonServices = {
   models: ModelRegistry
   /** The tools the server can grant: built-in, the operator's module, MCP servers'. */
   tools: ToolCatalogue
+  /** Prometheus (`GET /metrics`) and OpenTelemetry metrics of this app. */
+  metrics: ServerMetrics
   /** Aborted when the server starts shutting down (long-lived streams end on it). */
   closing: AbortSignal
   /**

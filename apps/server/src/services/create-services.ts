@@ -15,6 +15,8 @@ import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
 import { createScaleOut } from '../scale/create-scale-out'
 import type { Settings } from '../settings'
+import { createServerMetrics, type ObservedRunEvent } from '../telemetry/server-metrics'
+import { tracedQueue } from '../telemetry/traced-queue'
 import { createToolCatalogue } from '../tools/create-tool-catalogue'
 import { loadMcpSettings } from '../tools/load-mcp-settings'
 import { loadToolsModule } from '../tools/load-tools-module'
@@ -133,7 +135,22 @@ export async function createServices(
     dataDir: settings.dataDir,
     logger,
   })
-  const queue = scale?.queue ?? createInProcessQueue({ concurrency: 4 })
+  // Trace context travels with each job; each attempt records its trace on the run.
+  const queue = tracedQueue(scale?.queue ?? createInProcessQueue({ concurrency: 4 }), {
+    name: 'baton-runs',
+    system: scale ? 'bullmq' : 'baton.in-process',
+    recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
+    onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
+  })
+  const metrics = createServerMetrics({
+    workerName: settings.workerName,
+    queueDepth: () => queue.depth?.() ?? queue.size(),
+    activeRuns: () => runs.active().length,
+  })
+  bus.on('escalation', () => metrics.escalation('hold'))
+  bus.on('escalation-resolved', (escalation) =>
+    metrics.escalation(escalation.status === 'allowed' ? 'allow' : 'stop'),
+  )
   const runs = createRunService({
     repositories,
     registry,
@@ -149,6 +166,7 @@ export async function createServices(
     queue,
     logger,
     workerName: settings.workerName,
+    onRunEvent: (kind, event) => metrics.runEvent(kind, event as ObservedRunEvent),
     ...(scale ? { notifier: scale.notifier, handOverOnShutdown: true } : {}),
   })
   // Among many processes, runs left running are another's (or taken over when its lease ends).
@@ -176,6 +194,7 @@ export async function createServices(
     memory,
     models,
     tools,
+    metrics,
     closing: closing.signal,
     beginShutdown: () => closing.abort(),
     async readiness() {
@@ -202,6 +221,7 @@ export async function createServices(
       closing.abort()
       await runs.drain(shutdownDrainMs)
       await queue.close()
+      metrics.close()
       // Runs still queued that never started stay queued (the next start queues them again, and
       // among many processes they are the others'); a run that had run waits for a resume.
       if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])

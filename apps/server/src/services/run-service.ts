@@ -113,6 +113,8 @@ export type CreateRunServiceOptions = {
   notifier?: RunNotifier
   /** This process's name, recorded as each run's `executedBy` and checked by its commits. */
   workerName?: string
+  /** Sees every event of every run executed here (the metrics count runs and steps from them). */
+  onRunEvent?: (kind: 'plan' | 'swarm', event: { type: string }) => void
   /**
    * Scale-out: a run stopped at a step boundary by shutdown goes back on the queue for another
    * process, instead of waiting, interrupted, for a resume.
@@ -581,6 +583,7 @@ class Runs implements RunService {
       onEvent: (event) => {
         // A step's streamed text is live only: handed to the run's readers, never stored.
         if (event.type === 'step-delta') return this.notifier.delta(event)
+        this.#options.onRunEvent?.('plan', event)
         recorder.observe(event)
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.
@@ -745,6 +748,7 @@ class Runs implements RunService {
         budget,
         journal,
         onEvent: (event: SwarmEvent) => {
+          this.#options.onRunEvent?.('swarm', event)
           const stored = {
             ...event,
             ...(sequence === 0 && takenOver ? { takenOver } : {}),

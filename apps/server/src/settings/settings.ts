@@ -125,6 +125,13 @@ export const SettingsSchema = z.object({
       })
       return z.NEVER
     }),
+  /** `GET /metrics` answers without the API token (a scraper inside a closed network). */
+  BATON_METRICS_PUBLIC: Flag.default(false),
+  /** A run's trace link: a URL with `{traceId}` (`http://jaeger:16686/trace/{traceId}`). */
+  BATON_TRACE_URL_TEMPLATE: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine((value) => value.includes('{traceId}'), 'must contain {traceId}')
+    .optional(),
 })
 
 export type Settings = {
@@ -158,6 +165,10 @@ export type Settings = {
   role: 'api' | 'worker' | 'all'
   workerConcurrency: number
   workerName: string
+  /** `GET /metrics` needs no credential (BATON_METRICS_PUBLIC). */
+  metricsPublic: boolean
+  /** Where a run's trace is shown, `{traceId}` in it (BATON_TRACE_URL_TEMPLATE). */
+  traceUrlTemplate: string | undefined
   leaseMs: number
   /** How long a request waits on Redis before a 503 (BATON_REDIS_TIMEOUT_MS). */
   redisTimeoutMs: number
@@ -229,6 +240,8 @@ export function readSettings(environment: Record<string, string | undefined>): S
     role: values.BATON_ROLE,
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
+    metricsPublic: values.BATON_METRICS_PUBLIC,
+    traceUrlTemplate: values.BATON_TRACE_URL_TEMPLATE,
     leaseMs: values.BATON_LEASE_MS,
     redisTimeoutMs: values.BATON_REDIS_TIMEOUT_MS,
     maxDelegationDepth: values.BATON_MAX_DELEGATION_DEPTH,

@@ -23,6 +23,7 @@ import {
   type SignatureEntry,
   SignatureFreshness,
 } from '../signatures/signature-freshness'
+import { recordGuardEvent } from '../telemetry/guard-span-events'
 import { createEmitter, type Emitter } from './create-emitter'
 import { DeliveryError } from './delivery-error'
 import { EscalationBook } from './escalation-book'
@@ -446,6 +447,7 @@ class Bus implements MessageBus {
   // other buses; each new one and each change of status is announced once.
   #learn(escalation: Escalation): void {
     if (!this.#escalations.learn(escalation)) return
+    recordGuardEvent(escalation)
     if (escalation.status === 'open') {
       this.#options.onEscalation?.(escalation)
       this.#events.emit('escalation', escalation)

@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope/envelope'
+import { withEnvelopeContext } from '../telemetry/trace-metadata'
 import type { MessageHandler } from './message-bus'
 
 export type SubscribersOptions = {
@@ -52,7 +53,8 @@ export class Subscribers {
     if (!handlers) return
     for (const handler of handlers.size === 1 ? handlers : [...handlers]) {
       try {
-        const result = handler(envelope)
+        // The handler's work joins the sender's trace (the envelope carries its context).
+        const result = withEnvelopeContext(envelope.metadata, () => handler(envelope))
         if (result && typeof result.then === 'function') {
           let untrack = () => {}
           const pending: Promise<void> = result

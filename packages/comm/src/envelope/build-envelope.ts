@@ -1,3 +1,4 @@
+import { traceMetadata } from '../telemetry/trace-metadata'
 import type { Envelope, EnvelopeType, Recipient, Sender } from './envelope'
 import { freezeEnvelope } from './freeze-envelope'
 import { newId } from './new-id'
@@ -32,6 +33,8 @@ export function buildEnvelope(draft: EnvelopeDraft, now: () => number): Envelope
     createdAt: isoTime(now()),
   }
   if (draft.inReplyTo !== undefined) envelope.inReplyTo = draft.inReplyTo
+  const metadata = traceMetadata()
+  if (metadata) envelope.metadata = metadata
   return freezeEnvelope(envelope)
 }
 

@@ -47,5 +47,10 @@ export const Envelope = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]+$/, 'expected a 0x-prefixed hex signature')
     .optional(),
+  /**
+   * Transport data, outside the signature: the sender's trace context (W3C `traceparent`,
+   * `tracestate`), so the receiver's work continues the sender's trace on every rail.
+   */
+  metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
 })
 export type Envelope = z.output<typeof Envelope>

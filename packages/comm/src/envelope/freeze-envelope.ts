@@ -14,6 +14,7 @@ const CHECKED = Symbol('baton.envelope-checked')
 export function freezeEnvelope(envelope: Envelope): Envelope {
   Object.freeze(envelope.from)
   Object.freeze(envelope.to)
+  if (envelope.metadata) Object.freeze(envelope.metadata)
   Object.defineProperty(envelope, CHECKED, { value: true })
   return Object.freeze(envelope)
 }

@@ -4,14 +4,15 @@ import type { Envelope } from '../envelope/envelope'
 const DOMAIN = 'baton-envelope:v1\n'
 
 /**
- * The exact text an envelope's signature covers: the envelope minus `signature`, as JSON
+ * The exact text an envelope's signature covers: the envelope minus `signature` and `metadata`, as JSON
  * with keys sorted at every depth and `undefined` fields left out, after a domain prefix.
  *
  * @example
  * canonicalizeEnvelope(envelope) // 'baton-envelope:v1\n{"content":"hi","correlationId":…}'
  */
 export function canonicalizeEnvelope(envelope: Envelope): string {
-  const { signature: _ignored, ...unsigned } = envelope
+  // Metadata is the transport's (trace context): a relay may set it without breaking the signature.
+  const { signature: _ignored, metadata: _transport, ...unsigned } = envelope
   return DOMAIN + stableStringify(unsigned)
 }
 

@@ -8,6 +8,7 @@ import type { Budget, Reservation } from '../budget/create-budget'
 import { readPrompt } from '../models/offline/read-prompt'
 import { findPrice, priceUsage } from '../models/price-table'
 import type { PriceTable } from '../models/types'
+import { type ChatSpan, startChatSpan } from '../telemetry/chat-span'
 import { outputRoom } from './output-room'
 import { toolDefinitionsLength } from './tool-definitions-length'
 import { untilAborted } from './until-aborted'
@@ -103,29 +104,42 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
     const costUsd = priceUsage(model, { inputTokens, outputTokens }, prices)
     const tokens = inputTokens + outputTokens
     held.reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : {})
-    onCharge?.({ inputTokens, outputTokens, tokens, costUsd })
+    const charge = { inputTokens, outputTokens, tokens, costUsd }
+    onCharge?.(charge)
+    return charge
   }
 
   return {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model: inner }) {
       const { call, ...held } = await reserve(params)
+      const chat = startChatSpan({ model, call, wallet })
       try {
         const result = await inner.doGenerate(call)
-        settle(held, result.usage)
+        const charge = settle(held, result.usage)
+        chat.finish({
+          ...charge,
+          finishReason: result.finishReason,
+          responseModel: result.response?.modelId,
+          responseId: result.response?.id,
+          content: result.content,
+        })
         return result
       } catch (error) {
         held.reservation.release()
+        chat.fail(error)
         throw error
       }
     },
     async wrapStream({ params, model: inner }) {
       const { call, ...held } = await reserve(params)
+      const chat = startChatSpan({ model, call, wallet })
       let result: Awaited<ReturnType<typeof inner.doStream>>
       try {
         result = await inner.doStream(call)
       } catch (error) {
         held.reservation.release()
+        chat.fail(error)
         throw error
       }
       // The call's signal and the budget's: a provider that ignores an abort never closes its
@@ -133,12 +147,29 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       const signals = [call.abortSignal, budget.signal].filter(
         (signal): signal is AbortSignal => signal !== undefined,
       )
-      return { ...result, stream: settledStream({ source: result.stream, held, settle, signals }) }
+      return {
+        ...result,
+        stream: settledStream({
+          source: result.stream,
+          held,
+          settle: settledChat(settle, chat),
+          signals,
+          onRelease: () => chat.finish({ inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+        }),
+      }
     },
   }
 }
 
 type Held = { reservation: Reservation; inputEstimate: number; maxOutputTokens: number }
+
+// A streamed call's span ends where its reservation settles, however the stream ends.
+function settledChat(
+  settle: (held: Held, usage: LanguageModelV3Usage) => CallCharge,
+  chat: ChatSpan,
+): (held: Held, usage: LanguageModelV3Usage) => void {
+  return (held, usage) => chat.finish(settle(held, usage))
+}
 
 /**
  * Passes the parts of a streamed call through and settles its reservation in every way the
@@ -153,8 +184,10 @@ function settledStream(options: {
   held: Held
   settle: (held: Held, usage: LanguageModelV3Usage) => void
   signals: AbortSignal[]
+  /** Called when the reservation is released with nothing to settle (no answer came back). */
+  onRelease?: () => void
 }): ReadableStream<LanguageModelV3StreamPart> {
-  const { source, held, settle, signals } = options
+  const { source, held, settle, signals, onRelease } = options
   const reader = source.getReader()
   let outputCharacters = 0
   let answered = false
@@ -184,6 +217,7 @@ function settledStream(options: {
     if (!answered) {
       settled = true
       unlisten()
+      onRelease?.()
       return held.reservation.release()
     }
     const outputTokens = Math.max(1, Math.ceil(outputCharacters / 4))

@@ -7,6 +7,7 @@ import { defaultPriceTable } from '../models/price-table'
 import { sumUsd } from '../money/usd-units'
 import type { Agent } from '../schemas'
 import { parseWith } from '../schemas/parse'
+import { withAgentSpan } from '../telemetry/agent-span'
 import { assertAllowed } from '../tools/create-tool-registry'
 import { UnknownToolError } from '../tools/tool-errors'
 import { isToolPattern, matchesToolPattern } from '../tools/tool-patterns'
@@ -59,7 +60,18 @@ const Input = z.union([z.string(), z.array(modelMessageSchema).min(1)])
  * result.text // 'Ada (worker): Here is my response to ...'
  * result.usage // { calls: 1, tokens: 57, costUsd: 0.0000093 }
  */
-export async function runAgent(
+export function runAgent(
+  agent: Agent,
+  input: string | ModelMessage[],
+  options: RunAgentOptions,
+): Promise<AgentRunResult> {
+  // Every entry point (delegate, task, hosted message, swarm member) runs an agent here.
+  return withAgentSpan({ wallet: agent.wallet, name: agent.name, model: agent.model }, () =>
+    runAgentTurn(agent, input, options),
+  )
+}
+
+async function runAgentTurn(
   agent: Agent,
   input: string | ModelMessage[],
   options: RunAgentOptions,

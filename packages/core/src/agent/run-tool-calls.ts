@@ -7,6 +7,7 @@ import {
   type ToolResultPart,
   type ToolSet,
 } from 'ai'
+import { withToolSpan } from '../telemetry/tool-span'
 import { toolSourceOf } from '../tools/tool-source'
 import { type ToolCallReport, toolCallError } from './tool-call-event'
 
@@ -122,17 +123,22 @@ async function runToolCall(options: {
   reported?.called(parsed.value)
   if (!tool.execute) return outcome
   try {
-    let output: unknown = await tool.execute(parsed.value, {
-      toolCallId: call.toolCallId,
-      messages,
-      abortSignal: signal,
-    })
-    // A streaming tool yields partial outputs; its result is the last one.
-    if (isAsyncIterable(output)) {
-      let last: unknown
-      for await (const part of output) last = part
-      output = last
-    }
+    const execute = tool.execute
+    const output = await withToolSpan(
+      { toolName: call.toolName, toolCallId: call.toolCallId, input: parsed.value },
+      async () => {
+        const value: unknown = await execute(parsed.value, {
+          toolCallId: call.toolCallId,
+          messages,
+          abortSignal: signal,
+        })
+        // A streaming tool yields partial outputs; its result is the last one.
+        if (!isAsyncIterable(value)) return value
+        let last: unknown
+        for await (const part of value) last = part
+        return last
+      },
+    )
     const modelOutput = tool.toModelOutput
       ? await tool.toModelOutput({ toolCallId: call.toolCallId, input: parsed.value, output })
       : typeof output === 'string'

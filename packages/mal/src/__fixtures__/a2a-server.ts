@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type A2ARequest = { method: string; params: unknown; id: unknown }
+export type A2ARequest = {
+  method: string
+  params: unknown
+  id: unknown
+  headers?: Record<string, string | string[] | undefined>
+}
 
 /** What the server answers to one JSON-RPC request: a result, an error, a raw HTTP reply, or nothing. */
 export type A2AAnswer =
@@ -23,7 +28,12 @@ export async function startA2AServer(
   const requests: A2ARequest[] = []
   const server: Server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as A2ARequest
-    requests.push({ method: body.method, params: body.params, id: body.id })
+    requests.push({
+      method: body.method,
+      params: body.params,
+      id: body.id,
+      headers: request.headers,
+    })
     const reply = await answer(body)
     if ('hang' in reply) return
     if ('status' in reply) {

@@ -10,7 +10,9 @@ import {
 } from '@a2a-js/sdk'
 import type { Client } from '@a2a-js/sdk/client'
 import { isJsonRpcError } from '@a2a-js/sdk/errors'
-import { BatonError } from '@baton/core'
+import { BatonError, withAgentSpan } from '@baton/core'
+import { SpanKind } from '@opentelemetry/api'
+import { withTraceHeaders } from '../telemetry/trace-headers'
 import { A2AHttpError, A2AResponseError, A2ARpcError, A2ATimeoutError } from './a2a-errors'
 import { a2aPartsText } from './a2a-parts-text'
 import { createA2AClient } from './create-a2a-client'
@@ -31,6 +33,8 @@ export type SendA2AMessageOptions = {
   contextId?: string
   /** The message's A2A `metadata` (Baton servers read `batonFrom` and `batonHop` from it). */
   metadata?: Record<string, unknown>
+  /** The agent asked, for the `invoke_agent` span (default: named by the endpoint's host). */
+  agent?: { wallet: string; name: string }
 }
 
 export type A2AReply = { text: string; taskId?: string; state?: string; contextId?: string }
@@ -55,7 +59,29 @@ const CANCEL_TIMEOUT_MS = 5_000
  * const reply = await sendA2AMessage({ endpoint: agent.endpoint, text: 'Summarize the incident' })
  * reply.text // 'Three services were affected...'
  */
-export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2AReply> {
+export function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2AReply> {
+  // A CLIENT span: the agent runs elsewhere; every request carries its `traceparent`.
+  const name = options.agent?.name ?? hostOf(options.endpoint)
+  return withAgentSpan(
+    {
+      wallet: options.agent?.wallet ?? options.endpoint,
+      name,
+      kind: SpanKind.CLIENT,
+      ...(options.contextId ? { conversationId: options.contextId } : {}),
+    },
+    () => sendInSpan(options),
+  )
+}
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host
+  } catch {
+    return 'remote'
+  }
+}
+
+async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
   const { endpoint, timeoutMs = 120_000, pollMs = 250 } = options
   const baseFetch = options.fetch ?? globalThis.fetch
   const timeout = AbortSignal.timeout(timeoutMs)
@@ -68,6 +94,7 @@ export async function sendA2AMessage(options: SendA2AMessageOptions): Promise<A2
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const response = await baseFetch(input, {
       ...init,
+      headers: withTraceHeaders(init?.headers),
       redirect: 'manual',
       signal: init?.signal ?? signal,
     })

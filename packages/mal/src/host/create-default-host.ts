@@ -164,6 +164,7 @@ async function askRemote(
       endpoint: agent.endpoint!,
       text: request.prompt,
       signal,
+      agent: { wallet: agent.wallet, name: agent.name },
       ...(options.a2aTimeoutMs ? { timeoutMs: options.a2aTimeoutMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     })

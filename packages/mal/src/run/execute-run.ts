@@ -3,6 +3,7 @@ import { BatonError, type Budget, createModelRegistry, type ModelRegistry } from
 import { processConclave } from '../conclave/process-conclave'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
+import { withWorkflowSpan } from '../telemetry/workflow-span'
 import { EventLog } from './event-log'
 import type { RunServices } from './ops/step-context'
 import { failurePathOf, PlanInterpreter, usageOf } from './plan-interpreter'
@@ -28,7 +29,15 @@ export type ExecuteRunInput = {
 }
 
 /** Runs (or resumes) a validated plan to its end, a pause, a failure or a cancellation. */
-export async function executeRun(input: ExecuteRunInput): Promise<RunResult> {
+export function executeRun(input: ExecuteRunInput): Promise<RunResult> {
+  const { plan, runId, resume } = input
+  const name = plan.name ?? 'plan'
+  return withWorkflowSpan({ name, runId, kind: 'plan', resumed: Boolean(resume) }, () =>
+    executeRunInSpan(input),
+  )
+}
+
+async function executeRunInSpan(input: ExecuteRunInput): Promise<RunResult> {
   const { plan, inputs, options, resume, runId, channel } = input
   const log = new EventLog(options.maxEvents)
   let sequence = resume?.state.sequence ?? 0

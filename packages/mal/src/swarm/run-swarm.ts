@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { type AgentSwarm, type AgentSwarmInput, BatonError, createBudget } from '@baton/core'
+import type { Span } from '@opentelemetry/api'
 import { createMemoryConclave } from '../conclave/create-memory-conclave'
+import { recordSwarmEvent } from '../telemetry/swarm-span-events'
+import { withWorkflowSpan } from '../telemetry/workflow-span'
 import { createDefaultRunMember } from './default-run-member'
 import { type PreparedSwarm, prepareSwarm } from './prepare-swarm'
 import { runAdaptive, type Strategies } from './run-adaptive'
@@ -57,14 +60,30 @@ export async function runSwarm(
  * const prepared = await prepareSwarm(swarm, agents)
  * const result = await executeSwarm(prepared, 'Plan the launch', { runId: 'run-1' })
  */
-export async function executeSwarm(
+export function executeSwarm(
   prepared: PreparedSwarm,
   task: string,
   options: Omit<RunSwarmOptions, 'agents'>,
 ): Promise<SwarmRunResult> {
-  const { swarm, members } = prepared
+  const { swarm } = prepared
   const runId = options.runId ?? `swarm-run-${randomUUID()}`
+  const attributes = { 'baton.swarm.id': swarm.id, 'baton.swarm.strategy': swarm.strategy }
+  return withWorkflowSpan({ name: swarm.name, runId, kind: 'swarm', attributes }, (span) =>
+    executeSwarmInSpan(prepared, task, { ...options, runId }, span),
+  )
+}
+
+async function executeSwarmInSpan(
+  prepared: PreparedSwarm,
+  task: string,
+  options: Omit<RunSwarmOptions, 'agents'> & { runId: string },
+  span: Span,
+): Promise<SwarmRunResult> {
+  const { swarm, members } = prepared
+  const { runId } = options
+  const recording = span.isRecording()
   const emit = (event: SwarmEvent) => {
+    if (recording) recordSwarmEvent(span, event)
     try {
       options.onEvent?.(event)
     } catch {

@@ -1,0 +1,2 @@
+export { recordGuardEvent } from './guard-span-events'
+export { traceMetadata, withEnvelopeContext } from './trace-metadata'
