@@ -22,8 +22,8 @@ export function freePort(): Promise<number> {
 export type ServerProcess = {
   baseUrl: string
   dataDir: string
-  /** Starts the server (again) on the same port and data folder. */
-  start(): Promise<void>
+  /** Starts the server (again) on the same port and data folder, with `env` added if given. */
+  start(env?: Record<string, string>): Promise<void>
   /** Stops it and waits for the process to exit. */
   stop(): Promise<void>
   /** Stops it and removes the data folder. */
@@ -46,7 +46,7 @@ export async function startServerProcess(options: {
   let child: ChildProcess | undefined
   let log = ''
 
-  const start = async () => {
+  const start = async (env: Record<string, string> = {}) => {
     child = spawn(
       process.execPath,
       ['--import', 'tsx', '--conditions=@baton/source', 'apps/server/src/main.ts'],
@@ -61,6 +61,7 @@ export async function startServerProcess(options: {
           LOG_LEVEL: 'warn',
           BATON_API_TOKEN: '',
           ...options.env,
+          ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -1,9 +1,14 @@
 import type { Agent, AgentSwarm } from '@baton/core'
 import { requestJson, type ServerEndpoint } from '@baton/surface'
+import { authorizedFetch } from './api-key'
 
-/** The server this page was served from (the server serves the playground at `/`). */
+/**
+ * The server this page was served from (the server serves the playground at `/`), with the
+ * API key the person gave (if any) on every request and stream.
+ */
 export const endpoint: ServerEndpoint = {
   baseUrl: typeof window === 'undefined' ? 'http://127.0.0.1:8787' : window.location.origin,
+  fetch: authorizedFetch,
 }
 
 const api = 'api/v1/'

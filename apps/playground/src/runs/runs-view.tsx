@@ -152,11 +152,18 @@ export function RunsView() {
             {runs.error ? <p className="error-text">{runs.error}</p> : null}
             <ul style={{ paddingLeft: '1.1rem', margin: 0 }}>
               {(runs.data ?? []).slice(0, 8).map((summary) => (
-                <li key={summary.id}>
+                <li key={summary.id} data-run-item={summary.id} data-status={summary.status}>
                   <button
                     type="button"
                     className="ghost"
-                    onClick={() => setRunId(summary.id)}
+                    onClick={() => {
+                      setRunId(summary.id)
+                      window.history.replaceState(
+                        null,
+                        '',
+                        `#/runs?run=${encodeURIComponent(summary.id)}`,
+                      )
+                    }}
                     aria-pressed={summary.id === runId}
                   >
                     {summary.planName ?? summary.name ?? summary.id}
@@ -169,7 +176,7 @@ export function RunsView() {
         </div>
         <div>
           {runId ? (
-            <RunDetailView key={runId} runId={runId} />
+            <RunDetailView key={runId} runId={runId} onStatus={runs.reload} />
           ) : (
             <p className="muted">Run a plan to see it here.</p>
           )}
