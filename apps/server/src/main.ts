@@ -25,12 +25,14 @@ async function main(): Promise<void> {
     process.exit(1)
   }
   const url = address.replace('[::1]', 'localhost')
-  const database = app.baton.settings.databaseUrl
-    ? 'PostgreSQL (DATABASE_URL)'
-    : `PGlite in ${settings.dataDir}`
   console.log(`Baton server listening on ${url}`)
   console.log(`  open ${url}/ (playground) or ${url}/docs (HTTP API)`)
-  console.log(`  data folder: ${settings.dataDir} — ${database}`)
+  // On PostgreSQL the data folder is not used: nothing is kept on local disk.
+  console.log(
+    app.baton.settings.databaseUrl
+      ? '  data: PostgreSQL (DATABASE_URL); nothing is kept on local disk'
+      : `  data folder: ${settings.dataDir} — PGlite in ${settings.dataDir}`,
+  )
   if (seeded) {
     console.log(
       seeded.created
