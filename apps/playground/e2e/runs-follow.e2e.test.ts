@@ -49,6 +49,9 @@ describe.skipIf(!run)(
       expect(response.status).toBe(202)
       return ((await response.json()) as { id: string }).id
     }
+    const runCount = async () =>
+      ((await (await fetch(`${server.baseUrl}/api/v1/runs`)).json()) as { runs: unknown[] }).runs
+        .length
     const openRun = async (id: string) => {
       await page.goto(`${server.baseUrl}/#/runs?run=${id}`)
       await page.reload()
@@ -135,6 +138,130 @@ describe.skipIf(!run)(
         })
         .toBe('done')
     }, 120_000)
+
+    it('says Edited after an edit, refuses an unfilled required input, and lists a refused plan’s errors once', async () => {
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.goto(`${server.baseUrl}/#/runs`)
+      await page.reload()
+      await page.getByText('name: risk-review').waitFor({ timeout: 20_000 })
+      const picker = page.getByLabel('Plan', { exact: true })
+      const pickedLabel = () => picker.locator('option:checked').textContent()
+      expect(await pickedLabel()).not.toMatch(/edited/)
+      expect(await page.locator('[data-plan-edited]').count()).toBe(0)
+      await page.locator('.cm-content').click()
+      await page.keyboard.press('ControlOrMeta+End')
+      await page.keyboard.insertText('\n# a note of mine\n')
+      await page.locator('[data-plan-edited]').waitFor()
+      expect(await pickedLabel()).toMatch(/\(edited\)/)
+
+      // `request` has no default: left empty, the run is refused here and nothing is sent.
+      const before = await runCount()
+      const request = page.getByLabel('Input request')
+      await request.fill('')
+      await page.getByRole('button', { name: 'Run the plan' }).click()
+      const refusal = page.locator('p.error-text[role="alert"]')
+      await refusal.waitFor()
+      expect(await refusal.textContent()).toMatch(/fill in request/)
+      expect(await request.getAttribute('aria-invalid')).toBe('true')
+      await page.waitForTimeout(500)
+      expect(await runCount()).toBe(before)
+
+      // A plan the server refuses: its issues listed once, not again in the sentence under them.
+      await page.locator('.cm-content').click()
+      await page.keyboard.press('ControlOrMeta+A')
+      await page.keyboard.insertText('name: broken\nsteps:\n  - op: explode\n')
+      await page.getByRole('button', { name: 'Run the plan' }).click()
+      const issues = page.getByRole('list', { name: 'Plan errors' })
+      await issues.waitFor({ timeout: 15_000 })
+      const listed = (await issues.locator('li').first().textContent())!
+      const message = listed.replace(/^line \d+: /, '').replace(/^[^:]*\]: /, '')
+      expect(message.length).toBeGreaterThan(5)
+      const section = (await page.locator('#runs-title').locator('..').textContent())!
+      expect(section.split(message).length - 1).toBe(1)
+      expect(await refusal.textContent()).toMatch(/The run did not start: the plan has a problem/)
+    }, 60_000)
+
+    it('shows a swarm run opened in Runs as its rounds, not one Run node', async () => {
+      const started = await fetch(`${server.baseUrl}/api/v1/swarms/dev-team/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ task: 'ship version 2' }),
+      })
+      expect(started.status).toBe(202)
+      const { runId: id } = (await started.json()) as { runId: string }
+      await openRun(id)
+      await page.locator('[data-run-status="done"]').waitFor({ timeout: 45_000 })
+      await page
+        .locator('[data-swarm-rounds] section[aria-label="Round 1"]')
+        .waitFor({ timeout: 15_000 })
+      expect(await page.locator('[data-swarm-rounds] tr[data-kind]').count()).toBeGreaterThan(0)
+      expect(await page.locator('[data-tree-node]').count()).toBe(0)
+    }, 60_000)
+
+    it('keeps the tree readable at 390 px with its zoom controls off the nodes, visible in dark mode, and budget left moving', async () => {
+      const plans = (await (await fetch(`${server.baseUrl}/api/v1/plans`)).json()) as {
+        plans: { id: string; source?: string; yaml?: string }[]
+      }
+      const seeded = plans.plans.find((plan) => plan.id === 'risk-review')!
+      const id = await startRun({
+        plan: seeded.source ?? seeded.yaml,
+        inputs: { request: 'Ship the billing change on Friday' },
+      })
+      await page.setViewportSize({ width: 390, height: 844 })
+      await openRun(id)
+      await page.locator('[data-run-status="done"]').waitFor({ timeout: 45_000 })
+      await page.locator('[data-tree-node="steps[0]"]').waitFor({ timeout: 15_000 })
+      await page.locator('.tree').scrollIntoViewIfNeeded()
+      await page.waitForTimeout(500)
+      const measured = await page.evaluate(() => {
+        const controls = document
+          .querySelector('.tree .react-flow__controls')!
+          .getBoundingClientRect()
+        const nodes = [...document.querySelectorAll<HTMLElement>('[data-tree-node]')]
+        const overlaps = nodes.filter((node) => {
+          const box = node.getBoundingClientRect()
+          return !(
+            box.right <= controls.left ||
+            box.left >= controls.right ||
+            box.bottom <= controls.top ||
+            box.top >= controls.bottom
+          )
+        }).length
+        const smallest = Math.min(
+          ...nodes.flatMap((node) => {
+            const scale = node.getBoundingClientRect().width / node.offsetWidth
+            return [...node.querySelectorAll<HTMLElement>('strong, span, div')].map(
+              (text) => Number.parseFloat(getComputedStyle(text).fontSize) * scale,
+            )
+          }),
+        )
+        return { overlaps, smallest }
+      })
+      expect(measured.overlaps).toBe(0)
+      expect(measured.smallest).toBeGreaterThanOrEqual(11)
+      // $0.50 less $0.000022 is not $0.5000: the figure moves as the run spends.
+      expect(
+        await page.locator('[data-tree-node="steps[0]"] [data-budget-left]').textContent(),
+      ).toMatch(/budget left \$0\.4999\d*[1-9]/)
+
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+      const colours = await page.evaluate(() => {
+        const button = document.querySelector('.tree .react-flow__controls-button')!
+        const canvas = document.querySelector('.tree .react-flow')!
+        const style = getComputedStyle(button)
+        return {
+          button: style.backgroundColor,
+          border: style.borderBottomColor,
+          icon: getComputedStyle(button.querySelector('svg')!).fill,
+          canvas: getComputedStyle(canvas).backgroundColor,
+        }
+      })
+      await page.getByRole('button', { name: 'Switch to light theme' }).click()
+      expect(colours.button).not.toBe(colours.canvas)
+      expect(colours.border).not.toBe(colours.canvas)
+      expect(colours.icon).not.toBe(colours.button)
+    }, 90_000)
 
     it('asks for the key on a 401, says when it is wrong, and sends it on every request and stream', async () => {
       await server.stop()

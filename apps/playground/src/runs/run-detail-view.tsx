@@ -1,15 +1,22 @@
-import { useAgentStore } from '@baton/surface'
+import { type SwarmRunEvent, useAgentStore } from '@baton/surface'
 import { useCallback, useEffect, useState } from 'react'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { RunReceiptView } from '../receipts/run-receipt-view'
 import { useRunReceipt } from '../receipts/use-run-receipt'
+import { SwarmRoundsView } from '../swarms/swarm-rounds-view'
 import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
 import { useRunEvents } from './use-run-events'
 
 const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])
+
+// A swarm run's plan is the swarm as it ran: its consensus threshold is there.
+function swarmThreshold(plan: unknown): number {
+  const threshold = (plan as { consensusThreshold?: unknown } | undefined)?.consensusThreshold
+  return typeof threshold === 'number' ? threshold : 0.5
+}
 
 /** A run's status as a word for a person (`interrupted` → `Interrupted`). */
 function statusLabel(status: string): string {
@@ -141,7 +148,17 @@ export function RunDetailView({
           </div>
         </form>
       ) : null}
-      <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+      {run?.kind === 'swarm' ? (
+        // A swarm run is rounds of proposals and votes, not a tree of steps.
+        <div className="stack" data-swarm-rounds>
+          <SwarmRoundsView
+            events={events as unknown as SwarmRunEvent[]}
+            threshold={swarmThreshold(run.plan)}
+          />
+        </div>
+      ) : (
+        <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+      )}
       {run?.output !== undefined && run.output !== null ? (
         <div>
           <h3 style={{ fontSize: '1rem', margin: '0 0 0.3rem' }}>Output</h3>
