@@ -217,7 +217,7 @@ describe.skipIf(!run)(
         const controls = document
           .querySelector('.tree .react-flow__controls')!
           .getBoundingClientRect()
-        const nodes = [...document.querySelectorAll<HTMLElement>('[data-tree-node]')]
+        const nodes = Array.from(document.querySelectorAll('[data-tree-node]')) as HTMLElement[]
         const overlaps = nodes.filter((node) => {
           const box = node.getBoundingClientRect()
           return !(
@@ -230,7 +230,7 @@ describe.skipIf(!run)(
         const smallest = Math.min(
           ...nodes.flatMap((node) => {
             const scale = node.getBoundingClientRect().width / node.offsetWidth
-            return [...node.querySelectorAll<HTMLElement>('strong, span, div')].map(
+            return (Array.from(node.querySelectorAll('strong, span, div')) as HTMLElement[]).map(
               (text) => Number.parseFloat(getComputedStyle(text).fontSize) * scale,
             )
           }),
