@@ -1,6 +1,28 @@
 import type { Agent } from '@baton/core'
 import { useDraftStore } from '../ui/draft-store'
 
+/**
+ * A swarm's own example: what its strategy does, with its members, so two swarms never offer
+ * the same prompt.
+ */
+function swarmExample(agent: Agent): string {
+  const members = ((agent.config.members as { agentId: string }[] | undefined) ?? [])
+    .map((member) => member.agentId)
+    .join(', ')
+  switch (String(agent.config.strategy)) {
+    case 'democratic':
+      return `vote (${members}) on which release plan to ship`
+    case 'hierarchical':
+      return `split the release of version 2 between ${members}`
+    case 'specialist':
+      return `give each part of the incident review to whichever of ${members} suits it`
+    case 'round-robin':
+      return `take turns (${members}) improving the release notes`
+    default:
+      return `work together (${members}) on the release plan`
+  }
+}
+
 /** One agent (or swarm) as a card; its examples are prompts that open the chat. */
 export function AgentCardView({ agent }: { agent: Agent }) {
   const setDraft = useDraftStore((state) => state.setDraft)
@@ -10,7 +32,7 @@ export function AgentCardView({ agent }: { agent: Agent }) {
     setDraft(`@${agent.name} ${prompt}`)
     window.location.hash = '#/chat'
   }
-  const examples = card.examples.length > 0 ? card.examples : swarm ? ['Plan a small release'] : []
+  const examples = card.examples.length > 0 ? card.examples : swarm ? [swarmExample(agent)] : []
   return (
     <article className="panel card" aria-label={agent.name} data-agent-id={agent.id}>
       <h3>{agent.name}</h3>
