@@ -32,6 +32,9 @@ export function AgentCardView({ agent }: { agent: Agent }) {
     setDraft(`@${agent.name} ${prompt}`)
     window.location.hash = '#/chat'
   }
+  // The server grants these to every agent whose card says canDelegate (GET /api/v1/tools).
+  const granted = card.canDelegate && !swarm ? ['ask_peer', 'start_subagent'] : []
+  const tools = [...new Set([...agent.tools, ...granted])]
   const examples = card.examples.length > 0 ? card.examples : swarm ? [swarmExample(agent)] : []
   return (
     <article className="panel card" aria-label={agent.name} data-agent-id={agent.id}>
@@ -59,11 +62,11 @@ export function AgentCardView({ agent }: { agent: Agent }) {
       <p className="muted">{card.capabilityDescription || agent.description}</p>
       <p>
         Model <code>{agent.model}</code>
-        {agent.tools.length > 0 ? (
+        {tools.length > 0 ? (
           <>
             {' '}
             · tools{' '}
-            {agent.tools.map((tool) => (
+            {tools.map((tool) => (
               <code key={tool} style={{ marginRight: 4 }}>
                 {tool}
               </code>

@@ -151,6 +151,23 @@ export const serverApi = {
       await requestJson(endpoint, `${api}models`),
       'providers',
     ),
+  /** The newest conversations this page may read (so the Bus view has them after a reload). */
+  listConversations: async () =>
+    listIn<{ correlationId: string; lastAt: string }>(
+      await requestJson(endpoint, `${api}conversations?limit=20`),
+      'conversations',
+    ),
+  /** Starts a conversation: a message from the person at this page to an agent. */
+  sendMessage: async (message: { to: string; content: string }) =>
+    (
+      await requestJson<{ envelope: { correlationId: string } }>(endpoint, `${api}messages`, {
+        body: {
+          from: { agentId: 'playground-user' },
+          to: { agentId: message.to },
+          content: message.content,
+        },
+      })
+    ).envelope,
   spend: async (by: 'wallet' | 'run') =>
     listIn<Record<string, unknown>>(await requestJson(endpoint, `${api}spend?by=${by}`), 'spend'),
 }

@@ -12,13 +12,12 @@ const demoAgents = [
     type: 'orchestrator',
     description: 'Splits work and delegates it to the team.',
     capabilities: ['planning', 'delegation'],
-    tools: ['ask_peer', 'start_subagent'],
     agentCard: {
       tagline: 'Delegates to the team',
       canDelegate: true,
       trustTier: 'medium',
       capabilityDescription:
-        'Splits a request into parts and hands them on: asks the Incident Analyst (ask_peer, over the bus) and runs the Reviewer as a sub-agent (start_subagent, from its own budget), then puts their answers together.',
+        'Splits a request into parts and hands them on: asks the Incident Analyst (ask_peer, over the bus) and runs the Reviewer as a sub-agent (start_subagent, from its own budget), then puts their answers together. Both tools are granted because its card says canDelegate.',
       // The offline model follows [[tool:…]] directives: this example makes it delegate for real.
       examples: [
         'review yesterday\'s incidents [[tool:ask_peer {"agentId":"analyst","content":"List the risks in yesterday\'s incidents, most severe first"}]] [[tool:start_subagent {"agentId":"reviewer","task":"Check the risk list of yesterday\'s incidents for mistakes"}]]',
