@@ -519,7 +519,10 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     expect(new Set(ticks.slice(1).map((tick) => tick.split('.')[1]?.length)).size).toBe(1)
     // Runs by name (the plan's), each a link to the run.
     const link = page.locator('[data-spend="run"] a[data-run-link]').first()
-    expect(await link.textContent()).toMatch(/^(swarm )?[a-z][\w-]* · /)
+    const named = (await link.textContent())!
+    // A plan's or swarm's name and a time, not a run id's first characters.
+    expect(named).toMatch(/^\S.* · \d/)
+    expect(named).not.toMatch(/^[0-9a-f]{8}/)
     const runId = (await link.getAttribute('data-run-link'))!
     await link.click()
     await page.locator(`[data-run-id="${runId}"]`).waitFor({ timeout: 15_000 })

@@ -23,6 +23,17 @@ function swarmExample(agent: Agent): string {
   }
 }
 
+// The offline model's [[tool:…]] directives go into the chat with the prompt; the button
+// says in words that they are there.
+function withoutDirectives(example: string): string {
+  const text = example
+    .replace(/\[\[[^\]]*\]\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+  const tools = [...example.matchAll(/\[\[tool:([\w-]+)/g)].map((match) => match[1])
+  return tools.length > 0 ? `${text} (the offline model calls ${tools.join(', ')})` : text
+}
+
 /** One agent (or swarm) as a card; its examples are prompts that open the chat. */
 export function AgentCardView({ agent }: { agent: Agent }) {
   const setDraft = useDraftStore((state) => state.setDraft)
@@ -88,7 +99,7 @@ export function AgentCardView({ agent }: { agent: Agent }) {
               className="example"
               onClick={() => tryPrompt(example)}
             >
-              Try: {example}
+              Try: {withoutDirectives(example)}
             </button>
           ))}
         </div>
