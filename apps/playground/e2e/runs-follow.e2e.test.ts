@@ -263,6 +263,41 @@ describe.skipIf(!run)(
       expect(colours.icon).not.toBe(colours.button)
     }, 90_000)
 
+    it('creates a swarm from the Swarms view, and says why when the server refuses one', async () => {
+      await page.goto(`${server.baseUrl}/#/swarms`)
+      await page.reload()
+      const form = page.getByRole('form', { name: 'Create a swarm' })
+      await form.waitFor({ timeout: 15_000 })
+      await form.getByLabel('Name').fill('Release council')
+      await form.getByLabel('Strategy').selectOption('democratic')
+      await form.getByRole('checkbox', { name: 'Incident Analyst' }).check()
+      await form.getByRole('checkbox', { name: 'Reviewer' }).check()
+      await form.getByLabel('Role of Reviewer').selectOption('critic')
+      await form.getByLabel('Weight of Reviewer').fill('0.5')
+      await form.getByRole('button', { name: 'Create the swarm' }).click()
+      await form.getByRole('status').waitFor({ timeout: 15_000 })
+      const stored = await fetch(`${server.baseUrl}/api/v1/swarms/release-council`)
+      expect(stored.status).toBe(200)
+      const body = (await stored.json()) as { swarm?: unknown }
+      expect(body.swarm ?? body).toMatchObject({
+        strategy: 'democratic',
+        agents: [
+          { agentId: 'analyst', role: 'worker', weight: 1 },
+          { agentId: 'reviewer', role: 'critic', weight: 0.5 },
+        ],
+      })
+      await expect
+        .poll(() => page.getByLabel('Swarm', { exact: true }).inputValue(), { timeout: 10_000 })
+        .toBe('release-council')
+      // The same name again: refused by the server, in its words.
+      await form.getByLabel('Name').fill('Release council')
+      await form.getByRole('checkbox', { name: 'Tester' }).check()
+      await form.getByRole('button', { name: 'Create the swarm' }).click()
+      expect(await form.getByRole('alert').textContent({ timeout: 15_000 })).toMatch(
+        /not created: .*release-council.*exists already/,
+      )
+    }, 60_000)
+
     it('asks for the key on a 401, says when it is wrong, and sends it on every request and stream', async () => {
       await server.stop()
       await server.start({ BATON_API_TOKEN: token })

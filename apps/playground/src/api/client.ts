@@ -151,6 +151,8 @@ export const serverApi = {
       await requestJson(endpoint, `${api}models`),
       'providers',
     ),
+  /** Creates a swarm (`201 { swarm }`); the server checks its members are registered agents. */
+  createSwarm: (swarm: unknown) => requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm }),
   /** The newest conversations this page may read (so the Bus view has them after a reload). */
   listConversations: async () =>
     listIn<{ correlationId: string; lastAt: string }>(

@@ -1,6 +1,7 @@
-import { useAdvancedAgentStore, useSwarmRun } from '@baton/surface'
+import { useAdvancedAgentStore, useAgentStore, useSwarmRun } from '@baton/surface'
 import { useState } from 'react'
 import { describeError } from '../ui/describe-error'
+import { CreateSwarmForm } from './create-swarm-form'
 import { SwarmRoundsView } from './swarm-rounds-view'
 
 function runFromHash(): string | undefined {
@@ -31,6 +32,7 @@ function SwarmRunView({ runId, threshold }: { runId: string; threshold: number }
 /** Swarms and their runs: rounds, proposals, weighted votes, consensus and the result. */
 export function SwarmsView() {
   const swarms = useAdvancedAgentStore((state) => state.swarms)
+  const agents = useAgentStore((state) => state.agents)
   const startSwarmRun = useAdvancedAgentStore((state) => state.startSwarmRun)
   const [swarmId, setSwarmId] = useState<string>()
   const [task, setTask] = useState('Which release plan should we pick?')
@@ -105,6 +107,7 @@ export function SwarmsView() {
         </p>
       ) : null}
       {runId ? <SwarmRunView runId={runId} threshold={threshold} /> : null}
+      <CreateSwarmForm agents={agents} onCreated={setSwarmId} />
     </section>
   )
 }
