@@ -10,7 +10,7 @@ import {
   useStore,
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { DelegationNode } from '../api/client'
 import { formatUsdBeside, formatUsd as usd } from '../ui/format-usd'
 import { budgetLeft } from './budget-left'
@@ -66,6 +66,19 @@ function FitOnResize() {
   return null
 }
 
+// The same breakpoint as the stylesheet's phone layout (max-width: 760px).
+function useNarrowScreen(): boolean {
+  const query = '(max-width: 760px)'
+  const [narrow, setNarrow] = useState(() => window.matchMedia(query).matches)
+  useEffect(() => {
+    const media = window.matchMedia(query)
+    const onChange = () => setNarrow(media.matches)
+    media.addEventListener('change', onChange)
+    return () => media.removeEventListener('change', onChange)
+  }, [])
+  return narrow
+}
+
 /** Who delegated to whom in a run, with each node's status, spend and budget left. */
 export function DelegationTree({
   root,
@@ -77,8 +90,10 @@ export function DelegationTree({
   /** The agent's name for a wallet, if it is a known agent. */
   nameOf: (wallet: string) => string | undefined
 }) {
+  const narrow = useNarrowScreen()
   const { nodes, edges } = useMemo(() => {
-    const layout = layoutTree(root)
+    // Narrower nodes (CSS) and columns on a phone, so two leaves fit without zooming out.
+    const layout = layoutTree(root, { columnWidth: narrow ? 165 : 220 })
     const left = budgetLeft(root, plan as Parameters<typeof budgetLeft>[1])
     const spends = layout.nodes
       .map((placed) => placed.node.usage?.costUsd ?? 0)
@@ -106,7 +121,7 @@ export function DelegationTree({
       })),
       edges: layout.edges.map((edge) => ({ ...edge, animated: false })),
     }
-  }, [root, plan, nameOf])
+  }, [root, plan, nameOf, narrow])
   if (!root) return <p className="muted">The tree appears when the run starts delegating.</p>
   return (
     <section className="tree" aria-label="Delegation tree">
