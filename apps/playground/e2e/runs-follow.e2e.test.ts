@@ -69,7 +69,7 @@ describe.skipIf(!run)(
       browser = await launchChromium()
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
       page.on('pageerror', (error) => pageErrors.push(error.message))
-    }, 180_000)
+    }, 300_000)
 
     afterAll(async () => {
       await browser?.close()
@@ -137,7 +137,7 @@ describe.skipIf(!run)(
           timeout: 10_000,
         })
         .toBe('done')
-    }, 120_000)
+    }, 400_000)
 
     it('says Edited after an edit, refuses an unfilled required input, and lists a refused plan’s errors once', async () => {
       await page.setViewportSize({ width: 1280, height: 900 })
@@ -333,6 +333,6 @@ describe.skipIf(!run)(
       await page.locator('[data-event-type="run-finish"]').waitFor({ timeout: 15_000 })
       expect(await form.count()).toBe(0)
       expect(pageErrors).toEqual([])
-    }, 120_000)
+    }, 300_000)
   },
 )

@@ -76,7 +76,7 @@ export async function startServerProcess(options: {
       child!.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`))),
     )
     const started = Date.now()
-    while (Date.now() - started < 90_000) {
+    while (Date.now() - started < 180_000) {
       const ready = await Promise.race([
         fetch(`${baseUrl}/health`).then(
           (response) => response.ok,
@@ -87,7 +87,7 @@ export async function startServerProcess(options: {
       if (ready) return
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    throw new Error(`the server did not answer within 90 s:\n${log}`)
+    throw new Error(`the server did not answer within 180 s:\n${log}`)
   }
 
   const stop = async () => {
