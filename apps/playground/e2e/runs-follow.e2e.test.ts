@@ -298,6 +298,33 @@ describe.skipIf(!run)(
       )
     }, 60_000)
 
+    it('lets the creator revoke an agent it registered from its card, signed in the browser', async () => {
+      await page.goto(`${server.baseUrl}/#/agents`)
+      await page.reload()
+      await page.getByRole('button', { name: 'Register an agent' }).click()
+      const form = page.getByRole('form', { name: 'Register an agent' })
+      await form.getByLabel('Name').fill('Short lived')
+      await form.getByLabel('Id (a slug)').fill('short-lived')
+      await form.getByLabel('Tagline').fill('Here for a moment')
+      await form.getByRole('button', { name: 'Sign and register' }).click()
+      const wallet = (await form.getByRole('status').textContent({ timeout: 20_000 }))!.match(
+        /0x[0-9a-fA-F]{40}/,
+      )![0]
+      const card = page.getByRole('article', { name: 'Short lived' })
+      await card.waitFor({ timeout: 15_000 })
+      // Only what this browser created can be revoked from here.
+      expect(
+        await page
+          .getByRole('article', { name: 'Reviewer' })
+          .getByRole('button', { name: 'Revoke' })
+          .count(),
+      ).toBe(0)
+      await card.getByRole('button', { name: 'Revoke' }).click()
+      await card.getByRole('button', { name: 'Sign and revoke Short lived' }).click()
+      await card.waitFor({ state: 'detached', timeout: 20_000 })
+      expect((await fetch(`${server.baseUrl}/agent/${wallet}`)).status).not.toBe(200)
+    }, 60_000)
+
     it('asks for the key on a 401, says when it is wrong, and sends it on every request and stream', async () => {
       await server.stop()
       await server.start({ BATON_API_TOKEN: token })

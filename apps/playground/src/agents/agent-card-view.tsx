@@ -1,5 +1,6 @@
 import type { Agent } from '@baton/core'
 import { useDraftStore } from '../ui/draft-store'
+import { RevokeAgentButton } from './revoke-agent-button'
 
 /**
  * A swarm's own example: what its strategy does, with its members, so two swarms never offer
@@ -90,6 +91,7 @@ export function AgentCardView({ agent }: { agent: Agent }) {
           {agent.wallet}
         </p>
       ) : null}
+      {!swarm ? <RevokeAgentButton agent={agent} /> : null}
       {examples.length > 0 ? (
         <div className="examples">
           {examples.map((example) => (

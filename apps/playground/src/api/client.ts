@@ -151,6 +151,9 @@ export const serverApi = {
       await requestJson(endpoint, `${api}models`),
       'providers',
     ),
+  /** Revokes an agent with its creator's signed change (the body of `DELETE /api/v1/agents/:wallet`). */
+  revokeAgent: (wallet: string, body: unknown) =>
+    requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, { method: 'DELETE', body }),
   /** Creates a swarm (`201 { swarm }`); the server checks its members are registered agents. */
   createSwarm: (swarm: unknown) => requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm }),
   /** The newest conversations this page may read (so the Bus view has them after a reload). */
