@@ -70,6 +70,14 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     if (outDir) await rm(outDir, { recursive: true, force: true })
   })
 
+  it('says in words that nothing is spent yet on a fresh server', async () => {
+    await open('spend')
+    const empty = page.locator('[data-spend-empty]')
+    await expect.poll(() => empty.count(), { timeout: 15_000 }).toBe(2)
+    expect(await empty.first().textContent()).toMatch(/Nothing spent yet/)
+    expect(await page.locator('.recharts-surface').count()).toBe(0)
+  }, 60_000)
+
   it('opens on the seeded agents and swarm, as cards', async () => {
     const served = await fetch(`${server.baseUrl}/`)
     expect(served.headers.get('content-security-policy')).toContain("script-src 'self'")
@@ -326,6 +334,43 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await shoot('swarms')
   }, 120_000)
 
+  it('shows each seeded agent’s card with its capability and examples, each swarm with its own Try prompt, and the orchestrator delegating for real', async () => {
+    await open('agents')
+    const orchestrator = page.getByRole('article', { name: 'Ops Orchestrator' })
+    await orchestrator.waitFor()
+    expect(await orchestrator.textContent()).toMatch(/ask_peer.*start_subagent/)
+    for (const name of ['Incident Analyst', 'Reviewer', 'Tester']) {
+      const card = page.getByRole('article', { name })
+      expect(await card.locator('button.example').count()).toBeGreaterThan(0)
+    }
+    const tries = await Promise.all(
+      ['Dev team', 'Council'].map((name) =>
+        page.getByRole('article', { name }).locator('button.example').first().textContent(),
+      ),
+    )
+    expect(tries[0]).not.toBe(tries[1])
+
+    // The orchestrator's first example: it asks the analyst over the bus and runs the reviewer.
+    await orchestrator.locator('button.example').first().click()
+    const box = page.getByRole('combobox')
+    await expect.poll(() => box.inputValue(), { timeout: 10_000 }).toMatch(/^@Ops Orchestrator /)
+    await box.press('Enter')
+    await page
+      .getByText(/Message sent to Ops Orchestrator/)
+      .last()
+      .waitFor({ timeout: 15_000 })
+    const analystPart = page
+      .locator('.bubble[data-message-type="reply"]')
+      .filter({ hasText: /Incident Analyst → orchestrator|analyst → orchestrator/ })
+    await analystPart.first().waitFor({ timeout: 30_000 })
+    const answer = page
+      .locator('.bubble[data-message-type="reply"]')
+      .filter({ hasText: /start_subagent → .*Reviewer/ })
+    await answer.first().waitFor({ timeout: 30_000 })
+    expect(await answer.first().textContent()).toMatch(/ask_peer → .*Incident Analyst/)
+    await shoot('chat-delegation')
+  }, 120_000)
+
   let relay: string
   it('registers an agent from the form, signed in the browser, found at GET /agent/:wallet', async () => {
     await open('agents')
@@ -406,6 +451,52 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     )
   }, 120_000)
 
+  it('starts a conversation from the Bus view, keeps stored ones after a reload, and names each party of a path once', async () => {
+    await open('bus')
+    // The loop of the test before: its two parties, each named once.
+    const loop = page.locator('td[data-path]').filter({ hasText: 'ops-desk' }).first()
+    expect(await loop.textContent()).toBe('ops-desk → relay-desk')
+
+    const form = page.getByRole('form', { name: 'Start a conversation' })
+    await form.getByLabel('To').selectOption('analyst')
+    await form.getByLabel('Message').fill('[[answer:on it]] check the outage')
+    await form.getByRole('button', { name: 'Send' }).click()
+    const sent = (await form.getByRole('status').textContent({ timeout: 15_000 }))!
+    const started = sent.match(/conversation (\S+)/)![1]!
+    const row = page.locator(`tr[data-correlation^="${started}"]`)
+    await row.waitFor({ timeout: 15_000 })
+    await expect
+      .poll(() => row.locator('td[data-path]').textContent(), { timeout: 15_000 })
+      .toBe('playground-user → analyst')
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/on it/)
+    await page.reload()
+    await row.waitFor({ timeout: 15_000 })
+    await loop.waitFor({ timeout: 15_000 })
+
+    // On a phone, the option picked by the arrow keys is highlighted, and picking adds no space.
+    await page.setViewportSize(phone)
+    await open('chat')
+    const box = page.getByRole('combobox')
+    await box.fill('')
+    await box.pressSequentially('ask @Rev')
+    const option = page.getByRole('option', { name: /Reviewer/ })
+    await option.waitFor()
+    const colours = await option.evaluate((element) => ({
+      selected: getComputedStyle(element).backgroundColor,
+      list: getComputedStyle(element.parentElement!).backgroundColor,
+    }))
+    expect(colours.selected).not.toBe(colours.list)
+    await box.press('End')
+    await box.pressSequentially(', please')
+    await box.press('Home')
+    for (let step = 0; step < 8; step += 1) await box.press('ArrowRight')
+    await box.pressSequentially('i')
+    await page.getByRole('option', { name: /Reviewer/ }).click()
+    expect(await box.inputValue()).toBe('ask @Reviewer, please')
+    await box.fill('')
+    await page.setViewportSize(desktop)
+  }, 90_000)
+
   it('charts the spend by wallet and by run with the totals beside them', async () => {
     await open('spend')
     const byWallet = page.getByRole('region', { name: 'By wallet' })
@@ -417,6 +508,24 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       .first()
       .waitFor({ timeout: 15_000 })
     await shoot('spend')
+    // The axis is a scale: equal steps, each label with the same decimals.
+    const ticks = (
+      await page.locator('[data-spend="run"] svg.recharts-surface text').allTextContents()
+    ).filter((text) => text.startsWith('$'))
+    expect(ticks.length).toBeGreaterThanOrEqual(3)
+    const values = ticks.map((tick) => Number(tick.replace('$', '')))
+    const steps = values.slice(1).map((value, index) => value - values[index]!)
+    for (const step of steps) expect(step).toBeCloseTo(steps[0]!, 10)
+    expect(new Set(ticks.slice(1).map((tick) => tick.split('.')[1]?.length)).size).toBe(1)
+    // Runs by name (the plan's), each a link to the run.
+    const link = page.locator('[data-spend="run"] a[data-run-link]').first()
+    const named = (await link.textContent())!
+    // A plan's or swarm's name and a time, not a run id's first characters.
+    expect(named).toMatch(/^\S.* · \d/)
+    expect(named).not.toMatch(/^[0-9a-f]{8}/)
+    const runId = (await link.getAttribute('data-run-link'))!
+    await link.click()
+    await page.locator(`[data-run-id="${runId}"]`).waitFor({ timeout: 15_000 })
   }, 60_000)
 
   it('says the server is down when it stops, and recovers by itself when it is back', async () => {

@@ -22,8 +22,8 @@ export function freePort(): Promise<number> {
 export type ServerProcess = {
   baseUrl: string
   dataDir: string
-  /** Starts the server (again) on the same port and data folder. */
-  start(): Promise<void>
+  /** Starts the server (again) on the same port and data folder, with `env` added if given. */
+  start(env?: Record<string, string>): Promise<void>
   /** Stops it and waits for the process to exit. */
   stop(): Promise<void>
   /** Stops it and removes the data folder. */
@@ -46,7 +46,7 @@ export async function startServerProcess(options: {
   let child: ChildProcess | undefined
   let log = ''
 
-  const start = async () => {
+  const start = async (env: Record<string, string> = {}) => {
     child = spawn(
       process.execPath,
       ['--import', 'tsx', '--conditions=@baton/source', 'apps/server/src/main.ts'],
@@ -61,6 +61,7 @@ export async function startServerProcess(options: {
           LOG_LEVEL: 'warn',
           BATON_API_TOKEN: '',
           ...options.env,
+          ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -75,7 +76,7 @@ export async function startServerProcess(options: {
       child!.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`))),
     )
     const started = Date.now()
-    while (Date.now() - started < 90_000) {
+    while (Date.now() - started < 180_000) {
       const ready = await Promise.race([
         fetch(`${baseUrl}/health`).then(
           (response) => response.ok,
@@ -86,7 +87,7 @@ export async function startServerProcess(options: {
       if (ready) return
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    throw new Error(`the server did not answer within 90 s:\n${log}`)
+    throw new Error(`the server did not answer within 180 s:\n${log}`)
   }
 
   const stop = async () => {

@@ -26,7 +26,7 @@ export function startMessage(facts: StartFacts): string[] {
   )
   lines.push(
     database.kind === 'postgres'
-      ? `  database: PostgreSQL (DATABASE_URL); data folder: ${dataDir}`
+      ? '  database: PostgreSQL (DATABASE_URL); nothing is kept on local disk'
       : database.location === 'memory://'
         ? '  database: PGlite in memory (nothing is kept when the process ends)'
         : `  data folder: ${dataDir} — PGlite in ${database.location}`,

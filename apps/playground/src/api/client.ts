@@ -1,9 +1,14 @@
 import type { Agent, AgentSwarm } from '@baton/core'
 import { requestJson, type ServerEndpoint } from '@baton/surface'
+import { authorizedFetch } from './api-key'
 
-/** The server this page was served from (the server serves the playground at `/`). */
+/**
+ * The server this page was served from (the server serves the playground at `/`), with the
+ * API key the person gave (if any) on every request and stream.
+ */
 export const endpoint: ServerEndpoint = {
   baseUrl: typeof window === 'undefined' ? 'http://127.0.0.1:8787' : window.location.origin,
+  fetch: authorizedFetch,
 }
 
 const api = 'api/v1/'
@@ -150,6 +155,28 @@ export const serverApi = {
       await requestJson(endpoint, `${api}models`),
       'providers',
     ),
+  /** Revokes an agent with its creator's signed change (the body of `DELETE /api/v1/agents/:wallet`). */
+  revokeAgent: (wallet: string, body: unknown) =>
+    requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, { method: 'DELETE', body }),
+  /** Creates a swarm (`201 { swarm }`); the server checks its members are registered agents. */
+  createSwarm: (swarm: unknown) => requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm }),
+  /** The newest conversations this page may read (so the Bus view has them after a reload). */
+  listConversations: async () =>
+    listIn<{ correlationId: string; lastAt: string }>(
+      await requestJson(endpoint, `${api}conversations?limit=20`),
+      'conversations',
+    ),
+  /** Starts a conversation: a message from the person at this page to an agent. */
+  sendMessage: async (message: { to: string; content: string }) =>
+    (
+      await requestJson<{ envelope: { correlationId: string } }>(endpoint, `${api}messages`, {
+        body: {
+          from: { agentId: 'playground-user' },
+          to: { agentId: message.to },
+          content: message.content,
+        },
+      })
+    ).envelope,
   spend: async (by: 'wallet' | 'run') =>
     listIn<Record<string, unknown>>(await requestJson(endpoint, `${api}spend?by=${by}`), 'spend'),
 }

@@ -1,4 +1,5 @@
 import { createServerBatonStores } from '@baton/surface'
+import { authorizedFetch } from './api-key'
 import { endpoint } from './client'
 
 /** The one set of stores the whole page reads: the server's agents, swarms and bus. */
@@ -11,7 +12,7 @@ export const stores = createServerBatonStores(endpoint)
  * await refreshDirectory()
  */
 export async function refreshDirectory(): Promise<void> {
-  const source = { baseUrl: `${endpoint.baseUrl}/api/v1` }
+  const source = { baseUrl: `${endpoint.baseUrl}/api/v1`, fetch: authorizedFetch }
   await Promise.all([
     stores.agents.getState().load(source),
     stores.swarms.getState().loadSwarms(source),

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useStore } from 'zustand'
+import { apiKey } from './api-key'
 
 export type ServerData<Value> = {
   data: Value | undefined
@@ -9,7 +11,7 @@ export type ServerData<Value> = {
 
 /**
  * Reads something from the server and keeps it fresh: again every `intervalMs` (when given)
- * and on `reload()`. A failed read keeps the last good value and says why in `error`.
+ * on `reload()`, and when the page is given another API key. A failed read keeps the last good value and says why in `error`.
  *
  * @example
  * const runs = useServerData(serverApi.listRuns, [], { intervalMs: 2000 })
@@ -26,6 +28,8 @@ export function useServerData<Value>(
   const loadRef = useRef(load)
   loadRef.current = load
   const reload = useCallback(() => setTick((value) => value + 1), [])
+  // A key given (or changed) reads everything again with it.
+  const key = useStore(apiKey, (state) => state.key)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the read depends on
   useEffect(() => {
@@ -50,7 +54,7 @@ export function useServerData<Value>(
       live = false
       if (timer) clearInterval(timer)
     }
-  }, [...dependencies, tick, options.intervalMs])
+  }, [...dependencies, tick, key, options.intervalMs])
 
   return { data, error, loading, reload }
 }

@@ -1,8 +1,11 @@
-import { useAgentCommunicationStore } from '@baton/surface'
+import { useAgentCommunicationStore, useAgentStore } from '@baton/surface'
+import { useEffect } from 'react'
 import { useStore } from 'zustand'
+import { serverApi } from '../api/client'
 import { stores } from '../api/stores'
 import { EscalationActions } from '../ui/escalation-actions'
 import { hopLimit } from './hop-limit'
+import { StartConversationForm } from './start-conversation-form'
 
 /** The server's bus: conversations by correlation with their hops, and open escalations. */
 export function BusView() {
@@ -10,7 +13,20 @@ export function BusView() {
   const escalations = useAgentCommunicationStore((state) => state.escalations)
   const maxHops = useStore(stores.comm, (state) => state.maxHops)
   const open = escalations.filter((escalation) => escalation.status === 'open')
-  const conversations = [...correlations.values()].reverse()
+  const conversations = [...correlations.values()].sort((left, right) =>
+    (right.messages.at(-1)?.createdAt ?? '').localeCompare(left.messages.at(-1)?.createdAt ?? ''),
+  )
+  const agents = useAgentStore((state) => state.agents)
+  // The stream brings new messages only: the stored conversations are read once on opening.
+  useEffect(() => {
+    void serverApi.listConversations().then(
+      (listed) =>
+        Promise.all(
+          listed.map((row) => stores.comm.getState().loadConversation(row.correlationId)),
+        ),
+      () => undefined,
+    )
+  }, [])
   return (
     <section className="stack" aria-labelledby="bus-title">
       <h1 id="bus-title">Bus</h1>
@@ -19,6 +35,7 @@ export function BusView() {
         hop limit (two agents passing work back and forth), the loop guard holds it and asks a
         person: allow a few more hops, or stop it.
       </p>
+      <StartConversationForm agents={agents} />
       <h2 style={{ fontSize: '1.1rem' }}>Open escalations ({open.length})</h2>
       {open.length === 0 ? <p className="muted">None: no chain is waiting for a person.</p> : null}
       <div className="stack">
@@ -40,9 +57,14 @@ export function BusView() {
           <tbody>
             {conversations.map((view) => {
               const last = view.messages[view.messages.length - 1]
+              // Who took part, each once, in the order they joined (a loop names its two parties once).
               const path = [
-                view.messages[0]?.from.agentId,
-                ...view.messages.map((message) => message.to.agentId),
+                ...new Set(
+                  [
+                    view.messages[0]?.from.agentId,
+                    ...view.messages.map((message) => message.to.agentId),
+                  ].filter(Boolean),
+                ),
               ]
               const limit = hopLimit(view.correlationId, escalations, maxHops)
               const resolved = escalations.filter(
@@ -54,7 +76,7 @@ export function BusView() {
                   <td>
                     <code>{view.correlationId.slice(0, 14)}</code>
                   </td>
-                  <td>{path.filter(Boolean).join(' → ')}</td>
+                  <td data-path>{path.join(' → ')}</td>
                   <td className="number">
                     {view.hops}
                     {limit === undefined ? '' : ` / ${limit}`}

@@ -40,6 +40,14 @@ describe('applyMention', () => {
     expect(next).toEqual({ text: 'ask @Reviewer now', caret: 14 })
   })
 
+  it('adds no space before punctuation or a space that follows already', () => {
+    const comma = 'ask @rev, now'
+    expect(applyMention(comma, findMentionQuery(comma, 8)!, reviewer).text).toBe(
+      'ask @Reviewer, now',
+    )
+    expect(applyMention('@rev x', { start: 0, query: 'rev ' }, reviewer).text).toBe('@Reviewer x')
+  })
+
   it('adds a space after a mention at the end', () => {
     expect(applyMention('@ops o', { start: 0, query: 'ops o' }, orchestrator)).toEqual({
       text: '@Ops Orchestrator ',

@@ -58,9 +58,12 @@ export function applyMention(
   mention: MentionQuery,
   agent: Agent,
 ): { text: string; caret: number } {
+  // The query may end in the space typed after a partial name (`@Ops `): it is replaced, not kept.
   const end = mention.start + 1 + mention.query.length
   const after = text.slice(end)
-  const inserted = `@${agent.name}${after.startsWith(' ') ? '' : ' '}`
+  // One space to go on typing, unless one follows already or punctuation does (`@Reviewer,`).
+  const spaced = after === '' || /^[\p{L}\p{N}@]/u.test(after)
+  const inserted = `@${agent.name}${spaced ? ' ' : ''}`
   return {
     text: `${text.slice(0, mention.start)}${inserted}${after}`,
     caret: mention.start + inserted.length + (after.startsWith(' ') ? 1 : 0),

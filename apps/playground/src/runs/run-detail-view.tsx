@@ -1,9 +1,10 @@
-import { useAgentStore } from '@baton/surface'
-import { useCallback, useState } from 'react'
+import { type SwarmRunEvent, useAgentStore } from '@baton/surface'
+import { useCallback, useEffect, useState } from 'react'
 import { serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { RunReceiptView } from '../receipts/run-receipt-view'
 import { useRunReceipt } from '../receipts/use-run-receipt'
+import { SwarmRoundsView } from '../swarms/swarm-rounds-view'
 import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
@@ -12,6 +13,17 @@ import { RunTraceLink } from './run-trace-link'
 import { useRunEvents } from './use-run-events'
 
 const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])
+
+// A swarm run's plan is the swarm as it ran: its consensus threshold is there.
+function swarmThreshold(plan: unknown): number {
+  const threshold = (plan as { consensusThreshold?: unknown } | undefined)?.consensusThreshold
+  return typeof threshold === 'number' ? threshold : 0.5
+}
+
+/** A run's status as a word for a person (`interrupted` → `Interrupted`). */
+function statusLabel(status: string): string {
+  return status.charAt(0).toUpperCase() + status.slice(1)
+}
 
 function describeEvent(event: { type: string; [key: string]: unknown }): string {
   const where = typeof event.path === 'string' ? ` ${event.path}` : ''
@@ -24,18 +36,27 @@ function describeEvent(event: { type: string; [key: string]: unknown }): string 
   const detail =
     typeof event.message === 'string'
       ? ` · ${event.message}`
-      : typeof event.question === 'string'
-        ? ` · asks: ${event.question}`
-        : typeof event.status === 'string'
-          ? ` · ${event.status}`
-          : ''
+      : typeof event.reason === 'string'
+        ? ` · ${event.reason}`
+        : typeof event.question === 'string'
+          ? ` · asks: ${event.question}`
+          : typeof event.status === 'string'
+            ? ` · ${event.status}`
+            : ''
   return `${event.type}${where}${op}${spent}${firstText}${detail}`
 }
 
 /** One run: status, output, the live events, the delegation tree, questions, cancel/resume. */
-export function RunDetailView({ runId }: { runId: string }) {
-  const { events, texts, status: streamStatus } = useRunEvents(runId)
-  const detail = useServerData(() => serverApi.getRun(runId), [runId, events.length])
+export function RunDetailView({
+  runId,
+  onStatus,
+}: {
+  runId: string
+  /** Told each status the run moves to, so a list of runs can read it again. */
+  onStatus?: (status: string) => void
+}) {
+  const { events, texts, status: streamStatus, revision } = useRunEvents(runId)
+  const detail = useServerData(() => serverApi.getRun(runId), [runId, events.length, revision])
   const [answer, setAnswer] = useState('')
   const [error, setError] = useState<string>()
   const run = detail.data
@@ -44,6 +65,9 @@ export function RunDetailView({ runId }: { runId: string }) {
     run?.question ??
     (events.findLast((event) => event.type === 'run-pause')?.question as string | undefined)
   const paused = status === 'paused'
+  useEffect(() => {
+    if (run?.status) onStatus?.(run.status)
+  }, [run?.status, onStatus])
   const receipt = useRunReceipt(runId, run, finished.has(status) ? status : undefined)
   const agents = useAgentStore((state) => state.agents)
   const nameOf = useCallback(
@@ -66,7 +90,10 @@ export function RunDetailView({ runId }: { runId: string }) {
     <div className="stack" data-run-id={runId} data-run-status={status}>
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h2 style={{ margin: 0, fontSize: '1.1rem' }}>
-          Run <code>{runId}</code> <span className="pill">{status}</span>
+          Run <code>{runId}</code>{' '}
+          <span className={status === 'interrupted' ? 'pill warn' : 'pill'}>
+            {statusLabel(status)}
+          </span>
         </h2>
         <div className="row">
           {!finished.has(status) ? (
@@ -92,6 +119,12 @@ export function RunDetailView({ runId }: { runId: string }) {
       </div>
       <RunTraceLink traceId={run?.traceId} traceUrl={run?.traceUrl} />
       {detail.error ? <p className="error-text">{detail.error}</p> : null}
+      {status === 'interrupted' ? (
+        <p className="muted" data-interrupted>
+          Interrupted: the server stopped while this run was in flight. Its finished steps are kept;
+          Resume continues it from the last one.
+        </p>
+      ) : null}
       {/* A finished run's receipt, failed runs included: it records what happened either way. */}
       {finished.has(status) ? <RunReceiptView check={receipt} /> : null}
       {error ? (
@@ -121,7 +154,17 @@ export function RunDetailView({ runId }: { runId: string }) {
           </div>
         </form>
       ) : null}
-      <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+      {run?.kind === 'swarm' ? (
+        // A swarm run is rounds of proposals and votes, not a tree of steps.
+        <div className="stack" data-swarm-rounds>
+          <SwarmRoundsView
+            events={events as unknown as SwarmRunEvent[]}
+            threshold={swarmThreshold(run.plan)}
+          />
+        </div>
+      ) : (
+        <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+      )}
       <StepOutput texts={texts} nameOf={nameOf} />
       {run?.output !== undefined && run.output !== null ? (
         <div>

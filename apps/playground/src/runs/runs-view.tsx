@@ -15,10 +15,18 @@ function planSource(plan: SavedPlan): string {
   return JSON.stringify(plan.plan ?? {}, null, 2)
 }
 
-function inputNames(source: string): string[] {
+type InputField = { name: string; required: boolean }
+
+// A plan's inputs (`{ name: type }` or `{ name: { type, default } }`): one without a default
+// must be given.
+function inputFields(source: string): InputField[] {
   try {
     const inputs = (parse(source) as { inputs?: unknown } | null)?.inputs
-    return inputs && typeof inputs === 'object' ? Object.keys(inputs) : []
+    if (!inputs || typeof inputs !== 'object') return []
+    return Object.entries(inputs).map(([name, spec]) => ({
+      name,
+      required: !(spec && typeof spec === 'object' && 'default' in spec),
+    }))
   } catch {
     return []
   }
@@ -53,21 +61,48 @@ export function RunsView() {
     setSource(index >= 0 ? planSource(savedPlans[index]!) : examplePlan(agents))
   }, [savedPlans, plans.loading, agents, planIndex])
 
-  const names = useMemo(() => inputNames(source), [source])
+  const fields = useMemo(() => inputFields(source), [source])
+  const [missing, setMissing] = useState<string[]>([])
+  const chosenSource =
+    planIndex === undefined
+      ? undefined
+      : planIndex >= 0 && savedPlans[planIndex]
+        ? planSource(savedPlans[planIndex]!)
+        : examplePlan(agents)
+  const edited = chosenSource !== undefined && source !== chosenSource
 
   const run = async () => {
     setStarting(true)
     setError(undefined)
     setIssues([])
+    // A required input left empty is refused here, before anything is sent.
+    const unfilled = fields.filter((field) => field.required && !inputs[field.name]?.trim())
+    setMissing(unfilled.map((field) => field.name))
+    if (unfilled.length > 0) {
+      setError(
+        `The run did not start: fill in ${unfilled.map((field) => field.name).join(', ')} (the plan gives ${unfilled.length > 1 ? 'them' : 'it'} no default).`,
+      )
+      setStarting(false)
+      return
+    }
     try {
-      const values = Object.fromEntries(names.map((name) => [name, inputs[name] ?? '']))
+      // An optional input left empty takes the plan's default.
+      const values = Object.fromEntries(
+        fields.flatMap((field) => (inputs[field.name] ? [[field.name, inputs[field.name]]] : [])),
+      )
       const id = await serverApi.startRun({ plan: source, inputs: values })
       setRunId(id)
       window.history.replaceState(null, '', `#/runs?run=${encodeURIComponent(id)}`)
       runs.reload()
     } catch (failure) {
-      setIssues(issuesFromRefusal(failure))
-      setError(`The run did not start: ${describeError(failure)}`)
+      const refused = issuesFromRefusal(failure)
+      setIssues(refused)
+      // The plan's issues are listed (and marked in the editor) once, not again in a sentence.
+      setError(
+        refused.length > 0
+          ? `The run did not start: the plan has ${refused.length === 1 ? 'a problem' : `${refused.length} problems`}, listed above.`
+          : `The run did not start: ${describeError(failure)}`,
+      )
     } finally {
       setStarting(false)
     }
@@ -101,10 +136,18 @@ export function RunsView() {
               {savedPlans.map((plan, index) => (
                 <option key={plan.id ?? plan.name} value={index}>
                   {plan.name}
+                  {edited && index === planIndex ? ' (edited)' : ''}
                 </option>
               ))}
-              <option value={-1}>Example: one delegate, then stop</option>
+              <option value={-1}>
+                Example: one delegate, then stop{edited && planIndex === -1 ? ' (edited)' : ''}
+              </option>
             </select>
+            {edited ? (
+              <span className="pill warn" data-plan-edited>
+                Edited
+              </span>
+            ) : null}
           </div>
           <MalEditor
             value={source}
@@ -126,14 +169,20 @@ export function RunsView() {
               ))}
             </ul>
           ) : null}
-          {names.map((name) => (
+          {fields.map(({ name, required }) => (
             <div key={name}>
-              <label htmlFor={`input-${name}`}>Input {name}</label>
+              <label htmlFor={`input-${name}`}>
+                Input {name} <span className="muted">{required ? '(required)' : '(optional)'}</span>
+              </label>
               <input
                 id={`input-${name}`}
                 value={inputs[name] ?? ''}
-                placeholder={name === 'request' ? 'Ship the billing change on Friday' : ''}
-                onChange={(event) => setInputs({ ...inputs, [name]: event.target.value })}
+                required={required}
+                aria-invalid={missing.includes(name) || undefined}
+                onChange={(event) => {
+                  setInputs({ ...inputs, [name]: event.target.value })
+                  setMissing((current) => current.filter((other) => other !== name))
+                }}
               />
             </div>
           ))}
@@ -152,11 +201,18 @@ export function RunsView() {
             {runs.error ? <p className="error-text">{runs.error}</p> : null}
             <ul style={{ paddingLeft: '1.1rem', margin: 0 }}>
               {(runs.data ?? []).slice(0, 8).map((summary) => (
-                <li key={summary.id}>
+                <li key={summary.id} data-run-item={summary.id} data-status={summary.status}>
                   <button
                     type="button"
                     className="ghost"
-                    onClick={() => setRunId(summary.id)}
+                    onClick={() => {
+                      setRunId(summary.id)
+                      window.history.replaceState(
+                        null,
+                        '',
+                        `#/runs?run=${encodeURIComponent(summary.id)}`,
+                      )
+                    }}
                     aria-pressed={summary.id === runId}
                   >
                     {summary.planName ?? summary.name ?? summary.id}
@@ -169,7 +225,7 @@ export function RunsView() {
         </div>
         <div>
           {runId ? (
-            <RunDetailView key={runId} runId={runId} />
+            <RunDetailView key={runId} runId={runId} onStatus={runs.reload} />
           ) : (
             <p className="muted">Run a plan to see it here.</p>
           )}

@@ -1,20 +1,51 @@
 import { useAgentStore } from '@baton/surface'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { serverApi } from '../api/client'
+import { type RunSummary, serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { formatUsd as usd } from '../ui/format-usd'
+import { axisTicks } from './axis-ticks'
 import { spendRows } from './spend-rows'
+
+// A run by its plan's name (or its swarm's), and when it started: several runs of one plan
+// are told apart by the time.
+function runName(run: RunSummary | undefined, id: string): string {
+  if (!run) return id.slice(0, 8)
+  const name =
+    run.name ?? run.planName ?? (run.swarmId ? `swarm ${String(run.swarmId)}` : undefined)
+  const at = run.createdAt ? new Date(run.createdAt).toLocaleTimeString() : ''
+  return `${name ?? id.slice(0, 8)}${at ? ` · ${at}` : ''}`
+}
 
 function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
   const agents = useAgentStore((state) => state.agents)
   const spend = useServerData(() => serverApi.spend(by), [by], { intervalMs: 4000 })
+  const runs = useServerData(
+    () => (by === 'run' ? serverApi.listRuns() : Promise.resolve([])),
+    [by],
+    { intervalMs: 4000 },
+  )
   const { rows, total } = spendRows(spend.data ?? [])
   const label = (key: string) =>
     by === 'wallet'
       ? (agents.find((agent) => agent.wallet.toLowerCase() === key.toLowerCase())?.name ??
         `${key.slice(0, 8)}…`)
-      : key.slice(0, 10)
+      : runName(
+          runs.data?.find((run) => run.id === key),
+          key,
+        )
   const data = rows.slice(0, 12).map((row) => ({ name: label(row.key), costUsd: row.costUsd }))
+  const axis = axisTicks(Math.max(0, ...data.map((row) => row.costUsd)))
+  if (!spend.loading && !spend.error && rows.length === 0) {
+    return (
+      <section className="panel stack" aria-label={title} data-spend={by}>
+        <h2 style={{ margin: 0, fontSize: '1.1rem' }}>{title}</h2>
+        <p className="muted" data-spend-empty>
+          Nothing spent yet. Run a plan or a swarm, or @mention an agent in Chat: each model call it
+          makes shows here, by the wallet that made it and the run it was for.
+        </p>
+      </section>
+    )
+  }
   return (
     <section className="panel stack" aria-label={title} data-spend={by}>
       <h2 style={{ margin: 0, fontSize: '1.1rem' }}>{title}</h2>
@@ -27,7 +58,11 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
               <XAxis dataKey="name" tick={{ fill: 'var(--muted)', fontSize: 11 }} />
               <YAxis
                 tick={{ fill: 'var(--muted)', fontSize: 11 }}
-                tickFormatter={(value: number) => usd(value)}
+                ticks={axis.ticks}
+                domain={[0, axis.ticks.at(-1) ?? 'auto']}
+                interval={0}
+                tickFormatter={axis.format}
+                width={72}
               />
               <Tooltip
                 formatter={(value) => usd(Number(value))}
@@ -50,7 +85,15 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.key}>
-                  <td title={row.key}>{label(row.key)}</td>
+                  <td title={row.key}>
+                    {by === 'run' ? (
+                      <a href={`#/runs?run=${encodeURIComponent(row.key)}`} data-run-link={row.key}>
+                        {label(row.key)}
+                      </a>
+                    ) : (
+                      label(row.key)
+                    )}
+                  </td>
                   <td className="number">{row.calls}</td>
                   <td className="number">{row.tokens}</td>
                   <td className="number">{usd(row.costUsd)}</td>

@@ -34,12 +34,13 @@ export type ServerProcess = {
  */
 export async function startServerProcess(
   environment: Record<string, string>,
-  { timeoutMs = 120_000 } = {},
+  { timeoutMs = 120_000, cwd }: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
     ['--import', tsxLoader, '--conditions=@baton/source', mainFile],
     {
+      ...(cwd ? { cwd } : {}),
       env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -167,6 +167,12 @@ export type ApiKeysTable = {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
+export type RuntimeSecretsTable = {
+  name: string
+  value: string
+  created_at: Generated<Date>
+}
+
 export type ConversationOwnersTable = {
   correlation_id: string
   owner: string
@@ -191,4 +197,5 @@ export type Database = {
   api_keys: ApiKeysTable
   conversation_owners: ConversationOwnersTable
   idempotency_keys: IdempotencyKeysTable
+  runtime_secrets: RuntimeSecretsTable
 }

@@ -142,6 +142,32 @@ describe.each(backends)('on %s', (backend) => {
       expect(entries.length).toBeGreaterThan(0)
     })
 
+    it('lists the newest conversations first, each once, so a page can show them after a reload', async () => {
+      const first = (
+        await send({ from: { agentId: 'person' }, to: { agentId: 'desk-a' }, content: 'one' })
+      ).json().envelope as Envelope
+      const second = (
+        await send({ from: { agentId: 'person' }, to: { agentId: 'desk-b' }, content: 'two' })
+      ).json().envelope as Envelope
+      await send({
+        from: { agentId: 'desk-a' },
+        to: { agentId: 'person' },
+        content: 'one, again',
+        correlationId: first.correlationId,
+        hop: 1,
+      })
+      const listed = (await app.inject({ method: 'GET', url: '/api/v1/conversations?limit=50' }))
+        .json()
+        .conversations.map((row: { correlationId: string }) => row.correlationId) as string[]
+      expect(listed.indexOf(first.correlationId)).toBeLessThan(listed.indexOf(second.correlationId))
+      expect(listed.filter((id) => id === first.correlationId)).toHaveLength(1)
+      const limited = await app.inject({ method: 'GET', url: '/api/v1/conversations?limit=1' })
+      expect(limited.json().conversations).toHaveLength(1)
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/v1/conversations?limit=0' })).statusCode,
+      ).toBe(400)
+    })
+
     it('refuses a message that is not a send input with 400', async () => {
       const response = await send({ to: { agentId: 'analyst' }, content: 'who am I?' })
       expect(response.statusCode).toBe(400)

@@ -15,6 +15,7 @@ import { answerIdempotently } from '../http/idempotency'
 import { openEventStream } from '../http/server-sent-events'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
+const ConversationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) })
 const EscalationQuery = z.object({ status: z.enum(['open', 'allowed', 'stopped']).optional() })
 
 /**
@@ -110,6 +111,32 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
           return { status: 202, body: { envelope } }
         },
       })
+    },
+  )
+
+  app.get(
+    '/api/v1/conversations',
+    {
+      schema: {
+        tags: ['bus'],
+        summary: 'The newest conversations the caller may read (correlation id, last message time)',
+        querystring: ConversationsQuery,
+      },
+    },
+    async (request) => {
+      // The newest stored messages, newest conversation first, each conversation once.
+      const recent = (await messages.since(new Date(0), 2_000)).reverse()
+      const seen = new Map<string, string>()
+      for (const envelope of recent) {
+        if (!seen.has(envelope.correlationId)) seen.set(envelope.correlationId, envelope.createdAt)
+      }
+      const conversations: { correlationId: string; lastAt: string }[] = []
+      for (const [correlationId, lastAt] of seen) {
+        if (conversations.length >= request.query.limit) break
+        const owner = (await messages.conversationOwner(correlationId)) ?? 'admin'
+        if (canRead(request, owner)) conversations.push({ correlationId, lastAt })
+      }
+      return { conversations }
     },
   )
 

@@ -12,7 +12,18 @@ const demoAgents = [
     type: 'orchestrator',
     description: 'Splits work and delegates it to the team.',
     capabilities: ['planning', 'delegation'],
-    agentCard: { tagline: 'Delegates to the team', canDelegate: true, trustTier: 'medium' },
+    agentCard: {
+      tagline: 'Delegates to the team',
+      canDelegate: true,
+      trustTier: 'medium',
+      capabilityDescription:
+        'Splits a request into parts and hands them on: asks the Incident Analyst (ask_peer, over the bus) and runs the Reviewer as a sub-agent (start_subagent, from its own budget), then puts their answers together. Both tools are granted because its card says canDelegate.',
+      // The offline model follows [[tool:…]] directives: this example makes it delegate for real.
+      examples: [
+        'review yesterday\'s incidents [[tool:ask_peer {"agentId":"analyst","content":"List the risks in yesterday\'s incidents, most severe first"}]] [[tool:start_subagent {"agentId":"reviewer","task":"Check the risk list of yesterday\'s incidents for mistakes"}]]',
+        'plan the release of version 2 [[tool:ask_peer {"agentId":"analyst","content":"What does the release of version 2 touch?"}]]',
+      ],
+    },
   },
   {
     id: 'analyst',
@@ -22,7 +33,13 @@ const demoAgents = [
     description: 'Reads incidents and changes and lists what they touch.',
     capabilities: ['analysis'],
     persona: 'You list concrete risks, most severe first.',
-    agentCard: { tagline: 'Finds risks', trustTier: 'medium' },
+    agentCard: {
+      tagline: 'Finds risks',
+      trustTier: 'medium',
+      capabilityDescription:
+        'Reads an incident, a change or a plan and lists what it touches and what could go wrong, most severe first.',
+      examples: ['what could go wrong if we ship the billing change on Friday?'],
+    },
   },
   {
     id: 'reviewer',
@@ -31,7 +48,12 @@ const demoAgents = [
     type: 'reviewer',
     description: 'Reviews work for mistakes.',
     capabilities: ['review'],
-    agentCard: { tagline: 'Reviews work' },
+    agentCard: {
+      tagline: 'Reviews work',
+      capabilityDescription:
+        'Reads a piece of work (a diff, a plan, a list of risks) and says what is wrong or missing in it, and whether it would approve it.',
+      examples: ['look at this diff: the retry loop never backs off'],
+    },
   },
   {
     id: 'tester',
@@ -40,7 +62,12 @@ const demoAgents = [
     type: 'worker',
     description: 'Says which tests cover a change.',
     capabilities: ['testing'],
-    agentCard: { tagline: 'Tests changes' },
+    agentCard: {
+      tagline: 'Tests changes',
+      capabilityDescription:
+        'Says which tests cover a change, which are missing, and what to run before shipping it.',
+      examples: ['which tests cover the new refund endpoint?'],
+    },
   },
 ] as const
 

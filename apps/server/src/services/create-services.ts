@@ -8,6 +8,7 @@ import { writableFolderProblem } from '../db/data-folder'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { databaseProblem, type OpenedDatabase, openDatabase } from '../db/open-database'
 import { createRepositories } from '../db/repositories'
+import { createRuntimeSecretsRepository } from '../db/runtime-secrets-repository'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { createInProcessQueue } from '../queue'
@@ -134,6 +135,8 @@ export async function createServices(
     key: settings.runtimeKey,
     dataDir: settings.dataDir,
     logger,
+    // On PostgreSQL nothing is kept on local disk: the development key lives in the database.
+    ...(settings.databaseUrl ? { secrets: createRuntimeSecretsRepository(db) } : {}),
   })
   // Trace context travels with each job; each attempt records its trace on the run.
   const queue = tracedQueue(scale?.queue ?? createInProcessQueue({ concurrency: 4 }), {

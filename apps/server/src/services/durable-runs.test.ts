@@ -206,7 +206,7 @@ describe('durable runs', () => {
     expect(rows.reduce((sum, row) => sum + row.calls, 0)).toBe(3)
   })
 
-  it('on SIGTERM leaves a run in flight interrupted at its next step', async () => {
+  it('on SIGTERM leaves a run in flight interrupted at its next step, and its events say so', async () => {
     const slowId = await startRun(second.url, {
       plan: {
         steps: [0, 1, 2].map((index) => ({
@@ -232,6 +232,14 @@ describe('durable runs', () => {
       const kept = await runs.steps(slowId)
       expect(kept.length).toBeGreaterThanOrEqual(2)
       expect(stopped?.state).toMatchObject({ cursor: { index: kept.length } })
+      // Its events say interrupted (an event of its own), not a failed run-finish.
+      const types = (await runs.events(slowId, -1)).map((stored) => stored.type)
+      expect(types.at(-1)).toBe('run-interrupted')
+      expect(types).not.toContain('run-finish')
+      expect((await runs.events(slowId, -1)).at(-1)?.event).toMatchObject({
+        status: 'interrupted',
+        reason: expect.stringMatching(/resume continues the run/),
+      })
     } finally {
       await db.destroy()
     }

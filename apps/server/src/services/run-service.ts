@@ -44,6 +44,7 @@ import type { RunJob, RunQueue } from '../queue'
 import { isTakenOver } from '../scale/is-taken-over'
 import { addBooks, emptyBooks } from './add-books'
 import { createEventBatcher } from './event-batcher'
+import { interruptedEvent } from './interrupted-event'
 import { planTools } from './plan-tools'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
@@ -568,6 +569,11 @@ class Runs implements RunService {
     }
     this.notifier.notify(run.id)
 
+    // Stopped at shutdown (failed at a step boundary, or cancelled by the drain): interrupted.
+    const stoppedForShutdown = (status: RunStatus | string) =>
+      (active.draining || this.#draining) &&
+      (status === 'failed' ||
+        (status === 'cancelled' && active.controller.signal.reason instanceof ShutdownStop))
     const options: RunPlanOptions = {
       registry: this.#options.registry,
       host: this.#options.host,
@@ -587,7 +593,12 @@ class Runs implements RunService {
         recorder.observe(event)
         if (event.type === 'step-finish' && topLevelPath.test(event.path)) uncommitted.push(event)
         // A run taken over says so in its (re-)start event.
-        const stored = takeover && event.type === 'run-start' ? { ...event, takenOver } : event
+        const stored =
+          takeover && event.type === 'run-start'
+            ? { ...event, takenOver }
+            : event.type === 'run-finish' && stoppedForShutdown(event.status)
+              ? interruptedEvent(event, this.#options.handOverOnShutdown === true)
+              : event
         events.push(stored as unknown as Record<string, unknown>)
       },
       ...(this.#options.maxRunSteps === undefined
@@ -661,11 +672,7 @@ class Runs implements RunService {
     // Failed because a write was refused, not because of its plan: see `#execute`.
     if (databaseFault !== undefined && result.status === 'failed') throw databaseFault
 
-    const stoppedForShutdown =
-      (active.draining || this.#draining) &&
-      (result.status === 'failed' || result.status === 'cancelled') &&
-      !(result.status === 'cancelled' && !(active.controller.signal.reason instanceof ShutdownStop))
-    if (stoppedForShutdown) {
+    if (stoppedForShutdown(result.status)) {
       const last = checkpointed ?? state
       const handOver = this.#options.handOverOnShutdown === true
       // The run's usage is all it spent. Its state stays the last checkpoint: a resume finds the

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os'
+import { homedir, hostname } from 'node:os'
 import path from 'node:path'
 import { issuesOf, ValidationError } from '@baton/core'
 import { z } from 'zod'
@@ -16,7 +16,8 @@ const DisplayApps = z.record(
 export const SettingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
-  BATON_DATA_DIR: z.string().min(1).default('./.baton'),
+  /** Unset: `.baton` in the home folder of the user running the server, whatever the working directory. */
+  BATON_DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .optional(),
@@ -218,7 +219,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
   return {
     port: values.PORT,
     host: values.HOST,
-    dataDir: path.resolve(values.BATON_DATA_DIR),
+    dataDir: path.resolve(values.BATON_DATA_DIR ?? defaultDataDir()),
     databaseUrl: values.DATABASE_URL,
     apiToken: values.BATON_API_TOKEN,
     publicReads: values.BATON_PUBLIC_READS,
@@ -259,6 +260,18 @@ export function readSettings(environment: Record<string, string | undefined>): S
       : undefined,
     displayWorkspaces: values.BATON_DISPLAY_APPS ? { apps: values.BATON_DISPLAY_APPS } : undefined,
   }
+}
+
+/**
+ * The data folder when `BATON_DATA_DIR` is unset: `.baton` in the home folder, so a server
+ * started from the repository, from `apps/server` or from anywhere else finds the same data.
+ * A server with `DATABASE_URL` keeps nothing there (its runtime key lives in the database).
+ *
+ * @example
+ * defaultDataDir() // '/home/me/.baton'
+ */
+export function defaultDataDir(): string {
+  return path.join(homedir(), '.baton')
 }
 
 /** The registry id `testSettings` gives a server, so tests can sign registrations for it. */

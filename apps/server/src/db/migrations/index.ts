@@ -10,6 +10,7 @@ import * as a2aRegistrationTenants from './0009-a2a-registration-tenants'
 import * as authPrincipals from './0010-auth-principals'
 import * as idempotencyKeys from './0011-idempotency-keys'
 import * as runsTrace from './0012-runs-trace'
+import * as runtimeSecrets from './0014-runtime-secrets'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0010-auth-principals': authPrincipals,
   '0011-idempotency-keys': idempotencyKeys,
   '0012-runs-trace': runsTrace,
+  '0014-runtime-secrets': runtimeSecrets,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */

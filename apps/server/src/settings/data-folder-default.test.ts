@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { findPostgresBinaries, type PostgresCluster, startPostgres } from '../__fixtures__/postgres'
+import { freePort, startServerProcess } from '../__fixtures__/server-process'
+
+const bin = findPostgresBinaries()
+if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')
+const serverFolder = fileURLToPath(new URL('../..', import.meta.url))
+const made: string[] = []
+let cluster: PostgresCluster | undefined
+
+const folder = async (name: string) => {
+  const created = await mkdtemp(path.join(tmpdir(), `baton-${name}-`))
+  made.push(created)
+  return created
+}
+// No BATON_DATA_DIR: the server chooses. HOME is the test's, so the default lands in a
+// folder the test owns (and removes).
+const environmentWith = (home: string, more: Record<string, string> = {}) => ({
+  PORT: '0',
+  HOME: home,
+  BATON_DATA_DIR: '',
+  BATON_RUNTIME_KEY: '',
+  BATON_SEED: 'false',
+  ...more,
+})
+const stop = async (server: Awaited<ReturnType<typeof startServerProcess>>) => {
+  server.child.kill('SIGTERM')
+  await server.exited
+}
+
+afterAll(async () => {
+  await cluster?.stop()
+  for (const created of made) await rm(created, { recursive: true, force: true })
+})
+
+describe('the default data folder', () => {
+  it('is one place whatever folder the server starts in (not apps/server/.baton)', async () => {
+    const home = await folder('home')
+    const hadLocal = existsSync(path.join(serverFolder, '.baton'))
+    const elsewhere = await folder('cwd')
+    for (const cwd of [serverFolder, elsewhere]) {
+      const server = await startServerProcess(environmentWith(home), { cwd })
+      expect(server.output()).toContain(`data folder: ${path.join(home, '.baton')}`)
+      await stop(server)
+    }
+    expect(await readdir(path.join(home, '.baton'))).toEqual(
+      expect.arrayContaining(['pglite', 'runtime-key']),
+    )
+    expect(existsSync(path.join(serverFolder, '.baton'))).toBe(hadLocal)
+    expect(await readdir(elsewhere)).toEqual([])
+  }, 240_000)
+})
+
+describe.skipIf(!bin)('a server on PostgreSQL (DATABASE_URL)', () => {
+  it('keeps nothing on local disk: its runtime key lives in the database, the same after a restart', async () => {
+    cluster = await startPostgres(bin!)
+    const databaseUrl = await cluster.createDatabase()
+    const home = await folder('home')
+    const cwd = await folder('cwd')
+    const addresses: string[] = []
+    for (let start = 0; start < 2; start += 1) {
+      const server = await startServerProcess(
+        environmentWith(home, { DATABASE_URL: databaseUrl, PORT: String(await freePort()) }),
+        { cwd },
+      )
+      const runtime = (await (await fetch(`${server.url}/api/v1/runtime`)).json()) as {
+        address: string
+        source: string
+      }
+      expect(runtime.source).toBe('database')
+      addresses.push(runtime.address)
+      await stop(server)
+    }
+    expect(addresses[1]).toBe(addresses[0])
+    expect(await readdir(home)).toEqual([])
+    expect(await readdir(cwd)).toEqual([])
+  }, 240_000)
+})
