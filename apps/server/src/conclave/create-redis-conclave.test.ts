@@ -1,6 +1,6 @@
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
 import { createRedisConclave } from './create-redis-conclave'
 
 const canRun = hasRedis || process.env.CI === 'true'
@@ -10,7 +10,7 @@ describe.runIf(canRun)('createRedisConclave', () => {
   let server: RedisServer
   let redis: Redis
   beforeAll(async () => {
-    server = await startRedisServer()
+    server = await startRedisServer({ persistence: 'append-only' })
     redis = new Redis(server.url, { maxRetriesPerRequest: null })
   })
   afterAll(async () => {
