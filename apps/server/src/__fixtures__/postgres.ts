@@ -4,8 +4,8 @@ import { chown, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir, userInfo } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from '@baton/testing/ports'
 import pg from 'pg'
-import { freePort } from './server-process'
 
 const run = promisify(execFile)
 

@@ -1,10 +1,10 @@
+import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import type { CreatedServices } from '../services/create-services'
 

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { waitFor } from '../__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { createDatabase } from './__fixtures__/cluster'
 
 const postgresUrl = inject('postgresUrl')

@@ -9,11 +9,11 @@ import {
   TaskState,
 } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
+import { readSse } from '@baton/testing/sse'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { readSse } from '../__fixtures__/read-sse'
-import { waitFor } from '../__fixtures__/wait-for'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'

@@ -1,7 +1,7 @@
+import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { waitFor } from '../__fixtures__/wait-for'
 import type { BatonServices } from '../services'
 import { shareRegistryInvalidation } from './share-registry-invalidation'
 

@@ -1,9 +1,9 @@
 import { signAgentRegistration } from '@baton/core'
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import {
   type ExpressEchoAgent,
   startExpressEchoAgent,
