@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { startRedisServer } from '@baton/testing/redis'
 
 const serverSource = fileURLToPath(new URL('../../apps/server/src/', import.meta.url))
@@ -24,14 +25,6 @@ type Process = {
   exited: Promise<unknown>
 }
 type Fixtures = {
-  postgres: {
-    findPostgresBinaries(): string | undefined
-    startPostgres(bin: string): Promise<{
-      url: string
-      createDatabase(): Promise<string>
-      stop(): Promise<void>
-    }>
-  }
   cluster: {
     startCluster(options: {
       names: string[]
@@ -189,12 +182,11 @@ async function measureTakeover(
 }
 
 const fixtures: Fixtures = {
-  postgres: await load('__fixtures__/postgres.ts'),
   cluster: await load('scale/__fixtures__/cluster.ts'),
 }
-const bin = fixtures.postgres.findPostgresBinaries()
+const bin = findPostgresBinaries()
 if (!bin) throw new Error('PostgreSQL binaries not found (apt-get install -y postgresql)')
-const postgres = await fixtures.postgres.startPostgres(bin)
+const postgres = await startPostgres(bin)
 const redis = await startRedisServer({ persistence: 'append-only' })
 try {
   console.log(
