@@ -8,6 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
+import { startRedisServer } from '@baton/testing/redis'
 
 const serverSource = fileURLToPath(new URL('../../apps/server/src/', import.meta.url))
 
@@ -23,15 +25,6 @@ type Process = {
   exited: Promise<unknown>
 }
 type Fixtures = {
-  postgres: {
-    findPostgresBinaries(): string | undefined
-    startPostgres(bin: string): Promise<{
-      url: string
-      createDatabase(): Promise<string>
-      stop(): Promise<void>
-    }>
-  }
-  redis: { startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> }
   cluster: {
     startCluster(options: {
       names: string[]
@@ -189,14 +182,12 @@ async function measureTakeover(
 }
 
 const fixtures: Fixtures = {
-  postgres: await load('__fixtures__/postgres.ts'),
-  redis: await load('scale/__fixtures__/redis-server.ts'),
   cluster: await load('scale/__fixtures__/cluster.ts'),
 }
-const bin = fixtures.postgres.findPostgresBinaries()
+const bin = findPostgresBinaries()
 if (!bin) throw new Error('PostgreSQL binaries not found (apt-get install -y postgresql)')
-const postgres = await fixtures.postgres.startPostgres(bin)
-const redis = await fixtures.redis.startRedisServer()
+const postgres = await startPostgres(bin)
+const redis = await startRedisServer({ persistence: 'append-only' })
 try {
   console.log(
     `scale-out: ${runs} runs of 2 delegate steps of ${stepMs} ms, concurrency 8 per process`,

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openRawConnection, rawRequest } from './__fixtures__/raw-http'
-import { freePort, type ServerProcess, startServerProcess } from './__fixtures__/server-process'
-import { waitFor } from './__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from './__fixtures__/server-process'
 import { openDatabase } from './db/open-database'
 import { createRunsRepository } from './db/runs-repository'
 

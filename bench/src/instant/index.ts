@@ -1,4 +1,8 @@
+export {
+  createInstantLanguageModel,
+  INSTANT_ANSWER,
+  INSTANT_MODEL_REF,
+} from '@baton/testing/instant-models'
 export { createInstantAgentsProvider, InstantAgentsModel } from './instant-agents-model'
 export { createInstantChatModel, InstantChatModel } from './instant-chat-model'
-export { createInstantLanguageModel, INSTANT_ANSWER } from './instant-language-model'
-export { createInstantModels, INSTANT_MODEL_REF } from './instant-models'
+export { createInstantModels } from './instant-models'

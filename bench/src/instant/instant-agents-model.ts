@@ -1,3 +1,4 @@
+import { INSTANT_ANSWER } from '@baton/testing/instant-models'
 import {
   type Model,
   type ModelProvider,
@@ -5,7 +6,6 @@ import {
   type ModelResponse,
   Usage,
 } from '@openai/agents'
-import { INSTANT_ANSWER } from './instant-language-model'
 
 /**
  * The instant model for OpenAI Agents JS. It answers "ok" at once, except that an agent

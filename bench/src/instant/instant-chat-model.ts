@@ -1,7 +1,7 @@
+import { INSTANT_ANSWER } from '@baton/testing/instant-models'
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage } from '@langchain/core/messages'
 import type { ChatResult } from '@langchain/core/outputs'
-import { INSTANT_ANSWER } from './instant-language-model'
 
 /** The instant model for LangGraph.js: a LangChain chat model that answers "ok" at once. */
 export class InstantChatModel extends BaseChatModel {

@@ -1,7 +1,8 @@
 // runAgent in a loop on an instant model: the cost of one agent run to Baton itself.
-import { Agent, createBudget, createStaticRegistry, runAgent } from '../src'
+
+import { instantRegistryOptions } from '@baton/testing/instant-models'
+import { Agent, createBudget, createModelRegistry, createStaticRegistry, runAgent } from '../src'
 import { freezeAgent } from '../src/registry/freeze-agent'
-import { createInstantModels } from './instant-model'
 
 const agent = freezeAgent(
   Agent.parse({
@@ -17,7 +18,7 @@ const agent = freezeAgent(
 )
 
 export async function runAgentLoop(runs: number): Promise<void> {
-  const models = createInstantModels()
+  const models = createModelRegistry(instantRegistryOptions({ inputTokens: 10 }))
   const warm = createBudget()
   for (let i = 0; i < 2000; i++) await runAgent(agent, 'hi', { budget: warm, models })
   const budget = createBudget()
@@ -37,7 +38,7 @@ export async function runAgentLoop(runs: number): Promise<void> {
  * run's, and a run with the caller's signal, on an instant model.
  */
 export async function delegationHops(hops: number): Promise<void> {
-  const models = createInstantModels()
+  const models = createModelRegistry(instantRegistryOptions({ inputTokens: 10 }))
   const registry = createStaticRegistry([agent])
   const caller = new AbortController()
   // Room for every hop and more: the tree is measured, not the exhaustion at its end.

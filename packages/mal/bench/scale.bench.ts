@@ -2,9 +2,9 @@
 // (per hop), a fanout of 1000 branches (time and memory), a loop of 10 000 scratch steps, and
 // validating a 1000-step plan.
 // Run with `pnpm --filter @baton/mal bench`; `node --expose-gc` makes the memory figure exact.
-import { createBudget, createStaticRegistry } from '@baton/core'
+import { createBudget, createModelRegistry, createStaticRegistry } from '@baton/core'
+import { instantRegistryOptions } from '@baton/testing/instant-models'
 import { parsePlan, runPlan } from '../src'
-import { createInstantModels } from './instant-models'
 
 const wallet = '0x1111111111111111111111111111111111111111'
 const registry = createStaticRegistry([
@@ -19,7 +19,7 @@ const registry = createStaticRegistry([
     updatedAt: '2026-01-01T00:00:00.000Z',
   },
 ])
-const models = createInstantModels()
+const models = createModelRegistry(instantRegistryOptions({ inputTokens: 10 }))
 const gc = (globalThis as { gc?: () => void }).gc
 
 async function best(repeat: number, work: () => Promise<unknown> | unknown): Promise<number> {

@@ -9,7 +9,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Agent, createBudget } from '@baton/core'
 import { createSupervisor } from '@baton/subagents'
-import { createInstantRunner, instantModels } from './instant-model'
+import { instantModelRegistry } from '@baton/testing/instant-models'
+import { createInstantRunner } from './instant-runner'
 
 const CASES = [
   'nested-50',
@@ -45,7 +46,7 @@ async function run(which: Case): Promise<string> {
     agent,
     workspace: { kind: 'directory', root },
     budget: createBudget({}),
-    models: instantModels(),
+    models: instantModelRegistry({ nested: true }),
     maxDepth: count + 1,
     ...runner,
   })
@@ -54,7 +55,7 @@ async function run(which: Case): Promise<string> {
     agent,
     workspace: { kind: 'directory', root: path.join(root, 'warm-up') },
     budget: createBudget({}),
-    models: instantModels(),
+    models: instantModelRegistry({ nested: true }),
     ...runner,
   })
   await warmUp.waitAgents([warmUp.delegate('nest:2')])

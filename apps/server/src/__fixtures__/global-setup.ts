@@ -1,13 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import type { TestProject } from 'vitest/node'
 import type { Database } from '../db/database'
 import { migrate } from '../db/migrate'
-import { findPostgresBinaries, startPostgres } from './postgres'
 
 declare module 'vitest' {
   export interface ProvidedContext {

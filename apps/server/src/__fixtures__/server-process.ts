@@ -1,21 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 // The tsx loader itself, not its CLI: the CLI runs the server in a grandchild that a SIGKILL
 // of the child would leave running.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
 const mainFile = fileURLToPath(new URL('../main.ts', import.meta.url))
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 export type ServerProcess = {
   url: string

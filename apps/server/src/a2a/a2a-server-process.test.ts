@@ -11,17 +11,17 @@ import {
 } from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { signAgentRegistration } from '@baton/core'
+import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import { type ExpressEchoAgent, startExpressEchoAgent } from './__fixtures__/express-echo-agent'
 import { type ServerProcess, startServerProcess } from './__fixtures__/start-server-process'
 
 let dataDir: string
 let server: ServerProcess
-let echo: ExpressEchoAgent
+let echo: EchoAgent
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-process-'))
-  echo = await startExpressEchoAgent()
+  echo = await startEchoAgent({ mount: 'express', slowWord: 'slow' })
   // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
   server = await startServerProcess({
     dataDir,

@@ -1,8 +1,8 @@
 import { CancelTaskRequest, GetTaskRequest, SubscribeToTaskRequest, TaskState } from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { followTask, startTask } from './__fixtures__/follow-task'
 import { createA2APlugin } from './a2a-plugin'
@@ -18,7 +18,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   let services: TestServices
   const apps: FastifyInstance[] = []
   beforeAll(async () => {
-    redis = await startRedisServer()
+    redis = await startRedisServer({ persistence: 'append-only' })
     services = await createTestServices()
   })
   afterAll(async () => {

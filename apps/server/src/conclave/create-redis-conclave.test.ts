@@ -1,6 +1,7 @@
+import { appendAsWriter, describeConclaveStore } from '@baton/testing/conclave'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hasRedis, type RedisServer, startRedisServer } from '../scale/__fixtures__/redis-server'
 import { createRedisConclave } from './create-redis-conclave'
 
 const canRun = hasRedis || process.env.CI === 'true'
@@ -10,7 +11,7 @@ describe.runIf(canRun)('createRedisConclave', () => {
   let server: RedisServer
   let redis: Redis
   beforeAll(async () => {
-    server = await startRedisServer()
+    server = await startRedisServer({ persistence: 'append-only' })
     redis = new Redis(server.url, { maxRetriesPerRequest: null })
   })
   afterAll(async () => {
@@ -41,48 +42,18 @@ describe.runIf(canRun)('createRedisConclave', () => {
     expect((await conclave.write(at, 'k', 2, { writtenBy: 'w', ifVersion: 0 })).version).toBe(2)
   })
 
-  it('refuses a stale ifVersion with CONCLAVE_CONFLICT and a 4th key with CONCLAVE_LIMIT', async () => {
-    const conclave = store()
-    const at = fresh()
-    await conclave.write(at, 'a', 1, { writtenBy: 'w' })
-    await expect(
-      conclave.write(at, 'a', 2, { writtenBy: 'w', ifVersion: 0 }),
-    ).rejects.toMatchObject({ code: 'CONCLAVE_CONFLICT', actual: 1 })
-    await expect(conclave.delete(at, 'a', { ifVersion: 5 })).rejects.toMatchObject({
-      code: 'CONCLAVE_CONFLICT',
-    })
-    await conclave.write(at, 'b', 1, { writtenBy: 'w' })
-    await conclave.write(at, 'c', 1, { writtenBy: 'w' })
-    await expect(conclave.write(at, 'd', 1, { writtenBy: 'w' })).rejects.toMatchObject({
-      code: 'CONCLAVE_LIMIT',
-    })
-    expect(await conclave.list(at)).toEqual(['a', 'b', 'c'])
-    await conclave.expire(at, 0)
-    expect(await conclave.list(at)).toEqual([])
-  })
+  describeConclaveStore('redis', async () => store())
 
   it('never loses an update among concurrent compare-and-set writers on separate connections', async () => {
     const clients = Array.from({ length: 4 }, () => new Redis(server.url))
     try {
       const at = fresh()
       const increments = 5
-      const writer = async (client: Redis, id: number) => {
-        const conclave = createRedisConclave(client)
-        for (let done = 0; done < increments; ) {
-          const current = await conclave.read(at, 'counter')
-          const seen = (current?.value as number[] | undefined) ?? []
-          try {
-            await conclave.write(at, 'counter', [...seen, id], {
-              writtenBy: `w${id}`,
-              ifVersion: current?.version ?? 0,
-            })
-            done += 1
-          } catch (error) {
-            if ((error as { code?: string }).code !== 'CONCLAVE_CONFLICT') throw error
-          }
-        }
-      }
-      await Promise.all(clients.map((client, id) => writer(client, id)))
+      await Promise.all(
+        clients.map((client, id) =>
+          appendAsWriter({ store: createRedisConclave(client), space: at, id, increments }),
+        ),
+      )
       const final = await store().read(at, 'counter')
       expect((final?.value as number[] | undefined)?.length).toBe(clients.length * increments)
       expect(final?.version).toBe(clients.length * increments)

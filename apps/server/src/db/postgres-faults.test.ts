@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
+import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findPostgresBinaries, type PostgresCluster, startPostgres } from '../__fixtures__/postgres'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { waitFor } from '../__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 // A cluster of its own: the test stops, starts and freezes it.
 const bin = findPostgresBinaries()

@@ -1,6 +1,6 @@
+import { readSse, type SseEvent } from '@baton/testing/sse'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSse, type SseEvent } from '../__fixtures__/read-sse'
 import { createTestApp } from '../__fixtures__/test-app'
 import { openEventStream } from './server-sent-events'
 

@@ -1,11 +1,11 @@
 import { createEnvelope, signEnvelope } from '@baton/comm'
+import { waitFor } from '@baton/testing/processes'
+import { readSse } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSse } from '../__fixtures__/read-sse'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
 type Envelope = {

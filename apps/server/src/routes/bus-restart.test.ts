@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { waitFor } from '../__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 const servers: ServerProcess[] = []
 let dataDir: string | undefined

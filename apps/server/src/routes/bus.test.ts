@@ -1,9 +1,9 @@
+import { waitFor } from '@baton/testing/processes'
+import { readSse } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
-import { readSse } from '../__fixtures__/read-sse'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
 describe.each(backends)('on %s', (backend) => {

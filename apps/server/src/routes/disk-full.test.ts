@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { canMountTmpfs, mountTmpfs, type Tmpfs } from '../__fixtures__/tmpfs'
-import { waitFor } from '../__fixtures__/wait-for'
 
 // The data folder's disk is a small tmpfs the test fills and frees (root, as CI runs here).
 const mountable = await canMountTmpfs()

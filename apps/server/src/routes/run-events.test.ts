@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
+import { readSse, type SseEvent } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSse, type SseEvent } from '../__fixtures__/read-sse'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 
 let app: FastifyInstance
 let base: string

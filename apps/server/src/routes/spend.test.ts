@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
 const analyst = '0x1111111111111111111111111111111111111111'

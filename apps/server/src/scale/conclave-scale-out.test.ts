@@ -1,12 +1,12 @@
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import type { CreatedServices } from '../services/create-services'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 
 const hasPostgres = inject('postgresUrl') !== ''
 const canRun = (hasRedis && hasPostgres) || process.env.CI === 'true'
@@ -22,7 +22,7 @@ describe.runIf(canRun)('the conclave of servers that scale out (REDIS_URL)', () 
   let first: FastifyInstance
   let second: FastifyInstance
   beforeAll(async () => {
-    redis = await startRedisServer()
+    redis = await startRedisServer({ persistence: 'append-only' })
     const database = await databaseSettings('postgres')
     const shared = { ...database, redisUrl: redis.url }
     // The first migrates the database; the second starts on it after.

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { waitFor } from '../__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { createDatabase } from './__fixtures__/cluster'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 
 const postgresUrl = inject('postgresUrl')
 const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
@@ -20,7 +21,7 @@ beforeAll(async () => {
   if (!hasRedis) throw new Error('redis-server is required under CI=true')
   if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-ready-redis-'))
-  redis = await startRedisServer()
+  redis = await startRedisServer({ persistence: 'append-only' })
   server = await startServerProcess({
     DATABASE_URL: await createDatabase(postgresUrl),
     REDIS_URL: redis.url,

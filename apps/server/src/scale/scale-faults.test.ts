@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { waitFor } from '../__fixtures__/wait-for'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'
 import { createRepositories, type Repositories } from '../db/repositories'
@@ -13,7 +14,6 @@ import {
   startCluster,
   stopCluster,
 } from './__fixtures__/cluster'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 import { runChecks } from './__fixtures__/run-checks'
 
 const analyst = '0x1111111111111111111111111111111111111111'
@@ -64,7 +64,7 @@ beforeAll(async () => {
   if (!hasRedis) throw new Error('redis-server is required under CI=true')
   if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-faults-'))
-  redis = await startRedisServer()
+  redis = await startRedisServer({ persistence: 'append-only' })
   const databaseUrl = await createDatabase(postgresUrl)
   await startCluster({
     names: ['a', 'b', 'c', 'd'],

@@ -9,10 +9,11 @@ import {
   TaskState,
 } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
+import { readSse } from '@baton/testing/sse'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { readSse } from '../__fixtures__/read-sse'
-import { waitFor } from '../__fixtures__/wait-for'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'
@@ -23,7 +24,6 @@ import {
   startCluster,
   stopCluster,
 } from './__fixtures__/cluster'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 import { runChecks } from './__fixtures__/run-checks'
 
 const analyst = '0x1111111111111111111111111111111111111111'
@@ -79,7 +79,7 @@ beforeAll(async () => {
   if (!hasRedis) throw new Error('redis-server is required under CI=true')
   if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-'))
-  redis = await startRedisServer()
+  redis = await startRedisServer({ persistence: 'append-only' })
   const databaseUrl = await createDatabase(postgresUrl)
   processes = await startCluster({
     // d serves HTTP only: it adds runs to the queue and never takes one.

@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { waitFor } from '../__fixtures__/wait-for'
 import type { BatonServices } from '../services'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 import { shareRegistryInvalidation } from './share-registry-invalidation'
 
 const canRun = hasRedis || process.env.CI === 'true'
@@ -11,7 +11,7 @@ if (!canRun) console.warn('[scale tests] redis-server not found: skipping them.'
 let redis: RedisServer | undefined
 const clients: Redis[] = []
 beforeAll(async () => {
-  if (canRun) redis = await startRedisServer()
+  if (canRun) redis = await startRedisServer({ persistence: 'append-only' })
 })
 afterAll(async () => {
   for (const client of clients) client.disconnect()

@@ -1,21 +1,18 @@
 import { signAgentRegistration } from '@baton/core'
+import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
-import {
-  type ExpressEchoAgent,
-  startExpressEchoAgent,
-} from '../a2a/__fixtures__/express-echo-agent'
 import { testRegistryId } from '../settings'
 
 type Envelope = { id: string; type: string; content: string; correlationId: string; hop: number }
 
 let app: FastifyInstance
-let echo: ExpressEchoAgent
+let echo: EchoAgent
 beforeAll(async () => {
-  echo = await startExpressEchoAgent()
+  echo = await startEchoAgent({ mount: 'express', slowWord: 'slow' })
   // The echo agent listens on 127.0.0.1: a private endpoint, allowed here on purpose.
   app = await createTestApp({ allowPrivateEndpoints: true })
 })

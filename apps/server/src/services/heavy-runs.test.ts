@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { readSse } from '@baton/testing/sse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSse } from '../__fixtures__/read-sse'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { openDatabase } from '../db/open-database'
 import { createRunsRepository } from '../db/runs-repository'
 

@@ -1,7 +1,7 @@
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 
 // A run that would wait 3 × 10 s, on a server whose runs get 1 s unless their budget says.
 const slowPlan = {

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
+import { waitFor } from '@baton/testing/processes'
+import { readSse } from '@baton/testing/sse'
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSse } from '../__fixtures__/read-sse'
-import { freePort, type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { waitFor } from '../__fixtures__/wait-for'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 const wallets: Record<string, string> = {
   analyst: '0x1111111111111111111111111111111111111111',

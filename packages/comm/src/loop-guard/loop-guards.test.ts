@@ -1,6 +1,6 @@
 import { ValidationError } from '@baton/core'
+import { installRedis, runRedisTests, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installRedis, runRedisTests, startRedisServer } from '../__fixtures__/redis-server'
 import { createMessageBus } from '../bus/create-message-bus'
 import type { Envelope } from '../envelope/envelope'
 import { createMemoryLoopGuard } from './create-memory-loop-guard'

@@ -1,7 +1,7 @@
+import { type ProviderServer, startProviderServer } from '@baton/testing/provider-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createBudget } from '../budget'
 import { createModelRegistry } from '../models'
-import { type ProviderServer, startProviderServer } from '../models/__fixtures__/provider-server'
 import { makeAgent } from './__fixtures__/make-agent'
 import { runAgent } from './run-agent'
 

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isAlive, waitFor } from '@baton/testing/processes'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
@@ -37,28 +38,6 @@ function stdioServers(
   )
   open.push(servers)
   return servers
-}
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-async function until<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  ms = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }
 
 describe('createMcpServers over stdio', () => {
@@ -210,7 +189,7 @@ describe('createMcpServers over stdio', () => {
     await expect(
       tools.mcp__files__slow!.execute!({ ms: 20_000 }, { toolCallId: 't', messages: [] }),
     ).rejects.toBeInstanceOf(McpTimeoutError)
-    expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20000')
+    expect(await waitFor(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20000')
 
     await rm(marker, { force: true })
     const generous = stdioServers({ timeoutMs: 30_000 })
@@ -227,7 +206,7 @@ describe('createMcpServers over stdio', () => {
     )
     setTimeout(() => controller.abort(new Error('the run was cancelled')), 200)
     await expect(call).rejects.toThrow('the run was cancelled')
-    expect(await until(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
+    expect(await waitFor(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
   })
 
   it('passes on only the environment its settings name, and starts in its cwd', async () => {
@@ -266,13 +245,13 @@ describe('createMcpServers over stdio', () => {
     const first = await pid()
     expect(servers.status()[0]?.pid).toBe(first)
     process.kill(first, 'SIGKILL')
-    await until(() => (servers.status()[0]?.state === 'restarting' ? true : undefined))
+    await waitFor(() => (servers.status()[0]?.state === 'restarting' ? true : undefined))
     const error = await pid().catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(McpServerUnavailableError)
     expect((error as McpServerUnavailableError).message).toContain(
       'MCP server "files" is unavailable',
     )
-    const second = await until(() => pid().catch(() => undefined))
+    const second = await waitFor(() => pid().catch(() => undefined))
     expect(second).not.toBe(first)
     expect(isAlive(second)).toBe(true)
   })
@@ -283,7 +262,7 @@ describe('createMcpServers over stdio', () => {
     expect(before).not.toContain('mcp__files__late')
     const tools = await servers.toolsFor(makeAgent({ tools: ['mcp__files__add_tool'] }))
     await tools.mcp__files__add_tool!.execute!({ name: 'late' }, { toolCallId: 't', messages: [] })
-    await until(async () => {
+    await waitFor(async () => {
       const names = (await servers.listTools()).tools.map((tool) => tool.name)
       return names.includes('mcp__files__late') ? true : undefined
     })
@@ -295,7 +274,7 @@ describe('createMcpServers over stdio', () => {
     const pid = servers.status()[0]?.pid
     expect(pid).toBeGreaterThan(0)
     await servers.close()
-    await until(() => (isAlive(pid!) ? undefined : true))
+    await waitFor(() => (isAlive(pid!) ? undefined : true))
 
     const broken = createMcpServers({
       mcpServers: { gone: { command: '/nonexistent/mcp-server' } },

@@ -1,9 +1,9 @@
+import { type ProviderServer, startProviderServer } from '@baton/testing/provider-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
 import { createBudget } from '../budget'
 import { describeProviderOnTheWire } from './__fixtures__/provider-contract'
-import { type ProviderServer, startProviderServer } from './__fixtures__/provider-server'
 
 type InputItem = {
   type?: string

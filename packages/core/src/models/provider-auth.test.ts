@@ -1,11 +1,11 @@
 import { inspect } from 'node:util'
+import { type ProviderServer, startProviderServer } from '@baton/testing/provider-server'
 import { streamText } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
 import { createBudget } from '../budget'
 import { BatonError } from '../errors'
-import { type ProviderServer, startProviderServer } from './__fixtures__/provider-server'
 import { createModelRegistry } from './create-model-registry'
 import { ModelAuthError } from './model-errors'
 

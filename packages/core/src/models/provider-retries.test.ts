@@ -1,3 +1,4 @@
+import { type ProviderServer, startProviderServer } from '@baton/testing/provider-server'
 import { streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { makeAgent } from '../agent/__fixtures__/make-agent'
@@ -6,7 +7,6 @@ import { budgetMiddleware } from '../agent/budget-middleware'
 import { runAgent } from '../agent/run-agent'
 import { createBudget } from '../budget'
 import type { BatonError } from '../errors'
-import { type ProviderServer, startProviderServer } from './__fixtures__/provider-server'
 import { createModelRegistry } from './create-model-registry'
 import { ModelRateLimitedError, ModelUnavailableError } from './model-errors'
 

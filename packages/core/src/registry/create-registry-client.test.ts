@@ -1,4 +1,4 @@
-import { createServer } from 'node:net'
+import { freePort } from '@baton/testing/ports'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BatonError, ValidationError } from '../errors/baton-error'
 import { MalformedWalletError } from '../wallet/malformed-wallet-error'
@@ -44,14 +44,6 @@ async function rejection(promise: Promise<unknown>): Promise<BatonError> {
   )
   if (!BatonError.isInstance(error)) throw error
   return error
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 describe('createRegistryClient', () => {

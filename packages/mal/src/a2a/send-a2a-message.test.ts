@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type A2AAnswer, type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
-import { type SdkEchoAgent, startSdkEchoAgent } from './__fixtures__/sdk-echo-agent'
 import { sendA2AMessage } from './send-a2a-message'
 
 let server: A2AServer | undefined
@@ -183,14 +183,14 @@ describe('sendA2AMessage', () => {
 })
 
 describe('sendA2AMessage with an agent made of the SDK server pieces', () => {
-  let agent: SdkEchoAgent | undefined
+  let agent: EchoAgent | undefined
   afterEach(async () => {
     await agent?.close()
     agent = undefined
   })
 
   it('streams the task to its answer when the card allows streaming', async () => {
-    agent = await startSdkEchoAgent({ streaming: true })
+    agent = await startEchoAgent({ streaming: true })
     const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi' })
     expect(reply).toMatchObject({
       text: 'echo: hi',
@@ -201,7 +201,7 @@ describe('sendA2AMessage with an agent made of the SDK server pieces', () => {
   })
 
   it('sends and polls when the card does not stream', async () => {
-    agent = await startSdkEchoAgent({ streaming: false, workMs: 50 })
+    agent = await startEchoAgent({ streaming: false, workMs: 50 })
     const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi', pollMs: 10 })
     expect(reply).toMatchObject({ text: 'echo: hi', state: 'completed' })
     expect(agent.methods[0]).toBe('SendMessage')
@@ -211,7 +211,7 @@ describe('sendA2AMessage with an agent made of the SDK server pieces', () => {
   it.each([true, false])(
     'cancels the remote task when the caller aborts (streaming: %s)',
     async (streaming) => {
-      agent = await startSdkEchoAgent({ streaming, workMs: 60_000 })
+      agent = await startEchoAgent({ streaming, workMs: 60_000 })
       const controller = new AbortController()
       const pending = caught(
         sendA2AMessage({

@@ -1,6 +1,7 @@
 import { createBudget } from '@baton/core'
+import { isAlive } from '@baton/testing/processes'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isAlive, makeTempRoot, standInAdapter } from '../supervisor/__fixtures__/helpers'
+import { makeTempRoot, standInAdapter } from '../supervisor/__fixtures__/helpers'
 import { startAdapterProcess } from './start-adapter-process'
 
 let root: string

@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
+import { isAlive, waitFor } from '@baton/testing/processes'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SubagentRunner } from '../runner/types'
-import {
-  directive,
-  eventually,
-  isAlive,
-  makeTempRoot,
-  standInAdapter,
-} from './__fixtures__/helpers'
+import { directive, makeTempRoot, standInAdapter } from './__fixtures__/helpers'
 import { makeAgent } from './__fixtures__/make-agent'
 import { createSupervisor } from './create-supervisor'
 import type { SubagentTreeNode, SupervisorEvents } from './types'
@@ -57,7 +52,7 @@ describe('createSupervisor cancelAgent', () => {
     )
 
     // Wait for the whole tree: two external agents (depth 2 and 3), each with a helper.
-    const processes = await eventually(async () => {
+    const processes = await waitFor(async () => {
       const nodes = flatten(supervisor.tree()).filter((node) => node.runs === 'adapter:stand-in')
       if (nodes.length < 2) return undefined
       const pids = await Promise.all(nodes.map((node) => pidsIn(node.directory)))
@@ -67,7 +62,7 @@ describe('createSupervisor cancelAgent', () => {
     expect(processes.nodes.map((node) => node.depth).sort()).toEqual([2, 3])
     expect(processes.pids).toHaveLength(4)
     expect(processes.pids.every(isAlive)).toBe(true)
-    await eventually(() => (budget.spent().calls > 4 ? true : undefined))
+    await waitFor(() => (budget.spent().calls > 4 ? true : undefined))
 
     const report = await supervisor.cancelAgent(id)
 
@@ -171,7 +166,7 @@ describe('createSupervisor cancelAgent', () => {
     const refused: SupervisorEvents['charge-refused'][] = []
     supervisor.on('charge-refused', (event) => refused.push(event))
     const ids = [supervisor.delegate('one'), supervisor.delegate('two')]
-    await eventually(() => (budget.spent().calls === 2 ? true : undefined))
+    await waitFor(() => (budget.spent().calls === 2 ? true : undefined))
     await Promise.all(ids.map((id) => supervisor.cancelAgent(id)))
     const atCancel = budget.spent()
     await new Promise((resolve) => setTimeout(resolve, 400))
@@ -206,7 +201,7 @@ describe('createSupervisor cancelAgent', () => {
       runner,
     })
     const id = supervisor.delegate('one')
-    await eventually(() => (budget.remaining().calls === 99 ? true : undefined))
+    await waitFor(() => (budget.remaining().calls === 99 ? true : undefined))
     const report = await supervisor.cancelAgent(id)
     expect(report).toMatchObject({ status: 'cancelled', modelCalls: 1 })
     expect(budget.spent().calls).toBe(1)

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
+import { waitFor } from '@baton/testing/processes'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
-import { directive, eventually, makeTempRoot } from './__fixtures__/helpers'
+import { directive, makeTempRoot } from './__fixtures__/helpers'
 import { makeAgent } from './__fixtures__/make-agent'
 import { createSupervisor } from './create-supervisor'
 
@@ -45,7 +46,7 @@ describe('createSupervisor: a shared workspace is never read back to report its 
     const id = supervisor.delegate(
       `${directive('write_file', { path: 'by-child.md', content: 'y' })}${directive('delegate_agent', { task: grandchild, workspace: 'share' })}${directive('wait_agents')}`,
     )
-    const report = await eventually(async () => {
+    const report = await waitFor(async () => {
       const reports = await supervisor.waitAgents([id])
       return reports?.[id]?.status === 'done' ? reports[id] : undefined
     })

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs'
 import { readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
+import { waitFor } from '@baton/testing/processes'
 import { tool } from 'ai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { SubagentRunner, SubagentTurn } from '../runner/types'
 import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
-import { directive, eventually, makeTempRoot } from './__fixtures__/helpers'
+import { directive, makeTempRoot } from './__fixtures__/helpers'
 import { makeAgent } from './__fixtures__/make-agent'
 import { createSupervisor } from './create-supervisor'
 import type { SupervisorEvents } from './types'
@@ -551,7 +552,7 @@ describe('createSupervisor', () => {
       })
       const id = supervisor.delegate('Quick job')
       expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
-      await eventually(() => (warnings.length > 0 ? true : undefined))
+      await waitFor(() => (warnings.length > 0 ? true : undefined))
       expect(warnings[0]?.message).toBe('the UI broke')
     } finally {
       process.off('warning', onWarning)

@@ -1,6 +1,7 @@
 import path from 'node:path'
+import { freePort } from '@baton/testing/ports'
 import pg from 'pg'
-import { freePort, type ServerProcess, startServerProcess } from '../../__fixtures__/server-process'
+import { type ServerProcess, startServerProcess } from '../../__fixtures__/server-process'
 
 export type ClusterProcess = ServerProcess & { name: string }
 

@@ -1,5 +1,5 @@
+import { waitFor } from '@baton/testing/processes'
 import { expect } from 'vitest'
-import { waitFor } from '../../__fixtures__/wait-for'
 import type { Repositories } from '../../db/repositories'
 import type { StoredRun } from '../../db/runs-repository'
 

@@ -1,7 +1,7 @@
 import { Agent, type AgentInput } from '@baton/core'
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { newAgentAccounts } from '../../__fixtures__/signed-agents'
-import { waitFor } from '../../__fixtures__/wait-for'
 
 export type Envelope = {
   id: string

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@baton/testing/ports'
+import { hasRedis, installRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageBus } from '../../bus/create-message-bus'
 import { createEnvelope } from '../../envelope/create-envelope'
@@ -14,13 +12,10 @@ import { createCommunicationStore } from '../../store/create-communication-store
 import { selectOpenEscalations } from '../../store/select-correlation'
 import { createRedisRail } from './create-redis-rail'
 
-const hasRedis = !spawnSync('redis-server', ['--version']).error
 const fixture = fileURLToPath(new URL('../__fixtures__/redis-peer.ts', import.meta.url))
-const install =
-  'install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`)'
 
 if (!hasRedis && !process.env.CI) {
-  console.warn(`Skipping the Redis rail tests: redis-server is not on PATH; ${install}.`)
+  console.warn(`Skipping the Redis rail tests: redis-server is not on PATH; ${installRedis}.`)
 }
 
 describe('createRedisRail and createRedisLoopGuard options', () => {
@@ -48,46 +43,18 @@ describe('createRedisRail and createRedisLoopGuard options', () => {
 })
 
 describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLoopGuard', () => {
-  let server: ChildProcess | undefined
-  let dataDir = ''
+  let redis: RedisServer | undefined
   let url = ''
   const peers: ChildProcess[] = []
 
   beforeAll(async () => {
-    if (!hasRedis) throw new Error(`redis-server is not on PATH, and CI needs it: ${install}.`)
-    const port = await freePort()
-    dataDir = mkdtempSync(join(tmpdir(), 'baton-redis-'))
-    server = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dataDir,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    await new Promise<void>((resolve, reject) => {
-      let output = ''
-      server?.stdout?.on('data', (chunk) => {
-        output += String(chunk)
-        if (output.includes('Ready to accept connections')) resolve()
-      })
-      server?.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)))
-    })
-    url = `redis://127.0.0.1:${port}`
+    redis = await startRedisServer()
+    url = redis.url
   })
 
-  afterAll(() => {
+  afterAll(async () => {
     for (const peer of peers) peer.kill('SIGKILL')
-    server?.kill('SIGKILL')
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await redis?.stop()
   })
 
   function startPeer(args: string[]) {
@@ -313,15 +280,6 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
     await bus.close()
   })
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (typeof address !== 'object' || !address) throw new Error('no port')
-  return address.port
-}
 
 async function until(condition: () => boolean, context: () => string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { installRedis, runRedisTests, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installRedis, runRedisTests, startRedisServer } from '../../__fixtures__/redis-server'
 
 const example = fileURLToPath(new URL('../__fixtures__/scaling-out-example.ts', import.meta.url))
 

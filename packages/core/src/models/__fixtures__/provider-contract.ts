@@ -1,3 +1,8 @@
+import {
+  type ProviderServer,
+  type RecordedRequest,
+  startProviderServer,
+} from '@baton/testing/provider-server'
 import { stepCountIs, streamText, tool, wrapLanguageModel } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -9,7 +14,6 @@ import { createToolRegistry } from '../../tools'
 import { createModelRegistry } from '../create-model-registry'
 import { priceUsage } from '../price-table'
 import type { ModelRegistry, PriceTable } from '../types'
-import { type ProviderServer, type RecordedRequest, startProviderServer } from './provider-server'
 
 /** How one provider's requests look on the wire, for the shared tests to read them. */
 export type ProviderSpec = {

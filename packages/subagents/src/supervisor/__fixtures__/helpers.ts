@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -30,37 +29,4 @@ export const standInAdapter: AgentAdapter = {
   command: process.execPath,
   args: (task) => [STAND_IN_SCRIPT, task],
   killGraceMs: 500,
-}
-
-/**
- * Whether a process is alive: `process.kill(pid, 0)` succeeds, and it is not a zombie. A helper
- * orphaned by a killed CLI is dead but stays a zombie until its new parent (init) reaps it,
- * which some container inits never do; `kill(pid, 0)` still succeeds on it.
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return true
-  }
-}
-
-/** Polls `check` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }

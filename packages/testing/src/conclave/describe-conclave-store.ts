@@ -1,19 +1,16 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ConclaveStore } from '../conclave/conclave-types'
+import { appendAsWriter, type ConclaveStoreLike } from './conclave-store'
 
 /**
  * The behaviour every conclave store must have, as tests: run it on each flavour (memory,
- * database) so they cannot drift apart.
+ * database, Redis) so they cannot drift apart. Open the stores with `maxKeys: 3` and
+ * `maxValueBytes: 64`, for the bounds tests.
  *
  * @example
  * describeConclaveStore('memory', async () => createMemoryConclave({ maxKeys: 3 }))
  */
-export function describeConclaveStore(
-  name: string,
-  open: () => Promise<ConclaveStore>,
-  // Stores made with `maxKeys: 3` and `maxValueBytes: 64`, for the bounds tests.
-): void {
+export function describeConclaveStore(name: string, open: () => Promise<ConclaveStoreLike>): void {
   describe(`conclave store (${name})`, () => {
     let space = 0
     const fresh = () => `space-${name}-${process.pid}-${space++}-${Math.random()}`
@@ -90,22 +87,11 @@ export function describeConclaveStore(
           fc.integer({ min: 1, max: 4 }),
           async (writers, increments) => {
             const at = fresh()
-            const writer = async (id: number) => {
-              for (let done = 0; done < increments; ) {
-                const current = await store.read(at, 'counter')
-                const seen = (current?.value as number[] | undefined) ?? []
-                try {
-                  await store.write(at, 'counter', [...seen, id], {
-                    writtenBy: `w${id}`,
-                    ifVersion: current?.version ?? 0,
-                  })
-                  done += 1
-                } catch (error) {
-                  if ((error as { code?: string }).code !== 'CONCLAVE_CONFLICT') throw error
-                }
-              }
-            }
-            await Promise.all(Array.from({ length: writers }, (_, id) => writer(id)))
+            await Promise.all(
+              Array.from({ length: writers }, (_, id) =>
+                appendAsWriter({ store, space: at, id, increments }),
+              ),
+            )
             const final = await store.read(at, 'counter')
             expect((final?.value as number[] | undefined)?.length).toBe(writers * increments)
             expect(final?.version).toBe(writers * increments)

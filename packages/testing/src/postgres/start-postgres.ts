@@ -4,8 +4,8 @@ import { chown, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir, userInfo } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
-import { freePort } from './server-process'
+import { freePort } from '../ports/free-port'
+import { createDatabase } from './create-database'
 
 const run = promisify(execFile)
 
@@ -91,20 +91,9 @@ export async function startPostgres(bin: string): Promise<PostgresCluster> {
     frozen = []
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
-  let count = 0
   return {
     url,
-    async createDatabase() {
-      const name = `baton_test_${process.pid}_${Date.now()}_${count++}`
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        await client.query(`create database ${name}`)
-      } finally {
-        await client.end()
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`
-    },
+    createDatabase: () => createDatabase(url),
     async halt() {
       await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
     },

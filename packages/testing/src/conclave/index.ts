@@ -1,0 +1,2 @@
+export { appendAsWriter, type ConclaveStoreLike } from './conclave-store'
+export { describeConclaveStore } from './describe-conclave-store'

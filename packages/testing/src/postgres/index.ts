@@ -1,0 +1,2 @@
+export { createDatabase } from './create-database'
+export { findPostgresBinaries, type PostgresCluster, startPostgres } from './start-postgres'

@@ -1,0 +1,3 @@
+export { isAlive } from './is-alive'
+export { killAll, stopChild } from './stop-child'
+export { waitFor } from './wait-for'

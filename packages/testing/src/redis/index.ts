@@ -1,0 +1,8 @@
+export {
+  hasRedis,
+  installRedis,
+  type RedisServer,
+  runRedisTests,
+  type StartRedisServerOptions,
+  startRedisServer,
+} from './start-redis-server'

@@ -1,0 +1,3 @@
+import { batonProject } from '../../vitest.shared.ts'
+
+export default batonProject('testing')
