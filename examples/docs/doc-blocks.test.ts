@@ -6,9 +6,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { safeParsePlan } from '@baton/mal'
+import { freePort } from '@baton/testing/ports'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  freePort,
   type ServerProcess,
   startServerProcess,
 } from '../../apps/server/src/__fixtures__/server-process'

@@ -8,8 +8,8 @@ import { SwarmRoundsView } from '../swarms/swarm-rounds-view'
 import { describeError } from '../ui/describe-error'
 import { formatUsd } from '../ui/format-usd'
 import { DelegationTree } from './delegation-tree'
-import { StepOutput } from './step-output'
 import { RunTraceLink } from './run-trace-link'
+import { StepOutput } from './step-output'
 import { useRunEvents } from './use-run-events'
 
 const finished = new Set(['done', 'stopped', 'failed', 'cancelled', 'interrupted'])

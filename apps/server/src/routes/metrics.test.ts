@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../__fixtures__/test-app'
-import { waitFor } from '../__fixtures__/wait-for'
 import { seedDemo } from '../seed/seed-demo'
 
 const token = 'metrics-token-0123456789'

@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
+import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { waitFor } from '../__fixtures__/wait-for'
 import type { RunDelta } from '../services/run-notifier'
-import { hasRedis, type RedisServer, startRedisServer } from './__fixtures__/redis-server'
 import { createRedisRunNotifier, type RedisRunNotifier } from './create-redis-run-notifier'
 
 const canRun = hasRedis || process.env.CI === 'true'

@@ -3,9 +3,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@baton/testing/ports'
+import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { afterAll, describe, expect, it } from 'vitest'
-import { findPostgresBinaries, type PostgresCluster, startPostgres } from '../__fixtures__/postgres'
-import { freePort, startServerProcess } from '../__fixtures__/server-process'
+import { startServerProcess } from '../__fixtures__/server-process'
 
 const bin = findPostgresBinaries()
 if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')

@@ -1,8 +1,8 @@
+import { waitFor } from '@baton/testing/processes'
 import { SpanKind, trace } from '@opentelemetry/api'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { waitFor } from '../__fixtures__/wait-for'
 import { createInProcessQueue, type RunJob } from '../queue'
 import { tracedQueue } from './traced-queue'
 

@@ -48,7 +48,7 @@ function longStreamModel(chunks: number): LanguageModelV3 {
     outputTokens: { total: chunks * 2, text: chunks * 2, reasoning: 0 },
   }
   return {
-    ...createInstantLanguageModel('stream'),
+    ...createInstantLanguageModel({ modelId: 'stream' }),
     async doStream() {
       return {
         stream: new ReadableStream<LanguageModelV3StreamPart>({

@@ -18,8 +18,8 @@ import { collectStream } from './collect-stream'
 import { modelTools } from './model-tools'
 import { runToolCalls, type ToolOutcome } from './run-tool-calls'
 import { toModelPrompt } from './to-model-prompt'
-import type { AgentDelta } from './types'
 import type { ToolCallReport } from './tool-call-event'
+import type { AgentDelta } from './types'
 
 /** One model call of the loop and the tool calls it made. */
 export type LoopStep = {

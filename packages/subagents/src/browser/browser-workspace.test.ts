@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
+import { waitFor } from '@baton/testing/processes'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { directive, eventually, makeTempRoot } from '../supervisor/__fixtures__/helpers'
+import { directive, makeTempRoot } from '../supervisor/__fixtures__/helpers'
 import { makeAgent } from '../supervisor/__fixtures__/make-agent'
 import { createSupervisor } from '../supervisor/create-supervisor'
 import { isProcessAlive, processTree } from '../workspace/process-tree'
@@ -140,7 +141,7 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
     })
     // A script's fetch and its navigation cannot either.
     await run('open_page', { url: `${site.origin}/script-out` })
-    await eventually(async () => {
+    await waitFor(async () => {
       const page = await run('read_page', {})
       const refused = (page.refusedRequests ?? []) as { url: string }[]
       return refused.some((entry) => entry.url.endsWith('/navigated')) ? true : undefined
@@ -165,7 +166,7 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
     const link = refOf(String((await run('read_page', {})).snapshot), 'link', 'Get the report')
     await run('click', { ref: link })
     // The site suggested "../../report.csv": it lands in downloads/, never above it.
-    const saved = await eventually(async () => {
+    const saved = await waitFor(async () => {
       const names = await readdir(path.join(root, 'downloads')).catch(() => [])
       const name = names.find((entry) => entry.endsWith('report.csv'))
       return name && (await readFile(path.join(root, 'downloads', name), 'utf8'))
@@ -229,7 +230,7 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
       const open = (url: string) =>
         workspace.tools!().open_page!.execute!({ url }, { toolCallId: '1', messages: [] })
       // Liveness first (a loaded machine may need a second try at a fresh tab).
-      await eventually(() => open(`${site.origin}/`).catch(() => undefined))
+      await waitFor(() => open(`${site.origin}/`).catch(() => undefined))
       await expect(open(`${site.origin}/slow`)).rejects.toMatchObject({
         code: 'WORKSPACE_TOOL_TIMEOUT',
         details: { tool: 'open_page', timeoutMs: 2_000 },
@@ -289,16 +290,16 @@ describe.runIf(chromiumAvailable())('browser workspaces ending', () => {
       workspace: 'browser',
     })
     // Its page load is in flight (the earlier test's does not count).
-    await eventually(() => (slowRequests() > requestedBefore ? true : undefined))
+    await waitFor(() => (slowRequests() > requestedBefore ? true : undefined))
     const pids = processTree(ending.browserPid!)
     expect(pids.length).toBeGreaterThan(1)
     const report = await supervisor.cancelAgent(id)
     expect(report.status).toBe('cancelled')
     // Its context is gone at once: the page load it had in flight was dropped.
-    await eventually(() => (site.slowClosed > closedBefore ? true : undefined), 5_000)
+    await waitFor(() => (site.slowClosed > closedBefore ? true : undefined), { timeoutMs: 5_000 })
     // The browser stays up for the other sub-agents.
     expect(isProcessAlive(ending.browserPid!)).toBe(true)
     await ending.close()
-    await eventually(() => (pids.some(isProcessAlive) ? undefined : true), 10_000)
+    await waitFor(() => (pids.some(isProcessAlive) ? undefined : true), { timeoutMs: 10_000 })
   })
 })
