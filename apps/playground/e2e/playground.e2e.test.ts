@@ -1,11 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createReceiptSigner, generateReceiptKey, signRunReceipt } from '@baton/core'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chromiumAvailable, launchChromium } from './chromium'
 import { type ServerProcess, startServerProcess } from './server-process'
 
@@ -49,9 +47,8 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
   }
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'baton-playground-dist-'))
+    outDir = inject('playgroundDir')
     await mkdir(screenshots, { recursive: true })
-    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
     server = await startServerProcess({
       playgroundDir: outDir,
       env: { BATON_RUNTIME_KEY: runtimeKey },
@@ -67,7 +64,6 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
   afterAll(async () => {
     await browser?.close()
     await server?.dispose()
-    if (outDir) await rm(outDir, { recursive: true, force: true })
   })
 
   it('says in words that nothing is spent yet on a fresh server', async () => {

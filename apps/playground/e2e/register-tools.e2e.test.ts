@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chromiumAvailable, launchChromium } from './chromium'
 import { type ServerProcess, startServerProcess } from './server-process'
 
@@ -26,8 +25,7 @@ describe.skipIf(!run)('the registration form’s tool and model lists, in a real
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'baton-register-tools-'))
     await mkdir(screenshots, { recursive: true })
-    const outDir = join(folder, 'dist')
-    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
+    const outDir = inject('playgroundDir')
     // The server's MCP catalogue names the stdio fixture server, as an operator's file would.
     const config = join(folder, 'mcp.json')
     await writeFile(

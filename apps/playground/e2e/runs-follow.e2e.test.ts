@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chromiumAvailable, launchChromium } from './chromium'
 import { type ServerProcess, startServerProcess } from './server-process'
 
-const appRoot = fileURLToPath(new URL('..', import.meta.url))
+const _appRoot = fileURLToPath(new URL('..', import.meta.url))
 const run = chromiumAvailable()
 const token = 'e2e-admin-token-0123456789'
 
@@ -63,8 +59,7 @@ describe.skipIf(!run)(
         .evaluateAll((items) => items.map((item) => item.getAttribute('data-event-type')))
 
     beforeAll(async () => {
-      outDir = await mkdtemp(join(tmpdir(), 'baton-playground-dist-'))
-      await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
+      outDir = inject('playgroundDir')
       server = await startServerProcess({ playgroundDir: outDir })
       browser = await launchChromium()
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -74,7 +69,6 @@ describe.skipIf(!run)(
     afterAll(async () => {
       await browser?.close()
       await server?.dispose()
-      if (outDir) await rm(outDir, { recursive: true, force: true })
     })
 
     it('follows a run past its ask_user answer to done, and the recent runs list with it', async () => {

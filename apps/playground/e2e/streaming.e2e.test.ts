@@ -1,10 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chromiumAvailable, launchChromium } from './chromium'
 import { type ServerProcess, startServerProcess } from './server-process'
 
@@ -23,9 +21,8 @@ describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a rea
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'baton-playground-stream-dist-'))
+    outDir = inject('playgroundDir')
     await mkdir(screenshots, { recursive: true })
-    await build({ root: appRoot, logLevel: 'error', build: { outDir, emptyOutDir: true } })
     server = await startServerProcess({ playgroundDir: outDir })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -35,7 +32,6 @@ describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a rea
   afterAll(async () => {
     await browser?.close()
     await server?.dispose()
-    if (outDir) await rm(outDir, { recursive: true, force: true })
   })
 
   it("shows a run step's text as it arrives, then the whole text and its time to first text", async () => {
