@@ -1,4 +1,5 @@
 import { a2aCase } from './a2a/a2a-case'
+import { agentsListCase } from './agents-list/agents-list-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
@@ -9,6 +10,7 @@ import { mcpToolCase } from './mcp-tool/mcp-tool-case'
 import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
+import { runsCase } from './runs/runs-case'
 import type { BenchCase } from './types'
 import { validatePlanCase } from './validate-plan/validate-plan-case'
 
@@ -27,6 +29,8 @@ export const CASES: readonly BenchCase[] = [
   registryCase,
   validatePlanCase,
   httpAgentCase,
+  agentsListCase,
   a2aCase,
+  runsCase,
   mcpToolCase,
 ]

@@ -17,10 +17,43 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(path.join(serverSource, file)).href)) as T
 }
 
+type RunsPage = { runs: unknown[]; total: number }
+
 type ServerApp = {
   baton: { models: ModelRegistry } & Record<string, unknown>
   listen(options: { port: number; host: string }): Promise<string>
   close(): Promise<unknown>
+}
+
+const unfinished = ['queued', 'running'] as const
+
+/**
+ * Waits (60 s at most) until no run is queued or running, then says how many runs there are,
+ * how long they took to settle, and how many queries its own look-ups made (measured once
+ * the server is idle), so that the count of the server's work can leave them out.
+ */
+async function settleRuns(
+  app: ServerApp,
+  counter: { read(): { queries: number } },
+): Promise<{ runs: number; settleMs: number; ownQueries: number }> {
+  const runs = (app.baton.repositories as { runs: { list(o: object): Promise<RunsPage> } }).runs
+  const started = performance.now()
+  let lookups = 0
+  const count = async (status?: string) => {
+    lookups += 1
+    return (await runs.list({ limit: 1, offset: 0, ...(status ? { status } : {}) })).total
+  }
+  while (performance.now() - started < 60_000) {
+    let left = 0
+    for (const status of unfinished) left += await count(status)
+    if (left === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const settleMs = performance.now() - started
+  const before = counter.read().queries
+  const total = await count()
+  const perLookup = counter.read().queries - before
+  return { runs: total, settleMs, ownQueries: perLookup * lookups }
 }
 
 /**
@@ -66,8 +99,14 @@ export async function startBatonServer(): Promise<StartedServer> {
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return {
     url,
-    paths: { agent: `/agent/${SEEDED_AGENT.wallet}`, a2a: `/a2a/${SEEDED_AGENT.id}` },
+    paths: {
+      agent: `/agent/${SEEDED_AGENT.wallet}`,
+      a2a: `/a2a/${SEEDED_AGENT.id}`,
+      agents: '/api/v1/agents',
+      runs: '/api/v1/runs',
+    },
     model,
+    settle: (counter) => settleRuns(app, counter),
     async close() {
       await app.close()
       await rm(dataDir, { recursive: true, force: true })

@@ -6,4 +6,9 @@ export type StartedServer = {
   /** How the agent behind an A2A path answers (the instant model, or what stands in for it). */
   model?: string
   close(): Promise<unknown>
+  /**
+   * Waits until the work the load left behind (queued runs) is done, and says how much there
+   * was and how many of the counted queries were its own look-ups (`ownQueries`).
+   */
+  settle?(counter: { read(): { queries: number } }): Promise<{ ownQueries: number } & object>
 }
