@@ -11,6 +11,7 @@ import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
 import { runsCase } from './runs/runs-case'
+import { serverMemoryCase } from './server-memory/server-memory-case'
 import type { BenchCase } from './types'
 import { validatePlanCase } from './validate-plan/validate-plan-case'
 
@@ -32,5 +33,6 @@ export const CASES: readonly BenchCase[] = [
   agentsListCase,
   a2aCase,
   runsCase,
+  serverMemoryCase,
   mcpToolCase,
 ]

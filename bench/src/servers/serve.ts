@@ -53,6 +53,18 @@ try {
   process.stdin.setEncoding('utf8')
   process.stdin.on('data', (text: string) => {
     if (text.includes('stop')) void stop()
+    // The memory row: "seed N" registers N more agents, "memory" answers the settled usage.
+    const seed = /seed (\d+)/.exec(text)
+    if (seed && server.seedAgents) {
+      void server.seedAgents(Number(seed[1])).then((seeded) => {
+        process.stdout.write(`${JSON.stringify({ seeded })}\n`)
+      })
+    }
+    if (text.includes('memory')) {
+      globalThis.gc?.()
+      const usage = process.memoryUsage()
+      process.stdout.write(`${JSON.stringify({ memory: usage })}\n`)
+    }
   })
   process.stdin.on('end', () => void stop())
   process.once('SIGTERM', () => void stop())

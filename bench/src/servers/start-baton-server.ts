@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { ModelRegistry } from '@baton/core'
+import { Agent, type ModelRegistry } from '@baton/core'
 import { createInstantLanguageModel } from '../instant'
 import type { StartedServer } from './types'
 
@@ -23,6 +23,40 @@ type ServerApp = {
   baton: { models: ModelRegistry } & Record<string, unknown>
   listen(options: { port: number; host: string }): Promise<string>
   close(): Promise<unknown>
+}
+
+let seededSoFar = 0
+
+/** Registers `count` agents through the server's repository (not signed requests: the row is about memory). */
+async function seedAgents(app: ServerApp, count: number): Promise<number> {
+  const agents = (
+    app.baton.repositories as { agents: { insert(agent: object, signer: string): Promise<void> } }
+  ).agents
+  const creator = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
+  const at = new Date().toISOString()
+  for (let start = 0; start < count; start += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - start) }, () => {
+        seededSoFar += 1
+        const index = seededSoFar
+        return agents.insert(
+          Agent.parse({
+            id: `seeded-${index}`,
+            wallet: `0x${(0xb000000 + index).toString(16).padStart(40, '0')}`,
+            creator,
+            name: `Seeded ${index}`,
+            description: 'An agent registered to measure what a directory of many costs.',
+            type: 'worker',
+            model: 'offline:default',
+            createdAt: at,
+            updatedAt: at,
+          }),
+          creator,
+        )
+      }),
+    )
+  }
+  return seededSoFar
 }
 
 const unfinished = ['queued', 'running'] as const
@@ -107,6 +141,7 @@ export async function startBatonServer(): Promise<StartedServer> {
     },
     model,
     settle: (counter) => settleRuns(app, counter),
+    seedAgents: (count) => seedAgents(app, count),
     async close() {
       await app.close()
       await rm(dataDir, { recursive: true, force: true })
