@@ -70,3 +70,30 @@ describe('cacheAgentListing', () => {
     expect((await listing.agents.list(firstPage)).total).toBe(before + 1)
   })
 })
+
+describe('cacheAgentListing, an agent by id', () => {
+  it('answers a card from memory until the agent changes', async () => {
+    const opened = await openTestDatabase('pglite')
+    try {
+      const stored = createRepositories(opened.db).agents
+      const listing = cacheAgentListing(stored)
+      const agent = agentNumbered(7)
+      expect(await listing.agents.findById(agent.id)).toBeUndefined()
+      await listing.agents.insert(agent, 'test')
+      expect((await listing.agents.findById(agent.id))?.name).toBe('Listed 7')
+      const registration = await listing.agents.registrationOf(agent.wallet)
+      expect(registration).toBeDefined()
+      // Changed behind its back: the cached card stays until an invalidation.
+      await stored.update({ ...agent, name: 'Renamed' }, 'test')
+      expect((await listing.agents.findById(agent.id))?.name).toBe('Listed 7')
+      listing.invalidate()
+      expect((await listing.agents.findById(agent.id))?.name).toBe('Renamed')
+      await listing.agents.revoke(agent, 'test')
+      expect(await listing.agents.findById(agent.id)).toBeUndefined()
+      await listing.agents.insert(agent, 'test')
+      expect(await listing.agents.registrationOf(agent.wallet)).not.toBe(registration)
+    } finally {
+      await opened.db.destroy()
+    }
+  })
+})

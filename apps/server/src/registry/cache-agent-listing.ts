@@ -2,7 +2,7 @@ import type { Agent } from '@baton/core'
 import type { AgentsRepository, ListAgentsOptions } from '../db/agents-repository'
 
 export type CachedAgentListing = {
-  /** The repository, its `list` answered from memory while nothing changed. */
+  /** The repository, its `list`, `findById` and `registrationOf` answered from memory while nothing changed. */
   agents: AgentsRepository
   /** Forgets every page: an agent changed here or in another process. */
   invalidate(): void
@@ -15,10 +15,11 @@ type Page = { agents: Agent[]; total: number }
 const writes = ['insert', 'update', 'revoke', 'grantTrustTier'] as const
 
 /**
- * The agent directory served from memory: a page of `list` (by its filters) is kept until an
+ * The agent directory served from memory: a page of `list` (by its filters), an agent by id
+ * and a wallet's registration are kept until an
  * agent changes — a write through this repository, or `invalidate()`, which the registry calls
  * on every invalidation (scaled out, on every process's, through Redis) — or `ttlMs` passes,
- * the bound on staleness if an invalidation is lost. At most `maxPages` pages are kept.
+ * the bound on staleness if an invalidation is lost. At most `maxPages` answers of each kind are kept.
  *
  * @example
  * const listing = cacheAgentListing(repositories.agents)
@@ -35,9 +36,10 @@ export function cacheAgentListing(
   const pages = new Map<string, { page: Promise<Page>; expiresAt: number }>()
   // Bumped by every invalidation, so a page read before it is not kept after it.
   let generation = 0
+  const invalidations: (() => void)[] = [() => pages.clear()]
   const invalidate = () => {
     generation += 1
-    pages.clear()
+    for (const drop of invalidations) drop()
   }
 
   const cached: AgentsRepository = { ...agents }
@@ -65,6 +67,28 @@ export function cacheAgentListing(
       },
     )
     return page
+  }
+  // A hosted agent's card (by id) and its registration are read on every A2A message and run:
+  // kept the same way, by their argument.
+  for (const name of ['findById', 'registrationOf'] as const) {
+    const read = agents[name] as (key: string) => Promise<unknown>
+    const answers = new Map<string, { answer: Promise<unknown>; expiresAt: number }>()
+    invalidations.push(() => answers.clear())
+    ;(cached as Record<string, unknown>)[name] = (key: string) => {
+      const hit = answers.get(key)
+      if (hit && now() < hit.expiresAt) return hit.answer
+      const started = generation
+      const answer = read(key)
+      answers.set(key, { answer, expiresAt: now() + ttlMs })
+      if (answers.size > maxPages) answers.delete(answers.keys().next().value!)
+      const forget = () => {
+        if (answers.get(key)?.answer === answer) answers.delete(key)
+      }
+      answer.then(() => {
+        if (started !== generation) forget()
+      }, forget)
+      return answer
+    }
   }
   for (const name of writes) {
     const write = agents[name] as (...args: unknown[]) => Promise<unknown>
