@@ -60,8 +60,8 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
       failed?: string
     }>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${options.server} did not start in 60 s`)),
-        60_000,
+        () => reject(new Error(`${options.server} did not start in 120 s`)),
+        120_000,
       )
       lines.on('line', (line) => {
         if (!line.startsWith('{')) return
