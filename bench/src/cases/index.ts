@@ -1,5 +1,6 @@
 import { a2aCase } from './a2a/a2a-case'
 import { browserWorkspacesCase } from './browser-workspaces/browser-workspaces-case'
+import { agentsListCase } from './agents-list/agents-list-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
 import { chainCase } from './chain/chain-case'
@@ -13,6 +14,8 @@ import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
 import { streamFirstDeltaCase, streamSseCase } from './stream/stream-case'
+import { runsCase } from './runs/runs-case'
+import { serverMemoryCase } from './server-memory/server-memory-case'
 import type { BenchCase } from './types'
 import { validatePlanCase } from './validate-plan/validate-plan-case'
 
@@ -32,7 +35,10 @@ export const CASES: readonly BenchCase[] = [
   registryCase,
   validatePlanCase,
   httpAgentCase,
+  agentsListCase,
   a2aCase,
+  runsCase,
+  serverMemoryCase,
   mcpToolCase,
   browserWorkspacesCase,
   streamFirstDeltaCase,

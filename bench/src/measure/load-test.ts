@@ -23,10 +23,17 @@ export type LoadTestOptions = {
 export type LoadTestResult = {
   requestsPerSecond: number
   latencyMs: number
+  p99Ms: number
   errors: number
   non2xx: number
   total: number
   model?: string
+  /** The server's database statements per 2xx answer (Baton's servers only). */
+  queriesPerRequest?: number
+  /** Its transactions (explicit, or a write committed alone) per 2xx answer. */
+  transactionsPerRequest?: number
+  /** What the server said when it stopped (counts, settled work). */
+  stopped?: Record<string, unknown>
 }
 
 /**
@@ -42,6 +49,9 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
     cwd: benchDirectory,
     stdio: ['pipe', 'pipe', 'inherit'],
   })
+  // The server's last line, written when told to stop: its query counts.
+  let stopped: Record<string, unknown> | undefined
+  const lines = createInterface({ input: child.stdout })
   try {
     const started = await new Promise<{
       listening?: string
@@ -50,14 +60,18 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
       failed?: string
     }>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${options.server} did not start in 60 s`)),
-        60_000,
+        () => reject(new Error(`${options.server} did not start in 120 s`)),
+        120_000,
       )
-      const lines = createInterface({ input: child.stdout })
       lines.on('line', (line) => {
         if (!line.startsWith('{')) return
+        const parsed = JSON.parse(line)
+        if (parsed.counts) {
+          stopped = parsed
+          return
+        }
         clearTimeout(timer)
-        resolve(JSON.parse(line))
+        resolve(parsed)
       })
       child.once('exit', (code) => {
         clearTimeout(timer)
@@ -86,24 +100,39 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
         `${options.server} ${path}: ${result['2xx']} answers 2xx, ${result.non2xx} not, ${result.errors} errors`,
       )
     }
+    await stop(child)
+    const counts = stopped?.counts as { queries: number; transactions: number } | undefined
     return {
+      ...(counts
+        ? {
+            queriesPerRequest: counts.queries / result['2xx'],
+            transactionsPerRequest: counts.transactions / result['2xx'],
+          }
+        : {}),
+      ...(stopped ? { stopped } : {}),
       requestsPerSecond: result.requests.average,
       latencyMs: result.latency.average,
+      p99Ms: result.latency.p99,
       errors: result.errors,
       non2xx: result.non2xx,
       total,
       ...(started.model ? { model: started.model } : {}),
     }
   } finally {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.stdin.end('stop\n')
-      // A server that does not stop within 10 s is killed: the figures are taken already.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited
-      clearTimeout(timer)
-    }
+    await stop(child)
   }
+}
+
+/** Tells the server to stop (it prints its counts first); one that hangs is killed. */
+async function stop(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.stdin?.end('stop\n')
+  // A server that does not stop within 60 s is killed: the figures are taken already (runs
+  // left queued by the load settle first).
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  await exited
+  clearTimeout(timer)
 }
 
 function withFreshId(body: string): (request: RequestParams) => RequestParams {

@@ -2,7 +2,9 @@
 // share its event loop), prints {"listening": url, "paths": {...}} and runs until told to stop.
 
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { startCpuProfile } from '../measure/cpu-profile'
+import { installQueryCounter, type QueryCounter } from './count-queries'
 import { startA2AReference } from './start-a2a-reference'
 import { startBatonServer } from './start-baton-server'
 import { startFastifyHello } from './start-fastify-hello'
@@ -18,7 +20,12 @@ const kind = process.argv[2] ?? ''
 try {
   const start = starters[kind]
   if (!start) throw new Error(`no server ${kind}; servers: ${Object.keys(starters).join(', ')}`)
+  // Baton's servers count their database queries; the others have none.
+  const counter: QueryCounter | undefined = kind.startsWith('baton')
+    ? await installQueryCounter(fileURLToPath(new URL('../../../apps/server/', import.meta.url)))
+    : undefined
   const server = await start()
+  counter?.reset()
   // With --profile, the server profiles what it does under load, not its start.
   const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
   const stopProfile = profileDirectory ? await startCpuProfile() : undefined
@@ -30,6 +37,13 @@ try {
     // "stop", the end of stdin and a signal may all come; the first one stops the server.
     if (stopping) return
     stopping = true
+    // Work the load left queued (runs) is the load's too: counted once it has settled.
+    const settled = counter && server.settle ? await server.settle(counter) : undefined
+    if (counter) {
+      const counts = counter.read()
+      counts.queries -= settled?.ownQueries ?? 0
+      process.stdout.write(`${JSON.stringify({ counts, ...(settled ? { settled } : {}) })}\n`)
+    }
     await stopProfile?.(path.join(profileDirectory!, 'server'), kind)
     await server.close().catch(() => {})
     process.exit(0)
@@ -39,6 +53,18 @@ try {
   process.stdin.setEncoding('utf8')
   process.stdin.on('data', (text: string) => {
     if (text.includes('stop')) void stop()
+    // The memory row: "seed N" registers N more agents, "memory" answers the settled usage.
+    const seed = /seed (\d+)/.exec(text)
+    if (seed && server.seedAgents) {
+      void server.seedAgents(Number(seed[1])).then((seeded) => {
+        process.stdout.write(`${JSON.stringify({ seeded })}\n`)
+      })
+    }
+    if (text.includes('memory')) {
+      globalThis.gc?.()
+      const usage = process.memoryUsage()
+      process.stdout.write(`${JSON.stringify({ memory: usage })}\n`)
+    }
   })
   process.stdin.on('end', () => void stop())
   process.once('SIGTERM', () => void stop())

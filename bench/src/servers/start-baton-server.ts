@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { ModelRegistry } from '@baton/core'
+import { Agent, type ModelRegistry } from '@baton/core'
 import { createInstantLanguageModel } from '../instant'
 import type { StartedServer } from './types'
 
@@ -17,10 +17,77 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(path.join(serverSource, file)).href)) as T
 }
 
+type RunsPage = { runs: unknown[]; total: number }
+
 type ServerApp = {
   baton: { models: ModelRegistry } & Record<string, unknown>
   listen(options: { port: number; host: string }): Promise<string>
   close(): Promise<unknown>
+}
+
+let seededSoFar = 0
+
+/** Registers `count` agents through the server's repository (not signed requests: the row is about memory). */
+async function seedAgents(app: ServerApp, count: number): Promise<number> {
+  const agents = (
+    app.baton.repositories as { agents: { insert(agent: object, signer: string): Promise<void> } }
+  ).agents
+  const creator = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
+  const at = new Date().toISOString()
+  for (let start = 0; start < count; start += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - start) }, () => {
+        seededSoFar += 1
+        const index = seededSoFar
+        return agents.insert(
+          Agent.parse({
+            id: `seeded-${index}`,
+            wallet: `0x${(0xb000000 + index).toString(16).padStart(40, '0')}`,
+            creator,
+            name: `Seeded ${index}`,
+            description: 'An agent registered to measure what a directory of many costs.',
+            type: 'worker',
+            model: 'offline:default',
+            createdAt: at,
+            updatedAt: at,
+          }),
+          creator,
+        )
+      }),
+    )
+  }
+  return seededSoFar
+}
+
+const unfinished = ['queued', 'running'] as const
+
+/**
+ * Waits (60 s at most) until no run is queued or running, then says how many runs there are,
+ * how long they took to settle, and how many queries its own look-ups made (measured once
+ * the server is idle), so that the count of the server's work can leave them out.
+ */
+async function settleRuns(
+  app: ServerApp,
+  counter: { read(): { queries: number } },
+): Promise<{ runs: number; settleMs: number; ownQueries: number }> {
+  const runs = (app.baton.repositories as { runs: { list(o: object): Promise<RunsPage> } }).runs
+  const started = performance.now()
+  let lookups = 0
+  const count = async (status?: string) => {
+    lookups += 1
+    return (await runs.list({ limit: 1, offset: 0, ...(status ? { status } : {}) })).total
+  }
+  while (performance.now() - started < 60_000) {
+    let left = 0
+    for (const status of unfinished) left += await count(status)
+    if (left === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const settleMs = performance.now() - started
+  const before = counter.read().queries
+  const total = await count()
+  const perLookup = counter.read().queries - before
+  return { runs: total, settleMs, ownQueries: perLookup * lookups }
 }
 
 /**
@@ -73,9 +140,16 @@ export async function startBatonServer(
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return {
     url,
-    paths: { agent: `/agent/${SEEDED_AGENT.wallet}`, a2a: `/a2a/${SEEDED_AGENT.id}` },
+    paths: {
+      agent: `/agent/${SEEDED_AGENT.wallet}`,
+      a2a: `/a2a/${SEEDED_AGENT.id}`,
+      agents: '/api/v1/agents',
+      runs: '/api/v1/runs',
+    },
     model,
     dataDir,
+    settle: (counter) => settleRuns(app, counter),
+    seedAgents: (count) => seedAgents(app, count),
     async close() {
       await app.close()
       await rm(dataDir, { recursive: true, force: true })

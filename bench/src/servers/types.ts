@@ -8,4 +8,11 @@ export type StartedServer = {
   /** The folder of its data, removed by `close()`. */
   dataDir?: string
   close(): Promise<unknown>
+  /**
+   * Waits until the work the load left behind (queued runs) is done, and says how much there
+   * was and how many of the counted queries were its own look-ups (`ownQueries`).
+   */
+  /** Registers `count` more agents (straight into its store), answering how many it holds. */
+  seedAgents?(count: number): Promise<number>
+  settle?(counter: { read(): { queries: number } }): Promise<{ ownQueries: number } & object>
 }

@@ -5,7 +5,6 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
-import { Redis } from 'ioredis'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { hasScope, type Principal } from '../auth/principal'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
@@ -202,6 +201,8 @@ async function connectTaskBuses(
   taskStore: ReturnType<typeof createA2ATaskStore>,
   app: FastifyInstance,
 ): Promise<RedisTaskBuses> {
+  // ioredis is loaded only by a deployment that has a Redis.
+  const { Redis } = await import('ioredis')
   const connect = async () => {
     const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
     client.on('error', (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'))

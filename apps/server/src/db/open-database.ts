@@ -8,6 +8,7 @@ import { assertWritableFolder, DataFolderUnavailableError } from './data-folder'
 import type { Database } from './database'
 import { databaseFaultOf } from './database-errors'
 import { migrate } from './migrate'
+import { openPglite, pgliteConfiguration } from './open-pglite'
 import { withDatabaseFaults } from './with-database-faults'
 
 export { migrate } from './migrate'
@@ -78,7 +79,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       location,
     }
   } else if (options.dataDir === 'memory://') {
-    const pglite = await PGlite.create(options.template ? { loadDataDir: options.template } : {})
+    const pglite = await PGlite.create({
+      postgresqlconf: pgliteConfiguration,
+      ...(options.template ? { loadDataDir: options.template } : {}),
+    })
     opened = {
       db: new Kysely<Database>({
         dialect: withDatabaseFaults(new PGliteDialect(pglite), 'memory://'),
@@ -89,7 +93,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   } else {
     const folder = pgliteFolderOf(options.dataDir)
     await assertWritableFolder(folder)
-    const pglite = await PGlite.create(folder).catch((error: unknown) => {
+    const pglite = await openPglite(folder).catch((error: unknown) => {
       throw startupFault(error, folder)
     })
     opened = {

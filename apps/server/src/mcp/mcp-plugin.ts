@@ -1,9 +1,27 @@
 import { randomUUID } from 'node:crypto'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../http/http-errors'
-import { createBatonMcpServer } from './create-baton-mcp-server'
+
+// The MCP SDK (~7 MB of heap and code) is loaded by the first MCP request, not at start: a
+// server nobody reaches over MCP does not hold it.
+let mcpModules:
+  | Promise<
+      [
+        typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        typeof import('@modelcontextprotocol/sdk/types.js'),
+        typeof import('./create-baton-mcp-server'),
+      ]
+    >
+  | undefined
+const loadMcp = () => {
+  mcpModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./create-baton-mcp-server'),
+  ])
+  return mcpModules
+}
 
 /** Sessions one process keeps open at once; the oldest is closed past it. */
 const MAX_SESSIONS = 256
@@ -43,6 +61,8 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const existing = sessionOf(request)
     if (existing) return hand(request, reply, existing)
+    const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createBatonMcpServer }] =
+      await loadMcp()
     if (request.headers['mcp-session-id'] !== undefined || !isInitializeRequest(request.body)) {
       throw new HttpError(
         400,

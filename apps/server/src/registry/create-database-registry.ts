@@ -12,7 +12,12 @@ import type { BatonServices } from '../services'
  */
 export function createDatabaseRegistry(
   agents: AgentsRepository,
-  options: { ttlMs?: number; now?: () => number } = {},
+  options: {
+    ttlMs?: number
+    now?: () => number
+    /** Called on every invalidation (what else is cached of the agents drops too). */
+    onInvalidate?: () => void
+  } = {},
 ): BatonServices['registry'] {
   const ttlMs = options.ttlMs ?? 30_000
   const now = options.now ?? Date.now
@@ -43,10 +48,12 @@ export function createDatabaseRegistry(
     invalidate(input) {
       generation += 1
       cache.delete(walletOf(input))
+      options.onInvalidate?.()
     },
     clear() {
       generation += 1
       cache.clear()
+      options.onInvalidate?.()
     },
   }
 }

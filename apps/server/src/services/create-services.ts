@@ -2,7 +2,6 @@ import { createMessageBus } from '@baton/comm'
 import { createModelRegistry } from '@baton/core'
 import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
-import { openRedisConclave } from '../conclave/open-redis-conclave'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import { writableFolderProblem } from '../db/data-folder'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
@@ -13,8 +12,8 @@ import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { createInProcessQueue } from '../queue'
 import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
+import { cacheAgentListing } from '../registry/cache-agent-listing'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
-import { createScaleOut } from '../scale/create-scale-out'
 import type { Settings } from '../settings'
 import { createServerMetrics, type ObservedRunEvent } from '../telemetry/server-metrics'
 import { tracedQueue } from '../telemetry/traced-queue'
@@ -68,12 +67,22 @@ export async function createServices(
       logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
-  const repositories = createRepositories(db)
-  // With REDIS_URL the process is one of many: shared queue, bus, run events and invalidations.
+  // The agent directory is answered from memory until an agent changes (the registry's
+  // invalidations, here and, scaled out, in every process, drop it).
+  const stored = createRepositories(db)
+  const listing = cacheAgentListing(stored.agents)
+  const repositories = { ...stored, agents: listing.agents }
+  // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
+  // loaded only then): shared queue, bus, run events and invalidations.
   const scale = settings.redisUrl
-    ? await createScaleOut({ ...settings, redisUrl: settings.redisUrl }, logger)
+    ? await (await import('../scale/create-scale-out')).createScaleOut(
+        { ...settings, redisUrl: settings.redisUrl },
+        logger,
+      )
     : undefined
-  const ownRegistry = createDatabaseRegistry(repositories.agents)
+  const ownRegistry = createDatabaseRegistry(repositories.agents, {
+    onInvalidate: listing.invalidate,
+  })
   const registry = scale ? await scale.shareRegistry(ownRegistry) : ownRegistry
   const memory = createDatabaseMemoryStore(db)
   const models = createModelRegistry()
@@ -123,7 +132,7 @@ export async function createServices(
   // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
   // compare-and-set in one script; a single process keeps it in its database.
   const redisConclave = settings.redisUrl
-    ? await openRedisConclave({
+    ? await (await import('../conclave/open-redis-conclave')).openRedisConclave({
         url: settings.redisUrl,
         logger,
         // Redis names may not hold spaces; the worker's name is an operator's to choose.

@@ -1,5 +1,6 @@
 import { loadTest } from '../../measure'
 import { loadSeconds } from '../http-agent/http-agent-case'
+import { loadFigure } from '../http-load/load-figure'
 import type { Subjects } from '../types'
 
 // A v1.0 JSON-RPC SendMessage with a fresh message id per request.
@@ -22,7 +23,7 @@ export const a2aSubjects: Subjects = {
       headers,
       body,
     })
-    return { value: result.requestsPerSecond, details: { latencyMs: result.latencyMs } }
+    return loadFigure(result)
   },
 
   async baton(size) {
@@ -34,9 +35,6 @@ export const a2aSubjects: Subjects = {
       headers,
       body,
     })
-    return {
-      value: result.requestsPerSecond,
-      details: { latencyMs: result.latencyMs, model: result.model ?? '' },
-    }
+    return loadFigure(result, 'message')
   },
 }

@@ -1,4 +1,5 @@
 import { loadTest } from '../../measure'
+import { loadFigure } from '../http-load/load-figure'
 import type { Subjects } from '../types'
 import { loadSeconds } from './http-agent-case'
 
@@ -10,11 +11,11 @@ export const httpAgentSubjects: Subjects = {
       path: 'hello',
       seconds: loadSeconds(size),
     })
-    return { value: result.requestsPerSecond, details: { latencyMs: result.latencyMs } }
+    return loadFigure(result)
   },
 
   async baton(size) {
     const result = await loadTest({ server: 'baton', path: 'agent', seconds: loadSeconds(size) })
-    return { value: result.requestsPerSecond, details: { latencyMs: result.latencyMs } }
+    return loadFigure(result)
   },
 }
