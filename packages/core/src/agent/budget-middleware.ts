@@ -9,6 +9,7 @@ import { readPrompt } from '../models/offline/read-prompt'
 import { findPrice, priceUsage } from '../models/price-table'
 import type { PriceTable } from '../models/types'
 import { type ChatSpan, startChatSpan } from '../telemetry/chat-span'
+import { type StreamedChatOutcome, streamedChatOutcome } from '../telemetry/streamed-chat-outcome'
 import { outputRoom } from './output-room'
 import { toolDefinitionsLength } from './tool-definitions-length'
 import { untilAborted } from './until-aborted'
@@ -147,13 +148,15 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       const signals = [call.abortSignal, budget.signal].filter(
         (signal): signal is AbortSignal => signal !== undefined,
       )
+      const streamed = streamedChatOutcome()
       return {
         ...result,
         stream: settledStream({
           source: result.stream,
           held,
-          settle: settledChat(settle, chat),
+          settle: settledChat(settle, chat, streamed),
           signals,
+          observe: streamed.observe,
           onRelease: () => chat.finish({ inputTokens: 0, outputTokens: 0, costUsd: 0 }),
         }),
       }
@@ -167,8 +170,9 @@ type Held = { reservation: Reservation; inputEstimate: number; maxOutputTokens: 
 function settledChat(
   settle: (held: Held, usage: LanguageModelV3Usage) => CallCharge,
   chat: ChatSpan,
+  streamed: StreamedChatOutcome,
 ): (held: Held, usage: LanguageModelV3Usage) => void {
-  return (held, usage) => chat.finish(settle(held, usage))
+  return (held, usage) => chat.finish({ ...settle(held, usage), ...streamed.outcome() })
 }
 
 /**
@@ -186,8 +190,10 @@ function settledStream(options: {
   signals: AbortSignal[]
   /** Called when the reservation is released with nothing to settle (no answer came back). */
   onRelease?: () => void
+  /** Sees each part before it is passed on. */
+  observe?: (part: LanguageModelV3StreamPart) => void
 }): ReadableStream<LanguageModelV3StreamPart> {
-  const { source, held, settle, signals, onRelease } = options
+  const { source, held, settle, signals, onRelease, observe } = options
   const reader = source.getReader()
   let outputCharacters = 0
   let answered = false
@@ -256,6 +262,7 @@ function settledStream(options: {
         return sink.close()
       }
       const part = next.value
+      observe?.(part)
       if (part.type === 'finish') settleOnce(part.usage)
       else if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
         answered = true
