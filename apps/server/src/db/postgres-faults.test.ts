@@ -40,9 +40,12 @@ beforeAll(async () => {
   })
 }, 180_000)
 
-/** A request that needs the database, bounded so a hang fails the test instead of stalling it. */
-async function listAgents(): Promise<{ status: number; body: { error?: { code: string } } }> {
-  const response = await fetch(`${server!.url}/api/v1/agents`, {
+/**
+ * A request that needs the database (the runs list: the agent list is served from the
+ * registry's cache), bounded so a hang fails the test instead of stalling it.
+ */
+async function listRuns(): Promise<{ status: number; body: { error?: { code: string } } }> {
+  const response = await fetch(`${server!.url}/api/v1/runs`, {
     signal: AbortSignal.timeout(20_000),
   })
   return { status: response.status, body: (await response.json()) as { error?: { code: string } } }
@@ -76,7 +79,7 @@ async function runToTheEnd(): Promise<string> {
 describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
   it('survives the termination of its connections and serves on new ones', async () => {
     // Several requests at once, so the pool holds more than one connection.
-    await Promise.all(Array.from({ length: 5 }, () => listAgents()))
+    await Promise.all(Array.from({ length: 5 }, () => listRuns()))
     const admin = new pg.Client({ connectionString: cluster!.url })
     await admin.connect()
     try {
@@ -93,10 +96,10 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
     expect(server!.child.exitCode, server!.output()).toBeNull()
     const answer = await waitFor(
       async () => {
-        const { status } = await listAgents()
+        const { status } = await listRuns()
         return status === 200 ? status : undefined
       },
-      { timeoutMs: 30_000, what: 'the agents list to be served again' },
+      { timeoutMs: 30_000, what: 'the runs list to be served again' },
     )
     expect(answer).toBe(200)
     expect(await runToTheEnd()).toBe('done')
@@ -105,7 +108,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
   it('answers 503 DATABASE_UNAVAILABLE while PostgreSQL is stopped, /ready 503, and recovers by itself', async () => {
     await cluster!.halt()
     try {
-      const during = await listAgents()
+      const during = await listRuns()
       expect(during.status).toBe(503)
       expect(during.body.error?.code).toBe('DATABASE_UNAVAILABLE')
       const started = await fetch(`${server!.url}/api/v1/runs`, {
@@ -127,9 +130,9 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
     } finally {
       await cluster!.resume()
     }
-    await waitFor(async () => ((await listAgents()).status === 200 ? true : undefined), {
+    await waitFor(async () => ((await listRuns()).status === 200 ? true : undefined), {
       timeoutMs: 30_000,
-      what: 'the agents list to be served again',
+      what: 'the runs list to be served again',
     })
     expect((await ready()).status).toBe(200)
     expect(await runToTheEnd()).toBe('done')

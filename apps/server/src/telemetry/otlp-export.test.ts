@@ -101,7 +101,9 @@ describe('a server started with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       () => {
         const ours = receiver.spans.filter((span) => span.traceId === run.traceId)
         const there = ours.filter((span) => span.resource['service.name'] === 'baton-peer')
-        return there.some((span) => span.name === 'chat default') ? ours : undefined
+        // Each process exports its own batches: wait for the caller's client span as well.
+        const calling = ours.some((span) => span.name === 'invoke_agent Agent peer-analyst')
+        return calling && there.some((span) => span.name === 'chat default') ? ours : undefined
       },
       { what: "the peer's spans in the run's trace", timeoutMs: 30_000 },
     )
@@ -155,7 +157,12 @@ describe('a server started with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     })
     expect(spans[0]?.resource['service.name']).toBe('baton-under-test')
     await waitFor(
-      () => (receiver.metricNames.has('gen_ai.client.token.usage') ? true : undefined),
+      // Counters recorded at different moments may arrive in different periodic exports.
+      () =>
+        receiver.metricNames.has('gen_ai.client.token.usage') &&
+        receiver.metricNames.has('baton.runs.finished')
+          ? true
+          : undefined,
       { what: 'the token usage metric at the receiver', timeoutMs: 30_000 },
     )
     expect(receiver.metricNames).toContain('baton.runs.finished')
