@@ -44,7 +44,8 @@ async function main(): Promise<void> {
         },
     ...(seeded ? { seeded } : {}),
   })
-  for (const line of lines) console.log(line)
+  // One write, so a reader that waits for the first line has them all.
+  console.log(lines.join('\n'))
 
   let stopping = false
   const stop = async (signal: string) => {
