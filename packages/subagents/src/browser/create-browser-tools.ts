@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type ToolSet, tool } from 'ai'
-import type { Page } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
 import { z } from 'zod'
 import { runBounded } from '../workspace/run-bounded'
 import { BrowserActionError, BrowserNavigationRefusedError } from './browser-errors'
@@ -110,26 +110,51 @@ export function createBrowserTools(options: BrowserToolsOptions): ToolSet {
           if (newTab) session.current = await session.context.newPage()
           const page = await session.page()
           const before = session.refusedCount
-          // The first request refused since this navigation began: the page's own (a favicon
-          // of the refused origin may follow it).
-          const refusedOnTheWay = (fallback: string) => {
-            const refused = session.refusals.find((entry) => entry.seq > before)
-            return new BrowserNavigationRefusedError({
+          // The origins this navigation requested (each redirect hop too). The proxy also sees
+          // the browser's own requests (Chromium's autofill, say), which are not the page's.
+          const navigated = new Set<string>()
+          const onRequest = (request: Request) => {
+            if (!request.isNavigationRequest()) return
+            try {
+              navigated.add(new URL(request.url()).host)
+            } catch {
+              // Not a URL with a host: never refused by the proxy either.
+            }
+          }
+          page.on('request', onRequest)
+          // The first request of this navigation refused since it began: the page's own (a
+          // favicon of the refused origin may follow it).
+          const refusedOnTheWay = () =>
+            session.refusals.find((entry) => {
+              if (entry.seq <= before) return false
+              try {
+                return navigated.has(new URL(entry.url).host)
+              } catch {
+                return false
+              }
+            })
+          const refusal = (
+            refused: NonNullable<ReturnType<typeof refusedOnTheWay>> | undefined,
+            fallback: string,
+          ) =>
+            new BrowserNavigationRefusedError({
               url: refused?.url ?? fallback,
               reason: `${refused?.reason ?? 'not allowed'} (reached from ${url})`,
             })
-          }
           let response: Awaited<ReturnType<Page['goto']>>
           try {
             response = await page.goto(url, { waitUntil: 'domcontentloaded' })
           } catch (error) {
             // An https redirect that led out: its tunnel was refused, and the load failed.
-            if (session.refusedCount > before) throw refusedOnTheWay(url)
+            const refused = refusedOnTheWay()
+            if (refused) throw refusal(refused, url)
             throw error
+          } finally {
+            page.off('request', onRequest)
           }
           // A plain-http redirect that led out was answered by the proxy's refusal.
           if (response?.headers()[REFUSED_HEADER] !== undefined)
-            throw refusedOnTheWay(response.url())
+            throw refusal(refusedOnTheWay(), response.url())
           return { ...(await where(session, page)), status: response?.status() ?? null }
         }),
     }),
