@@ -3,7 +3,7 @@ import path from 'node:path'
 import { type ToolSet, tool } from 'ai'
 import type { Page, Request } from 'playwright-core'
 import { z } from 'zod'
-import { runBounded } from '../workspace/run-bounded'
+import { sessionBounded } from '../workspace/session-bounded'
 import { BrowserActionError, BrowserNavigationRefusedError } from './browser-errors'
 import type { BrowserSession } from './browser-session'
 import type { OriginPolicy } from './origin-policy'
@@ -48,20 +48,7 @@ export type BrowserToolsOptions = {
  */
 export function createBrowserTools(options: BrowserToolsOptions): ToolSet {
   const { policy, timeoutMs } = options
-  // The session (and, for the first call of a tree, the browser) is opened under the
-  // launch timeout; only the tool's own work is held to the tool timeout.
-  const bounded = async <T>(
-    name: string,
-    signal: AbortSignal | undefined,
-    work: (session: BrowserSession) => Promise<T>,
-  ): Promise<T> => {
-    options.assertUsable(`use ${name}`)
-    const session = await runBounded(
-      { tool: name, timeoutMs: options.openTimeoutMs, signal },
-      options.session,
-    )
-    return runBounded({ tool: name, timeoutMs, signal }, () => work(session))
-  }
+  const bounded = sessionBounded(options)
   const actOn = async <T>(
     session: BrowserSession,
     name: string,

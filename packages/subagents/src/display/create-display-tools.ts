@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type ToolSet, tool } from 'ai'
 import { z } from 'zod'
-import { runBounded } from '../workspace/run-bounded'
+import { sessionBounded } from '../workspace/session-bounded'
 import { DisplayAppNotAllowedError } from './display-errors'
 import type { DisplaySession } from './display-session'
 
@@ -47,18 +47,7 @@ export type DisplayToolsOptions = {
  */
 export function createDisplayTools(options: DisplayToolsOptions): ToolSet {
   const { timeoutMs, xdotool } = options
-  const bounded = async <T>(
-    name: string,
-    signal: AbortSignal | undefined,
-    work: (session: DisplaySession) => Promise<T>,
-  ): Promise<T> => {
-    options.assertUsable(`use ${name}`)
-    const session = await runBounded(
-      { tool: name, timeoutMs: options.openTimeoutMs, signal },
-      options.session,
-    )
-    return runBounded({ tool: name, timeoutMs, signal }, () => work(session))
-  }
+  const bounded = sessionBounded(options)
   return {
     screenshot: tool({
       description: 'Takes a screenshot of the whole display, saved as a PNG in your directory.',
