@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, Migrator, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
@@ -22,6 +23,16 @@ async function tableNames(db: Kysely<Database>): Promise<string[]> {
 }
 
 describe('migrations', () => {
+  it('lists every migration file once, in the order of its number, under its file name', () => {
+    const files = readdirSync(new URL('.', import.meta.url))
+      .filter((name) => /^\d{4}-.+\.ts$/.test(name) && !name.endsWith('.test.ts'))
+      .map((name) => name.replace(/\.ts$/, ''))
+      .sort()
+    expect(Object.keys(migrations)).toEqual(files)
+    const numbers = files.map((name) => Number(name.slice(0, 4)))
+    expect(new Set(numbers).size).toBe(numbers.length)
+  })
+
   it('lists the A2A task table', () => {
     expect(Object.keys(migrations)).toContain('0002-a2a-tasks')
   })
