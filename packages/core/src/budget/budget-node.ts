@@ -1,6 +1,6 @@
-import { fromUsdUnits, toUsdUnits } from '../money/usd-units'
+import { fromUsdUnits } from '../money/usd-units'
 import type { BudgetInput, BudgetLimits } from '../schemas/budget'
-import { add, type Books, toBooks, toPublic, walletKey, zero } from './books'
+import { type Books, toBooks, walletKey } from './books'
 import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
 import type {
   Budget,
@@ -12,40 +12,23 @@ import type {
   Reservation,
   Spend,
 } from './budget-types'
+import { childLimits } from './child-limits'
 import { ChildNames } from './child-names'
+import { DeadlineTimer } from './deadline-timer'
+import { ownSignal } from './follows-signal'
 import { HeldReservation, type HeldReservationBooks } from './held-reservation'
+import { type Dimension, NodeBooks } from './node-books'
 import { normalizeLimits } from './normalize-limits'
-
-/** setTimeout fires at once past 2^31 - 1 ms; longer deadlines are reached in steps. */
-const MAX_TIMER_MS = 2_147_483_647
-const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
-type Dimension = (typeof DIMENSIONS)[number]
+import { type ReleaseWaiters, waitForRelease, wakeReleaseWaiters } from './release-waiters'
 
 /**
  * Descendants are reached through weak references, so a finished child is collected with no
  * bookkeeping; its signal keeps it alive as long as anyone may still be listening to it.
  */
-const nodeOfSignal = new WeakMap<AbortSignal, BudgetNode>()
 const forgetChild = new FinalizationRegistry<{
   children: Set<WeakRef<BudgetNode>>
   ref: WeakRef<BudgetNode>
 }>(({ children, ref }) => children.delete(ref))
-
-/**
- * Whether `budget` already aborts whenever `signal` does: `signal` is the signal of the budget
- * itself or of one of its ancestors. A run given such a signal needs no second one.
- *
- * @example
- * followsSignal(root.child(), root.signal) // true
- */
-export function followsSignal(budget: Budget, signal: AbortSignal): boolean {
-  const owner = nodeOfSignal.get(signal)
-  if (!owner) return false
-  for (let node: Budget | undefined = budget; node; node = node.parent) {
-    if (node === owner) return true
-  }
-  return false
-}
 
 export class BudgetNode implements Budget {
   readonly name: string
@@ -59,17 +42,11 @@ export class BudgetNode implements Budget {
   // directly, with no AbortSignal.any per node (whose order of events differs between runtimes).
   readonly #controller = new AbortController()
   readonly signal: AbortSignal
-  readonly #limitCalls: number
-  readonly #limitTokens: number
-  /** `undefined`: no cost limit. */
-  readonly #limitCost: bigint | undefined
-  #spent = zero()
-  #reserved = zero()
+  readonly #books: NodeBooks
   // Made on first use: a busy tree makes a node per delegation, and most never need them.
-  #byWallet: Map<string, Books> | undefined
   #listeners: Set<(event: ChargeEvent) => void> | undefined
-  #releaseWaiters: Set<() => void> | undefined
-  #timer: ReturnType<typeof setTimeout> | undefined
+  #releaseWaiters: ReleaseWaiters | undefined
+  #timer: DeadlineTimer | undefined
   #children: Set<WeakRef<BudgetNode>> | undefined
   /** The names its children took. */
   #childNames: ChildNames | undefined
@@ -85,16 +62,21 @@ export class BudgetNode implements Budget {
     this.parent = parent
     this.#now = now
     this.#startedAt = now()
-    this.#limitCalls = limits.calls ?? Infinity
-    this.#limitTokens = limits.tokens ?? Infinity
-    this.#limitCost = limits.costUsd === undefined ? undefined : toUsdUnits(limits.costUsd)
+    this.#books = new NodeBooks(this.limits)
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
     this.#deadlineInChain =
       Number.isFinite(this.#deadline) || (parent ? parent.#deadlineInChain : false)
     this.signal = this.#controller.signal
-    nodeOfSignal.set(this.signal, this)
+    ownSignal(this, this.signal)
     // A deadline no earlier than an ancestor's is reached by the ancestor's timer.
-    if (this.#deadline < (parent ? parent.#nearestDeadline() : Infinity)) this.#scheduleDeadline()
+    if (this.#deadline < (parent ? parent.#nearestDeadline() : Infinity)) {
+      this.#timer = new DeadlineTimer({
+        deadline: this.#deadline,
+        now,
+        onDue: () => this.#checkDeadline(),
+        isDone: () => this.signal.aborted,
+      })
+    }
   }
 
   get aborted(): boolean {
@@ -104,40 +86,9 @@ export class BudgetNode implements Budget {
 
   child(limits?: BudgetInput, options: ChildOptions = {}): Budget {
     this.throwIfAborted()
-    const wanted = normalizeLimits(limits)
-    const left = this.remaining()
-    const capped: BudgetLimits = {}
-    for (const key of DIMENSIONS) {
-      const want = wanted[key]
-      if (want !== undefined && want > left[key]) {
-        // Name the budget whose limit is in the way, which may be an ancestor.
-        const limiting = this.#limitingNode(key)
-        throw new BudgetExceededError({
-          budget: limiting.name,
-          dimension: key,
-          limit: limiting.#limitOf(key),
-          spent: limiting.#used(key),
-          requested: want,
-          action: 'give a child',
-        })
-      }
-      const value = want ?? left[key]
-      if (Number.isFinite(value)) capped[key] = value
-    }
-    const wantWall = wanted.maxWallMs
-    if (wantWall !== undefined && wantWall > left.wallMs) {
-      const limiting = this.#limitingNode('wallMs')
-      throw new BudgetExceededError({
-        budget: limiting.name,
-        dimension: 'wallMs',
-        limit: limiting.limits.maxWallMs ?? Infinity,
-        spent: this.#now() - limiting.#startedAt,
-        requested: wantWall,
-        action: 'give a child',
-      })
-    }
-    const wall = wantWall ?? left.wallMs
-    if (Number.isFinite(wall)) capped.maxWallMs = wall
+    const capped = childLimits(normalizeLimits(limits), this.remaining(), (dimension, requested) =>
+      this.#refuseChild(dimension, requested),
+    )
     // Checked before anything changes: a refused name leaves the parent as it was.
     this.#childNames ??= new ChildNames(this.name)
     const explicit = options.name === undefined ? undefined : this.#childNames.explicit(options)
@@ -178,7 +129,7 @@ export class BudgetNode implements Budget {
     const refusal = this.#refusal(books, spend, 'reserve')
     if (refusal) throw refusal
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      add(node.#reserved, books, 1)
+      node.#books.hold(books, 1)
     }
     return new HeldReservation(this, books, spend, heldBooks)
   }
@@ -186,10 +137,10 @@ export class BudgetNode implements Budget {
   /** Gives back what a reservation held, on the whole chain, and wakes whoever waits for it. */
   static release(budget: BudgetNode, books: Books): void {
     for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
-      add(node.#reserved, books, -1)
+      node.#books.hold(books, -1)
     }
     for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
-      node.#wakeReleaseWaiters()
+      wakeReleaseWaiters(node.#releaseWaiters)
     }
   }
 
@@ -203,22 +154,10 @@ export class BudgetNode implements Budget {
     let held = false
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       chain.push(node)
-      const reserved = node.#reserved
-      if (reserved.calls > 0 || reserved.tokens > 0 || reserved.cost > 0n) held = true
+      if (node.#books.holds()) held = true
     }
     if (!held) return undefined
-    return new Promise((resolve) => {
-      // Registered on every node of the chain: a release anywhere below a common ancestor
-      // wakes that ancestor, and the first wake-up unregisters the waiter everywhere.
-      const wake = () => {
-        for (const node of chain) node.#releaseWaiters?.delete(wake)
-        resolve()
-      }
-      for (const node of chain) {
-        node.#releaseWaiters ??= new Set()
-        node.#releaseWaiters.add(wake)
-      }
-    })
+    return waitForRelease(chain.map((node) => (node.#releaseWaiters ??= new Set())))
   }
 
   remaining(): Remaining {
@@ -229,12 +168,10 @@ export class BudgetNode implements Budget {
     let wallMs = Infinity
     const now = this.#now()
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      calls = Math.min(calls, node.#limitCalls - node.#spent.calls - node.#reserved.calls)
-      tokens = Math.min(tokens, node.#limitTokens - node.#spent.tokens - node.#reserved.tokens)
-      if (node.#limitCost !== undefined) {
-        const left = node.#limitCost - node.#spent.cost - node.#reserved.cost
-        if (cost === undefined || left < cost) cost = left
-      }
+      calls = Math.min(calls, node.#books.left('calls'))
+      tokens = Math.min(tokens, node.#books.left('tokens'))
+      const left = node.#books.leftCost()
+      if (left !== undefined && (cost === undefined || left < cost)) cost = left
       wallMs = Math.min(wallMs, node.#deadline - now)
     }
     return {
@@ -246,13 +183,11 @@ export class BudgetNode implements Budget {
   }
 
   spent(): Spend & { wallMs: number } {
-    return { ...toPublic(this.#spent), wallMs: this.#now() - this.#startedAt }
+    return { ...this.#books.spent(), wallMs: this.#now() - this.#startedAt }
   }
 
   spentByWallet(): Record<string, Spend> {
-    const result: Record<string, Spend> = {}
-    for (const [wallet, books] of this.#byWallet ?? []) result[wallet] = toPublic(books)
-    return result
+    return this.#books.spentByWallet()
   }
 
   cancel(reason?: string): void {
@@ -271,14 +206,28 @@ export class BudgetNode implements Budget {
     return () => listeners.delete(listener)
   }
 
-  #limitOf(key: Dimension): number {
-    return this.limits[key] ?? Infinity
-  }
-
-  /** What this budget has spent and holds in `key`, in USD for money. */
-  #used(key: Dimension): number {
-    if (key === 'costUsd') return fromUsdUnits(this.#spent.cost + this.#reserved.cost)
-    return this.#spent[key] + this.#reserved[key]
+  /** Refuses a child more than is left, naming the budget whose limit is in the way. */
+  #refuseChild(dimension: Dimension | 'wallMs', requested: number): never {
+    // The budget in the way may be an ancestor.
+    const limiting = this.#limitingNode(dimension)
+    if (dimension === 'wallMs') {
+      throw new BudgetExceededError({
+        budget: limiting.name,
+        dimension: 'wallMs',
+        limit: limiting.limits.maxWallMs ?? Infinity,
+        spent: this.#now() - limiting.#startedAt,
+        requested,
+        action: 'give a child',
+      })
+    }
+    throw new BudgetExceededError({
+      budget: limiting.name,
+      dimension,
+      limit: limiting.#books.limitOf(dimension),
+      spent: limiting.#books.used(dimension),
+      requested,
+      action: 'give a child',
+    })
   }
 
   /** The budget in the chain with the least left in `key`. */
@@ -287,7 +236,9 @@ export class BudgetNode implements Budget {
     let least = Infinity
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       const left =
-        key === 'wallMs' ? node.#deadline - this.#now() : node.#limitOf(key) - node.#used(key)
+        key === 'wallMs'
+          ? node.#deadline - this.#now()
+          : node.#books.limitOf(key) - node.#books.used(key)
       if (left < least) {
         least = left
         limiting = node
@@ -299,30 +250,13 @@ export class BudgetNode implements Budget {
   /** The error naming the first budget in the chain that `books` would take past a limit. */
   #refusal(books: Books, spend: Spend, action: string): BudgetExceededError | undefined {
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      let dimension: Dimension | undefined
-      if (
-        books.calls > 0 &&
-        node.#spent.calls + node.#reserved.calls + books.calls > node.#limitCalls
-      ) {
-        dimension = 'calls'
-      } else if (
-        books.tokens > 0 &&
-        node.#spent.tokens + node.#reserved.tokens + books.tokens > node.#limitTokens
-      ) {
-        dimension = 'tokens'
-      } else if (
-        books.cost > 0n &&
-        node.#limitCost !== undefined &&
-        node.#spent.cost + node.#reserved.cost + books.cost > node.#limitCost
-      ) {
-        dimension = 'costUsd'
-      }
+      const dimension = node.#books.overrun(books)
       if (dimension) {
         return new BudgetExceededError({
           budget: node.name,
           dimension,
-          limit: node.#limitOf(dimension),
-          spent: node.#used(dimension),
+          limit: node.#books.limitOf(dimension),
+          spent: node.#books.used(dimension),
           requested: spend[dimension],
           action,
         })
@@ -334,25 +268,19 @@ export class BudgetNode implements Budget {
   #apply(books: Books, spend: Spend, walletInput: string | undefined): void {
     const wallet = walletInput ? walletKey(walletInput) : undefined
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      add(node.#spent, books, 1)
-      if (wallet) {
-        node.#byWallet ??= new Map()
-        const entry = node.#byWallet.get(wallet)
-        if (entry) add(entry, books, 1)
-        else node.#byWallet.set(wallet, { ...books })
-      }
+      node.#books.record(books, wallet)
     }
     // From the charger up: a budget whose own limit this charge used up is aborted with its
     // own reason before an ancestor's abort reaches it, so each reports the limit it hit.
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      const dimension = node.#exhausted(books)
+      const dimension = node.#books.exhausted(books)
       if (dimension) {
         node.#abort(
           new BudgetExceededError({
             budget: node.name,
             dimension,
-            limit: node.#limitOf(dimension),
-            spent: node.#used(dimension) - node.#reservedOf(dimension),
+            limit: node.#books.limitOf(dimension),
+            spent: node.#books.used(dimension) - node.#books.reservedOf(dimension),
             requested: 0,
             action: 'charge more than',
           }),
@@ -360,21 +288,6 @@ export class BudgetNode implements Budget {
       }
     }
     this.#notify({ budget: this.name, usage: spend, ...(wallet ? { wallet } : {}) })
-  }
-
-  /** The dimension this charge used that has now reached its limit, if any. */
-  #exhausted(books: Books): Dimension | undefined {
-    // Only the dimensions this charge used can have just run out.
-    if (books.calls > 0 && this.#spent.calls >= this.#limitCalls) return 'calls'
-    if (books.tokens > 0 && this.#spent.tokens >= this.#limitTokens) return 'tokens'
-    if (books.cost > 0n && this.#limitCost !== undefined && this.#spent.cost >= this.#limitCost) {
-      return 'costUsd'
-    }
-    return undefined
-  }
-
-  #reservedOf(key: Dimension): number {
-    return key === 'costUsd' ? fromUsdUnits(this.#reserved.cost) : this.#reserved[key]
   }
 
   /**
@@ -396,28 +309,12 @@ export class BudgetNode implements Budget {
     if (first) throw first.error
   }
 
-  #wakeReleaseWaiters(): void {
-    if (!this.#releaseWaiters || this.#releaseWaiters.size === 0) return
-    for (const wake of [...this.#releaseWaiters]) wake()
-  }
-
   #nearestDeadline(): number {
     let nearest = Infinity
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       if (node.#deadline < nearest) nearest = node.#deadline
     }
     return nearest
-  }
-
-  #scheduleDeadline(): void {
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, this.#deadline - this.#now()))
-    this.#timer = setTimeout(() => {
-      if (this.signal.aborted) return
-      // The clock decides, not the timer: it may be injected, or the delay may have been capped.
-      if (this.#now() >= this.#deadline) this.#checkDeadline()
-      else this.#scheduleDeadline()
-    }, delay)
-    this.#timer.unref?.()
   }
 
   /**
@@ -451,7 +348,7 @@ export class BudgetNode implements Budget {
   /** Aborts this budget, then every descendant not aborted yet, with the same reason. */
   #abort(reason: Error): void {
     if (this.signal.aborted) return
-    clearTimeout(this.#timer)
+    this.#timer?.clear()
     this.#controller.abort(reason)
     for (const ref of this.#children ?? []) {
       const child = ref.deref()

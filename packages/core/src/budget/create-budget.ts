@@ -3,7 +3,6 @@ import { BudgetNode } from './budget-node'
 import type { Budget, CreateBudgetOptions } from './budget-types'
 import { normalizeLimits } from './normalize-limits'
 
-export { followsSignal } from './budget-node'
 export type {
   Budget,
   ChargeEvent,
@@ -15,6 +14,7 @@ export type {
   Reservation,
   Spend,
 } from './budget-types'
+export { followsSignal } from './follows-signal'
 
 /**
  * Creates a root budget. Limits left out are unlimited.

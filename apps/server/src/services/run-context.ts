@@ -1,0 +1,72 @@
+import type { RunBooks } from '../db/ledger-repository'
+import type { RunsRepository, StoredRun } from '../db/runs-repository'
+import { NotFoundError } from '../http/http-errors'
+import { createRunNotifier, type RunNotifier } from './run-notifier'
+import type { CreateRunServiceOptions } from './run-service'
+
+/** A run executing in this process. */
+export type Active = {
+  controller: AbortController
+  draining: boolean
+  done: Promise<void>
+  /** The run's spend so far, every charge of this attempt included (once it is known). */
+  books?: () => RunBooks
+  /** Writes the ledger rows of this attempt's charges that are still on their way. */
+  flushSpend?: () => Promise<void>
+}
+
+/**
+ * What the run service's parts share: its options, and the state of this process's runs (the
+ * runs executing here, the jobs given to it, whether it is draining).
+ */
+export type RunContext = {
+  readonly options: CreateRunServiceOptions
+  readonly runs: RunsRepository
+  readonly notifier: RunNotifier
+  readonly me: string
+  readonly active: Map<string, Active>
+  /** Every job this process has been given and not settled, claimed or not yet. */
+  readonly executing: Set<Promise<void>>
+  /** The last job of each run given to this process: jobs of one run execute one at a time. */
+  readonly byRun: Map<string, Promise<void>>
+  // Runs waiting for the database to take their interruption (see interruptWhenBack).
+  readonly recovering: Set<string>
+  draining: boolean
+}
+
+/**
+ * The shared state of a new run service.
+ *
+ * @example
+ * const context = createRunContext(options)
+ * const run = await findRun(context, id)
+ */
+export function createRunContext(options: CreateRunServiceOptions): RunContext {
+  return {
+    options,
+    get runs() {
+      return options.repositories.runs
+    },
+    notifier: options.notifier ?? createRunNotifier(),
+    me: options.workerName ?? 'local',
+    active: new Map(),
+    executing: new Set(),
+    byRun: new Map(),
+    recovering: new Set(),
+    draining: false,
+  }
+}
+
+/** Why a run was stopped by the drain: it is left interrupted (or handed over), not cancelled. */
+export class ShutdownStop extends Error {
+  constructor() {
+    super('the server is shutting down')
+  }
+}
+
+/** The stored run, or a 404. */
+export async function findRun(context: RunContext, id: string): Promise<StoredRun> {
+  const run = await context.runs.find(id)
+  if (!run) throw new NotFoundError('run', id)
+  return run
+}

@@ -1,0 +1,109 @@
+import { isDatabaseFault } from '../db/database-errors'
+import type { RunStatus } from '../db/runs-repository'
+import type { RunJob } from '../queue'
+import { isTakenOver } from '../scale/is-taken-over'
+import { executePlan } from './plan-run'
+import { countSpendOfCancelled } from './run-cancel'
+import type { Active, RunContext } from './run-context'
+import { interruptWhenBack } from './run-recovery'
+import { executeSwarm } from './swarm-run'
+
+const executable: readonly RunStatus[] = ['queued', 'running']
+
+/**
+ * Takes the queue's jobs: each executes here, one job of a run at a time.
+ *
+ * @example
+ * const context = createRunContext(options)
+ * processJobs(context)
+ */
+export function processJobs(context: RunContext): void {
+  context.options.queue.process((job) => {
+    // A job may come back to the process still executing its run (its lease ran out while
+    // Redis was away, and this process took the job again). The fence is this process's name,
+    // so a second execution here would not be refused: it waits for the first, and then finds
+    // the run finished (and stops) or left unfinished (and continues it).
+    const previous = context.byRun.get(job.runId)
+    const work = previous ? previous.then(() => executeJob(context, job)) : executeJob(context, job)
+    const tracked: Promise<void> = work
+      .catch(() => {})
+      .finally(() => {
+        context.executing.delete(tracked)
+        if (context.byRun.get(job.runId) === tracked) context.byRun.delete(job.runId)
+      })
+    context.executing.add(tracked)
+    context.byRun.set(job.runId, tracked)
+    return work
+  })
+}
+
+/** Executes one job: the run's plan or swarm, and what becomes of it when that fails. */
+export async function executeJob(context: RunContext, job: RunJob): Promise<void> {
+  const run = await context.runs.find(job.runId)
+  // Only a queued run starts (a running one is taken over): a job whose run is gone, paused,
+  // interrupted or final was given up on by the request that added it, or ran already.
+  if (!run || !executable.includes(run.status)) return
+  if (context.draining) {
+    // Taken as the queue was paused: the run never started here. It stays queued, for
+    // another process (handed back) or for this one's next start.
+    if (context.options.handOverOnShutdown) await context.options.queue.add(job)
+    return
+  }
+  const controller = new AbortController()
+  let settle!: () => void
+  const active: Active = {
+    controller,
+    draining: context.draining,
+    done: new Promise<void>((resolve) => {
+      settle = resolve
+    }),
+  }
+  context.active.set(run.id, active)
+  try {
+    if (job.kind === 'swarm') await executeSwarm(context, run, active)
+    else await executePlan(context, run, job, active)
+  } catch (error) {
+    // Another process holds the run now: it records the outcome, not this one.
+    if (isTakenOver(error)) {
+      context.options.logger.warn({ runId: run.id }, 'run taken over by another process')
+      await countSpendOfCancelled(context, run.id, active).catch((recountError: unknown) => {
+        context.options.logger.warn({ err: recountError, runId: run.id }, 'recount refused')
+      })
+      return
+    }
+    // Among many processes the queue tries the job again (BullMQ: attempts with a backoff),
+    // from the last committed step; a single process leaves the run interrupted, resumable.
+    const retriedByQueue = context.options.handOverOnShutdown === true
+    if (isDatabaseFault(error)) {
+      context.options.logger.error({ err: error, runId: run.id }, 'run stopped by a database fault')
+      if (retriedByQueue) throw error
+      interruptWhenBack(context, run.id)
+      return
+    }
+    context.options.logger.error({ err: error, runId: run.id }, 'run executor failed')
+    const books = active.books?.() ?? run
+    await context.runs
+      .finish({
+        runId: run.id,
+        status: 'failed',
+        output: null,
+        error: { code: 'RUN_FAILED', message: (error as Error).message },
+        usage: books.usage,
+        usageByWallet: books.usageByWallet,
+        state: run.state,
+        question: null,
+      })
+      .catch((recordError: unknown) => {
+        // Nothing could be recorded (the database is down): the queue may try the job again
+        // later (BullMQ does; it then continues from the last committed step).
+        if (isDatabaseFault(recordError) && !retriedByQueue) interruptWhenBack(context, run.id)
+        else throw recordError
+      })
+  } finally {
+    context.active.delete(run.id)
+    settle()
+    context.notifier.notify(run.id)
+    // Its streamed text is in its stored events now; readers who come later read those.
+    context.notifier.forget(run.id)
+  }
+}
