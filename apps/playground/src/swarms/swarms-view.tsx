@@ -1,7 +1,8 @@
 import { useAdvancedAgentStore, useAgentStore, useSwarmRun } from '@baton/surface'
 import { useState } from 'react'
 import { describeError } from '../ui/describe-error'
-import { CreateSwarmForm } from './create-swarm-form'
+import { DeleteSwarmButton } from './delete-swarm-button'
+import { SwarmForm } from './swarm-form'
 import { SwarmRoundsView } from './swarm-rounds-view'
 
 function runFromHash(): string | undefined {
@@ -38,6 +39,9 @@ export function SwarmsView() {
   const [task, setTask] = useState('Which release plan should we pick?')
   const [runId, setRunId] = useState(runFromHash)
   const [error, setError] = useState<string>()
+  // The swarm being edited (its form replaces the create form), and what the last change did.
+  const [editing, setEditing] = useState<string>()
+  const [notice, setNotice] = useState<string>()
   const chosen = swarms.find((swarm) => swarm.id === swarmId) ?? swarms[0]
   const runSwarm = useSwarmRun(runId)
   const threshold =
@@ -48,6 +52,7 @@ export function SwarmsView() {
   const start = async () => {
     if (!chosen) return
     setError(undefined)
+    setNotice(undefined)
     try {
       setRunId(await startSwarmRun(chosen.id, task))
     } catch (failure) {
@@ -91,7 +96,49 @@ export function SwarmsView() {
         <button type="button" onClick={start} disabled={!chosen || !task.trim()}>
           Run the swarm
         </button>
+        {chosen ? (
+          <>
+            <button
+              type="button"
+              className="ghost"
+              aria-pressed={editing === chosen.id}
+              onClick={() => {
+                setNotice(undefined)
+                setEditing(editing === chosen.id ? undefined : chosen.id)
+              }}
+            >
+              Edit
+            </button>
+            <DeleteSwarmButton
+              key={chosen.id}
+              swarm={chosen}
+              onDeleted={(deletedId) => {
+                setEditing(undefined)
+                setSwarmId(undefined)
+                setNotice(`Deleted the swarm "${chosen.name}" (${deletedId}); its runs stay.`)
+              }}
+            />
+          </>
+        ) : null}
       </div>
+      {notice ? (
+        <p className="muted" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {chosen && editing === chosen.id ? (
+        <SwarmForm
+          key={chosen.id}
+          agents={agents}
+          swarm={chosen}
+          onSaved={(_savedId, savedName) => {
+            setEditing(undefined)
+            setNotice(`Saved the swarm "${savedName}".`)
+          }}
+          onCancel={() => setEditing(undefined)}
+        />
+      ) : null}
+      {chosen?.description ? <p style={{ margin: 0 }}>{chosen.description}</p> : null}
       {chosen ? (
         <p className="muted">
           Members:{' '}
@@ -107,7 +154,15 @@ export function SwarmsView() {
         </p>
       ) : null}
       {runId ? <SwarmRunView runId={runId} threshold={threshold} /> : null}
-      <CreateSwarmForm agents={agents} onCreated={setSwarmId} />
+      {editing ? null : (
+        <SwarmForm
+          agents={agents}
+          onSaved={(createdId) => {
+            setNotice(undefined)
+            setSwarmId(createdId)
+          }}
+        />
+      )}
     </section>
   )
 }
