@@ -13,6 +13,8 @@ function slug(name: string): string {
     .replace(/^-+|-+$/g, '')
 }
 
+const pair = { flexWrap: 'nowrap', gap: '0.4rem' } as const
+
 function membersOf(swarm: AgentSwarm | undefined): Record<string, Member> {
   return Object.fromEntries(
     (swarm?.agents ?? []).map(({ agentId, ...member }) => [agentId, member] as const),
@@ -128,67 +130,78 @@ export function SwarmForm({
         {swarm ? <span className="muted"> (id {swarm.id}, which stays)</span> : null}
       </h2>
       <div className="row">
-        <label htmlFor={`${fieldId}-name`} style={{ margin: 0 }}>
-          Name
-        </label>
-        <input
-          id={`${fieldId}-name`}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          style={{ flex: 1, width: 'auto', minWidth: 160 }}
-        />
-        <label htmlFor={`${fieldId}-strategy`} style={{ margin: 0 }}>
-          Strategy
-        </label>
-        <select
-          id={`${fieldId}-strategy`}
-          value={strategy}
-          onChange={(event) => setStrategy(event.target.value)}
-          style={{ width: 'auto' }}
-        >
-          {SwarmStrategy.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={`${fieldId}-threshold`} style={{ margin: 0 }}>
-          Consensus threshold
-        </label>
-        <input
-          id={`${fieldId}-threshold`}
-          type="number"
-          min={0}
-          max={1}
-          step={0.05}
-          value={threshold}
-          onChange={(event) => setThreshold(event.target.value)}
-          style={{ width: '5rem' }}
-        />
-        <label htmlFor={`${fieldId}-rounds`} style={{ margin: 0 }}>
-          Most rounds
-        </label>
-        <input
-          id={`${fieldId}-rounds`}
-          type="number"
-          min={1}
-          step={1}
-          value={maxRounds}
-          onChange={(event) => setMaxRounds(event.target.value)}
-          style={{ width: '4.5rem' }}
-        />
+        {/* Each label keeps to its control when the row wraps (on a phone). */}
+        <span className="row" style={{ ...pair, flex: '1 1 16rem' }}>
+          <label htmlFor={`${fieldId}-name`} style={{ margin: 0 }}>
+            Name
+          </label>
+          <input
+            id={`${fieldId}-name`}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            style={{ flex: 1, width: 'auto', minWidth: 0 }}
+          />
+        </span>
+        <span className="row" style={pair}>
+          <label htmlFor={`${fieldId}-strategy`} style={{ margin: 0 }}>
+            Strategy
+          </label>
+          <select
+            id={`${fieldId}-strategy`}
+            value={strategy}
+            onChange={(event) => setStrategy(event.target.value)}
+            style={{ width: 'auto' }}
+          >
+            {SwarmStrategy.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span className="row" style={pair}>
+          <label htmlFor={`${fieldId}-threshold`} style={{ margin: 0 }}>
+            Consensus threshold
+          </label>
+          <input
+            id={`${fieldId}-threshold`}
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={threshold}
+            onChange={(event) => setThreshold(event.target.value)}
+            style={{ width: '5rem' }}
+          />
+        </span>
+        <span className="row" style={pair}>
+          <label htmlFor={`${fieldId}-rounds`} style={{ margin: 0 }}>
+            Most rounds
+          </label>
+          <input
+            id={`${fieldId}-rounds`}
+            type="number"
+            min={1}
+            step={1}
+            value={maxRounds}
+            onChange={(event) => setMaxRounds(event.target.value)}
+            style={{ width: '4.5rem' }}
+          />
+        </span>
       </div>
       <div className="row">
-        <label htmlFor={`${fieldId}-description`} style={{ margin: 0 }}>
-          Description
-        </label>
-        <input
-          id={`${fieldId}-description`}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          placeholder="What the swarm is for (optional)"
-          style={{ flex: 1, width: 'auto', minWidth: 200 }}
-        />
+        <span className="row" style={{ ...pair, flex: '1 1 16rem' }}>
+          <label htmlFor={`${fieldId}-description`} style={{ margin: 0 }}>
+            Description
+          </label>
+          <input
+            id={`${fieldId}-description`}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            placeholder="What the swarm is for (optional)"
+            style={{ flex: 1, width: 'auto', minWidth: 0 }}
+          />
+        </span>
       </div>
       <fieldset className="stack" style={{ border: 0, padding: 0, margin: 0 }}>
         <legend className="muted">Members</legend>
@@ -206,7 +219,8 @@ export function SwarmForm({
                 {agent.name}
               </label>
               {member ? (
-                <>
+                // Role and weight stay on one line, even on a phone.
+                <span className="row" style={{ flexWrap: 'nowrap' }}>
                   <select
                     aria-label={`Role of ${agent.name}`}
                     value={member.role}
@@ -233,7 +247,7 @@ export function SwarmForm({
                     }
                     style={{ width: '5rem' }}
                   />
-                </>
+                </span>
               ) : null}
             </div>
           )

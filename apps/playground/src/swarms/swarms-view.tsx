@@ -126,6 +126,16 @@ export function SwarmsView() {
           {notice}
         </p>
       ) : null}
+      {chosen?.description ? <p>{chosen.description}</p> : null}
+      {chosen ? (
+        <p className="muted">
+          Members:{' '}
+          {chosen.agents
+            .map((member) => `${member.agentId} (${member.role}, weight ${member.weight})`)
+            .join(', ')}
+          ; threshold {chosen.consensusThreshold}, at most {chosen.maxRounds} rounds.
+        </p>
+      ) : null}
       {chosen && editing === chosen.id ? (
         <SwarmForm
           key={chosen.id}
@@ -137,16 +147,6 @@ export function SwarmsView() {
           }}
           onCancel={() => setEditing(undefined)}
         />
-      ) : null}
-      {chosen?.description ? <p style={{ margin: 0 }}>{chosen.description}</p> : null}
-      {chosen ? (
-        <p className="muted">
-          Members:{' '}
-          {chosen.agents
-            .map((member) => `${member.agentId} (${member.role}, weight ${member.weight})`)
-            .join(', ')}
-          ; threshold {chosen.consensusThreshold}, at most {chosen.maxRounds} rounds.
-        </p>
       ) : null}
       {error ? (
         <p className="error-text" role="alert">
