@@ -155,6 +155,12 @@ describe.skipIf(!run)(
       await page.getByRole('button', { name: 'Edit', exact: true }).click()
       await edit.getByRole('button', { name: 'Stop editing' }).click()
       expect(await edit.count()).toBe(0)
+      // Picking another swarm while editing closes the edit form and brings the create form back.
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      await edit.waitFor()
+      await picker().selectOption('dev-team')
+      await page.getByRole('form', { name: 'Create a swarm' }).waitFor()
+      expect(await edit.count()).toBe(0)
       expect(pageErrors).toEqual([])
     }, 60_000)
   },

@@ -43,6 +43,7 @@ export function SwarmsView() {
   const [editing, setEditing] = useState<string>()
   const [notice, setNotice] = useState<string>()
   const chosen = swarms.find((swarm) => swarm.id === swarmId) ?? swarms[0]
+  const editingChosen = chosen !== undefined && editing === chosen.id
   const runSwarm = useSwarmRun(runId)
   const threshold =
     swarms.find((swarm) => swarm.id === runSwarm?.swarmId)?.consensusThreshold ??
@@ -75,7 +76,10 @@ export function SwarmsView() {
         <select
           id="swarm-pick"
           value={chosen?.id ?? ''}
-          onChange={(event) => setSwarmId(event.target.value)}
+          onChange={(event) => {
+            setSwarmId(event.target.value)
+            setEditing(undefined)
+          }}
           style={{ width: 'auto' }}
         >
           {swarms.map((swarm) => (
@@ -101,10 +105,10 @@ export function SwarmsView() {
             <button
               type="button"
               className="ghost"
-              aria-pressed={editing === chosen.id}
+              aria-pressed={editingChosen}
               onClick={() => {
                 setNotice(undefined)
-                setEditing(editing === chosen.id ? undefined : chosen.id)
+                setEditing(editingChosen ? undefined : chosen.id)
               }}
             >
               Edit
@@ -136,7 +140,7 @@ export function SwarmsView() {
           ; threshold {chosen.consensusThreshold}, at most {chosen.maxRounds} rounds.
         </p>
       ) : null}
-      {chosen && editing === chosen.id ? (
+      {chosen && editingChosen ? (
         <SwarmForm
           key={chosen.id}
           agents={agents}
@@ -154,7 +158,7 @@ export function SwarmsView() {
         </p>
       ) : null}
       {runId ? <SwarmRunView runId={runId} threshold={threshold} /> : null}
-      {editing ? null : (
+      {editingChosen ? null : (
         <SwarmForm
           agents={agents}
           onSaved={(createdId) => {
