@@ -160,6 +160,15 @@ export const serverApi = {
     requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, { method: 'DELETE', body }),
   /** Creates a swarm (`201 { swarm }`); the server checks its members are registered agents. */
   createSwarm: (swarm: unknown) => requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm }),
+  /** Changes the fields it names of a swarm (`PATCH`, its owner or an admin): `{ swarm }`. */
+  updateSwarm: (swarmId: string, changes: Record<string, unknown>) =>
+    requestJson<{ swarm: AgentSwarm }>(endpoint, `${api}swarms/${id(swarmId)}`, {
+      method: 'PATCH',
+      body: changes,
+    }),
+  /** Deletes a swarm (its owner or an admin); its runs stay. */
+  deleteSwarm: (swarmId: string) =>
+    requestJson<unknown>(endpoint, `${api}swarms/${id(swarmId)}`, { method: 'DELETE' }),
   /** The newest conversations this page may read (so the Bus view has them after a reload). */
   listConversations: async () =>
     listIn<{ correlationId: string; lastAt: string }>(

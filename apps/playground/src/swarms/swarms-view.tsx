@@ -1,7 +1,8 @@
 import { useAdvancedAgentStore, useAgentStore, useSwarmRun } from '@baton/surface'
 import { useState } from 'react'
 import { describeError } from '../ui/describe-error'
-import { CreateSwarmForm } from './create-swarm-form'
+import { DeleteSwarmButton } from './delete-swarm-button'
+import { SwarmForm } from './swarm-form'
 import { SwarmRoundsView } from './swarm-rounds-view'
 
 function runFromHash(): string | undefined {
@@ -38,7 +39,11 @@ export function SwarmsView() {
   const [task, setTask] = useState('Which release plan should we pick?')
   const [runId, setRunId] = useState(runFromHash)
   const [error, setError] = useState<string>()
+  // The swarm being edited (its form replaces the create form), and what the last change did.
+  const [editing, setEditing] = useState<string>()
+  const [notice, setNotice] = useState<string>()
   const chosen = swarms.find((swarm) => swarm.id === swarmId) ?? swarms[0]
+  const editingChosen = chosen !== undefined && editing === chosen.id
   const runSwarm = useSwarmRun(runId)
   const threshold =
     swarms.find((swarm) => swarm.id === runSwarm?.swarmId)?.consensusThreshold ??
@@ -48,6 +53,7 @@ export function SwarmsView() {
   const start = async () => {
     if (!chosen) return
     setError(undefined)
+    setNotice(undefined)
     try {
       setRunId(await startSwarmRun(chosen.id, task))
     } catch (failure) {
@@ -70,7 +76,10 @@ export function SwarmsView() {
         <select
           id="swarm-pick"
           value={chosen?.id ?? ''}
-          onChange={(event) => setSwarmId(event.target.value)}
+          onChange={(event) => {
+            setSwarmId(event.target.value)
+            setEditing(undefined)
+          }}
           style={{ width: 'auto' }}
         >
           {swarms.map((swarm) => (
@@ -91,7 +100,37 @@ export function SwarmsView() {
         <button type="button" onClick={start} disabled={!chosen || !task.trim()}>
           Run the swarm
         </button>
+        {chosen ? (
+          <>
+            <button
+              type="button"
+              className="ghost"
+              aria-pressed={editingChosen}
+              onClick={() => {
+                setNotice(undefined)
+                setEditing(editingChosen ? undefined : chosen.id)
+              }}
+            >
+              Edit
+            </button>
+            <DeleteSwarmButton
+              key={chosen.id}
+              swarm={chosen}
+              onDeleted={(deletedId) => {
+                setEditing(undefined)
+                setSwarmId(undefined)
+                setNotice(`Deleted the swarm "${chosen.name}" (${deletedId}); its runs stay.`)
+              }}
+            />
+          </>
+        ) : null}
       </div>
+      {notice ? (
+        <p className="muted" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {chosen?.description ? <p>{chosen.description}</p> : null}
       {chosen ? (
         <p className="muted">
           Members:{' '}
@@ -101,13 +140,33 @@ export function SwarmsView() {
           ; threshold {chosen.consensusThreshold}, at most {chosen.maxRounds} rounds.
         </p>
       ) : null}
+      {chosen && editingChosen ? (
+        <SwarmForm
+          key={chosen.id}
+          agents={agents}
+          swarm={chosen}
+          onSaved={(_savedId, savedName) => {
+            setEditing(undefined)
+            setNotice(`Saved the swarm "${savedName}".`)
+          }}
+          onCancel={() => setEditing(undefined)}
+        />
+      ) : null}
       {error ? (
         <p className="error-text" role="alert">
           {error}
         </p>
       ) : null}
       {runId ? <SwarmRunView runId={runId} threshold={threshold} /> : null}
-      <CreateSwarmForm agents={agents} onCreated={setSwarmId} />
+      {editingChosen ? null : (
+        <SwarmForm
+          agents={agents}
+          onSaved={(createdId) => {
+            setNotice(undefined)
+            setSwarmId(createdId)
+          }}
+        />
+      )}
     </section>
   )
 }

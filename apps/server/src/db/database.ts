@@ -37,6 +37,8 @@ export type SwarmsTable = {
   id: string
   record: Json<Record<string, unknown>>
   created_at: Timestamp
+  /** The principal that created it (`anonymous` for swarms stored before owners were kept). */
+  owner: Generated<string>
 }
 
 export type PlansTable = {

@@ -1,4 +1,4 @@
-import { Agent } from '@baton/core'
+import { Agent, AgentSwarm } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
 import { openTestDatabase } from '../__fixtures__/test-database'
@@ -49,6 +49,27 @@ describe.each(backends)('repositories on %s', (backend) => {
       'register',
       'revoke',
     ])
+  })
+
+  it('stores a swarm with its owner, replaces its record keeping the owner, and deletes it', async () => {
+    const swarm = AgentSwarm.parse({
+      id: 'owned-team',
+      name: 'Owned',
+      strategy: 'democratic',
+      agents: [{ agentId: 'a', role: 'worker' }],
+    })
+    expect(await repositories.swarms.insert(swarm, 'key:alice')).toBe(true)
+    expect(await repositories.swarms.insert(swarm, 'key:bob')).toBe(false)
+    const changed = { ...swarm, strategy: 'round-robin' as const }
+    expect(await repositories.swarms.update(changed)).toBe(true)
+    expect(await repositories.swarms.findOwned('owned-team')).toEqual({
+      swarm: changed,
+      owner: 'key:alice',
+    })
+    expect(await repositories.swarms.update({ ...changed, id: 'no-such-team' })).toBe(false)
+    expect(await repositories.swarms.remove('owned-team')).toBe(true)
+    expect(await repositories.swarms.find('owned-team')).toBeUndefined()
+    expect(await repositories.swarms.remove('owned-team')).toBe(false)
   })
 
   it('commits a step, its ledger entries and the run state together', async () => {

@@ -1,10 +1,19 @@
-import { AgentSwarm, Budget, parseWith } from '@baton/core'
+import { AgentSwarm, Budget, parseWith, ValidationError } from '@baton/core'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { ownsOrAdministers } from '../auth/principal'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { IdParams } from './schemas'
 
 const SwarmBody = z.record(z.string(), z.unknown()).describe('an AgentSwarm (see @baton/core)')
+
+const ChangeBody = z
+  .record(z.string(), z.unknown())
+  .describe('the fields of the AgentSwarm to replace (members: the whole `agents` list)')
+
+/** The fields a change may set: every field of a swarm; `id` only to its own value. */
+const swarmFields = new Set(Object.keys(AgentSwarm.shape))
 
 // `task` is what surface's createHttpSwarmRunner sends; `input` is the documented name.
 const StartBody = z
@@ -18,9 +27,45 @@ const StartBody = z
     path: ['input'],
   })
 
-/** Swarms: create, list, read, and start a run of one (202, events at /runs/:id/events). */
+/**
+ * Swarms: create, list, read, change, delete, and start a run of one (202, events at
+ * /runs/:id/events). A swarm belongs to the principal that created it: its owner and admins
+ * may change or delete it.
+ */
 export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   const { repositories, runs } = app.baton
+
+  // Every member must be a registered agent: a refusal names each unknown one by its field.
+  const assertMembersRegistered = async (swarm: AgentSwarm) => {
+    const issues: { path: string; message: string }[] = []
+    for (const [index, member] of swarm.agents.entries()) {
+      if (!(await repositories.agents.findById(member.agentId))) {
+        issues.push({
+          path: `agents[${index}].agentId`,
+          message: `no registered agent has the id "${member.agentId}"`,
+        })
+      }
+    }
+    if (issues.length > 0) throw new ValidationError('swarm', issues)
+  }
+
+  // The stored swarm, when the caller may change it: 404 when none has the id, 403 when
+  // another principal owns it (swarm definitions are readable by every reader, so saying
+  // it exists reveals nothing).
+  const ownedSwarm = async (request: FastifyRequest, id: string) => {
+    const stored = await repositories.swarms.findOwned(id)
+    if (!stored) throw new NotFoundError('swarm', id)
+    if (!ownsOrAdministers(request.principal, stored.owner)) {
+      throw new HttpError(
+        403,
+        'FORBIDDEN',
+        `Only the principal that created swarm "${id}" (or an admin) may change or delete it.`,
+        { what: 'swarm', id },
+      )
+    }
+    return stored.swarm
+  }
+
   app.post(
     '/api/v1/swarms',
     {
@@ -29,21 +74,8 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const swarm = parseWith(AgentSwarm, request.body, 'swarm')
-      const unknown: string[] = []
-      for (const member of swarm.agents) {
-        if (!(await repositories.agents.findById(member.agentId))) unknown.push(member.agentId)
-      }
-      if (unknown.length > 0) {
-        throw new HttpError(
-          400,
-          'VALIDATION_FAILED',
-          `No registered agent has the id ${unknown.join(', ')}.`,
-          {
-            issues: unknown.map((id) => ({ path: 'agents', message: `no agent "${id}"` })),
-          },
-        )
-      }
-      if (!(await repositories.swarms.insert(swarm))) {
+      await assertMembersRegistered(swarm)
+      if (!(await repositories.swarms.insert(swarm, request.principal.id))) {
         throw new HttpError(409, 'CONFLICT', `A swarm "${swarm.id}" exists already.`, {
           id: swarm.id,
         })
@@ -61,6 +93,64 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       const swarm = await repositories.swarms.find(request.params.id)
       if (!swarm) throw new NotFoundError('swarm', request.params.id)
       return { swarm }
+    },
+  )
+  app.patch(
+    '/api/v1/swarms/:id',
+    {
+      config: { access: 'register' },
+      schema: {
+        tags: ['swarms'],
+        summary: 'Change a swarm (its owner or an admin)',
+        params: IdParams,
+        body: ChangeBody,
+      },
+    },
+    async (request) => {
+      const { id } = request.params
+      const changes = request.body
+      const current = await ownedSwarm(request, id)
+      const issues = Object.keys(changes).flatMap((field) =>
+        !swarmFields.has(field)
+          ? [{ path: field, message: 'is no field of a swarm' }]
+          : field === 'id' && changes.id !== id
+            ? [{ path: 'id', message: `a swarm's id cannot change (this one is "${id}")` }]
+            : [],
+      )
+      if (Object.keys(changes).length === 0) {
+        issues.push({ path: '', message: 'a change names at least one field of the swarm' })
+      }
+      if (issues.length > 0) throw new ValidationError('swarm change', issues)
+      // `null` clears an optional field (back to its default, if it has one; JSON has no
+      // undefined); on a required one the schema refuses it, naming the field.
+      const merged: Record<string, unknown> = { ...current, ...changes, id }
+      for (const [field, value] of Object.entries(changes)) {
+        const schema = AgentSwarm.shape[field as keyof typeof AgentSwarm.shape]
+        if (value === null && schema.isOptional()) delete merged[field]
+      }
+      const swarm = parseWith(AgentSwarm, merged, 'swarm')
+      // Only a change of members is checked again: a swarm whose member was revoked since
+      // can still be renamed or given another strategy.
+      if ('agents' in changes) await assertMembersRegistered(swarm)
+      if (!(await repositories.swarms.update(swarm))) throw new NotFoundError('swarm', id)
+      return { swarm }
+    },
+  )
+  app.delete(
+    '/api/v1/swarms/:id',
+    {
+      config: { access: 'register' },
+      schema: {
+        tags: ['swarms'],
+        summary: 'Delete a swarm (its owner or an admin); its runs stay',
+        params: IdParams,
+      },
+    },
+    async (request) => {
+      const { id } = request.params
+      await ownedSwarm(request, id)
+      if (!(await repositories.swarms.remove(id))) throw new NotFoundError('swarm', id)
+      return { deleted: id }
     },
   )
   app.post(
