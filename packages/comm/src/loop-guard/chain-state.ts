@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope/envelope'
+import type { MessageRecord } from './loop-guard'
 
 /**
  * Appends the agents an envelope visits to a conversation's path: its sender when the path
@@ -16,4 +17,9 @@ export function extendPath(path: string[], envelope: Envelope): string[] {
  */
 export function hopOf(envelope: Envelope, counted: number): number {
   return Math.max(envelope.hop, counted)
+}
+
+/** What a guard tells of a message it recorded: its id, correlation and the hop it carried. */
+export function recordOf(envelope: Envelope): MessageRecord {
+  return { id: envelope.id, correlationId: envelope.correlationId, hop: envelope.hop }
 }

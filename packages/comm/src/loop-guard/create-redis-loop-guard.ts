@@ -1,5 +1,4 @@
 import { parseWith } from '@baton/core'
-import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import type { Envelope } from '../envelope/envelope'
 import { newId } from '../envelope/new-id'
@@ -11,7 +10,8 @@ import {
 } from '../options/option-schemas'
 import { connectRedis, type RedisConnectionOptions } from '../rails/redis/connect-redis'
 import { assertExtraHops } from './assert-extra-hops'
-import { Escalation, type EscalationStatus } from './escalation'
+import type { Escalation, EscalationStatus } from './escalation'
+import { createEscalationChannel } from './escalation-channel'
 import { EscalationNotFoundError, EscalationResolvedError } from './escalation-errors'
 import { fingerprintOf } from './fingerprint-of'
 import {
@@ -21,7 +21,8 @@ import {
   type LoopGuard,
   type LoopGuardOptions,
 } from './loop-guard'
-import { ADMIT, ALLOW, HOPS, LIVE, OBSERVE, RECORDED, STOP } from './redis-loop-guard-scripts'
+import { parseEscalationRecord } from './parse-escalation-record'
+import { defineGuardScripts, type Scripted } from './scripted-redis'
 
 export type RedisLoopGuardOptions = RedisConnectionOptions &
   LoopGuardOptions & {
@@ -42,27 +43,6 @@ const RedisLoopGuardSettings = z.intersection(
   }),
 )
 
-type Script = (...args: (string | number)[]) => Promise<unknown>
-type Scripted = Redis & {
-  batonAdmit: Script
-  batonObserve: Script
-  batonRecorded: Script
-  batonAllow: Script
-  batonStop: Script
-  batonHops: Script
-  batonLive: Script
-}
-
-const scripts = {
-  batonAdmit: ADMIT,
-  batonObserve: OBSERVE,
-  batonRecorded: RECORDED,
-  batonAllow: ALLOW,
-  batonStop: STOP,
-  batonHops: HOPS,
-  batonLive: LIVE,
-}
-
 /**
  * A loop guard whose hop counts, admitted messages and escalations live in Redis and change
  * only inside Lua scripts, so buses in different processes enforce one limit on a shared
@@ -82,79 +62,20 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
   const ttl = options.maxAgeMs ?? 60 * 60 * 1000
   const now = options.now ?? Date.now
   let connection: Promise<{ client: Scripted; owned: boolean }> | undefined
-  const watchers = new Set<(escalation: Escalation) => void>()
-  let subscriber: Promise<Redis> | undefined
-  let closed = false
 
   const connect = () => {
-    connection ??= connectRedis(options, 'redis loop guard').then(({ client, owned }) => {
-      for (const [name, lua] of Object.entries(scripts)) {
-        client.defineCommand(name, { numberOfKeys: 0, lua })
-      }
-      return { client: client as Scripted, owned }
-    })
+    connection ??= connectRedis(options, 'redis loop guard').then(({ client, owned }) => ({
+      client: defineGuardScripts(client),
+      owned,
+    }))
     return connection.then(({ client }) => client)
   }
 
   // ARGV 1 to 3 of every script.
   const common = () => [prefix, now(), ttl] as const
   const escalationKey = (escalationId: string) => `${prefix}:escalation:${escalationId}`
-  const events = `${prefix}:escalation-events`
-
-  // Other buses learn of an escalation through a Redis channel; a missed announcement is not
-  // lost state, since `escalations()` reads Redis itself.
-  async function announce(escalation: Escalation): Promise<Escalation> {
-    const client = await connect()
-    await client.publish(events, JSON.stringify(escalation)).catch(() => 0)
-    return escalation
-  }
-
-  function listen(): void {
-    subscriber ??= connect().then(async (client) => {
-      const connection = client.duplicate()
-      connection.on('error', () => {})
-      connection.on('message', (_channel: string, text: string) => {
-        let parsed: ReturnType<typeof Escalation.safeParse>
-        try {
-          parsed = Escalation.safeParse(JSON.parse(text))
-        } catch {
-          return
-        }
-        if (parsed.success) for (const watcher of [...watchers]) watcher(parsed.data)
-      })
-      await connection.subscribe(events)
-      if (closed) connection.disconnect()
-      return connection
-    })
-    subscriber.catch(() => {})
-  }
-
-  // An escalation record that does not parse (written by an older or broken writer) is
-  // skipped as unknown, so it never breaks the listing of the others.
-  function parseEscalation(fields: Record<string, string>): Escalation | undefined {
-    if (!fields.id) return undefined
-    let path: unknown
-    let lastMessage: unknown
-    try {
-      path = JSON.parse(fields.path ?? '[]')
-      lastMessage = JSON.parse(fields.lastMessage ?? 'null')
-    } catch {
-      return undefined
-    }
-    const parsed = Escalation.safeParse({
-      id: fields.id,
-      correlationId: fields.correlationId,
-      hops: Number(fields.hops),
-      path,
-      lastMessage,
-      status: fields.status,
-      createdAt: fields.createdAt,
-      ...(fields.resolvedAt ? { resolvedAt: fields.resolvedAt } : {}),
-      ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
-      ...(fields.extraHops !== undefined ? { extraHops: Number(fields.extraHops) } : {}),
-    })
-    return parsed.success ? parsed.data : undefined
-  }
+  const channel = createEscalationChannel(connect, `${prefix}:escalation-events`)
+  const { announce } = channel
 
   async function readMany(ids: string[]): Promise<Escalation[]> {
     if (ids.length === 0) return []
@@ -162,7 +83,7 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
     const live = (await client.batonLive(...common(), ...ids)) as number[]
     const wanted = ids.filter((_, index) => live[index] === 1)
     const records = await Promise.all(wanted.map((id) => client.hgetall(escalationKey(id))))
-    return records.flatMap((fields) => parseEscalation(fields) ?? [])
+    return records.flatMap((fields) => parseEscalationRecord(fields) ?? [])
   }
 
   async function read(escalationId: string): Promise<Escalation | undefined> {
@@ -271,17 +192,9 @@ export function createRedisLoopGuard(options: RedisLoopGuardOptions): LoopGuard 
       const client = await connect()
       return readMany(await client.zrange(`${prefix}:escalations`, 0, -1))
     },
-    watch(listener) {
-      watchers.add(listener)
-      listen()
-      return () => {
-        watchers.delete(listener)
-      }
-    },
+    watch: channel.watch,
     async close() {
-      closed = true
-      watchers.clear()
-      if (subscriber) (await subscriber.catch(() => undefined))?.disconnect()
+      await channel.close()
       if (!connection) return
       const { client, owned } = await connection
       if (owned) await client.quit().catch(() => {})

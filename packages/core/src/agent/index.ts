@@ -3,9 +3,9 @@ export {
   type BudgetMiddlewareOptions,
   budgetMiddleware,
   type CallCharge,
-  estimateInputTokens,
 } from './budget-middleware'
 export { buildSystemPrompt } from './build-system-prompt'
+export { estimateInputTokens } from './estimate-input-tokens'
 export { grantTools } from './grant-tools'
 export { runAgent } from './run-agent'
 export {

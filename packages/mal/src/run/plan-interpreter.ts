@@ -3,6 +3,7 @@ import { evaluateCondition } from '../condition'
 import type { IfStep, LoopStep, Step } from '../plan'
 import { renderTemplate, renderValue, type TemplateScope } from '../template'
 import { carveBudget, stepLimits, throwIfStopped } from './carve-budget'
+import { noteFailurePath } from './failure-path'
 import type { BlockOutcome, Frame, StepResult } from './interpreter-types'
 import { runAgentStep } from './ops/run-agent-step'
 import { runConclaveStep } from './ops/run-conclave-step'
@@ -18,6 +19,7 @@ import { runFanout } from './run-fanout'
 import type { RunCursor } from './run-state'
 import type { StepPacer } from './step-pacer'
 import { StepTextCoalescer } from './step-text-coalescer'
+import { SPENDS_NOTHING, spentSince, usageOf } from './step-usage'
 import { toolCallRunEvent } from './tool-call-run-event'
 
 /** Distributive Omit, so each event keeps its own fields. */
@@ -49,41 +51,8 @@ export type BlockControl = {
   afterStep?: (index: number) => Promise<void>
 }
 
-const failurePaths = new WeakMap<object, string>()
-
 // Ops whose model text is streamed as `step-delta` events.
 const WRITES_TEXT = new Set<string>(['task', 'delegate', 'models_call', 'synthesize'])
-
-// Ops that never charge a budget: their usage is zero without asking the budget.
-const SPENDS_NOTHING = new Set<string>([
-  'scratch',
-  'stop',
-  'ask_user',
-  'search_agents',
-  'search_tools',
-  'search_models',
-  'conclave',
-])
-
-/** The innermost step path an error was raised at, if a step raised it. */
-export function failurePathOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? failurePaths.get(error) : undefined
-}
-
-function spentSince(budget: Budget, before: RunUsage): RunUsage {
-  const now = budget.spent()
-  return {
-    calls: now.calls - before.calls,
-    tokens: now.tokens - before.tokens,
-    costUsd: Math.round((now.costUsd - before.costUsd) * 1e12) / 1e12,
-  }
-}
-
-export function usageOf(budget: Budget | undefined): RunUsage {
-  if (!budget) return { calls: 0, tokens: 0, costUsd: 0 }
-  const { calls, tokens, costUsd } = budget.spent()
-  return { calls, tokens, costUsd }
-}
 
 /** Runs blocks of steps; control flow (if, loop, fanout, ask_user, stop) lives here. */
 export class PlanInterpreter {
@@ -113,9 +82,7 @@ export class PlanInterpreter {
         if (brake) await brake
       } catch (error) {
         // Refused before it started (the step cap, a brake that gave up): it is that step's failure.
-        if (typeof error === 'object' && error !== null && !failurePaths.has(error)) {
-          failurePaths.set(error, path)
-        }
+        noteFailurePath(error, path)
         throw error
       }
       const result = await this.#runStep(
@@ -270,9 +237,7 @@ export class PlanInterpreter {
       })
       return result
     } catch (error) {
-      if (typeof error === 'object' && error !== null && !failurePaths.has(error)) {
-        failurePaths.set(error, path)
-      }
+      noteFailurePath(error, path)
       text?.finish()
       emit({
         type: 'step-error',

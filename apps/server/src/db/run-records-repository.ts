@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely'
+import type { Database, StoredUsage } from './database'
+import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
+
+const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+
+/**
+ * The runs' own rows: a run stored, found, listed, set to a status, claimed by the process
+ * that executes it, and the trace of its attempt.
+ *
+ * @example
+ * const records = createRunRecordsRepository(db)
+ * await records.create({ id, kind: 'plan', plan, inputs })
+ */
+export function createRunRecordsRepository(db: Kysely<Database>) {
+  return {
+    async create(run: {
+      id: string
+      kind: 'plan' | 'swarm'
+      swarmId?: string
+      plan: Record<string, unknown>
+      inputs: Record<string, unknown>
+      budget?: Record<string, unknown>
+      /** The principal that starts it (default `anonymous`). */
+      owner?: string
+    }): Promise<void> {
+      await db
+        .insertInto('runs')
+        .values({
+          id: run.id,
+          kind: run.kind,
+          swarm_id: run.swarmId ?? null,
+          plan: JSON.stringify(run.plan),
+          inputs: JSON.stringify(run.inputs),
+          budget: JSON.stringify(run.budget ?? null),
+          status: 'queued',
+          output: JSON.stringify(null),
+          error: JSON.stringify(null),
+          usage: JSON.stringify(zero),
+          usage_by_wallet: JSON.stringify({}),
+          state: JSON.stringify(null),
+          owner: run.owner ?? 'anonymous',
+        })
+        .execute()
+    },
+
+    async find(id: string): Promise<StoredRun | undefined> {
+      const row = await db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst()
+      return row ? toRun(row as unknown as RunRow) : undefined
+    },
+
+    async list(options: { status?: string; owner?: string; limit: number; offset: number }) {
+      let query = db.selectFrom('runs')
+      if (options.status) query = query.where('status', '=', options.status)
+      if (options.owner) query = query.where('owner', '=', options.owner)
+      const [rows, count] = await Promise.all([
+        query
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ])
+      return {
+        runs: rows.map((row) => toRun(row as unknown as RunRow)),
+        total: Number(count.count),
+      }
+    },
+
+    async setStatus(id: string, status: RunStatus): Promise<void> {
+      await db
+        .updateTable('runs')
+        .set({ status, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute()
+    },
+
+    /**
+     * Takes a run for the process `executedBy` (status `running`); every later commit with
+     * that `executedBy` is refused once another process has taken the run. Answers the run's
+     * attempt: 1 for its first execution, one more on each takeover, resume or answer.
+     */
+    async claim(id: string, executedBy: string): Promise<number> {
+      const row = await db
+        .updateTable('runs')
+        .set((eb) => ({
+          status: 'running',
+          executed_by: executedBy,
+          attempt: eb('attempt', '+', 1),
+          updated_at: new Date(),
+        }))
+        .where('id', '=', id)
+        .returning('attempt')
+        .executeTakeFirst()
+      return row?.attempt ?? 0
+    },
+
+    /**
+     * Records the trace of the attempt that executes the run and answers the `traceparent` of
+     * the attempt before it (null for the first), which the new attempt's span links to.
+     */
+    async recordTrace(
+      id: string,
+      trace: { traceId: string; traceParent: string },
+    ): Promise<string | null> {
+      const before = await db
+        .selectFrom('runs')
+        .select('trace_parent')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      await db
+        .updateTable('runs')
+        .set({ trace_id: trace.traceId, trace_parent: trace.traceParent })
+        .where('id', '=', id)
+        .execute()
+      return before?.trace_parent ?? null
+    },
+  }
+}
