@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
@@ -8,12 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'
 import { createRepositories, type Repositories } from '../db/repositories'
-import {
-  type ClusterProcess,
-  createDatabase,
-  startCluster,
-  stopCluster,
-} from './__fixtures__/cluster'
+import { type ClusterProcess, startCluster, stopCluster } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
 
 const analyst = '0x1111111111111111111111111111111111111111'
@@ -191,8 +187,7 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
       },
       { timeoutMs: 60_000, intervalMs: 50, what: 'a swarm run mid-way' },
     )
-    victim.child.kill('SIGKILL')
-    await victim.exited
+    await victim.stop({ signal: 'SIGKILL' })
     const held = (await Promise.all(ids.map((id) => repositories.runs.find(id)))).filter(
       (run) => run?.status === 'running' && run.executedBy === victim.name,
     )

@@ -9,6 +9,7 @@ import {
   TaskState,
 } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { readSse } from '@baton/testing/sse'
@@ -18,12 +19,7 @@ import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
 import { openDatabase } from '../db/open-database'
 import { createRepositories, type Repositories } from '../db/repositories'
-import {
-  type ClusterProcess,
-  createDatabase,
-  startCluster,
-  stopCluster,
-} from './__fixtures__/cluster'
+import { type ClusterProcess, startCluster, stopCluster } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
 
 const analyst = '0x1111111111111111111111111111111111111111'

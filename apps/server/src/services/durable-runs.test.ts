@@ -57,7 +57,7 @@ const done: Record<string, Record<string, any>> = {}
 const beforeResume: Record<string, { run: Record<string, any>; ledger: Record<string, any> }> = {}
 
 afterAll(async () => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
@@ -107,8 +107,7 @@ beforeAll(async () => {
     },
     { timeoutMs: 60_000, intervalMs: 50, what: 'every run to be in the step it is killed in' },
   )
-  first.child.kill('SIGKILL')
-  await first.exited
+  await first.stop({ signal: 'SIGKILL' })
 
   second = await startServerProcess(environment)
   servers.push(second)
