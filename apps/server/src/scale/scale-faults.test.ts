@@ -1,16 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
-import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
+import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Database } from '../db/database'
-import { openDatabase } from '../db/open-database'
-import { createRepositories, type Repositories } from '../db/repositories'
-import { type ClusterProcess, startCluster, stopCluster } from './__fixtures__/cluster'
+import type { Repositories } from '../db/repositories'
+import type { ClusterProcess } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
+import { scaleCluster } from './__fixtures__/scale-cluster'
 
 const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
@@ -48,50 +44,32 @@ if (!canRun) {
   console.warn('[scale-out fault tests] redis-server or PostgreSQL not found: skipping them.')
 }
 
-const started: ClusterProcess[] = []
+const cluster = scaleCluster('baton-scale-faults-')
+const { started, byName } = cluster
 let redis: RedisServer | undefined
-let dataDir: string | undefined
 let db: Kysely<Database> | undefined
 let repositories: Repositories
 let checks: ReturnType<typeof runChecks>
 
 beforeAll(async () => {
   if (!canRun) return
-  if (!hasRedis) throw new Error('redis-server is required under CI=true')
-  if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
-  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-faults-'))
-  redis = await startRedisServer({ persistence: 'append-only' })
-  const databaseUrl = await createDatabase(postgresUrl)
-  await startCluster({
+  await cluster.start({
+    postgresUrl,
     names: ['a', 'b', 'c', 'd'],
-    databaseUrl,
-    redisUrl: redis.url,
-    dataDir,
     // A short lease, so a killed process's runs are taken over within seconds.
     environment: {
       BATON_LEASE_MS: '3000',
       BATON_WORKER_CONCURRENCY: '4',
       BATON_REDIS_TIMEOUT_MS: String(redisTimeoutMs),
     },
-    started,
   })
-  db = (await openDatabase({ dataDir, databaseUrl })).db
-  repositories = createRepositories(db)
+  redis = cluster.redis
+  db = cluster.db
+  repositories = cluster.repositories!
   checks = runChecks(repositories)
 }, 180_000)
 
-afterAll(async () => {
-  await stopCluster(started)
-  await db?.destroy()
-  await redis?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-}, 60_000)
-
-const byName = (name: string) => {
-  const found = started.find((server) => server.name === name)
-  if (!found) throw new Error(`no process ${name}`)
-  return found
-}
+afterAll(() => cluster.close(), 60_000)
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
