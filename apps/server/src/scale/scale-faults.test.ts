@@ -2,25 +2,17 @@ import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import type { Database } from '../db/database'
 import type { Repositories } from '../db/repositories'
 import type { ClusterProcess } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
 import { scaleCluster } from './__fixtures__/scale-cluster'
 
-const analyst = '0x1111111111111111111111111111111111111111'
-const reviewer = '0x2222222222222222222222222222222222222222'
 
 /** An offline plan of `steps` steps, each asking a demo agent (one charged call) and waiting `ms`. */
-const planOf = (ms: number, steps: number) => ({
-  name: `faults-${ms}x${steps}`,
-  steps: Array.from({ length: steps }, (_, index) => ({
-    op: 'delegate',
-    saveAs: `s${index}`,
-    agentWallet: index % 2 === 0 ? analyst : reviewer,
-    prompt: `[[sleep:${ms}]] step ${index}`,
-  })),
-})
+const planOf = (ms: number, steps: number) =>
+  slowDelegatePlan({ name: `faults-${ms}x${steps}`, ms, steps })
 
 // Two rounds of three members, each call slow enough to kill the process between two of them.
 const swarm = {

@@ -10,6 +10,7 @@ import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { readSse } from '@baton/testing/sse'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { cutShortPlan as cutShortPlanOf, slowDelegatePlan } from '../__fixtures__/slow-plans'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Repositories } from '../db/repositories'
 import type { ClusterProcess } from './__fixtures__/cluster'
@@ -20,35 +21,10 @@ const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
 
 /** A short offline plan: each step asks a demo agent (one charged call) and waits `ms`. */
-const planOf = (ms: number, steps = 2) => ({
-  name: `scale-${ms}`,
-  steps: Array.from({ length: steps }, (_, index) => ({
-    op: 'delegate',
-    saveAs: `s${index}`,
-    agentWallet: index % 2 === 0 ? analyst : reviewer,
-    prompt: `[[sleep:${ms}]] step ${index}`,
-  })),
-})
+const planOf = (ms: number, steps = 2) => slowDelegatePlan({ name: `scale-${ms}`, ms, steps })
 
-/**
- * Its second step spends at once (the reviewer) and then waits on the analyst: a process killed
- * in that wait dies mid-step, after the step has spent.
- */
-const cutShortPlan = {
-  name: 'scale-cut-short',
-  steps: [
-    { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:100]] first' },
-    {
-      op: 'if',
-      cond: 'true',
-      // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
-      then: [
-        { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
-        { op: 'delegate', saveAs: 'c', agentWallet: analyst, prompt: '[[sleep:4000]] third' },
-      ],
-    },
-  ],
-}
+// Killed in its second step's wait on the analyst, a process dies mid-step, after it spent.
+const cutShortPlan = cutShortPlanOf({ name: 'scale-cut-short', waiter: analyst, waitMs: 4000 })
 const cutShortFinishes = ['steps[0]', 'steps[1].then[0]', 'steps[1].then[1]', 'steps[1]']
 
 const postgresUrl = inject('postgresUrl')
