@@ -1,14 +1,11 @@
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createReceiptSigner, generateReceiptKey, signRunReceipt } from '@baton/core'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from './chromium'
-import { type ServerProcess, startServerProcess } from './server-process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable } from './chromium'
+import { openPlayground, screenshots } from './open-playground'
+import type { ServerProcess } from './server-process'
 
-const appRoot = fileURLToPath(new URL('..', import.meta.url))
-const screenshots = join(appRoot, 'e2e', 'screenshots')
 const views = ['agents', 'chat', 'runs', 'swarms', 'bus', 'spend'] as const
 const desktop = { width: 1280, height: 900 }
 const phone = { width: 375, height: 800 }
@@ -19,7 +16,6 @@ const runtimeKey = generateReceiptKey()
 const runtimeAddress = createReceiptSigner(runtimeKey).address
 
 describe.skipIf(!run)('the playground in a real browser against a real server', () => {
-  let outDir: string
   let server: ServerProcess
   let browser: Browser
   let page: Page
@@ -47,15 +43,11 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
   }
 
   beforeAll(async () => {
-    outDir = inject('playgroundDir')
-    await mkdir(screenshots, { recursive: true })
-    server = await startServerProcess({
-      playgroundDir: outDir,
+    ;({ server, browser, page } = await openPlayground({
+      pageErrors,
       env: { BATON_RUNTIME_KEY: runtimeKey },
-    })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: desktop })
-    page.on('pageerror', (error) => pageErrors.push(error.message))
+      viewport: desktop,
+    }))
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blockedByPolicy.push(message.text())
     })

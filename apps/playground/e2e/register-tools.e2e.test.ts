@@ -1,14 +1,13 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from './chromium'
-import { type ServerProcess, startServerProcess } from './server-process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable } from './chromium'
+import { openPlayground, screenshots } from './open-playground'
+import type { ServerProcess } from './server-process'
 
-const appRoot = fileURLToPath(new URL('..', import.meta.url))
-const screenshots = join(appRoot, 'e2e', 'screenshots')
 const filesServer = fileURLToPath(
   new URL('../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
 )
@@ -24,8 +23,6 @@ describe.skipIf(!run)('the registration form’s tool and model lists, in a real
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'baton-register-tools-'))
-    await mkdir(screenshots, { recursive: true })
-    const outDir = inject('playgroundDir')
     // The server's MCP catalogue names the stdio fixture server, as an operator's file would.
     const config = join(folder, 'mcp.json')
     await writeFile(
@@ -34,13 +31,10 @@ describe.skipIf(!run)('the registration form’s tool and model lists, in a real
         mcpServers: { files: { command: process.execPath, args: [filesServer, folder] } },
       }),
     )
-    server = await startServerProcess({
-      playgroundDir: outDir,
+    ;({ server, browser, page } = await openPlayground({
+      pageErrors,
       env: { BATON_MCP_CONFIG: config },
-    })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (error) => pageErrors.push(error.message))
+    }))
   }, 180_000)
 
   afterAll(async () => {

@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from './chromium'
-import { type ServerProcess, startServerProcess } from './server-process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable } from './chromium'
+import { openPlayground } from './open-playground'
+import type { ServerProcess } from './server-process'
 
-const _appRoot = fileURLToPath(new URL('..', import.meta.url))
 const run = chromiumAvailable()
 const token = 'e2e-admin-token-0123456789'
 
@@ -30,7 +29,6 @@ const slowPlan = {
 describe.skipIf(!run)(
   'the Runs view follows a run to its end, and the page works under a token',
   () => {
-    let outDir: string
     let server: ServerProcess
     let browser: Browser
     let page: Page
@@ -59,11 +57,7 @@ describe.skipIf(!run)(
         .evaluateAll((items) => items.map((item) => item.getAttribute('data-event-type')))
 
     beforeAll(async () => {
-      outDir = inject('playgroundDir')
-      server = await startServerProcess({ playgroundDir: outDir })
-      browser = await launchChromium()
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      page.on('pageerror', (error) => pageErrors.push(error.message))
+      ;({ server, browser, page } = await openPlayground({ pageErrors }))
     }, 300_000)
 
     afterAll(async () => {

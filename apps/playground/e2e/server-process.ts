@@ -1,23 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@baton/testing/ports'
+import {
+  type ServerProcess as RunningServer,
+  startServerProcess as startEntry,
+} from '@baton/testing/server-process'
 
-const root = fileURLToPath(new URL('../../..', import.meta.url))
-
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
+/** The Baton server's entry, run from source. */
+const serverEntry = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url))
 
 export type ServerProcess = {
   baseUrl: string
@@ -28,12 +20,16 @@ export type ServerProcess = {
   stop(): Promise<void>
   /** Stops it and removes the data folder. */
   dispose(): Promise<void>
-  output(): string
 }
 
 /**
- * The real Baton server (`apps/server/src/main.ts` under tsx) on 127.0.0.1, a free port and
- * a fresh data folder, serving the playground build in `playgroundDir`.
+ * The real Baton server (`apps/server/src/main.ts`) on 127.0.0.1, a free port and a fresh
+ * data folder, serving the playground build in `playgroundDir`; it can be stopped and started
+ * again on the same port and data folder (what the browser sees of a restart).
+ *
+ * @example
+ * const server = await startServerProcess({ playgroundDir: inject('playgroundDir') })
+ * await page.goto(`${server.baseUrl}/#/agents`)
  */
 export async function startServerProcess(options: {
   playgroundDir: string
@@ -42,68 +38,33 @@ export async function startServerProcess(options: {
 }): Promise<ServerProcess> {
   const port = await freePort()
   const dataDir = await mkdtemp(join(tmpdir(), 'baton-playground-e2e-'))
-  const baseUrl = `http://127.0.0.1:${port}`
-  let child: ChildProcess | undefined
-  let log = ''
+  let running: RunningServer | undefined
 
   const start = async (env: Record<string, string> = {}) => {
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=@baton/source', 'apps/server/src/main.ts'],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          BATON_DATA_DIR: dataDir,
-          BATON_PLAYGROUND_DIR: options.playgroundDir,
-          LOG_LEVEL: 'warn',
-          BATON_API_TOKEN: '',
-          ...options.env,
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    running = await startEntry({
+      entry: serverEntry,
+      environment: {
+        PORT: String(port),
+        BATON_DATA_DIR: dataDir,
+        BATON_PLAYGROUND_DIR: options.playgroundDir,
+        BATON_API_TOKEN: '',
+        ...options.env,
+        ...env,
       },
-    )
-    child.stdout?.on('data', (chunk) => {
-      log += chunk
+      timeoutMs: 180_000,
     })
-    child.stderr?.on('data', (chunk) => {
-      log += chunk
-    })
-    const exited = new Promise<never>((_, reject) =>
-      child!.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${log}`))),
-    )
-    const started = Date.now()
-    while (Date.now() - started < 180_000) {
-      const ready = await Promise.race([
-        fetch(`${baseUrl}/health`).then(
-          (response) => response.ok,
-          () => false,
-        ),
-        exited,
-      ])
-      if (ready) return
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    throw new Error(`the server did not answer within 180 s:\n${log}`)
   }
 
   const stop = async () => {
-    const running = child
-    child = undefined
-    if (!running || running.exitCode !== null) return
-    const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGTERM')
-    const timer = setTimeout(() => running.kill('SIGKILL'), 10_000)
-    await exited
-    clearTimeout(timer)
+    const stopping = running
+    running = undefined
+    if (!stopping) return
+    await stopping.stop()
   }
 
   await start()
   return {
-    baseUrl,
+    baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
     start,
     stop,
@@ -111,6 +72,5 @@ export async function startServerProcess(options: {
       await stop()
       await rm(dataDir, { recursive: true, force: true })
     },
-    output: () => log,
   }
 }

@@ -1,32 +1,22 @@
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chromiumAvailable, launchChromium } from './chromium'
-import { type ServerProcess, startServerProcess } from './server-process'
-
-const appRoot = fileURLToPath(new URL('..', import.meta.url))
-const screenshots = join(appRoot, 'e2e', 'screenshots')
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable } from './chromium'
+import { openPlayground, screenshots } from './open-playground'
+import type { ServerProcess } from './server-process'
 
 // The offline model slowed per chunk: 24 characters every 120 ms, about five seconds in all.
 const answer = 'The incident started with a failed deploy of the billing service. '.repeat(6).trim()
 const slowly = `[[chunk-delay:120]] [[answer:${answer}]]`
 
 describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a real browser', () => {
-  let outDir: string
   let server: ServerProcess
   let browser: Browser
   let page: Page
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    outDir = inject('playgroundDir')
-    await mkdir(screenshots, { recursive: true })
-    server = await startServerProcess({ playgroundDir: outDir })
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('pageerror', (error) => pageErrors.push(error.message))
+    ;({ server, browser, page } = await openPlayground({ pageErrors }))
   }, 180_000)
 
   afterAll(async () => {

@@ -29,7 +29,7 @@ const servers: ServerProcess[] = []
 const folders: string[] = []
 
 afterAll(async () => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   for (const folder of folders) await rm(folder, { recursive: true, force: true })
 })
 

@@ -1,7 +1,7 @@
 import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { createMessageBus, type MessageBus } from '@baton/comm'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import {
@@ -9,8 +9,7 @@ import {
   hostedAgent,
   type TestServices,
 } from './__fixtures__/a2a-test-services'
-import { createA2APlugin } from './a2a-plugin'
-import { a2aServicesFrom } from './a2a-services'
+import { listenA2AApp } from './__fixtures__/listen-a2a-app'
 import { askRemoteAgent } from './ask-remote-agent'
 
 let services: TestServices
@@ -20,16 +19,7 @@ let base = ''
 beforeAll(async () => {
   services = await createTestServices()
   bus = createMessageBus({ loopGuard: { maxHops: 3 } })
-  app = Fastify()
-  const a2a = a2aServicesFrom({
-    settings: { apiToken: undefined },
-    db: services.db,
-    repositories: { agents: { findById: services.findAgent, list: async () => ({ agents: [] }) } },
-    agentHost: { runHostedAgent: services.runHostedAgent },
-    bus,
-  })
-  await app.register(createA2APlugin(a2a))
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenA2AApp({ services, bus }))
 })
 afterAll(async () => {
   await app.close()

@@ -1,15 +1,15 @@
 import { createMessageBus, type MessageBus } from '@baton/comm'
 import type { Agent } from '@baton/core'
 import { sendA2AMessage } from '@baton/mal'
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createTestServices,
   hostedAgent,
   type TestServices,
 } from './__fixtures__/a2a-test-services'
-import { createA2APlugin } from './a2a-plugin'
-import { a2aInbox, a2aServicesFrom, type HostedAgentRun } from './a2a-services'
+import { listenA2AApp } from './__fixtures__/listen-a2a-app'
+import { a2aInbox, type HostedAgentRun } from './a2a-services'
 
 let services: TestServices
 let bus: MessageBus
@@ -25,7 +25,6 @@ const cardOf = (agentId: string) => `${base}/a2a/${agentId}/.well-known/agent-ca
 beforeAll(async () => {
   services = await createTestServices({ agents })
   bus = createMessageBus({ loopGuard: { maxHops: 3 } })
-  app = Fastify()
   // Each agent passes what it is told to the other one, over A2A, in the same context: an
   // agent host whose peers are reached at their endpoints.
   const forwardToPeer = async (input: HostedAgentRun) => {
@@ -45,20 +44,7 @@ beforeAll(async () => {
       hop: input.hop ?? 0,
     }
   }
-  const a2a = a2aServicesFrom({
-    settings: { apiToken: undefined },
-    db: services.db,
-    repositories: {
-      agents: {
-        findById: services.findAgent,
-        list: async () => ({ agents: [] }),
-      },
-    },
-    agentHost: { runHostedAgent: forwardToPeer },
-    bus,
-  })
-  await app.register(createA2APlugin(a2a))
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenA2AApp({ services, bus, runHostedAgent: forwardToPeer }))
 })
 afterAll(async () => {
   await app.close()

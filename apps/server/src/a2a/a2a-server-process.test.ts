@@ -13,8 +13,8 @@ import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk
 import { signAgentRegistration } from '@baton/core'
 import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import { type ServerProcess, startServerProcess } from './__fixtures__/start-server-process'
 
 let dataDir: string
 let server: ServerProcess
@@ -24,8 +24,9 @@ beforeAll(async () => {
   echo = await startEchoAgent({ mount: 'express', slowWord: 'slow' })
   // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
   server = await startServerProcess({
-    dataDir,
-    environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+    PORT: '0',
+    BATON_DATA_DIR: dataDir,
+    BATON_ALLOW_PRIVATE_ENDPOINTS: 'true',
   })
 }, 120_000)
 afterAll(async () => {
@@ -152,8 +153,9 @@ describe('A2A tasks across a restart', () => {
     await server.stop()
     // The echo agent listens on 127.0.0.1, a private endpoint: allowed for this test.
     server = await startServerProcess({
-      dataDir,
-      environment: { BATON_ALLOW_PRIVATE_ENDPOINTS: 'true' },
+      PORT: '0',
+      BATON_DATA_DIR: dataDir,
+      BATON_ALLOW_PRIVATE_ENDPOINTS: 'true',
     })
     const client = await sdkClient(`${server.url}/a2a/analyst/.well-known/agent-card.json`)
     const found = await client.getTask(GetTaskRequest.fromJSON({ id: rememberedTaskId }))

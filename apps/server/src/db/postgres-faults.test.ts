@@ -19,7 +19,7 @@ let databaseName = ''
 let dataDir: string | undefined
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) server.child.kill('SIGKILL')
+  await server?.stop({ signal: 'SIGKILL' })
   await cluster?.stop()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })

@@ -10,7 +10,7 @@ const servers: ServerProcess[] = []
 let dataDir: string | undefined
 
 afterAll(async () => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 

@@ -23,10 +23,7 @@ let disk: Tmpfs | undefined
 let server: ServerProcess | undefined
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGKILL')
-    await server.exited
-  }
+  await server?.stop({ signal: 'SIGKILL' })
   await disk?.unmount()
 })
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort } from '@baton/testing/ports'
+import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
-import { createDatabase } from './__fixtures__/cluster'
 
 const postgresUrl = inject('postgresUrl')
 const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) server.child.kill('SIGKILL')
+  await server?.stop({ signal: 'SIGKILL' })
   await redis?.stop()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })

@@ -1,34 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
-import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
+import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import type { Database } from '../db/database'
-import { openDatabase } from '../db/open-database'
-import { createRepositories, type Repositories } from '../db/repositories'
-import {
-  type ClusterProcess,
-  createDatabase,
-  startCluster,
-  stopCluster,
-} from './__fixtures__/cluster'
+import type { Repositories } from '../db/repositories'
+import type { ClusterProcess } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
+import { scaleCluster } from './__fixtures__/scale-cluster'
 
-const analyst = '0x1111111111111111111111111111111111111111'
-const reviewer = '0x2222222222222222222222222222222222222222'
 
 /** An offline plan of `steps` steps, each asking a demo agent (one charged call) and waiting `ms`. */
-const planOf = (ms: number, steps: number) => ({
-  name: `faults-${ms}x${steps}`,
-  steps: Array.from({ length: steps }, (_, index) => ({
-    op: 'delegate',
-    saveAs: `s${index}`,
-    agentWallet: index % 2 === 0 ? analyst : reviewer,
-    prompt: `[[sleep:${ms}]] step ${index}`,
-  })),
-})
+const planOf = (ms: number, steps: number) =>
+  slowDelegatePlan({ name: `faults-${ms}x${steps}`, ms, steps })
 
 // Two rounds of three members, each call slow enough to kill the process between two of them.
 const swarm = {
@@ -52,50 +36,32 @@ if (!canRun) {
   console.warn('[scale-out fault tests] redis-server or PostgreSQL not found: skipping them.')
 }
 
-const started: ClusterProcess[] = []
+const cluster = scaleCluster('baton-scale-faults-')
+const { started, byName } = cluster
 let redis: RedisServer | undefined
-let dataDir: string | undefined
 let db: Kysely<Database> | undefined
 let repositories: Repositories
 let checks: ReturnType<typeof runChecks>
 
 beforeAll(async () => {
   if (!canRun) return
-  if (!hasRedis) throw new Error('redis-server is required under CI=true')
-  if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
-  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-faults-'))
-  redis = await startRedisServer({ persistence: 'append-only' })
-  const databaseUrl = await createDatabase(postgresUrl)
-  await startCluster({
+  await cluster.start({
+    postgresUrl,
     names: ['a', 'b', 'c', 'd'],
-    databaseUrl,
-    redisUrl: redis.url,
-    dataDir,
     // A short lease, so a killed process's runs are taken over within seconds.
     environment: {
       BATON_LEASE_MS: '3000',
       BATON_WORKER_CONCURRENCY: '4',
       BATON_REDIS_TIMEOUT_MS: String(redisTimeoutMs),
     },
-    started,
   })
-  db = (await openDatabase({ dataDir, databaseUrl })).db
-  repositories = createRepositories(db)
+  redis = cluster.redis
+  db = cluster.db
+  repositories = cluster.repositories!
   checks = runChecks(repositories)
 }, 180_000)
 
-afterAll(async () => {
-  await stopCluster(started)
-  await db?.destroy()
-  await redis?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-}, 60_000)
-
-const byName = (name: string) => {
-  const found = started.find((server) => server.name === name)
-  if (!found) throw new Error(`no process ${name}`)
-  return found
-}
+afterAll(() => cluster.close(), 60_000)
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
@@ -191,8 +157,7 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
       },
       { timeoutMs: 60_000, intervalMs: 50, what: 'a swarm run mid-way' },
     )
-    victim.child.kill('SIGKILL')
-    await victim.exited
+    await victim.stop({ signal: 'SIGKILL' })
     const held = (await Promise.all(ids.map((id) => repositories.runs.find(id)))).filter(
       (run) => run?.status === 'running' && run.executedBy === victim.name,
     )

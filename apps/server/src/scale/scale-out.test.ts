@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import {
   CancelTaskRequest,
   GetTaskRequest,
@@ -10,55 +7,24 @@ import {
 } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { waitFor } from '@baton/testing/processes'
-import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
+import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { readSse } from '@baton/testing/sse'
-import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { cutShortPlan as cutShortPlanOf, slowDelegatePlan } from '../__fixtures__/slow-plans'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
-import type { Database } from '../db/database'
-import { openDatabase } from '../db/open-database'
-import { createRepositories, type Repositories } from '../db/repositories'
-import {
-  type ClusterProcess,
-  createDatabase,
-  startCluster,
-  stopCluster,
-} from './__fixtures__/cluster'
+import type { Repositories } from '../db/repositories'
+import type { ClusterProcess } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
+import { scaleCluster } from './__fixtures__/scale-cluster'
 
 const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
 
 /** A short offline plan: each step asks a demo agent (one charged call) and waits `ms`. */
-const planOf = (ms: number, steps = 2) => ({
-  name: `scale-${ms}`,
-  steps: Array.from({ length: steps }, (_, index) => ({
-    op: 'delegate',
-    saveAs: `s${index}`,
-    agentWallet: index % 2 === 0 ? analyst : reviewer,
-    prompt: `[[sleep:${ms}]] step ${index}`,
-  })),
-})
+const planOf = (ms: number, steps = 2) => slowDelegatePlan({ name: `scale-${ms}`, ms, steps })
 
-/**
- * Its second step spends at once (the reviewer) and then waits on the analyst: a process killed
- * in that wait dies mid-step, after the step has spent.
- */
-const cutShortPlan = {
-  name: 'scale-cut-short',
-  steps: [
-    { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:100]] first' },
-    {
-      op: 'if',
-      cond: 'true',
-      // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
-      then: [
-        { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
-        { op: 'delegate', saveAs: 'c', agentWallet: analyst, prompt: '[[sleep:4000]] third' },
-      ],
-    },
-  ],
-}
+// Killed in its second step's wait on the analyst, a process dies mid-step, after it spent.
+const cutShortPlan = cutShortPlanOf({ name: 'scale-cut-short', waiter: analyst, waitMs: 4000 })
 const cutShortFinishes = ['steps[0]', 'steps[1].then[0]', 'steps[1].then[1]', 'steps[1]']
 
 const postgresUrl = inject('postgresUrl')
@@ -67,49 +33,29 @@ if (!canRun) {
   console.warn('[scale-out tests] redis-server or PostgreSQL not found: skipping them.')
 }
 
-const started: ClusterProcess[] = []
+const cluster = scaleCluster('baton-scale-')
+const { byName } = cluster
 let processes: ClusterProcess[] = []
 let redis: RedisServer | undefined
-let dataDir: string | undefined
-let db: Kysely<Database> | undefined
 let repositories: Repositories
 
 beforeAll(async () => {
   if (!canRun) return
-  if (!hasRedis) throw new Error('redis-server is required under CI=true')
-  if (!postgresUrl) throw new Error('PostgreSQL is required under CI=true')
-  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-scale-'))
-  redis = await startRedisServer({ persistence: 'append-only' })
-  const databaseUrl = await createDatabase(postgresUrl)
-  processes = await startCluster({
+  processes = await cluster.start({
+    postgresUrl,
     // d serves HTTP only: it adds runs to the queue and never takes one.
     names: ['a', 'b', 'c', 'd'],
     environmentOf: { d: { BATON_ROLE: 'api' } },
-    databaseUrl,
-    redisUrl: redis.url,
-    dataDir,
     // A short lease, so a killed process's runs are taken over within seconds.
     environment: { BATON_LEASE_MS: '3000', BATON_WORKER_CONCURRENCY: '8' },
-    started,
   })
   // The api-only process is addressed by name only; the others run everything.
   processes = processes.filter((server) => server.name !== 'd')
-  db = (await openDatabase({ dataDir, databaseUrl })).db
-  repositories = createRepositories(db)
+  redis = cluster.redis
+  repositories = cluster.repositories!
 }, 180_000)
 
-afterAll(async () => {
-  await stopCluster(started)
-  await db?.destroy()
-  await redis?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-}, 60_000)
-
-const byName = (name: string) => {
-  const found = started.find((server) => server.name === name)
-  if (!found) throw new Error(`no process ${name}`)
-  return found
-}
+afterAll(() => cluster.close(), 60_000)
 
 async function post(url: string, body: unknown) {
   const response = await fetch(url, {

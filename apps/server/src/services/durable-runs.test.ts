@@ -5,6 +5,7 @@ import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { cutShortPlan as cutShortPlanOf } from '../__fixtures__/slow-plans'
 import { openDatabase } from '../db/open-database'
 import { createRunsRepository } from '../db/runs-repository'
 
@@ -23,23 +24,8 @@ const plan = {
   ],
 }
 
-// Its second step spends at once (the reviewer) and then waits on the tester: a process killed
-// in that wait dies mid-step, after the step has spent.
-const cutShortPlan = {
-  name: 'cut-short',
-  steps: [
-    { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:100]] first' },
-    {
-      op: 'if',
-      cond: 'true',
-      // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
-      then: [
-        { op: 'delegate', saveAs: 'b', agentWallet: reviewer, prompt: 'second, at once' },
-        { op: 'delegate', saveAs: 'c', agentWallet: tester, prompt: '[[sleep:6000]] third' },
-      ],
-    },
-  ],
-}
+// Killed in its second step's wait on the tester, a process dies mid-step, after it spent.
+const cutShortPlan = cutShortPlanOf({ name: 'cut-short', waiter: tester, waitMs: 6000 })
 
 type LedgerRow = { wallet: string; stepPath: string | null; attempt: number; calls: number }
 
@@ -57,7 +43,7 @@ const done: Record<string, Record<string, any>> = {}
 const beforeResume: Record<string, { run: Record<string, any>; ledger: Record<string, any> }> = {}
 
 afterAll(async () => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
@@ -107,8 +93,7 @@ beforeAll(async () => {
     },
     { timeoutMs: 60_000, intervalMs: 50, what: 'every run to be in the step it is killed in' },
   )
-  first.child.kill('SIGKILL')
-  await first.exited
+  await first.stop({ signal: 'SIGKILL' })
 
   second = await startServerProcess(environment)
   servers.push(second)

@@ -51,7 +51,7 @@ let server: ServerProcess | undefined
 let dataDir: string | undefined
 
 afterAll(async () => {
-  if (server && server.child.exitCode === null) server.child.kill('SIGKILL')
+  await server?.stop({ signal: 'SIGKILL' })
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 

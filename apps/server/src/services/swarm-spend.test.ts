@@ -73,8 +73,7 @@ const done: Record<string, Json> = {}
 let reference: Json
 
 afterAll(async () => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
-  await Promise.all(servers.map((server) => server.exited))
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
@@ -144,8 +143,7 @@ beforeAll(async () => {
       what: `every swarm run to spend ${spentBeforeKill} calls`,
     },
   )
-  first.child.kill('SIGKILL')
-  await first.exited
+  await first.stop({ signal: 'SIGKILL' })
   // Between the two processes, the journals as the killed one left them (PGlite is one
   // process's: read it while no server holds it).
   const pglite = await PGlite.create(path.join(dataDir, 'pglite'))

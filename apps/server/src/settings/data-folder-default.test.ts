@@ -29,11 +29,6 @@ const environmentWith = (home: string, more: Record<string, string> = {}) => ({
   BATON_SEED: 'false',
   ...more,
 })
-const stop = async (server: Awaited<ReturnType<typeof startServerProcess>>) => {
-  server.child.kill('SIGTERM')
-  await server.exited
-}
-
 afterAll(async () => {
   await cluster?.stop()
   for (const created of made) await rm(created, { recursive: true, force: true })
@@ -47,7 +42,7 @@ describe('the default data folder', () => {
     for (const cwd of [serverFolder, elsewhere]) {
       const server = await startServerProcess(environmentWith(home), { cwd })
       expect(server.output()).toContain(`data folder: ${path.join(home, '.baton')}`)
-      await stop(server)
+      await server.stop()
     }
     expect(await readdir(path.join(home, '.baton'))).toEqual(
       expect.arrayContaining(['pglite', 'runtime-key']),
@@ -75,7 +70,7 @@ describe.skipIf(!bin)('a server on PostgreSQL (DATABASE_URL)', () => {
       }
       expect(runtime.source).toBe('database')
       addresses.push(runtime.address)
-      await stop(server)
+      await server.stop()
     }
     expect(addresses[1]).toBe(addresses[0])
     expect(await readdir(home)).toEqual([])

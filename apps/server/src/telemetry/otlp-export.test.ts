@@ -70,8 +70,7 @@ describe('a server started with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     ])
   })
   afterAll(async () => {
-    for (const each of [server, peer]) each?.child.kill('SIGTERM')
-    await Promise.all([server?.exited, peer?.exited])
+    await Promise.all([server?.stop(), peer?.stop()])
     await receiver?.close()
     for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true })
   })

@@ -1,4 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import { readSse, type SseEvent } from '@baton/testing/sse'
 import { streamText } from 'ai'
 import { createInstantLanguageModel } from '../../instant'
 import { startBatonServer } from '../../servers/start-baton-server'
@@ -6,35 +7,15 @@ import type { Figure, Subjects } from '../types'
 import { streamChunks, streamCount } from './stream-case'
 import { medianOf } from './stream-subjects'
 
-type SseEvent = { event?: string; data: string }
-
-/** Reads `url`'s server-sent events, handing each to `onEvent` until it says stop or the stream ends. */
+/** Reads `response`'s server-sent events, handing each to `onEvent` until it says stop or the stream ends. */
 async function readEvents(
   response: Response,
   onEvent: (event: SseEvent) => boolean | undefined,
 ): Promise<void> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      buffer += value
-      let end = buffer.indexOf('\n\n')
-      while (end !== -1) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        end = buffer.indexOf('\n\n')
-        const event: SseEvent = { data: '' }
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) event.event = line.slice(7)
-          else if (line.startsWith('data: ')) event.data += line.slice(6)
-        }
-        if (onEvent(event)) return
-      }
-    }
+    for await (const event of readSse(response.body!)) if (onEvent(event)) return
   } finally {
-    await reader.cancel().catch(() => {})
+    await response.body?.cancel().catch(() => {})
   }
 }
 

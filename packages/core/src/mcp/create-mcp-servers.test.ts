@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isAlive, waitFor } from '@baton/testing/processes'
+import { startServerProcess } from '@baton/testing/server-process'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADA_WALLET, makeAgent } from '../agent/__fixtures__/make-agent'
 import { runAgent } from '../agent/run-agent'
@@ -289,19 +289,13 @@ describe('createMcpServers over stdio', () => {
 
 describe('createMcpServers over Streamable HTTP', () => {
   it('lists and calls the tools of a server reached by URL', async () => {
-    const child = spawn(process.execPath, [fixture, root, '--http'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const server = await startServerProcess({
+      entry: fixture,
+      args: [root, '--http'],
+      listening: /listening (\S+)/,
     })
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = ''
-        child.stdout.on('data', (chunk) => {
-          out += chunk
-          const match = /listening (\S+)/.exec(out)
-          if (match) resolve(match[1]!)
-        })
-        child.once('exit', () => reject(new Error('the HTTP fixture exited')))
-      })
+      const url = server.url
       const servers = createMcpServers({
         mcpServers: { remote: { url, headers: { 'X-Baton-Test': 'sent' } } },
       })
@@ -326,7 +320,7 @@ describe('createMcpServers over Streamable HTTP', () => {
       )
       expect(result.text).toContain('Tuesday 14:00 UTC')
     } finally {
-      child.kill('SIGKILL')
+      await server.stop({ signal: 'SIGKILL' })
     }
   })
 })

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { lstat, mkdir, readdir, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { stopChild } from '@baton/testing/processes'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempRoot } from '../supervisor/__fixtures__/helpers'
 import { createDirectoryWorkspace } from './create-directory-workspace'
@@ -20,11 +21,7 @@ let remove: () => Promise<void>
 let swapper: ChildProcess | undefined
 beforeEach(async () => ({ root, remove } = await makeTempRoot()))
 async function stopSwapper(): Promise<void> {
-  if (swapper && swapper.exitCode === null && swapper.signalCode === null) {
-    const exited = new Promise((resolve) => swapper?.once('exit', resolve))
-    swapper.kill('SIGKILL')
-    await exited
-  }
+  if (swapper) await stopChild(swapper, { signal: 'SIGKILL' })
   swapper = undefined
 }
 

@@ -29,3 +29,14 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.writeHead(status, { 'content-type': 'application/json' })
   response.end(JSON.stringify(body))
 }
+
+/** The JSON body of a request the test server received (undefined when it is empty). */
+export function readBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    let text = ''
+    request.on('data', (chunk) => {
+      text += chunk
+    })
+    request.on('end', () => resolve(text ? JSON.parse(text) : undefined))
+  })
+}

@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { Envelope, Escalation } from '@baton/comm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { opsOrchestrator } from '../__fixtures__/agents'
-import { sendJson, startServer, type TestServer } from '../__fixtures__/http-server'
+import { readBody, sendJson, startServer, type TestServer } from '../__fixtures__/http-server'
 import { createAdvancedAgentStore } from '../advanced-agent-store/create-advanced-agent-store'
 import { createAgentStore } from '../agent-store/create-agent-store'
 import { createDelegation } from '../delegation/create-delegation'
@@ -50,16 +50,6 @@ const escalation: Escalation = {
   lastMessage: envelope({ id: 'm5', hop: 5 }),
   status: 'open',
   createdAt: '2026-12-01T08:00:01.000Z',
-}
-
-function readBody(request: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    let text = ''
-    request.on('data', (chunk) => {
-      text += chunk
-    })
-    request.on('end', () => resolve(text ? JSON.parse(text) : undefined))
-  })
 }
 
 /** A server speaking the bus part of the Baton HTTP API, with a stream the test writes to. */

@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sendJson, startServer, type TestServer } from '../__fixtures__/http-server'
+import { readBody, sendJson, startServer, type TestServer } from '../__fixtures__/http-server'
 import type { SwarmRunEvent } from '../swarm-runner/types'
 import { createServerSwarmRunner } from './create-server-swarm-runner'
 import { requestJson } from './request-json'
@@ -10,16 +9,6 @@ afterEach(async () => {
   await server?.close()
   server = undefined
 })
-
-function readBody(request: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    let text = ''
-    request.on('data', (chunk) => {
-      text += chunk
-    })
-    request.on('end', () => resolve(text ? JSON.parse(text) : undefined))
-  })
-}
 
 const result = {
   status: 'done',

@@ -1,24 +1,8 @@
 import path from 'node:path'
 import { freePort } from '@baton/testing/ports'
-import pg from 'pg'
 import { type ServerProcess, startServerProcess } from '../../__fixtures__/server-process'
 
 export type ClusterProcess = ServerProcess & { name: string }
-
-/** A fresh, empty database in the PostgreSQL cluster at `clusterUrl`; its URL. */
-export async function createDatabase(clusterUrl: string): Promise<string> {
-  const name = `baton_scale_${process.pid}_${Date.now()}`
-  const client = new pg.Client({ connectionString: clusterUrl })
-  await client.connect()
-  try {
-    await client.query(`create database ${name}`)
-  } finally {
-    await client.end()
-  }
-  const url = new URL(clusterUrl)
-  url.pathname = `/${name}`
-  return url.toString()
-}
 
 /**
  * Starts server processes (`main.ts`) sharing one PostgreSQL and one Redis, each on a free
@@ -64,13 +48,5 @@ export async function startCluster(options: {
 
 /** Stops every process: SIGTERM, then SIGKILL after `graceMs`. */
 export async function stopCluster(processes: ClusterProcess[], graceMs = 10_000): Promise<void> {
-  await Promise.all(
-    processes.map(async (server) => {
-      if (server.child.exitCode !== null || server.child.signalCode !== null) return
-      server.child.kill('SIGTERM')
-      const timer = setTimeout(() => server.child.kill('SIGKILL'), graceMs)
-      await server.exited
-      clearTimeout(timer)
-    }),
-  )
+  await Promise.all(processes.map((server) => server.stop({ graceMs })))
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@baton/testing/ports'
+import { killAll } from '@baton/testing/processes'
 import { hasRedis, installRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMessageBus } from '../../bus/create-message-bus'
@@ -53,7 +54,7 @@ describe.skipIf(!hasRedis && !process.env.CI)('createRedisRail and createRedisLo
   })
 
   afterAll(async () => {
-    for (const peer of peers) peer.kill('SIGKILL')
+    killAll(peers)
     await redis?.stop()
   })
 

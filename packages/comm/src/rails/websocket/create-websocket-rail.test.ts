@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { killAll } from '@baton/testing/processes'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer } from 'ws'
 import { createMessageBus } from '../../bus/create-message-bus'
@@ -13,7 +14,7 @@ const children: ChildProcess[] = []
 const servers: Server[] = []
 
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL')
+  killAll(children.splice(0))
   for (const server of servers.splice(0)) server.close()
 })
 

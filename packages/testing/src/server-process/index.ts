@@ -1,0 +1,6 @@
+export {
+  runServerToExit,
+  type ServerEntryOptions,
+  type ServerProcess,
+  startServerProcess,
+} from './start-server-process'
