@@ -1,5 +1,6 @@
 import { SendMessageRequest, type Task } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { AgentSwarm } from '@baton/core'
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -112,6 +113,52 @@ describe('GET /api/v1/runs/:id/events, streamed', () => {
     const rest = textOf(resumed)
     expect(rest.length).toBeGreaterThan(0)
     expect(words.endsWith(rest)).toBe(true)
+  })
+})
+
+describe('GET /api/v1/runs/:id/events of a swarm run, streamed', () => {
+  it("carries each member call's text as live step-delta events, with the member's path and wallet", async () => {
+    const pair = AgentSwarm.parse({
+      id: 'stream-pair',
+      name: 'Stream pair',
+      strategy: 'round-robin',
+      maxRounds: 1,
+      agents: [
+        { agentId: 'analyst', role: 'worker' },
+        { agentId: 'tester', role: 'worker' },
+      ],
+    })
+    await app.baton.repositories.swarms.insert(pair)
+    const response = await fetch(`${base}/api/v1/swarms/stream-pair/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ task: `[[sleep:300]] [[chunk-delay:10]] [[answer:${words}]]` }),
+    })
+    expect(response.status).toBe(202)
+    const { runId } = (await response.json()) as { runId: string }
+    const events = await readEvents(`${base}/api/v1/runs/${runId}/events`)
+    const kinds = events.map((event) => event.event)
+    expect(kinds.at(-1)).toBe('swarm-finish')
+    for (const agentId of ['analyst', 'tester']) {
+      const agent = await app.baton.repositories.agents.findById(agentId)
+      const deltas = events.filter(
+        (event) => event.event === 'step-delta' && event.body.agentId === agentId,
+      )
+      expect(deltas.length).toBeGreaterThan(2)
+      expect(deltas.every((delta) => delta.id === undefined)).toBe(true)
+      for (const delta of deltas) {
+        expect(delta.body).toMatchObject({ path: `r1/${agentId}`, wallet: agent!.wallet, round: 1 })
+      }
+      expect(deltas.map((delta) => delta.body.text).join('')).toBe(words)
+      // Before the member's message, which has the answer whole.
+      const message = events.findIndex(
+        (event) => event.event === 'swarm-message' && event.body.agentId === agentId,
+      )
+      expect(events.indexOf(deltas.at(-1)!)).toBeLessThan(message)
+    }
+    // Live only: none is stored.
+    const stored = await app.baton.repositories.runs.events(runId, -1)
+    expect(stored.map((event) => event.type)).not.toContain('step-delta')
   })
 })
 

@@ -49,6 +49,7 @@ import { planTools } from './plan-tools'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
+import { swarmDelta } from './swarm-delta'
 import { uncountedSpend } from './uncounted-spend'
 
 export type StartRunInput = {
@@ -755,6 +756,8 @@ class Runs implements RunService {
         budget,
         journal,
         onEvent: (event: SwarmEvent) => {
+          // A member's streamed text is live only, like a plan step's: after the last stored event.
+          if (event.type === 'step-delta') return this.notifier.delta(swarmDelta(event, sequence))
           this.#options.onRunEvent?.('swarm', event)
           const stored = {
             ...event,
