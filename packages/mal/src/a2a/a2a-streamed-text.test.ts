@@ -1,29 +1,10 @@
 import type { TaskArtifactUpdateEvent } from '@a2a-js/sdk'
+import { textArtifactUpdate } from '@baton/testing/a2a'
 import { describe, expect, it } from 'vitest'
 import { A2AStreamedText } from './a2a-streamed-text'
 
-const update = (artifactId: string, text: string, append: boolean): TaskArtifactUpdateEvent => ({
-  taskId: 't',
-  contextId: 'c',
-  artifact: {
-    artifactId,
-    name: artifactId,
-    description: '',
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        metadata: undefined,
-        filename: '',
-        mediaType: 'text/plain',
-      },
-    ],
-    metadata: undefined,
-    extensions: [],
-  },
-  append,
-  lastChunk: false,
-  metadata: undefined,
-})
+const update = (artifactId: string, text: string, append: boolean) =>
+  textArtifactUpdate({ taskId: 't', contextId: 'c', artifactId, text, append })
 
 function follow(updates: TaskArtifactUpdateEvent[]): string[] {
   const pieces: string[] = []

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { TaskState } from '@a2a-js/sdk'
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server'
+import { textArtifactUpdate } from './text-artifact-update'
 
 export type EchoExecutorOptions = {
   /** How long each task works before it answers (default 0). */
@@ -78,28 +79,9 @@ export function createEchoExecutor({
       bus.publish(status(TaskState.TASK_STATE_WORKING))
       const answer = `echo: ${said}`
       const update = (text: string, append: boolean) =>
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: {
-            artifactId,
-            name: artifactId,
-            description: '',
-            parts: [
-              {
-                content: { $case: 'text', value: text },
-                metadata: undefined,
-                filename: '',
-                mediaType: 'text/plain',
-              },
-            ],
-            metadata: undefined,
-            extensions: [],
-          },
-          append,
-          lastChunk: !append,
-          metadata: undefined,
-        })
+        AgentEvent.artifactUpdate(
+          textArtifactUpdate({ taskId, contextId, artifactId, text, append }),
+        )
       try {
         const slow = slowWord !== undefined && said.includes(slowWord)
         await sleep(slow ? 120_000 : workMs, undefined, { signal: stop.signal })
