@@ -20,16 +20,20 @@ export type ServerProcess = {
 }
 
 /**
- * Starts `servers/serve.ts <kind>` in a process of its own and talks to it over its stdin and
+ * Starts `servers/serve.ts <kind>` in a process of its own (`env` added to this one's) and talks to it over its stdin and
  * stdout, one JSON line at a time.
  *
  * @example
  * const server = await startServerProcess('baton')
  * server.send('memory'); const { memory } = await server.next('memory')
  */
-export async function startServerProcess(kind: string): Promise<ServerProcess> {
+export async function startServerProcess(
+  kind: string,
+  options: { env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, serve, kind], {
     cwd: benchDirectory,
+    env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const waiting: { key: string; resolve(value: never): void }[] = []

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startCpuProfile } from '../measure/cpu-profile'
 import { installQueryCounter, type QueryCounter } from './count-queries'
+import { longStreamModel } from './long-stream-model'
 import { startA2AReference } from './start-a2a-reference'
 import { startBatonServer } from './start-baton-server'
 import { startFastifyHello } from './start-fastify-hello'
@@ -14,6 +15,13 @@ const starters: Record<string, () => Promise<StartedServer>> = {
   'fastify-hello': startFastifyHello,
   'a2a-reference': startA2AReference,
   baton: startBatonServer,
+  // The stream row's server: `offline:stream` answers with BATON_BENCH_STREAM_CHUNKS deltas.
+  'baton-stream': () =>
+    startBatonServer({
+      models: {
+        'offline:stream': longStreamModel(Number(process.env.BATON_BENCH_STREAM_CHUNKS ?? 2_000)),
+      },
+    }),
 }
 
 const kind = process.argv[2] ?? ''

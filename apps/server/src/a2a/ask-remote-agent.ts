@@ -16,6 +16,8 @@ export type AskRemoteAgentOptions = {
   timeoutMs?: number
   /** How the endpoint is called (default: public addresses only, no redirects). */
   fetch?: typeof globalThis.fetch
+  /** The answer's text as it comes, when the agent streams (see `sendA2AMessage`). */
+  onText?: (text: string) => void
 }
 
 let publicOnlyFetch: typeof globalThis.fetch | undefined
@@ -48,5 +50,6 @@ export async function askRemoteAgent(options: AskRemoteAgentOptions): Promise<A2
     fetch: options.fetch ?? defaultFetch(),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onText ? { onText: options.onText } : {}),
   })
 }

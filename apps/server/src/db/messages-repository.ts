@@ -16,17 +16,27 @@ export function createMessagesRepository(db: Kysely<Database>) {
     owners.set(correlationId, owner)
     return owner
   }
+  // Ids of the envelopes this process stored last (oldest dropped first).
+  const justStored = new Set<string>()
+  const rememberStored = (id: string) => {
+    justStored.add(id)
+    if (justStored.size > 1_000) justStored.delete(justStored.values().next().value!)
+  }
   return {
     /**
      * Records `owner` as the owner of the conversation unless it has one; answers the owner
      * it has (the caller's when it is new).
      */
     async claimConversation(correlationId: string, owner: string): Promise<string> {
-      await db
+      // A new conversation (the common case) is claimed in one statement; only a taken one
+      // asks who holds it.
+      const claimed = await db
         .insertInto('conversation_owners')
         .values({ correlation_id: correlationId, owner })
         .onConflict((conflict) => conflict.column('correlation_id').doNothing())
-        .execute()
+        .returning('owner')
+        .executeTakeFirst()
+      if (claimed) return remember(correlationId, claimed.owner)
       return (await this.conversationOwner(correlationId)) ?? owner
     },
     /** The principal that started the conversation (undefined: none from outside did). */
@@ -42,6 +52,10 @@ export function createMessagesRepository(db: Kysely<Database>) {
     },
     /** Stores an envelope once (by id); answers whether this call stored it. */
     async save(envelope: Envelope): Promise<boolean> {
+      // The HTTP route stores a message before the bus reports it, and the bus's listener
+      // stores every message it reports: the second save of one this process has just stored
+      // would be a statement in front of the agent's first model call.
+      if (justStored.has(envelope.id)) return false
       const result = await db
         .insertInto('messages')
         .values({
@@ -51,10 +65,13 @@ export function createMessagesRepository(db: Kysely<Database>) {
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
         .executeTakeFirst()
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+      const stored = Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+      if (stored) rememberStored(envelope.id)
+      return stored
     },
     /** Forgets an envelope stored for a send the bus then refused. */
     async remove(id: string): Promise<void> {
+      justStored.delete(id)
       await db.deleteFrom('messages').where('id', '=', id).execute()
     },
     async conversation(correlationId: string): Promise<Envelope[]> {

@@ -129,6 +129,34 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await runs.find('stop-never')).toBeUndefined()
   })
 
+  it('claims a conversation for its first owner only, and stores an envelope once', async () => {
+    const messages = repositories.messages
+    expect(await messages.claimConversation('corr-claim', 'alice')).toBe('alice')
+    // A second claimant is told who holds it, from a fresh repository (nothing remembered) too.
+    expect(await messages.claimConversation('corr-claim', 'bob')).toBe('alice')
+    expect(
+      await createRepositories(opened.db).messages.claimConversation('corr-claim', 'bob'),
+    ).toBe('alice')
+    const envelope = {
+      id: 'msg-once',
+      from: { agentId: 'person' },
+      to: { agentId: 'analyst' },
+      content: 'hi',
+      type: 'direct' as const,
+      correlationId: 'corr-claim',
+      hop: 0,
+      createdAt: new Date().toISOString(),
+    }
+    expect(await messages.save(envelope)).toBe(true)
+    // The bus's listener saving what the route stored: answered without a second row.
+    expect(await messages.save(envelope)).toBe(false)
+    expect(await createRepositories(opened.db).messages.save(envelope)).toBe(false)
+    expect((await messages.conversation('corr-claim')).map((each) => each.id)).toEqual(['msg-once'])
+    // A removed envelope (a send the bus refused) is stored again when it is sent again.
+    await messages.remove('msg-once')
+    expect(await messages.save(envelope)).toBe(true)
+  })
+
   it('stores memory per scope, newest last, and clears a scope', async () => {
     const memory = createDatabaseMemoryStore(opened.db)
     const at = new Date().toISOString()

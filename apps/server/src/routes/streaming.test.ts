@@ -1,5 +1,12 @@
-import { SendMessageRequest, type Task } from '@a2a-js/sdk'
+import {
+  SendMessageRequest,
+  type StreamResponse,
+  SubscribeToTaskRequest,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { AgentSwarm } from '@baton/core'
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -115,6 +122,52 @@ describe('GET /api/v1/runs/:id/events, streamed', () => {
   })
 })
 
+describe('GET /api/v1/runs/:id/events of a swarm run, streamed', () => {
+  it("carries each member call's text as live step-delta events, with the member's path and wallet", async () => {
+    const pair = AgentSwarm.parse({
+      id: 'stream-pair',
+      name: 'Stream pair',
+      strategy: 'round-robin',
+      maxRounds: 1,
+      agents: [
+        { agentId: 'analyst', role: 'worker' },
+        { agentId: 'tester', role: 'worker' },
+      ],
+    })
+    await app.baton.repositories.swarms.insert(pair)
+    const response = await fetch(`${base}/api/v1/swarms/stream-pair/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ task: `[[sleep:300]] [[chunk-delay:10]] [[answer:${words}]]` }),
+    })
+    expect(response.status).toBe(202)
+    const { runId } = (await response.json()) as { runId: string }
+    const events = await readEvents(`${base}/api/v1/runs/${runId}/events`)
+    const kinds = events.map((event) => event.event)
+    expect(kinds.at(-1)).toBe('swarm-finish')
+    for (const agentId of ['analyst', 'tester']) {
+      const agent = await app.baton.repositories.agents.findById(agentId)
+      const deltas = events.filter(
+        (event) => event.event === 'step-delta' && event.body.agentId === agentId,
+      )
+      expect(deltas.length).toBeGreaterThan(2)
+      expect(deltas.every((delta) => delta.id === undefined)).toBe(true)
+      for (const delta of deltas) {
+        expect(delta.body).toMatchObject({ path: `r1/${agentId}`, wallet: agent!.wallet, round: 1 })
+      }
+      expect(deltas.map((delta) => delta.body.text).join('')).toBe(words)
+      // Before the member's message, which has the answer whole.
+      const message = events.findIndex(
+        (event) => event.event === 'swarm-message' && event.body.agentId === agentId,
+      )
+      expect(events.indexOf(deltas.at(-1)!)).toBeLessThan(message)
+    }
+    // Live only: none is stored.
+    const stored = await app.baton.repositories.runs.events(runId, -1)
+    expect(stored.map((event) => event.type)).not.toContain('step-delta')
+  })
+})
+
 describe('GET /api/v1/messages/stream, streamed replies', () => {
   it("sends a hosted agent's reply as delta events before the whole reply message", async () => {
     let correlationId = ''
@@ -220,4 +273,102 @@ describe('A2A streaming', () => {
     expect(appended.map((update) => update.text).join('')).toBe(words)
     expect(updates.at(-1)).toMatchObject({ lastChunk: true, text: words })
   })
+
+  it('SubscribeToTask mid-answer gives the remaining appended pieces, the whole answer and the final status', async () => {
+    const client = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory({})],
+    }).createFromUrl(`${base}/a2a/analyst/.well-known/agent-card.json`, '')
+    const request = SendMessageRequest.fromJSON({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: slow }] },
+    })
+    // The first client leaves after the first piece of the answer; the task goes on.
+    let taskId = ''
+    let before = ''
+    for await (const event of client.sendMessageStream(request)) {
+      if (event.payload?.$case === 'task') taskId = event.payload.value.id
+      if (event.payload?.$case === 'artifactUpdate' && event.payload.value.append) {
+        before = artifactText(event)
+        break
+      }
+    }
+    expect(taskId).not.toBe('')
+    expect(before.length).toBeGreaterThan(0)
+    const appended: string[] = []
+    let whole: string | undefined
+    let state: TaskState | undefined
+    for await (const event of client.resubscribeTask(
+      SubscribeToTaskRequest.fromJSON({ id: taskId }),
+    )) {
+      if (event.payload?.$case === 'artifactUpdate') {
+        if (event.payload.value.append) appended.push(artifactText(event))
+        else whole = artifactText(event)
+      }
+      if (event.payload?.$case === 'statusUpdate') state = event.payload.value.status?.state
+    }
+    // The rest of the answer as it was written (pieces sent while no one listened are missed),
+    // then the whole answer, then the task's end.
+    expect(appended.length).toBeGreaterThan(1)
+    expect(words.endsWith(appended.join(''))).toBe(true)
+    expect(words.startsWith(before)).toBe(true)
+    expect(whole).toBe(words)
+    expect(state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+
+  it('v0.3 tasks/resubscribe mid-answer gives the remaining artifact-update appends and the final status-update', async () => {
+    const rpc = (method: string, params: Record<string, unknown>, signal?: AbortSignal) =>
+      fetch(`${base}/a2a/analyst`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        ...(signal ? { signal } : {}),
+      })
+    const leaving = new AbortController()
+    const started = await rpc(
+      'message/stream',
+      {
+        message: {
+          kind: 'message',
+          messageId: crypto.randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'text', text: slow }],
+        },
+      },
+      leaving.signal,
+    )
+    let taskId = ''
+    for await (const event of readSse(started.body!)) {
+      const result = (JSON.parse(event.data) as { result?: Record<string, unknown> }).result
+      if (result?.kind === 'task') taskId = result.id as string
+      if (result?.kind === 'artifact-update' && result.append === true) break
+    }
+    leaving.abort()
+    expect(taskId).not.toBe('')
+    const resubscribed = await rpc('tasks/resubscribe', { id: taskId })
+    expect(resubscribed.headers.get('content-type')).toMatch(/text\/event-stream/)
+    const results: Record<string, unknown>[] = []
+    for await (const event of readSse(resubscribed.body!)) {
+      const result = (JSON.parse(event.data) as { result?: Record<string, unknown> }).result
+      if (result) results.push(result)
+    }
+    const appended = results.filter(
+      (result) => result.kind === 'artifact-update' && result.append === true,
+    )
+    expect(appended.length).toBeGreaterThan(1)
+    const texts = appended.map((result) =>
+      (result.artifact as { parts: { text?: string }[] }).parts.map((part) => part.text).join(''),
+    )
+    expect(words.endsWith(texts.join(''))).toBe(true)
+    expect(results.at(-1)).toMatchObject({
+      kind: 'status-update',
+      final: true,
+      status: { state: 'completed' },
+    })
+  })
 })
+
+function artifactText(event: StreamResponse): string {
+  if (event.payload?.$case !== 'artifactUpdate') return ''
+  return (event.payload.value.artifact?.parts ?? [])
+    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+    .join('')
+}

@@ -12,7 +12,12 @@ type Envelope = { id: string; type: string; content: string; correlationId: stri
 let app: FastifyInstance
 let echo: EchoAgent
 beforeAll(async () => {
-  echo = await startEchoAgent({ mount: 'express', slowWord: 'slow' })
+  // Its answers come in appended pieces, 60 ms apart (the express mount's card streams).
+  echo = await startEchoAgent({
+    mount: 'express',
+    slowWord: 'slow',
+    pieces: { size: 6, delayMs: 60 },
+  })
   // The echo agent listens on 127.0.0.1: a private endpoint, allowed here on purpose.
   app = await createTestApp({ allowPrivateEndpoints: true })
 })
@@ -32,6 +37,9 @@ describe('createAgentHost', () => {
     })
     expect(registered.statusCode).toBe(201)
 
+    // Someone watches the conversations: the remote reply's pieces come as deltas.
+    const deltas: { correlationId: string; text: string }[] = []
+    const off = app.baton.agentHost.onReplyDelta?.((delta) => deltas.push(delta))
     const sent = await app.inject({
       method: 'POST',
       url: '/api/v1/messages',
@@ -52,6 +60,10 @@ describe('createAgentHost', () => {
       hop: 1,
     })
     expect(echo.received).toContain('hello remote')
+    off?.()
+    const mine = deltas.filter((delta) => delta.correlationId === envelope.correlationId)
+    expect(mine.length).toBeGreaterThan(1)
+    expect(mine.map((delta) => delta.text).join('')).toBe('echo: hello remote')
     const spend = await waitFor(async () => {
       const rows = (await app.inject({ method: 'GET', url: '/api/v1/spend?by=wallet' })).json()
         .spend as { wallet: string; calls: number }[]

@@ -110,6 +110,8 @@ export function createHostedAgentRun({
     // A remote agent's own spend is its business; here it counts as one call (as MAL's
     // delegate charges it).
     const reservation = budget.reserve({ calls: 1 })
+    // A remote agent that streams has its reply watched as it comes, like a local one's.
+    const pieces = input.onDelta ? new StepTextCoalescer({ send: input.onDelta }) : undefined
     try {
       const reply = await askRemoteAgent({
         agent,
@@ -120,7 +122,8 @@ export function createHostedAgentRun({
         fetch: endpointFetch,
         signal: input.signal ? AbortSignal.any([input.signal, budget.signal]) : budget.signal,
         ...(options.peerTimeoutMs ? { timeoutMs: options.peerTimeoutMs } : {}),
-      })
+        ...(pieces ? { onText: (text: string) => pieces.push(text) } : {}),
+      }).finally(() => pieces?.finish())
       reservation.settle({ calls: 1 }, { wallet: agent.wallet })
       input.onText?.(reply.text)
       return {

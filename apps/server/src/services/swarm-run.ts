@@ -7,6 +7,7 @@ import { budgetSpent } from './run-budget'
 import type { Active, RunContext } from './run-context'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
+import { swarmDelta } from './swarm-delta'
 import { uncountedSpend } from './uncounted-spend'
 
 /**
@@ -58,6 +59,8 @@ export async function executeSwarm(
     budget,
     journal,
     onEvent: (event: SwarmEvent) => {
+      // A member's streamed text is live only, like a plan step's: after the last stored event.
+      if (event.type === 'step-delta') return context.notifier.delta(swarmDelta(event, sequence))
       context.options.onRunEvent?.('swarm', event)
       const stored = {
         ...event,

@@ -23,13 +23,18 @@ export const streamFirstDeltaCase: BenchCase = {
 }
 
 /**
- * The same through the server: a message to a hosted agent (`POST /api/v1/messages`) to the
- * first `delta` of its reply on `GET /api/v1/messages/stream`; and, in the details, the
- * `step-delta` events and characters per second a long stream makes through a run's SSE.
+ * The same through the server, which runs in a process of its own: from `POST /api/v1/messages`
+ * (a message to a hosted agent, on the instant model) to the first `delta` of its reply on an
+ * already-open `GET /api/v1/messages/stream`. In the details: the POST's own time to its 202
+ * (`busAcceptedMs`); a run's creation (`runCreatedMs`, `POST /api/v1/runs` to its 202) and the
+ * time from that POST to the first `step-delta` on the run's SSE stream opened once its id is
+ * known (`runFirstDeltaMs`); the `step-delta` events and characters per second a long stream
+ * makes through a run's SSE.
  */
 export const streamSseCase: BenchCase = {
   name: 'stream-sse',
-  work: () => 'streamed reply through the server, POST to first SSE delta (median ms)',
+  work: () =>
+    'streamed reply through the server (own process), POST /messages to first delta on an open SSE stream (median ms)',
   unit: 'ms',
   target: {
     text: '≤ streamText + 5',

@@ -1,8 +1,7 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import { streamText } from 'ai'
 import { createInstantLanguageModel } from '../../instant'
-import { startBatonServer } from '../../servers/start-baton-server'
+import { startServerProcess } from '../../measure'
 import type { Figure, Subjects } from '../types'
 import { streamChunks, streamCount } from './stream-case'
 import { medianOf } from './stream-subjects'
@@ -16,41 +15,6 @@ async function readEvents(
     for await (const event of readSse(response.body!)) if (onEvent(event)) return
   } finally {
     await response.body?.cancel().catch(() => {})
-  }
-}
-
-/**
- * An instant model whose stream sends `chunks` deltas of 8 characters at once, after a pause
- * that lets the reader of the run's events connect first (the pause is not measured).
- */
-function longStreamModel(chunks: number): LanguageModelV3 {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: chunks * 2, text: chunks * 2, reasoning: 0 },
-  }
-  return {
-    ...createInstantLanguageModel({ modelId: 'stream' }),
-    async doStream() {
-      return {
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          async start(controller) {
-            await new Promise((resolve) => setTimeout(resolve, 300))
-            controller.enqueue({ type: 'stream-start', warnings: [] })
-            controller.enqueue({ type: 'text-start', id: 't' })
-            for (let index = 0; index < chunks; index += 1) {
-              controller.enqueue({ type: 'text-delta', id: 't', delta: 'abcdefg ' })
-            }
-            controller.enqueue({ type: 'text-end', id: 't' })
-            controller.enqueue({
-              type: 'finish',
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage,
-            })
-            controller.close()
-          },
-        }),
-      }
-    },
   }
 }
 
@@ -81,7 +45,11 @@ export const streamSseSubjects: Subjects = {
 
   async baton(size) {
     const chunks = streamChunks(size)
-    const server = await startBatonServer({ models: { 'offline:stream': longStreamModel(chunks) } })
+    // The server in a process of its own, as it is deployed: the reader here never waits for
+    // the server's work after the first delta (its memory and ledger writes) to get it.
+    const server = await startServerProcess('baton-stream', {
+      env: { BATON_BENCH_STREAM_CHUNKS: String(chunks) },
+    })
     try {
       // A hosted agent's bus reply: the message stream is open first, so nothing is missed.
       const stream = await fetch(`${server.url}/api/v1/messages/stream`)
@@ -90,6 +58,7 @@ export const streamSseSubjects: Subjects = {
         if (event.event === 'delta') waiting?.(performance.now())
         return undefined
       })
+      const accepted: number[] = []
       const first = await medianOf(
         streamCount(size),
         async () => {
@@ -102,11 +71,37 @@ export const streamSseSubjects: Subjects = {
             to: { agentId: 'analyst' },
             content: 'Hi',
           })
+          accepted.push(performance.now() - started)
           return (await arrived) - started
         },
         1,
       )
       void reading.catch(() => {})
+
+      // A run: its creation (POST /api/v1/runs to the 202), then from the same POST to the
+      // first step-delta on the run's SSE stream, opened as soon as the 202 gives its id (a
+      // delta written before the reader came is handed to it first: the step's text so far).
+      const created: number[] = []
+      const runFirst = await medianOf(
+        streamCount(size),
+        async () => {
+          const started = performance.now()
+          const { id } = (await json(`${server.url}/api/v1/runs`, {
+            plan: {
+              steps: [{ op: 'models_call', saveAs: 'a', model: 'offline:default', prompt: 'Hi' }],
+            },
+          })) as { id: string }
+          created.push(performance.now() - started)
+          let at = performance.now()
+          await readEvents(await fetch(`${server.url}/api/v1/runs/${id}/events`), (event) => {
+            if (event.event !== 'step-delta') return undefined
+            at = performance.now()
+            return true
+          })
+          return at - started
+        },
+        1,
+      )
 
       // A run's SSE: one models_call streaming `chunks` deltas, read from the start.
       const { id } = (await json(`${server.url}/api/v1/runs`, {
@@ -135,6 +130,10 @@ export const streamSseSubjects: Subjects = {
         details: {
           ...first.details,
           busFirstDeltaMs: first.value,
+          busAcceptedMs: medianOfTimes(accepted),
+          runCreatedMs: medianOfTimes(created),
+          runFirstDeltaMs: runFirst.value,
+          runFirstDeltaP90Ms: runFirst.details?.p90 ?? 0,
           runSseDeltas: deltas,
           runSseCharacters: characters,
           runSseExpectedCharacters: chunks * 8,
@@ -144,7 +143,13 @@ export const streamSseSubjects: Subjects = {
       }
       return figure
     } finally {
-      await server.close()
+      await server.stop()
     }
   },
+}
+
+/** The median of some timings, ms, to two decimals. */
+function medianOfTimes(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b)
+  return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 100) / 100
 }

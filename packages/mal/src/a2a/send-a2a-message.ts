@@ -15,6 +15,7 @@ import { SpanKind } from '@opentelemetry/api'
 import { withTraceHeaders } from '../telemetry/trace-headers'
 import { A2AHttpError, A2AResponseError, A2ARpcError, A2ATimeoutError } from './a2a-errors'
 import { a2aPartsText } from './a2a-parts-text'
+import { A2AStreamedText } from './a2a-streamed-text'
 import { createA2AClient } from './create-a2a-client'
 
 export type SendA2AMessageOptions = {
@@ -35,6 +36,13 @@ export type SendA2AMessageOptions = {
   metadata?: Record<string, unknown>
   /** The agent asked, for the `invoke_agent` span (default: named by the endpoint's host). */
   agent?: { wallet: string; name: string }
+  /**
+   * The answer's text as it comes, when the agent streams (its card says
+   * `capabilities.streaming`): the pieces its task's artifact updates add (`append: true`), or a
+   * streamed Message reply whole. Nothing comes from an agent that does not stream (it is sent
+   * `SendMessage` and polled).
+   */
+  onText?: (text: string) => void
 }
 
 export type A2AReply = { text: string; taskId?: string; state?: string; contextId?: string }
@@ -51,7 +59,8 @@ const CANCEL_TIMEOUT_MS = 5_000
 
 /**
  * Sends one user message to a remote agent over A2A with the official `@a2a-js/sdk`
- * client (JSON-RPC; streaming when the agent's card allows it, polling otherwise) and
+ * client (JSON-RPC; `SendStreamingMessage` when the agent's card allows it, with the text handed
+ * to `onText` as the task's artifact updates bring it; `SendMessage` and polling otherwise) and
  * returns its answer: the text of the reply Message, or of the Task's artifacts once it
  * completes. When the caller aborts, the remote task is cancelled.
  *
@@ -150,15 +159,22 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
     let task: Task
     if (connection.streaming) {
       let reply: A2AReply | undefined
+      const streamed = options.onText ? new A2AStreamedText(options.onText) : undefined
       for await (const event of client.sendMessageStream(request, { signal })) {
         const payload = event.payload
         if (payload?.$case === 'task') taskId = payload.value.id
         else if (payload?.$case === 'statusUpdate') taskId = payload.value.taskId
-        else if (payload?.$case === 'message' && taskId === undefined) {
+        else if (payload?.$case === 'artifactUpdate') {
+          taskId = payload.value.taskId
+          streamed?.update(payload.value)
+        } else if (payload?.$case === 'message' && taskId === undefined) {
           reply = { text: a2aPartsText(payload.value.parts), contextId: payload.value.contextId }
         }
       }
-      if (reply) return reply
+      if (reply) {
+        if (reply.text) options.onText?.(reply.text)
+        return reply
+      }
       if (taskId === undefined) {
         throw new A2AResponseError({ endpoint, reason: 'streamed neither a Message nor a Task' })
       }

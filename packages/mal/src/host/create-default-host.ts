@@ -157,7 +157,7 @@ async function askRemote(
   request: HostDelegateRequest,
   options: CreateDefaultHostOptions,
 ): Promise<HostResult> {
-  const { agent, budget, signal } = request
+  const { agent, budget, signal, onDelta } = request
   const reservation = budget.reserve({ calls: 1 })
   try {
     const reply = await sendA2AMessage({
@@ -167,6 +167,10 @@ async function askRemote(
       agent: { wallet: agent.wallet, name: agent.name },
       ...(options.a2aTimeoutMs ? { timeoutMs: options.a2aTimeoutMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      // A remote agent that streams writes its answer into the step as it comes.
+      ...(onDelta
+        ? { onText: (text: string) => onDelta({ type: 'text-delta', step: 0, text }) }
+        : {}),
     })
     reservation.settle({ calls: 1 }, { wallet: agent.wallet })
     return { text: reply.text }

@@ -66,9 +66,12 @@ export function createInProcessSwarmRunner(
   const deliver = (record: RunRecord, event: SwarmEvent) => {
     // Set before listeners run, so one reacting to swarm-finish can already `get` the result.
     if (event.type === 'swarm-finish') record.result = event.result
-    record.events.push(event)
-    // Keep the swarm-start (a late subscriber needs it) and drop the oldest after it.
-    if (record.events.length > maxBufferedEvents) record.events.splice(1, 1)
+    // Streamed text is live only: a late subscriber reads the answers in the messages.
+    if (event.type !== 'step-delta') {
+      record.events.push(event)
+      // Keep the swarm-start (a late subscriber needs it) and drop the oldest after it.
+      if (record.events.length > maxBufferedEvents) record.events.splice(1, 1)
+    }
     for (const listener of record.listeners) {
       try {
         listener(event)

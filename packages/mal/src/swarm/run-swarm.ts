@@ -110,6 +110,8 @@ async function executeSwarmInSpan(
       space: options.conclave?.space ?? runId,
     },
     ...(options.journal ? { journal: options.journal } : {}),
+    // Streamed only for someone to read: without a listener each call is made whole.
+    streams: options.stepDeltas !== false && options.onEvent !== undefined,
   })
   // Replayed answers rebuild the run's own keyspace as the first execution built it; what an
   // execution that died left there would make the prompts differ (and the calls run again).

@@ -1,5 +1,6 @@
 import { type AgentSwarm, BatonError, type Budget, hashJson } from '@baton/core'
 import type { ConclaveStore } from '../conclave/conclave-types'
+import { StepTextCoalescer } from '../run/step-text-coalescer'
 import { SwarmJournalWriteError, SwarmMemberCallError } from './swarm-errors'
 import type { SwarmJournal, SwarmJournalEntry } from './swarm-journal'
 import type {
@@ -55,6 +56,7 @@ export class SwarmSession {
   // leader's plan and synthesis, a proposal and a vote) gets a budget name of its own each time.
   readonly #callNames = new Map<string, number>()
   readonly #journal: SwarmJournal | undefined
+  readonly #streams: boolean
   // How each member's latest call of the current round was answered, for its message's event.
   readonly #answered = new Map<string, { round: number; how: 'replayed' | 'diverged' | 'ran' }>()
   readonly #replayed = { calls: 0, usage: zero() }
@@ -71,7 +73,10 @@ export class SwarmSession {
     onEvent: (event: SwarmEvent) => void
     conclave: { store: ConclaveStore; space: string }
     journal?: SwarmJournal
+    /** Member calls stream their text as `step-delta` events. */
+    streams?: boolean
   }) {
+    this.#streams = options.streams === true
     this.conclave = options.conclave
     this.#journal = options.journal
     this.runId = options.runId
@@ -159,6 +164,7 @@ export class SwarmSession {
     const name = this.#callName(member.agentId)
     const key = name.slice(this.runId.length + 1)
     let budget: Budget | undefined
+    let text: StepTextCoalescer | undefined
     try {
       const prompt = `${call.prompt}${this.#transcript(member.agentId)}${await this.#sharedContext()}`
       const promptHash = hashJson({
@@ -171,14 +177,26 @@ export class SwarmSession {
       if (recorded?.promptHash === promptHash) return this.#replay(member.agentId, recorded)
       if (recorded) this.#diverged.push(key)
       budget = this.#budget.child({}, { name })
+      const round = this.round
+      if (this.#streams) {
+        const where = { round, path: key, agentId: member.agentId, wallet: member.agent.wallet }
+        text = new StepTextCoalescer({
+          send: (piece) =>
+            this.emit({ type: 'step-delta', ...where, kind: call.kind, text: piece }),
+        })
+      }
+      const stream = text
       const result = await this.#runMember(member, prompt, {
         budget,
         signal: AbortSignal.any([signal, budget.signal]),
         kind: call.kind,
-        round: this.round,
+        round,
         ...(call.structured ? { structured: call.structured } : {}),
         ...(this.#sharesConclave ? { conclave: this.conclave } : {}),
+        ...(stream ? { onText: (piece: string) => stream.push(piece) } : {}),
       })
+      // What is still waiting goes out before the answer is recorded (and its message emitted).
+      stream?.finish()
       // A custom runMember may not charge the budget itself; the books must still balance.
       if (budget.spent().calls === 0 && result.usage.calls > 0) {
         budget.charge(result.usage, { wallet: member.agent.wallet })
@@ -199,6 +217,7 @@ export class SwarmSession {
         cause: error,
       })
     } finally {
+      text?.finish()
       if (budget) this.#count(member.agentId, budget.spent())
     }
   }

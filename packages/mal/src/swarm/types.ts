@@ -94,6 +94,24 @@ export type SwarmEvent =
       diverged?: true
     } & SwarmMessage)
   | { type: 'round-finish'; runId: string; round: number; consensusReached?: boolean }
+  | {
+      /**
+       * Text a member's model streamed, coalesced like a plan step's (at most one event per
+       * ~50 ms or a few hundred characters). Live only: a server never stores it, and the
+       * in-process runner keeps none for late subscribers; the whole answer is in the
+       * `swarm-message` that follows. `path` names the call as its budget and ledger rows do
+       * (`r1/lead`, `r1/lead#2` for a member's second call in a round).
+       */
+      type: 'step-delta'
+      runId: string
+      round: number
+      path: string
+      agentId: string
+      /** The member agent's wallet: who is writing. */
+      wallet: string
+      kind: SwarmMessageKind
+      text: string
+    }
   | { type: 'swarm-finish'; runId: string; result: SwarmRunResult }
   | { type: 'swarm-error'; runId: string; error: { code: string; message: string } }
 
@@ -118,6 +136,12 @@ export type RunMemberOptions = {
    * the conclave tools on it, its writes attributed to its wallet.
    */
   conclave?: ConclaveSpace
+  /**
+   * Set when the run streams: the member's text as its model writes it (the default member
+   * streams its `runAgent`; a custom one may call it or not). Whatever is given here goes out
+   * as `step-delta` events; the returned `text` stays the answer.
+   */
+  onText?: (text: string) => void
 }
 
 /** Makes one member call. The default runs the member agent with `runAgent`. */
@@ -142,6 +166,11 @@ export type RunSwarmOptions = {
   runId?: string
   onEvent?: (event: SwarmEvent) => void
   runMember?: RunMember
+  /**
+   * Member calls stream their model's text as `step-delta` events (default true). `false`
+   * makes each call whole (`doGenerate`).
+   */
+  stepDeltas?: boolean
   /**
    * The run's shared state (collaborative drafts; what members see with `sharedContext`).
    * Default: a store of its own, keyed by the run's id, dropped when the run ends.

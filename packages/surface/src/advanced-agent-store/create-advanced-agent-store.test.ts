@@ -152,6 +152,11 @@ describe('createAdvancedAgentStore', () => {
     const events = store.getState().runs[runId]!.events
     expect(events.map((event) => event.type)).toEqual(['swarm-start', 'round-start', 'round-start'])
     expect(store.getState().runs[runId]!.round).toBe(3)
+    // A member's streamed text is live only: it never pushes the run's events out.
+    for (const text of ['a', 'b', 'c']) {
+      emit({ type: 'step-delta', runId, round: 3, path: 'r3/ana', agentId: 'ana', text })
+    }
+    expect(store.getState().runs[runId]!.events).toEqual(events)
   })
 
   it('cancels a slow run through the in-process runner', async () => {

@@ -16,6 +16,15 @@ import {
   UnknownSwarmError,
 } from './swarm-run-errors'
 
+// The events a run's state is made of; anything else a runner sends is passed over.
+const KEPT_EVENT_TYPES = new Set<string>([
+  'swarm-start',
+  'round-start',
+  'swarm-message',
+  'round-finish',
+  'swarm-finish',
+  'swarm-error',
+])
 /** Where `loadSwarms` gets the swarms: a function returning the raw list, or a server. */
 export type SwarmSource = (() => Promise<unknown>) | ListEndpoint
 
@@ -76,7 +85,9 @@ export function createAdvancedAgentStore(
   const store = createStore<AdvancedAgentStoreState>()((set, get) => {
     const updateRun = (runId: string, event: SwarmRunEvent) => {
       const run = get().runs[runId]
-      if (!run) return
+      // A runner's live-only events (a member's streamed `step-delta` text) are not kept: they
+      // would push the run's messages out of its bounded event list.
+      if (!run || !KEPT_EVENT_TYPES.has(event.type)) return
       set({ runs: { ...get().runs, [runId]: applySwarmEvent(run, event, maxEvents) } })
       if (event.type === 'swarm-finish') unsubscribe(runId)
     }

@@ -34,6 +34,16 @@ export const SwarmRunEventSchema = z.discriminatedUnion('type', [
     round: z.number(),
     consensusReached: z.boolean().optional(),
   }),
+  z.looseObject({
+    type: z.literal('step-delta'),
+    runId: z.string(),
+    round: z.number(),
+    path: z.string(),
+    agentId: z.string(),
+    wallet: z.string().optional(),
+    kind: z.string().optional(),
+    text: z.string(),
+  }),
   z.looseObject({ type: z.literal('swarm-finish'), runId: z.string(), result: Outcome }),
   z.looseObject({ type: z.literal('swarm-error'), runId: z.string(), error: RunError }),
 ])

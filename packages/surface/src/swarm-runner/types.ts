@@ -21,6 +21,18 @@ export type SwarmRunEvent =
       weight?: number
     }
   | { type: 'round-finish'; runId: string; round: number; consensusReached?: boolean }
+  | {
+      /** A member's text as its model writes it (live only; its `swarm-message` has it whole). */
+      type: 'step-delta'
+      runId: string
+      round: number
+      /** The call: `r1/lead`. */
+      path: string
+      agentId: string
+      wallet?: string
+      kind?: string
+      text: string
+    }
   | { type: 'swarm-finish'; runId: string; result: SwarmRunOutcome }
   | { type: 'swarm-error'; runId: string; error: { code: string; message: string } }
 

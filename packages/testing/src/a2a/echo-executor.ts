@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { TaskState } from '@a2a-js/sdk'
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server'
+import { textArtifactUpdate } from './text-artifact-update'
 
 export type EchoExecutorOptions = {
   /** How long each task works before it answers (default 0). */
@@ -9,6 +10,13 @@ export type EchoExecutorOptions = {
   slowWord?: string
   /** The id and name of the answer's artifact (default `answer`). */
   artifactId?: string
+  /**
+   * Streams the answer as a model would: pieces of `size` characters appended to the artifact
+   * (`append: true`) `delayMs` apart, then the whole answer in a last update that replaces
+   * them (`append: false, lastChunk: true`), as a Baton server does. Without it the answer is
+   * one update. Every client sees the pieces (the SDK publishes them to the task's bus).
+   */
+  pieces?: { size: number; delayMs: number }
 }
 
 export type EchoExecutor = {
@@ -33,6 +41,7 @@ export function createEchoExecutor({
   workMs = 0,
   slowWord,
   artifactId = 'answer',
+  pieces,
 }: EchoExecutorOptions = {}): EchoExecutor {
   const received: string[] = []
   const cancelled: string[] = []
@@ -68,38 +77,24 @@ export function createEchoExecutor({
         }),
       )
       bus.publish(status(TaskState.TASK_STATE_WORKING))
+      const answer = `echo: ${said}`
+      const update = (text: string, append: boolean) =>
+        AgentEvent.artifactUpdate(
+          textArtifactUpdate({ taskId, contextId, artifactId, text, append }),
+        )
       try {
         const slow = slowWord !== undefined && said.includes(slowWord)
         await sleep(slow ? 120_000 : workMs, undefined, { signal: stop.signal })
+        for (let at = 0; pieces && at < answer.length; at += pieces.size) {
+          if (at > 0) await sleep(pieces.delayMs, undefined, { signal: stop.signal })
+          bus.publish(update(answer.slice(at, at + pieces.size), true))
+        }
       } catch {
         return // cancelTask has published the end of this task
       } finally {
         running.delete(taskId)
       }
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: {
-            artifactId,
-            name: artifactId,
-            description: '',
-            parts: [
-              {
-                content: { $case: 'text', value: `echo: ${said}` },
-                metadata: undefined,
-                filename: '',
-                mediaType: 'text/plain',
-              },
-            ],
-            metadata: undefined,
-            extensions: [],
-          },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      )
+      bus.publish(update(answer, false))
       bus.publish(status(TaskState.TASK_STATE_COMPLETED))
       bus.finished()
     },
