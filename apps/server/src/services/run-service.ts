@@ -46,6 +46,7 @@ import { addBooks, emptyBooks } from './add-books'
 import { createEventBatcher } from './event-batcher'
 import { interruptedEvent } from './interrupted-event'
 import { planTools } from './plan-tools'
+import { runFileStore } from './run-file-store'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
@@ -582,6 +583,7 @@ class Runs implements RunService {
       tools: planTools(),
       ...(this.#options.discovery ? { discovery: this.#options.discovery } : {}),
       ...(this.#options.conclave ? { conclave: { store: this.#options.conclave } } : {}),
+      files: runFileStore(this.#options.repositories.runFiles),
       ...(this.#options.receiptSigner ? { receiptSigner: this.#options.receiptSigner } : {}),
       ...(this.#options.requireReceipts ? { requireReceipt: true } : {}),
       signal: active.controller.signal,
