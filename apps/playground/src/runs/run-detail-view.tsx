@@ -163,7 +163,7 @@ export function RunDetailView({
           />
         </div>
       ) : (
-        <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+        <DelegationTree runId={runId} root={run?.tree} plan={run?.plan} nameOf={nameOf} />
       )}
       <StepOutput texts={texts} nameOf={nameOf} />
       {run?.output !== undefined && run.output !== null ? (
