@@ -1,20 +1,12 @@
-import { existsSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, chromiumAvailable } from '../__fixtures__/chromium'
 import { createTestApp } from '../__fixtures__/test-app'
 import { hostAgent } from '../services/__fixtures__/hosted-agents'
-
-const CHROMIUM = '/usr/bin/chromium'
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true
-  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing, and CI=true.`)
-  console.warn(`Skipping the run files tests: ${CHROMIUM} is not installed.`)
-  return false
-}
 
 const adminToken = 'run-files-admin-token-0123456789'
 const shot = 'steps[0]/screenshots/screenshot-1.png'
@@ -44,7 +36,7 @@ function rawGet(
   })
 }
 
-describe.runIf(chromiumAvailable())('GET /api/v1/runs/:id/files/*', () => {
+describe.runIf(chromiumAvailable('the run files tests'))('GET /api/v1/runs/:id/files/*', () => {
   let app: FastifyInstance
   let base: string
   let page: http.Server
