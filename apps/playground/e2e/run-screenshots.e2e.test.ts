@@ -120,6 +120,12 @@ describe.skipIf(!run)("a browser task's screenshots in the run's delegation tree
     await expect
       .poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth))
       .toBeGreaterThan(100)
+    // The event that named it is in the run's events, with the file it names.
+    await expect
+      .poll(() =>
+        page.locator('[aria-label="Run events"] li[data-event-type="step-file"]').allTextContents(),
+      )
+      .toEqual([expect.stringContaining('steps[0] (task) · screenshots/screenshot-1.png')])
     await page.screenshot({ path: join(screenshots, 'run-screenshots-tree.png') })
 
     await thumbnail.click()
@@ -135,6 +141,9 @@ describe.skipIf(!run)("a browser task's screenshots in the run's delegation tree
     await page.screenshot({ path: join(screenshots, 'run-screenshots-enlarged.png') })
     await page.keyboard.press('Escape')
     await expect.poll(() => page.locator('dialog[open]').count()).toBe(0)
+    // Dark mode: the thumbnail's frame follows the theme (looked at, not asserted).
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+    await node.screenshot({ path: join(screenshots, 'run-screenshots-node-dark.png') })
     expect(pageErrors).toEqual([])
   }, 150_000)
 })
