@@ -72,13 +72,17 @@ export function RunScreenshots({ runId, files }: { runId: string; files: Delegat
         className="screenshot-dialog"
         aria-label={open ? `Screenshot ${open.file}` : 'Screenshot'}
         onClose={() => setOpen(undefined)}
-        onClick={() => dialog.current?.close()}
       >
         {open && urls[open.name] ? (
-          <figure>
+          <button
+            type="button"
+            className="screenshot-close"
+            aria-label="Close the screenshot"
+            onClick={() => dialog.current?.close()}
+          >
             <img src={urls[open.name]} alt={`Screenshot ${open.file}, full size`} data-enlarged />
-            <figcaption className="muted">{open.name} · click or Escape to close</figcaption>
-          </figure>
+            <span className="muted">{open.name} · click or Escape to close</span>
+          </button>
         ) : null}
       </dialog>
     </div>
