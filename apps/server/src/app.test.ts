@@ -61,6 +61,7 @@ describe('buildApp', () => {
       '/api/v1/agents',
       '/api/v1/runs',
       '/api/v1/runs/{id}/events',
+      '/api/v1/runs/{id}/files/{*}',
       '/api/v1/swarms/{id}/runs',
       '/api/v1/messages',
       '/api/v1/escalations/{id}/allow',

@@ -29,6 +29,7 @@ import { metricsRoutes } from './routes/metrics'
 import { planRoutes } from './routes/plans'
 import { planValidateRoutes } from './routes/plans-validate'
 import { registryRoutes } from './routes/registry'
+import { runFileRoutes } from './routes/run-files'
 import { runReceiptRoutes } from './routes/run-receipt'
 import { runRoutes } from './routes/runs'
 import { runtimeRoutes } from './routes/runtime'
@@ -196,6 +197,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(planRoutes)
   await app.register(planValidateRoutes)
   await app.register(runRoutes)
+  await app.register(runFileRoutes)
   await app.register(runReceiptRoutes)
   await app.register(runtimeRoutes)
   await app.register(catalogueRoutes)

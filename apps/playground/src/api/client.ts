@@ -35,8 +35,13 @@ export type DelegationNode = {
   wallet: string | null
   status: string
   usage: { calls: number; tokens: number; costUsd: number } | null
+  /** The screenshots its task took (a `browser` or `display` task), in order. */
+  files?: DelegationFile[]
   children: DelegationNode[]
 }
+
+/** A file a step left behind, by its name in the run (`steps[0]/screenshots/screenshot-1.png`). */
+export type DelegationFile = { name: string; file: string; mediaType: string; bytes: number }
 
 export type RunSummary = {
   id: string
@@ -127,6 +132,15 @@ export const serverApi = {
     requestJson(endpoint, `${api}runs/${id(runId)}/cancel`, { method: 'POST', body: {} }),
   resumeRun: (runId: string) =>
     requestJson(endpoint, `${api}runs/${id(runId)}/resume`, { method: 'POST', body: {} }),
+  /** A file of a run (a task's screenshot), fetched with the page's key: an `<img>` could not send it. */
+  getRunFile: async (runId: string, name: string): Promise<Blob> => {
+    const path = name.split('/').map(id).join('/')
+    const response = await authorizedFetch(
+      `${endpoint.baseUrl}/${api}runs/${id(runId)}/files/${path}`,
+    )
+    if (!response.ok) throw new Error(`${name}: the server answered ${response.status}`)
+    return response.blob()
+  },
   // Unknown on purpose: the page verifies the receipt itself rather than trusting its shape.
   getRunReceipt: (runId: string) =>
     requestJson<unknown>(endpoint, `${api}runs/${id(runId)}/receipt`),

@@ -14,9 +14,11 @@ import { useEffect, useMemo, useState } from 'react'
 import type { DelegationNode } from '../api/client'
 import { formatUsdBeside, formatUsd as usd } from '../ui/format-usd'
 import { budgetLeft } from './budget-left'
+import { RunScreenshots } from './run-screenshots'
 import { layoutTree } from './tree-layout'
 
 type TreeNodeData = {
+  runId: string
   node: DelegationNode
   label: string
   leftUsd: number | undefined
@@ -25,7 +27,7 @@ type TreeNodeData = {
 }
 
 function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
-  const { node, label, leftUsd, finest } = data
+  const { runId, node, label, leftUsd, finest } = data
   const tone = node.status === 'done' ? 'ok' : node.status === 'failed' ? 'bad' : 'warn'
   return (
     <div className="tree-node" data-tree-node={node.path} data-status={node.status}>
@@ -39,6 +41,9 @@ function TreeNodeView({ data }: NodeProps<Node<TreeNodeData>>) {
       <div className="muted" data-budget-left>
         budget left {formatUsdBeside(leftUsd, finest)}
       </div>
+      {node.files && node.files.length > 0 ? (
+        <RunScreenshots runId={runId} files={node.files} />
+      ) : null}
       <Handle type="source" position={Position.Bottom} />
     </div>
   )
@@ -79,12 +84,17 @@ function useNarrowScreen(): boolean {
   return narrow
 }
 
-/** Who delegated to whom in a run, with each node's status, spend and budget left. */
+/**
+ * Who delegated to whom in a run, with each node's status, spend and budget left, and the
+ * screenshots its task took.
+ */
 export function DelegationTree({
+  runId,
   root,
   plan,
   nameOf,
 }: {
+  runId: string
   root: DelegationNode | undefined
   plan: unknown
   /** The agent's name for a wallet, if it is a known agent. */
@@ -105,6 +115,7 @@ export function DelegationTree({
         type: 'delegation',
         position: { x: placed.x, y: placed.y },
         data: {
+          runId,
           node: placed.node,
           label:
             placed.node.op === 'run'
@@ -121,7 +132,7 @@ export function DelegationTree({
       })),
       edges: layout.edges.map((edge) => ({ ...edge, animated: false })),
     }
-  }, [root, plan, nameOf, narrow])
+  }, [runId, root, plan, nameOf, narrow])
   if (!root) return <p className="muted">The tree appears when the run starts delegating.</p>
   return (
     <section className="tree" aria-label="Delegation tree">

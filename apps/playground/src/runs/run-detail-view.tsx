@@ -34,15 +34,17 @@ function describeEvent(event: { type: string; [key: string]: unknown }): string 
   const firstText =
     typeof event.firstTextMs === 'number' ? ` · first text after ${event.firstTextMs} ms` : ''
   const detail =
-    typeof event.message === 'string'
-      ? ` · ${event.message}`
-      : typeof event.reason === 'string'
-        ? ` · ${event.reason}`
-        : typeof event.question === 'string'
-          ? ` · asks: ${event.question}`
-          : typeof event.status === 'string'
-            ? ` · ${event.status}`
-            : ''
+    event.type === 'step-file' && typeof event.file === 'string'
+      ? ` · ${event.file}`
+      : typeof event.message === 'string'
+        ? ` · ${event.message}`
+        : typeof event.reason === 'string'
+          ? ` · ${event.reason}`
+          : typeof event.question === 'string'
+            ? ` · asks: ${event.question}`
+            : typeof event.status === 'string'
+              ? ` · ${event.status}`
+              : ''
   return `${event.type}${where}${op}${spent}${firstText}${detail}`
 }
 
@@ -163,7 +165,7 @@ export function RunDetailView({
           />
         </div>
       ) : (
-        <DelegationTree root={run?.tree} plan={run?.plan} nameOf={nameOf} />
+        <DelegationTree runId={runId} root={run?.tree} plan={run?.plan} nameOf={nameOf} />
       )}
       <StepOutput texts={texts} nameOf={nameOf} />
       {run?.output !== undefined && run.output !== null ? (

@@ -97,6 +97,16 @@ export type RunEventsTable = {
   event: Json<Record<string, unknown>>
 }
 
+/** A file a run's step left behind (a screenshot), kept whole. */
+export type RunFilesTable = {
+  run_id: string
+  name: string
+  step_path: string
+  media_type: string
+  data: Uint8Array
+  created_at: Generated<Timestamp>
+}
+
 export type LedgerTable = {
   id: Generated<number>
   run_id: string | null
@@ -191,6 +201,7 @@ export type Database = {
   runs: RunsTable
   run_steps: RunStepsTable
   run_events: RunEventsTable
+  run_files: RunFilesTable
   ledger: LedgerTable
   swarm_calls: SwarmCallsTable
   messages: MessagesTable

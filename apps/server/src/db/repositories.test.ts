@@ -157,6 +157,32 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await messages.save(envelope)).toBe(true)
   })
 
+  it('keeps a run file byte for byte, replaces one of the same name, and finds only exact names', async () => {
+    await repositories.runs.create({
+      id: 'run-files',
+      kind: 'plan',
+      plan: { steps: [] },
+      inputs: {},
+    })
+    const name = 'steps[0]/screenshots/screenshot-1.png'
+    const bytes = Uint8Array.from({ length: 300 }, (_, index) => index % 256)
+    const save = (data: Uint8Array) =>
+      repositories.runFiles.save({
+        runId: 'run-files',
+        name,
+        stepPath: 'steps[0]',
+        mediaType: 'image/png',
+        data,
+      })
+    await save(bytes.slice(0, 10))
+    await save(bytes)
+    const found = await repositories.runFiles.find('run-files', name)
+    expect(found).toMatchObject({ name, stepPath: 'steps[0]', mediaType: 'image/png' })
+    expect(Buffer.from(found!.data).equals(Buffer.from(bytes))).toBe(true)
+    expect(await repositories.runFiles.find('run-files', 'steps[0]/screenshots')).toBeUndefined()
+    expect(await repositories.runFiles.find('run-other', name)).toBeUndefined()
+  })
+
   it('stores memory per scope, newest last, and clears a scope', async () => {
     const memory = createDatabaseMemoryStore(opened.db)
     const at = new Date().toISOString()

@@ -6,6 +6,7 @@ import { createIdempotencyRepository, type IdempotencyRepository } from './idemp
 import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
 import { createPlansRepository, type PlansRepository } from './plans-repository'
+import { createRunFilesRepository, type RunFilesRepository } from './run-files-repository'
 import { createRunsRepository, type RunsRepository } from './runs-repository'
 import {
   createSwarmJournalRepository,
@@ -18,6 +19,7 @@ export type Repositories = {
   swarms: SwarmsRepository
   plans: PlansRepository
   runs: RunsRepository
+  runFiles: RunFilesRepository
   ledger: LedgerRepository
   messages: MessagesRepository
   swarmJournal: SwarmJournalRepository
@@ -37,6 +39,7 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     swarms: createSwarmsRepository(db),
     plans: createPlansRepository(db),
     runs: createRunsRepository(db),
+    runFiles: createRunFilesRepository(db),
     ledger: createLedgerRepository(db),
     messages: createMessagesRepository(db),
     swarmJournal: createSwarmJournalRepository(db),

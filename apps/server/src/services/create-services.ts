@@ -111,11 +111,12 @@ export async function createServices(
   bus.on('escalation', saveEscalation)
   bus.on('escalation-resolved', saveEscalation)
 
+  const workspaces = createWorkspaceProviders(settings)
   const tools = createToolCatalogue({
     ...(settings.mcpConfig ? { mcp: await loadMcpSettings(settings.mcpConfig) } : {}),
     ...(settings.toolsModule ? { moduleTools: await loadToolsModule(settings.toolsModule) } : {}),
+    workspaceKinds: Object.keys(workspaces.providers),
   })
-  const workspaces = createWorkspaceProviders(settings)
   const agentHost = createAgentHost({
     tools,
     workspaceProviders: workspaces.providers,

@@ -6,8 +6,13 @@ export type DelegationNode = {
   wallet: string | null
   status: 'running' | 'done' | 'failed'
   usage: { calls: number; tokens: number; costUsd: number } | null
+  /** The screenshots its task took (fetch each from `/api/v1/runs/:id/files/<name>`). */
+  files: DelegationFile[]
   children: DelegationNode[]
 }
+
+/** A file a step left behind, as its `step-file` event named it. */
+export type DelegationFile = { name: string; file: string; mediaType: string; bytes: number }
 
 /**
  * The tree of steps a run made (fanouts, loops and ifs holding their inner steps), each with
@@ -23,6 +28,7 @@ export function delegationTree(run: StoredRun, events: Record<string, unknown>[]
     wallet: null,
     status: 'running',
     usage: run.usage,
+    files: [],
     children: [],
   }
   const byPath = new Map<string, DelegationNode>()
@@ -47,10 +53,23 @@ export function delegationTree(run: StoredRun, events: Record<string, unknown>[]
         wallet: typeof event.wallet === 'string' ? event.wallet : null,
         status: 'running',
         usage: null,
+        files: [],
         children: [],
       }
       byPath.set(path, node)
       parentOf(path).children.push(node)
+    } else if (event.type === 'step-file') {
+      const node = byPath.get(path)
+      const name = String(event.name)
+      // A step run again (on resume) saved its file again under the same name: listed once.
+      if (node && !node.files.some((file) => file.name === name)) {
+        node.files.push({
+          name,
+          file: String(event.file),
+          mediaType: String(event.mediaType),
+          bytes: Number(event.bytes),
+        })
+      }
     } else if (event.type === 'step-finish' || event.type === 'step-error') {
       let node = byPath.get(path)
       if (!node) {
@@ -60,6 +79,7 @@ export function delegationTree(run: StoredRun, events: Record<string, unknown>[]
           wallet: null,
           status: 'running',
           usage: null,
+          files: [],
           children: [],
         }
         byPath.set(path, node)

@@ -16,6 +16,7 @@ import { interruptedEvent } from './interrupted-event'
 import { planTools } from './plan-tools'
 import { budgetSpent } from './run-budget'
 import { type Active, type RunContext, ShutdownStop } from './run-context'
+import { runFileStore } from './run-file-store'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
 import { uncountedSpend } from './uncounted-spend'
@@ -106,6 +107,7 @@ export async function executePlan(
     tools: planTools(),
     ...(context.options.discovery ? { discovery: context.options.discovery } : {}),
     ...(context.options.conclave ? { conclave: { store: context.options.conclave } } : {}),
+    files: runFileStore(context.options.repositories.runFiles),
     ...(context.options.receiptSigner ? { receiptSigner: context.options.receiptSigner } : {}),
     ...(context.options.requireReceipts ? { requireReceipt: true } : {}),
     signal: active.controller.signal,

@@ -1,3 +1,5 @@
+import { workspaceKindTools } from '@baton/subagents'
+
 /** A tool the server itself grants, and when. */
 export type BuiltinTool = { name: string; description: string; grantedWhen: string }
 
@@ -26,3 +28,25 @@ export const builtinTools: readonly BuiltinTool[] = [
   { name: 'conclave_list', description: 'Lists conclave keys.', grantedWhen: conclave },
   { name: 'conclave_delete', description: 'Deletes a conclave key.', grantedWhen: conclave },
 ]
+
+/**
+ * The tools of the workspace kinds this server gives out (`browser`, `display`): a card may
+ * list them once the kind is enabled (BATON_BROWSER_ORIGINS, BATON_DISPLAY_APPS); a tool two
+ * kinds share (`screenshot`) is listed once.
+ *
+ * @example
+ * workspaceTools(['browser']) // [{ name: 'open_page', ... }, ...]
+ */
+export function workspaceTools(kinds: readonly string[]): BuiltinTool[] {
+  const kindsOf = new Map<string, string[]>()
+  for (const kind of kinds) {
+    for (const name of workspaceKindTools(kind) ?? []) {
+      kindsOf.set(name, [...(kindsOf.get(name) ?? []), kind])
+    }
+  }
+  return [...kindsOf].map(([name, of]) => ({
+    name,
+    description: `A tool of a ${of.join(' or ')} workspace.`,
+    grantedWhen: `in a \`task\` step or a sub-agent with workspace: ${of.join(' or ')}`,
+  }))
+}

@@ -6,7 +6,7 @@ import {
   mcpServerPrefix,
 } from '@baton/core/mcp'
 import { asSchema, type ToolSet } from 'ai'
-import { type BuiltinTool, builtinTools } from './builtin-tools'
+import { type BuiltinTool, builtinTools as serverTools, workspaceTools } from './builtin-tools'
 
 /** One tool the server can grant, as `GET /api/v1/tools` lists it. */
 export type CatalogueTool = {
@@ -44,9 +44,15 @@ export interface ToolCatalogue {
  * const catalogue = createToolCatalogue({ mcp: await loadMcpSettings('mcp.json'), moduleTools })
  */
 export function createToolCatalogue(
-  options: { mcp?: Parameters<typeof createMcpServers>[0]; moduleTools?: ToolSet } = {},
+  options: {
+    mcp?: Parameters<typeof createMcpServers>[0]
+    moduleTools?: ToolSet
+    /** The workspace kinds this server gives out (`browser`, `display`): their tools are granted too. */
+    workspaceKinds?: readonly string[]
+  } = {},
 ): ToolCatalogue {
   const moduleTools = options.moduleTools ?? {}
+  const builtinTools = [...serverTools, ...workspaceTools(options.workspaceKinds ?? [])]
   const mcp: McpServers | undefined = options.mcp ? createMcpServers(options.mcp) : undefined
   const builtin = new Map<string, BuiltinTool>(builtinTools.map((tool) => [tool.name, tool]))
 

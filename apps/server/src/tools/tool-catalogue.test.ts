@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { testRegistryId } from '../settings'
+import { createToolCatalogue } from './create-tool-catalogue'
 
 const filesServer = fileURLToPath(
   new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
@@ -282,5 +283,24 @@ steps:
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     expect(alive()).toBe(false)
+  })
+})
+
+describe('the tools of workspace kinds', () => {
+  it('may be listed on a card only where the server gives out that kind of workspace', async () => {
+    const without = createToolCatalogue()
+    expect(await without.check(['open_page', 'key'])).toEqual([
+      { path: 'tools[0]', message: expect.stringContaining('"open_page" is not a tool') },
+      { path: 'tools[1]', message: expect.stringContaining('"key" is not a tool') },
+    ])
+    const browser = createToolCatalogue({ workspaceKinds: ['browser'] })
+    expect(await browser.check(['open_page', 'screenshot'])).toEqual([])
+    expect(await browser.check(['key'])).toHaveLength(1)
+    const both = createToolCatalogue({ workspaceKinds: ['browser', 'display'] })
+    expect(await both.check(['open_page', 'key', 'launch'])).toEqual([])
+    const listed = (await both.list()).tools.filter((tool) => tool.name === 'screenshot')
+    expect(listed).toEqual([
+      expect.objectContaining({ grantedWhen: expect.stringContaining('browser or display') }),
+    ])
   })
 })

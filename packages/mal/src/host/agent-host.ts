@@ -2,6 +2,7 @@ import type { Agent, AgentDelta, Budget, ToolCallEvent } from '@baton/core'
 import type { ConclaveSpace } from '../conclave/conclave-types'
 import type { Isolation, TaskWorkspaceKind } from '../plan'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
+import type { HostFile } from './collect-task-files'
 
 /** What a `delegate` step asks of a host. */
 export type HostDelegateRequest = {
@@ -49,6 +50,11 @@ export type HostTaskRequest = HostDelegateRequest & {
   isolation: Isolation
   /** A workspace of this kind for the task (see `createDefaultHost`'s `workspaceProviders`). */
   workspace?: TaskWorkspaceKind
+  /**
+   * Given the screenshots a `browser` or `display` task took, once it has ended (done or not)
+   * and before its directory goes; awaited. The default host reads them only when this is set.
+   */
+  onFiles?: (files: HostFile[]) => Promise<void>
 }
 
 export type HostResult = { text: string }

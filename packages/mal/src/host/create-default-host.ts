@@ -14,6 +14,7 @@ import { TaskFailedError } from '../run/run-errors'
 import type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
 import { type AgentToolsProvider, agentRunOptions, type HostRunOptions } from './agent-run-options'
 import { answerText, cardOutput } from './card-output'
+import { collectTaskFiles } from './collect-task-files'
 import { createTaskRunner } from './task-runner'
 import { taskWorkspace } from './task-workspace'
 
@@ -146,7 +147,14 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
         })
       } finally {
         signal.removeEventListener('abort', onAbort)
-        await place.remove()
+        try {
+          // The screenshots outlive the task only if the caller keeps them, now.
+          if (request.onFiles && place.kindDirectory) {
+            await request.onFiles(await collectTaskFiles(place.kindDirectory))
+          }
+        } finally {
+          await place.remove()
+        }
       }
     },
   }

@@ -12,7 +12,7 @@ import {
 } from '@baton/subagents/browser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet, reviewerWallet } from '../__fixtures__/agents'
-import { runPlan } from '../run'
+import { type RunFile, runPlan } from '../run'
 
 const CHROMIUM = '/usr/bin/chromium'
 function chromiumAvailable(): boolean {
@@ -72,6 +72,56 @@ describe.runIf(chromiumAvailable())('a task with workspace: browser', () => {
       path.join(workspaceRoot, '.subagents', task!, 'screenshots', 'screenshot-1.png'),
     )
     expect(png.subarray(1, 4).toString()).toBe('PNG')
+  })
+
+  it('gives the run its screenshots, each announced by a step-file event once saved', async () => {
+    const saved: RunFile[] = []
+    const announced: string[] = []
+    const result = await runPlan(
+      {
+        steps: [
+          {
+            op: 'task',
+            saveAs: 'status',
+            agentWallet: analystWallet,
+            workspace: 'browser',
+            prompt: `Look twice [[tool:open_page {"url":"${origin}/"}]][[tool:screenshot]][[tool:screenshot]]`,
+          },
+        ],
+      },
+      {
+        registry,
+        workspaceProviders: { browser },
+        files: {
+          save: async (file) => {
+            // The event comes after the file is saved, never before.
+            expect(announced).not.toContain(file.name)
+            saved.push(file)
+          },
+        },
+        onEvent: (event) => {
+          if (event.type === 'step-file') announced.push(event.name)
+        },
+      },
+    )
+    expect(result.error).toBeUndefined()
+    expect(saved.map((file) => file.name)).toEqual([
+      'steps[0]/screenshots/screenshot-1.png',
+      'steps[0]/screenshots/screenshot-2.png',
+    ])
+    expect(announced).toEqual(saved.map((file) => file.name))
+    expect(saved[0]).toMatchObject({
+      runId: result.runId,
+      path: 'steps[0]',
+      mediaType: 'image/png',
+    })
+    expect(Buffer.from(saved[0]!.data).subarray(1, 4).toString()).toBe('PNG')
+    const event = result.events.find((each) => each.type === 'step-file')
+    expect(event).toMatchObject({
+      wallet: analystWallet,
+      file: 'screenshots/screenshot-1.png',
+      bytes: saved[0]!.data.byteLength,
+    })
   })
 
   it('refuses, before anything is spent, an agent whose card lists no browser tool', async () => {

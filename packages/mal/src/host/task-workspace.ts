@@ -19,6 +19,8 @@ export type TaskWorkspace = {
   workspace: Workspace
   /** How the task's one sub-agent gets its directory. */
   delegate: 'new' | 'share'
+  /** The directory of a browser or display task (where its screenshots are). */
+  kindDirectory?: string
   /** Tidies up after the step: a temporary root goes, a task's files under a workspace root stay. */
   remove(): Promise<void>
 }
@@ -125,6 +127,7 @@ function kindWorkspace(options: {
   return {
     workspace,
     delegate: 'share',
+    kindDirectory: root,
     remove: async () => {
       await workspace.dispose?.()
       if (options.workspaceRoot) await removeIfEmpty(root)

@@ -91,6 +91,7 @@ async function executeRunInSpan(input: ExecuteRunInput): Promise<RunResult> {
       store: options.conclave?.store ?? processConclave(),
       space: options.conclave?.space ?? runId,
     },
+    ...(options.files ? { files: { runId, store: options.files } } : {}),
     coordinatorWallet: options.coordinatorWallet ?? 'coordinator',
     model: options.model ?? 'offline:default',
     scratch: copyRecord(previous?.scratch),

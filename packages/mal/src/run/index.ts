@@ -23,6 +23,7 @@ export {
   RunUsage,
 } from './run-event'
 export type { RunEventStream } from './run-event-channel'
+export { keepFiles, type RunFile, type RunFileStore, runFileName } from './run-files'
 export type { RunHandle } from './run-handle'
 export type { PlanTool, ResumeRunOptions, RunPlanOptions, RunResult } from './run-options'
 export { runPlan } from './run-plan'

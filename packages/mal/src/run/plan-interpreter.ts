@@ -16,6 +16,7 @@ export type { BlockOutcome, Frame, Pause, Stop } from './interpreter-types'
 
 import type { RunEvent, RunUsage } from './run-event'
 import { runFanout } from './run-fanout'
+import { keepFiles } from './run-files'
 import type { RunCursor } from './run-state'
 import type { StepPacer } from './step-pacer'
 import { StepTextCoalescer } from './step-text-coalescer'
@@ -160,7 +161,14 @@ export class PlanInterpreter {
         case 'task':
         case 'delegate':
           outcome = await runAgentStep(
-            { ...context, step, onToolCall: (event) => emit(toolCallRunEvent(where, event)) },
+            {
+              ...context,
+              step,
+              onToolCall: (event) => emit(toolCallRunEvent(where, event)),
+              ...(this.#options.services.files
+                ? { onFiles: keepFiles(this.#options.services.files, where, emit) }
+                : {}),
+            },
             (agent) => {
               wallet = agent.wallet
             },

@@ -78,6 +78,21 @@ export const RunEvent = z.discriminatedUnion('type', [
     usage: RunUsage,
     wallet: z.string().optional(),
   }),
+  /**
+   * A file a step left behind and the run kept (a `browser` or `display` task's screenshot),
+   * saved in the run's file store before this event: `name` is its name in the run.
+   */
+  z.object({
+    type: z.literal('step-file'),
+    ...StepBase,
+    /** The agent whose task made it. */
+    wallet: z.string(),
+    name: z.string(),
+    /** Its path in the task's directory (`screenshots/screenshot-1.png`). */
+    file: z.string(),
+    mediaType: z.string(),
+    bytes: z.number().int().nonnegative(),
+  }),
   // An agent's tool calls, inside the `task` or `delegate` step that ran it (any depth below).
   z.object({
     type: z.literal('tool-call'),

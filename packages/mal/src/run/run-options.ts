@@ -13,6 +13,7 @@ import type { Discovery } from '../discovery'
 import type { AgentHost } from '../host'
 import type { ResumeStore } from './resume-store'
 import type { RunErrorInfo, RunEvent, RunStatus, RunUsage } from './run-event'
+import type { RunFileStore } from './run-files'
 import type { RunState } from './run-state'
 import type { RunSecret } from './seal-state'
 
@@ -61,6 +62,11 @@ export type RunPlanOptions = {
    * used by the default host (see `createDefaultHost`).
    */
   workspaceProviders?: Record<string, WorkspaceProvider>
+  /**
+   * Keeps the screenshots `browser` and `display` tasks take (each announced by a `step-file`
+   * event once saved); without it they go with the task's directory.
+   */
+  files?: RunFileStore
   /** The agents' own memory. */
   memory?: MemoryStore
   /** Who `models_call`, `synthesize` and `tool` spend is attributed to (default `'coordinator'`). */

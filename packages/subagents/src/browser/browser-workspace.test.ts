@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
@@ -10,6 +11,7 @@ import { isProcessAlive, processTree } from '../workspace/process-tree'
 import { BROWSER_TOOL_NAMES } from '../workspace/workspace-kind-tools'
 import { CHROMIUM_PATH, chromiumAvailable, pngSize } from './__fixtures__/chromium'
 import { startTestSite, type TestSite } from './__fixtures__/test-site'
+import { UNUSED_WINDOW_UI_FEATURES } from './chromium-features'
 import {
   type BrowserWorkspaceProvider,
   createBrowserWorkspaceProvider,
@@ -78,6 +80,45 @@ describe.runIf(chromiumAvailable())('browser workspaces', () => {
     expect(second?.result).toContain('image/png')
     expect(second?.result.length).toBeLessThan(20_000)
     await supervisor.cleanup()
+  })
+
+  it('gives each context one renderer for its pages, and none for browser UI it never shows', async () => {
+    const workspaces = [0, 1, 2].map((index) =>
+      provider.create({ id: `renderers-${index}`, directory: root }),
+    )
+    try {
+      for (const workspace of workspaces) {
+        const tools = workspace.tools!()
+        await tools.open_page!.execute!(
+          { url: `${site.origin}/` },
+          { toolCallId: 'o', messages: [] },
+        )
+      }
+      // A renderer's command line is rewritten as its title: one string, not NUL-separated.
+      const renderers = processTree(provider.browserPid!).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')
+        } catch {
+          return false
+        }
+      })
+      // One per context, and at most a spare Chromium keeps ready (an omnibox popup WebUI per
+      // context, preloaded, made it two per context).
+      expect(renderers.length).toBeGreaterThanOrEqual(3)
+      expect(renderers.length).toBeLessThanOrEqual(3 + 1)
+      // Chromium reads the last --disable-features only: ours keeps every feature Playwright's
+      // (the first) turns off.
+      const flags = readFileSync(`/proc/${provider.browserPid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((arg) => arg.startsWith('--disable-features='))
+        .map((arg) => new Set(arg.slice('--disable-features='.length).split(',')))
+      expect(flags.length).toBeGreaterThanOrEqual(1)
+      const last = flags.at(-1)!
+      for (const feature of [...flags[0]!, ...UNUSED_WINDOW_UI_FEATURES])
+        expect(last, feature).toContain(feature)
+    } finally {
+      await Promise.all(workspaces.map((workspace) => workspace.dispose?.()))
+    }
   })
 
   it('types into a field and submits it', async () => {

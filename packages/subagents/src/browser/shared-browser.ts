@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Browser } from 'playwright-core'
 import { childWithArgument } from '../workspace/process-tree'
 import { WorkspaceUnavailableError } from '../workspace/workspace-errors'
+import { withDisabledFeatures } from './chromium-features'
 
 /** The flags every Chromium of a browser workspace runs with. */
 export const CHROMIUM_FLAGS = [
@@ -54,7 +55,8 @@ export function createSharedBrowser(options: {
     const browser = await playwright.chromium
       .launch({
         executablePath: options.executablePath,
-        args: [...CHROMIUM_FLAGS, ...options.args, marker],
+        // One --disable-features, merged: Chromium reads only the last (see chromium-features.ts).
+        args: withDisabledFeatures([...CHROMIUM_FLAGS, ...options.args, marker]),
         timeout: options.launchTimeoutMs,
       })
       .catch((cause: Error) => {

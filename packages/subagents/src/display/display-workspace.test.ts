@@ -37,6 +37,29 @@ async function redPixels(file: string): Promise<number> {
   return line ? Number(line.trim().split(':')[0]) : 0
 }
 
+// xev (Debian's x11-utils) prints each key event it receives: what reached the app, in order.
+function xevAvailable(): boolean {
+  if (findExecutable('xev')) return true
+  if (process.env.CI === 'true')
+    throw new Error('xev (Debian package x11-utils) is missing, and CI=true.')
+  console.warn('Skipping the display input test: xev (Debian package x11-utils) is not installed.')
+  return false
+}
+
+/** The key presses in xev's output, in order: each key's name and whether Control was held. */
+function keyPresses(log: string): { key: string; control: boolean }[] {
+  return log
+    .split(/\n\s*\n/)
+    .filter((event) => event.trimStart().startsWith('KeyPress event'))
+    .map((event) => {
+      const state = Number.parseInt(/state 0x([0-9a-f]+)/.exec(event)?.[1] ?? '0', 16)
+      return {
+        key: /keysym 0x[0-9a-f]+, ([^)]+)\)/.exec(event)?.[1] ?? '?',
+        control: (state & 4) !== 0,
+      }
+    })
+}
+
 const agent = makeAgent({ tools: [...DISPLAY_TOOL_NAMES] })
 // A red window of 200 × 150: ImageMagick's viewer showing a solid colour.
 const apps = { viewer: { command: 'display', args: ['-size', '200x150', 'xc:red'] } }
@@ -89,6 +112,58 @@ describe.runIf(displayToolsAvailable())('display workspaces', () => {
     expect(again?.files).toEqual(expect.arrayContaining([path.join('screenshots', 'screen-1.png')]))
     await supervisor.cleanup()
   })
+
+  it.runIf(xevAvailable())(
+    'delivers typed text and a key combination to the app under the pointer',
+    async () => {
+      // xev's window fills the screen; its output goes to keys.log in the sub-agent's directory.
+      const keys = {
+        command: 'sh',
+        args: ['-c', 'exec xev -event keyboard -geometry 640x480+0+0 > keys.log'],
+      }
+      provider = createDisplayWorkspaceProvider({ apps: { keys }, screen: '640x480x24' })
+      const supervisor = createSupervisor({
+        agent,
+        budget: createBudget({ calls: 20 }, { name: 'lead' }),
+        workspace: { kind: 'directory', root },
+        workspaceProviders: { display: provider },
+      })
+      const id = supervisor.delegate(directive('launch', { app: 'keys' }), {
+        workspace: 'display',
+      })
+      const launched = (await supervisor.waitAgents([id]))?.[id]
+      expect(launched?.status, launched?.error).toBe('done')
+      const [display] = provider.running()
+      const env = { ...process.env, DISPLAY: display!.display }
+      // Input sent before the window is mapped reaches no one: wait until it is.
+      await run('xdotool', ['search', '--sync', '--onlyvisible', '--name', 'Event Tester'], {
+        env,
+        timeout: 15_000,
+      })
+      supervisor.sendAgent(
+        id,
+        `${directive('click', { x: 320, y: 240 })}${directive('type', { text: 'hi there' })}${directive('key', { combo: 'ctrl+s' })}`,
+      )
+      const report = (await supervisor.waitAgents([id]))?.[id]
+      expect(report?.status, report?.error).toBe('done')
+      const log = path.join(report!.directory, 'keys.log')
+      // xev writes each event as it comes; the last one (s under Control) ends the wait.
+      let presses: ReturnType<typeof keyPresses> = []
+      for (let tries = 0; tries < 50; tries += 1) {
+        presses = keyPresses(await readFile(log, 'utf8'))
+        if (presses.some((press) => press.key === 's' && press.control)) break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      const typed = presses.filter((press) => !press.control && !press.key.startsWith('Control'))
+      expect(typed.map((press) => press.key)).toEqual(['h', 'i', 'space', 't', 'h', 'e', 'r', 'e'])
+      // The combination: Control goes down, then s with Control held.
+      expect(presses.slice(-2)).toEqual([
+        { key: 'Control_L', control: false },
+        { key: 's', control: true },
+      ])
+      await supervisor.cleanup()
+    },
+  )
 
   it('launches only the apps it was given, before starting anything', async () => {
     provider = createDisplayWorkspaceProvider({ apps })

@@ -12,6 +12,7 @@ import * as idempotencyKeys from './0011-idempotency-keys'
 import * as runsTrace from './0012-runs-trace'
 import * as runtimeSecrets from './0014-runtime-secrets'
 import * as swarmOwners from './0015-swarm-owners'
+import * as runFiles from './0016-run-files'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0012-runs-trace': runsTrace,
   '0014-runtime-secrets': runtimeSecrets,
   '0015-swarm-owners': swarmOwners,
+  '0016-run-files': runFiles,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */

@@ -6,6 +6,7 @@ import {
   TrustTierTooLowError,
 } from '@baton/core'
 import { MaxDepthExceededError } from '@baton/subagents'
+import type { HostFile } from '../../host'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
 import { checkTaskWorkspaceTools } from '../check-task-workspace-tools'
@@ -71,6 +72,9 @@ export async function runAgentStep(
           ...request,
           isolation: step.isolation,
           ...(step.workspace ? { workspace: step.workspace } : {}),
+          ...(step.workspace && context.onFiles
+            ? { onFiles: (files: HostFile[]) => context.onFiles!(files, agent.wallet) }
+            : {}),
           ...(step.tools ? { tools: step.tools } : {}),
           ...(step.persona === undefined ? {} : { persona: renderTemplate(step.persona, scope) }),
         })

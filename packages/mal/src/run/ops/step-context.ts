@@ -7,8 +7,9 @@ import type {
 } from '@baton/core'
 import type { ConclaveStore } from '../../conclave'
 import type { Discovery } from '../../discovery'
-import type { AgentHost } from '../../host'
+import type { AgentHost, HostFile } from '../../host'
 import type { TemplateScope } from '../../template'
+import type { RunFileStore } from '../run-files'
 import type { PlanTool } from '../run-options'
 import type { ToolBatchLimit } from '../tool-batches/tool-batch-limit'
 
@@ -30,6 +31,8 @@ export type RunServices = {
   toolBatches?: ToolBatchLimit
   /** The shared state of the run's tree: the store and the root run's keyspace. */
   conclave: { store: ConclaveStore; space: string }
+  /** Where the run keeps its tasks' screenshots, if anywhere. */
+  files?: { runId: string; store: RunFileStore }
 }
 
 /** One step's view of the run: its path, its own budget and the values in scope. */
@@ -43,6 +46,8 @@ export type StepContext<S> = {
   onText?: (text: string) => void
   /** Hears of each tool call of the agents the step runs (`task` and `delegate`). */
   onToolCall?: (event: ToolCallEvent) => void
+  /** Keeps the screenshots a `task` took (absent: they are not kept). */
+  onFiles?: (files: HostFile[], wallet: string) => Promise<void>
 }
 
 /** A finished leaf step: its value and the wallet that did the work. */
