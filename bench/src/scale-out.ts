@@ -36,6 +36,9 @@ type Fixtures = {
     }): Promise<Process[]>
     stopCluster(processes: Process[]): Promise<void>
   }
+  plans: {
+    cutShortPlan(options: { name: string; waiter: string; waitMs: number }): unknown
+  }
 }
 
 const runs = Number(process.argv[2] ?? 300)
@@ -120,23 +123,12 @@ async function measureTakeover(
       environment: { LOG_LEVEL: 'error', BATON_LEASE_MS: '3000' },
       started,
     })
-    const analyst = '0x1111111111111111111111111111111111111111'
     // The second step spends at once, then waits: killed in that wait, it has spent mid-step.
-    const slow = {
+    const slow = fixtures.plans.cutShortPlan({
       name: 'bench-takeover',
-      steps: [
-        { op: 'delegate', saveAs: 'a', agentWallet: analyst, prompt: '[[sleep:300]] first' },
-        {
-          op: 'if',
-          cond: 'true',
-          // biome-ignore lint/suspicious/noThenProperty: `then` is the MAL field name.
-          then: [
-            { op: 'delegate', saveAs: 'b', agentWallet: analyst, prompt: 'second, at once' },
-            { op: 'delegate', saveAs: 'c', agentWallet: analyst, prompt: '[[sleep:3000]] third' },
-          ],
-        },
-      ],
-    }
+      waiter: '0x1111111111111111111111111111111111111111',
+      waitMs: 3000,
+    })
     const response = await fetch(`${processes[0]!.url}/api/v1/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -183,6 +175,7 @@ async function measureTakeover(
 
 const fixtures: Fixtures = {
   cluster: await load('scale/__fixtures__/cluster.ts'),
+  plans: await load('__fixtures__/slow-plans.ts'),
 }
 const bin = findPostgresBinaries()
 if (!bin) throw new Error('PostgreSQL binaries not found (apt-get install -y postgresql)')

@@ -1,4 +1,5 @@
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
+import { createRepositories, type Repositories } from '../db/repositories'
 import { testSettings } from '../settings'
 import { type Backend, databaseSettings } from './backends'
 import { pgliteTemplate } from './test-app'
@@ -18,4 +19,17 @@ export async function openTestDatabase(backend: Backend): Promise<OpenedDatabase
     databaseUrl: settings.databaseUrl,
     template: await pgliteTemplate(),
   })
+}
+
+/**
+ * `openTestDatabase` and the repositories over it.
+ *
+ * @example
+ * ;({ opened, repositories } = await openTestRepositories('pglite'))
+ */
+export async function openTestRepositories(
+  backend: Backend,
+): Promise<{ opened: OpenedDatabase; repositories: Repositories }> {
+  const opened = await openTestDatabase(backend)
+  return { opened, repositories: createRepositories(opened.db) }
 }

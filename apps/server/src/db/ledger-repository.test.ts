@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
-import { openTestDatabase } from '../__fixtures__/test-database'
+import { openTestRepositories } from '../__fixtures__/test-database'
 import type { OpenedDatabase } from './open-database'
-import { createRepositories, type Repositories } from './repositories'
+import type { Repositories } from './repositories'
 
 const analyst = '0x1111111111111111111111111111111111111111'
 const reviewer = '0x2222222222222222222222222222222222222222'
@@ -13,12 +13,9 @@ describe.each(backends)('createLedgerRepository on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    opened = await openTestDatabase(backend)
-    repositories = createRepositories(opened.db)
+    ;({ opened, repositories } = await openTestRepositories(backend))
   })
-  afterAll(async () => {
-    await opened.db.destroy()
-  })
+  afterAll(() => opened.db.destroy())
 
   const newRun = async () => {
     const id = randomUUID()

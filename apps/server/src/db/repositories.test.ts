@@ -1,21 +1,18 @@
 import { Agent, AgentSwarm } from '@baton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
-import { openTestDatabase } from '../__fixtures__/test-database'
+import { openTestRepositories } from '../__fixtures__/test-database'
 import { createDatabaseMemoryStore } from './memory-repository'
 import { migrate, type OpenedDatabase } from './open-database'
-import { createRepositories, type Repositories } from './repositories'
+import type { Repositories } from './repositories'
 
 describe.each(backends)('repositories on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    opened = await openTestDatabase(backend)
-    repositories = createRepositories(opened.db)
+    ;({ opened, repositories } = await openTestRepositories(backend))
   })
-  afterAll(async () => {
-    await opened.db.destroy()
-  })
+  afterAll(() => opened.db.destroy())
 
   it('runs migrations once: a second migrate changes nothing', async () => {
     await migrate(opened.db)

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
-import { openTestDatabase } from '../__fixtures__/test-database'
+import { openTestRepositories } from '../__fixtures__/test-database'
 import type { OpenedDatabase } from '../db/open-database'
-import { createRepositories, type Repositories } from '../db/repositories'
+import type { Repositories } from '../db/repositories'
 
 const entry = (text: string, promptHash = '0xabc') => ({
   promptHash,
@@ -15,12 +15,9 @@ describe.each(backends)('createSwarmJournalRepository on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
   beforeAll(async () => {
-    opened = await openTestDatabase(backend)
-    repositories = createRepositories(opened.db)
+    ;({ opened, repositories } = await openTestRepositories(backend))
   })
-  afterAll(async () => {
-    await opened.db.destroy()
-  })
+  afterAll(() => opened.db.destroy())
 
   const newSwarmRun = async () => {
     const id = randomUUID()
