@@ -4,7 +4,7 @@ import { backends } from '../__fixtures__/backends'
 import { openTestRepositories } from '../__fixtures__/test-database'
 import { createDatabaseMemoryStore } from './memory-repository'
 import { migrate, type OpenedDatabase } from './open-database'
-import type { Repositories } from './repositories'
+import { createRepositories, type Repositories } from './repositories'
 
 describe.each(backends)('repositories on %s', (backend) => {
   let opened: OpenedDatabase
