@@ -400,15 +400,19 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
 
   it('shows two parties caught in a loop on the Bus view and resolves it there', async () => {
     await open('bus')
+    // Outside parties: only the server speaks for a hosted agent (docs/security.md), and an
+    // outside party is written to only in a conversation it is part of. ops-desk opens one with
+    // the analyst (a broadcast: the analyst does not run), then relay-desk and ops-desk loop.
     const first = await api('/api/v1/messages', {
       method: 'POST',
       body: JSON.stringify({
-        // Outside parties: only the server speaks for a hosted agent (docs/security.md).
         from: { agentId: 'ops-desk' },
-        to: { agentId: 'relay-desk' },
-        content: 'over to you',
+        to: { agentId: 'analyst' },
+        type: 'broadcast',
+        content: 'the desk is open',
       }),
     })
+    expect(first.status).toBe(202)
     const correlationId = (first.body.envelope as { correlationId: string }).correlationId
     let status = 202
     for (let hop = 1; hop <= 20 && status === 202; hop += 1) {
@@ -451,7 +455,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await open('bus')
     // The loop of the test before: its two parties, each named once.
     const loop = page.locator('td[data-path]').filter({ hasText: 'ops-desk' }).first()
-    expect(await loop.textContent()).toBe('ops-desk → relay-desk')
+    expect(await loop.textContent()).toBe('ops-desk → analyst → relay-desk')
 
     const form = page.getByRole('form', { name: 'Start a conversation' })
     await form.getByLabel('To').selectOption('analyst')
