@@ -111,6 +111,43 @@ describe.each(backends)('on %s', (backend) => {
       expect(tester?.calls).toBeGreaterThanOrEqual(1)
     })
 
+    it('keeps what each agent spent on a delegated answer with the conversation: the agent and its sub-agent under its reply, the peer under its own', async () => {
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'orchestrator' },
+        content:
+          '[[tool:ask_peer {"agentId":"analyst","content":"list the risks"}]] [[tool:start_subagent {"agentId":"reviewer","task":"check the list"}]] [[answer:both parts done]]',
+      })
+      const { envelope } = response.json() as { envelope: Envelope }
+      const read = () =>
+        app.inject({ method: 'GET', url: `/api/v1/conversations/${envelope.correlationId}` })
+      type Spend = { messageId: string; wallet: string; calls: number; costUsd: number }
+      const answered = await waitFor(async () => {
+        const body = (await read()).json() as {
+          messages: (Envelope & { to: { agentId: string } })[]
+          spend: Spend[]
+        }
+        return body.messages.some((message) => message.to.agentId === 'person') ? body : undefined
+      })
+      const asked = answered.messages.find((message) => message.to.agentId === 'analyst')!
+      const byMessage = (messageId: string) =>
+        answered.spend
+          .filter((row) => row.messageId === messageId)
+          .map((row) => row.wallet)
+          .sort()
+      // The orchestrator answered the person's message with a sub-agent (the reviewer) on its budget.
+      expect(byMessage(envelope.id)).toEqual([
+        '0x2222222222222222222222222222222222222222',
+        '0x4444444444444444444444444444444444444444',
+      ])
+      // The analyst answered the question forwarded to it, on a budget of its own.
+      expect(byMessage(asked.id)).toEqual(['0x1111111111111111111111111111111111111111'])
+      for (const row of answered.spend) {
+        expect(row.calls).toBeGreaterThanOrEqual(1)
+        expect(row.costUsd).toBeGreaterThan(0)
+      }
+    })
+
     it('runs the recipient under the budget its sender grants', async () => {
       const response = await send({
         from: { agentId: 'person' },

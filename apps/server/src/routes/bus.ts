@@ -148,7 +148,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['bus'],
-        summary: 'Every message of a conversation',
+        summary:
+          'Every message of a conversation, and what each answer in it cost per wallet (the answering agent and its sub-agents)',
         params: CorrelationParams,
       },
     },
@@ -160,6 +161,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         correlationId,
         hops: bus.hops(correlationId),
         messages: await repositories.messages.conversation(correlationId),
+        // Per message answered and per wallet: a delegated answer shows who did which part.
+        spend: await repositories.ledger.spendOfConversation(correlationId),
       }
     },
   )

@@ -265,8 +265,16 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
         hop: input.hop ?? message?.hop ?? 0,
       }
     } finally {
+      // A message's answer is booked with its conversation, so the conversation can show it.
+      const conversation = message
+        ? { correlationId: message.correlationId, messageId: message.id }
+        : {}
       await options.ledger.record(
-        Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({ wallet, usage })),
+        Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({
+          wallet,
+          usage,
+          ...conversation,
+        })),
       )
     }
   }

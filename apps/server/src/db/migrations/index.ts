@@ -11,6 +11,7 @@ import * as authPrincipals from './0010-auth-principals'
 import * as idempotencyKeys from './0011-idempotency-keys'
 import * as runsTrace from './0012-runs-trace'
 import * as runtimeSecrets from './0014-runtime-secrets'
+import * as ledgerConversation from './0015-ledger-conversation'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0011-idempotency-keys': idempotencyKeys,
   '0012-runs-trace': runsTrace,
   '0014-runtime-secrets': runtimeSecrets,
+  '0015-ledger-conversation': ledgerConversation,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
