@@ -357,6 +357,12 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       .getByText(/Message sent to Ops Orchestrator/)
       .last()
       .waitFor({ timeout: 15_000 })
+    // The prompt reads first; the offline model's two directives are set apart, not hidden.
+    const prompt = page.locator('.bubble.me').last()
+    expect(await prompt.locator('code.directive').allTextContents()).toEqual([
+      expect.stringMatching(/^\[\[tool:ask_peer /),
+      expect.stringMatching(/^\[\[tool:start_subagent /),
+    ])
     const analystPart = page
       .locator('.bubble[data-message-type="reply"]')
       .filter({ hasText: /Incident Analyst → Ops Orchestrator/ })
