@@ -9,6 +9,8 @@ import type { ServerProcess } from './server-process'
 const views = ['agents', 'chat', 'runs', 'swarms', 'bus', 'spend'] as const
 const desktop = { width: 1280, height: 900 }
 const phone = { width: 375, height: 800 }
+// A common phone's width, where the issue saw the mention list.
+const phone390 = { width: 390, height: 844 }
 
 const run = chromiumAvailable()
 // The runtime key is the test's, so it knows the address receipts must be signed by.
@@ -347,15 +349,49 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       .getByText(/Message sent to Ops Orchestrator/)
       .last()
       .waitFor({ timeout: 15_000 })
+    // The prompt reads first; the offline model's two directives are set apart, not hidden.
+    const prompt = page.locator('.bubble.me').last()
+    expect(await prompt.locator('code.directive').allTextContents()).toEqual([
+      expect.stringMatching(/^\[\[tool:ask_peer /),
+      expect.stringMatching(/^\[\[tool:start_subagent /),
+    ])
     const analystPart = page
       .locator('.bubble[data-message-type="reply"]')
-      .filter({ hasText: /Incident Analyst → orchestrator|analyst → orchestrator/ })
-    await analystPart.first().waitFor({ timeout: 30_000 })
+      .filter({ hasText: /Incident Analyst → Ops Orchestrator/ })
+      .last()
+    await analystPart.waitFor({ timeout: 30_000 })
     const answer = page
       .locator('.bubble[data-message-type="reply"]')
       .filter({ hasText: /start_subagent → .*Reviewer/ })
-    await answer.first().waitFor({ timeout: 30_000 })
-    expect(await answer.first().textContent()).toMatch(/ask_peer → .*Incident Analyst/)
+      .last()
+    await answer.waitFor({ timeout: 30_000 })
+    expect(await answer.textContent()).toMatch(/ask_peer → .*Incident Analyst/)
+    // The analyst's part comes before the answer it went into.
+    expect(
+      await analystPart.evaluate(
+        (part, final) =>
+          Boolean(part.compareDocumentPosition(final!) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await answer.elementHandle(),
+      ),
+    ).toBe(true)
+    // What each agent spent: the analyst on its part; the orchestrator and the reviewer it ran
+    // as a sub-agent on the answer.
+    const cost = /\$0\.0*[1-9]\d*/
+    const analystSpend = analystPart.getByRole('list', { name: 'What this answer cost' })
+    await analystSpend.waitFor({ timeout: 15_000 })
+    expect(await analystSpend.locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^Incident Analyst \$0\.0*[1-9]\d* · \d+ calls?$/),
+    ])
+    const answerSpend = answer.getByRole('list', { name: 'What this answer cost' })
+    await answerSpend.waitFor({ timeout: 15_000 })
+    const own = answerSpend.locator('li[data-spend-role="answered"]')
+    const subagent = answerSpend.locator('li[data-spend-role="sub-agent"]')
+    expect(await own.textContent()).toMatch(/^Ops Orchestrator /)
+    expect(await own.textContent()).toMatch(cost)
+    expect(await subagent.textContent()).toMatch(/^Reviewer \(its sub-agent\) /)
+    expect(await subagent.textContent()).toMatch(cost)
+    const total = page.locator('[data-conversation-spend]').last()
+    expect(await total.textContent()).toMatch(/^3 agents worked on this: \$0\.0*[1-9]\d* in all\.$/)
     await shoot('chat-delegation')
   }, 120_000)
 
@@ -392,15 +428,19 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
 
   it('shows two parties caught in a loop on the Bus view and resolves it there', async () => {
     await open('bus')
+    // Outside parties: only the server speaks for a hosted agent (docs/security.md), and an
+    // outside party is written to only in a conversation it is part of. ops-desk opens one with
+    // the analyst (a broadcast: the analyst does not run), then relay-desk and ops-desk loop.
     const first = await api('/api/v1/messages', {
       method: 'POST',
       body: JSON.stringify({
-        // Outside parties: only the server speaks for a hosted agent (docs/security.md).
         from: { agentId: 'ops-desk' },
-        to: { agentId: 'relay-desk' },
-        content: 'over to you',
+        to: { agentId: 'analyst' },
+        type: 'broadcast',
+        content: 'the desk is open',
       }),
     })
+    expect(first.status).toBe(202)
     const correlationId = (first.body.envelope as { correlationId: string }).correlationId
     let status = 202
     for (let hop = 1; hop <= 20 && status === 202; hop += 1) {
@@ -421,6 +461,12 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     expect(status).toBe(409)
     const held = page.locator('fieldset[data-escalation]')
     await held.waitFor({ timeout: 20_000 })
+    // The held chain names its parties once each, not every hop (the whole path is its title).
+    const parties = held.locator('[data-loop-parties]')
+    expect(await parties.textContent()).toBe('ops-desk → analyst → relay-desk')
+    expect(await parties.getAttribute('title')).toMatch(
+      /^ops-desk → analyst → relay-desk → ops-desk/,
+    )
     // The hop count is the server's loop guard's (forwards and replies), 8 when it held the chain.
     const row = page.locator(`tr[data-correlation="${correlationId}"]`)
     await expect
@@ -443,7 +489,7 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await open('bus')
     // The loop of the test before: its two parties, each named once.
     const loop = page.locator('td[data-path]').filter({ hasText: 'ops-desk' }).first()
-    expect(await loop.textContent()).toBe('ops-desk → relay-desk')
+    expect(await loop.textContent()).toBe('ops-desk → analyst → relay-desk')
 
     const form = page.getByRole('form', { name: 'Start a conversation' })
     await form.getByLabel('To').selectOption('analyst')
@@ -461,8 +507,8 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await row.waitFor({ timeout: 15_000 })
     await loop.waitFor({ timeout: 15_000 })
 
-    // On a phone, the option picked by the arrow keys is highlighted, and picking adds no space.
-    await page.setViewportSize(phone)
+    // On a phone (390 px), the picked option is highlighted, and picking adds no space.
+    await page.setViewportSize(phone390)
     await open('chat')
     const box = page.getByRole('combobox')
     await box.fill('')
@@ -474,6 +520,22 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
       list: getComputedStyle(element.parentElement!).backgroundColor,
     }))
     expect(colours.selected).not.toBe(colours.list)
+    // The arrow keys move the highlight: the picked option stands out from the one it left.
+    await box.fill('')
+    await box.pressSequentially('ask @')
+    const options = page.getByRole('option')
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBeGreaterThan(2)
+    await box.press('ArrowDown')
+    const picked = page.locator('[role="option"][aria-selected="true"]')
+    expect(await picked.count()).toBe(1)
+    expect(await options.nth(1).getAttribute('aria-selected')).toBe('true')
+    const background = (index: number) =>
+      options.nth(index).evaluate((element) => getComputedStyle(element).backgroundColor)
+    expect(await background(1)).not.toBe(await background(0))
+    expect(await picked.isVisible()).toBe(true)
+    await box.fill('')
+    await box.pressSequentially('ask @Rev')
+    await option.waitFor()
     await box.press('End')
     await box.pressSequentially(', please')
     await box.press('Home')
@@ -505,6 +567,17 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     const steps = values.slice(1).map((value, index) => value - values[index]!)
     for (const step of steps) expect(step).toBeCloseTo(steps[0]!, 10)
     expect(new Set(ticks.slice(1).map((tick) => tick.split('.')[1]?.length)).size).toBe(1)
+    // Every bar is named under it (none dropped for want of room), by its plan's or swarm's name.
+    const runChart = page.locator('[data-spend="run"]')
+    const bars = await runChart.locator('.recharts-bar-rectangle').count()
+    const names = (await runChart.locator('svg.recharts-surface text').allTextContents()).filter(
+      (text) => !text.startsWith('$'),
+    )
+    expect(names).toHaveLength(bars)
+    expect(names).toContain('risk-review')
+    // The table's costs read alike: each to the same number of decimals.
+    const costs = await runChart.locator('[data-cost]').allTextContents()
+    expect(new Set(costs.map((value) => value.split('.')[1]?.length)).size).toBe(1)
     // Runs by name (the plan's), each a link to the run.
     const link = page.locator('[data-spend="run"] a[data-run-link]').first()
     const named = (await link.textContent())!

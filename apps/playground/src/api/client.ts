@@ -98,6 +98,16 @@ export type CatalogueTool = {
   grantedWhen?: string
 }
 
+/** What an answer on the bus cost one wallet (`spend` of `GET /api/v1/conversations/:id`). */
+export type MessageSpend = {
+  /** The message answered (the reply's `inReplyTo`). */
+  messageId: string
+  wallet: string
+  calls: number
+  tokens: number
+  costUsd: number
+}
+
 export type SpendRow = { key: string; calls: number; tokens: number; costUsd: number }
 
 function listIn<Item>(body: unknown, key: string): Item[] {
@@ -188,6 +198,12 @@ export const serverApi = {
     listIn<{ correlationId: string; lastAt: string }>(
       await requestJson(endpoint, `${api}conversations?limit=20`),
       'conversations',
+    ),
+  /** What each answer of a conversation cost, per message answered and per wallet. */
+  conversationSpend: async (correlationId: string) =>
+    listIn<MessageSpend>(
+      await requestJson(endpoint, `${api}conversations/${id(correlationId)}`),
+      'spend',
     ),
   /** Starts a conversation: a message from the person at this page to an agent. */
   sendMessage: async (message: { to: string; content: string }) =>

@@ -57,13 +57,11 @@ export function BusView() {
           <tbody>
             {conversations.map((view) => {
               const last = view.messages[view.messages.length - 1]
-              // Who took part, each once, in the order they joined (a loop names its two parties once).
+              // Who took part, each once, in the order they joined (a loop names its two parties
+              // once; a sender who joined by writing is named where it first wrote).
               const path = [
                 ...new Set(
-                  [
-                    view.messages[0]?.from.agentId,
-                    ...view.messages.map((message) => message.to.agentId),
-                  ].filter(Boolean),
+                  view.messages.flatMap((message) => [message.from.agentId, message.to.agentId]),
                 ),
               ]
               const limit = hopLimit(view.correlationId, escalations, maxHops)

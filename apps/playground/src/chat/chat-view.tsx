@@ -4,6 +4,7 @@ import { useDraftStore } from '../ui/draft-store'
 import { type ChatEntry, useChatStore } from './chat-store'
 import { ConversationReplies } from './conversation-replies'
 import { MentionInput } from './mention-input'
+import { MessageText } from './message-text'
 import { SwarmRunSummary } from './swarm-run-summary'
 
 function Outcome({ entry }: { entry: Extract<ChatEntry, { kind: 'outcome' }> }) {
@@ -82,7 +83,7 @@ export function ChatView() {
         {entries.map((entry) =>
           entry.kind === 'me' ? (
             <div key={entry.id} className="bubble me">
-              {entry.text}
+              <MessageText text={entry.text} />
             </div>
           ) : entry.kind === 'note' ? (
             <div key={entry.id} className="bubble system">

@@ -2,7 +2,7 @@ import { useAgentStore } from '@baton/surface'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { type RunSummary, serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
-import { formatUsd as usd } from '../ui/format-usd'
+import { formatUsdBeside, formatUsd as usd } from '../ui/format-usd'
 import { axisTicks } from './axis-ticks'
 import { spendRows } from './spend-rows'
 
@@ -14,6 +14,12 @@ function runName(run: RunSummary | undefined, id: string): string {
     run.name ?? run.planName ?? (run.swarmId ? `swarm ${String(run.swarmId)}` : undefined)
   const at = run.createdAt ? new Date(run.createdAt).toLocaleTimeString() : ''
   return `${name ?? id.slice(0, 8)}${at ? ` · ${at}` : ''}`
+}
+
+// On the axis, a bar's name without its time, cut to fit under its bar (the table has it whole).
+function axisName(name: string): string {
+  const short = name.split(' · ')[0] ?? name
+  return short.length > 16 ? `${short.slice(0, 15)}…` : short
 }
 
 function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
@@ -35,6 +41,10 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
         )
   const data = rows.slice(0, 12).map((row) => ({ name: label(row.key), costUsd: row.costUsd }))
   const axis = axisTicks(Math.max(0, ...data.map((row) => row.costUsd)))
+  // Every cost in the table to the digit of the smallest, so $0.000700 and $0.000026 read alike.
+  const costs = rows.map((row) => row.costUsd).filter((cost) => cost > 0)
+  const finest = costs.length > 0 ? Math.min(...costs) : undefined
+  const cost = (value: number) => formatUsdBeside(value, finest)
   if (!spend.loading && !spend.error && rows.length === 0) {
     return (
       <section className="panel stack" aria-label={title} data-spend={by}>
@@ -55,7 +65,16 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="name" tick={{ fill: 'var(--muted)', fontSize: 11 }} />
+              {/* Every bar named (none dropped for want of room), tilted so long names fit. */}
+              <XAxis
+                dataKey="name"
+                tick={{ fill: 'var(--muted)', fontSize: 11 }}
+                interval={0}
+                angle={-20}
+                textAnchor="end"
+                height={48}
+                tickFormatter={axisName}
+              />
               <YAxis
                 tick={{ fill: 'var(--muted)', fontSize: 11 }}
                 ticks={axis.ticks}
@@ -96,14 +115,18 @@ function SpendSection({ by, title }: { by: 'wallet' | 'run'; title: string }) {
                   </td>
                   <td className="number">{row.calls}</td>
                   <td className="number">{row.tokens}</td>
-                  <td className="number">{usd(row.costUsd)}</td>
+                  <td className="number" data-cost>
+                    {cost(row.costUsd)}
+                  </td>
                 </tr>
               ))}
               <tr>
                 <th>Total</th>
                 <th className="number">{total.calls}</th>
                 <th className="number">{total.tokens}</th>
-                <th className="number">{usd(total.costUsd)}</th>
+                <th className="number" data-cost>
+                  {cost(total.costUsd)}
+                </th>
               </tr>
             </tbody>
           </table>

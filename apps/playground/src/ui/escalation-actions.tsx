@@ -2,6 +2,7 @@ import type { Escalation } from '@baton/comm'
 import { useAgentCommunicationStore } from '@baton/surface'
 import { useState } from 'react'
 import { describeError } from './describe-error'
+import { loopParties } from './loop-parties'
 
 /** An open escalation: who went round, how many hops, and Allow 2 more hops / Stop. */
 export function EscalationActions({ escalation }: { escalation: Escalation }) {
@@ -26,8 +27,11 @@ export function EscalationActions({ escalation }: { escalation: Escalation }) {
       data-escalation={escalation.id}
     >
       <p style={{ margin: 0 }}>
-        <span className="pill warn">held by the loop guard</span> after {escalation.hops} hops:{' '}
-        {escalation.path.join(' → ')}
+        <span className="pill warn">held by the loop guard</span> after {escalation.hops} hops
+        between{' '}
+        <span data-loop-parties title={escalation.path.join(' → ')}>
+          {loopParties(escalation.path)}
+        </span>
       </p>
       <p className="muted" style={{ margin: '0.3rem 0' }}>
         Held message to <strong>{escalation.lastMessage.to.agentId}</strong>: “

@@ -118,6 +118,10 @@ export type LedgerTable = {
   step_path: string | null
   /** The run's attempt (`runs.attempt`) that spent it; null for spend outside a run. */
   attempt: number | null
+  /** The bus conversation a hosted agent spent it in; null for spend outside one. */
+  correlation_id: string | null
+  /** The bus message whose answer spent it (what the reply's `inReplyTo` names). */
+  message_id: string | null
   at: Timestamp
 }
 

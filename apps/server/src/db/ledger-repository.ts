@@ -11,7 +11,14 @@ export type LedgerEntry = {
   stepPath?: string
   /** The run's attempt (its execution number, see `runs.claim`) that spent it. */
   attempt?: number
+  /** The bus conversation a hosted agent answered a message in. */
+  correlationId?: string
+  /** The bus message whose answer spent it. */
+  messageId?: string
 }
+
+/** What the answer to one bus message cost, for one wallet (the agent's own, or a sub-agent's). */
+export type MessageSpend = StoredUsage & { messageId: string; wallet: string }
 
 /** One row of the ledger, as `GET /api/v1/ledger` shows it. */
 export type StoredLedgerEntry = StoredUsage & {
@@ -49,6 +56,8 @@ export async function insertLedgerEntries(
         cost_usd: entry.usage.costUsd,
         step_path: entry.stepPath ?? null,
         attempt: entry.attempt ?? null,
+        correlation_id: entry.correlationId ?? null,
+        message_id: entry.messageId ?? null,
       })),
     )
     .execute()
@@ -119,6 +128,35 @@ export function createLedgerRepository(db: Kysely<Database>) {
         })),
         total: Number(count.count),
       }
+    },
+
+    /**
+     * What the answers in one bus conversation cost, per message answered and per wallet, in
+     * the order they were first charged.
+     */
+    async spendOfConversation(correlationId: string): Promise<MessageSpend[]> {
+      const rows = await db
+        .selectFrom('ledger')
+        .select((eb) => [
+          'message_id',
+          'wallet',
+          eb.fn.min<number>('id').as('first'),
+          eb.fn.sum<number>('calls').as('calls'),
+          eb.fn.sum<number>('tokens').as('tokens'),
+          eb.fn.sum<number>('cost_usd').as('cost_usd'),
+        ])
+        .where('correlation_id', '=', correlationId)
+        .where('message_id', 'is not', null)
+        .groupBy(['message_id', 'wallet'])
+        .orderBy('first')
+        .execute()
+      return rows.map((row) => ({
+        messageId: String(row.message_id),
+        wallet: row.wallet,
+        calls: Number(row.calls),
+        tokens: Number(row.tokens),
+        costUsd: roundUsd(Number(row.cost_usd)),
+      }))
     },
 
     /** What a run has on the books, every attempt included. */

@@ -83,6 +83,13 @@ export function createMessagesRepository(db: Kysely<Database>) {
         .execute()
       return rows.map((row) => row.envelope as unknown as Envelope)
     },
+    /** Whether `agentId` wrote, or was written to, in the conversation (a conversation is short: the loop guard bounds its hops). */
+    async isParty(correlationId: string, agentId: string): Promise<boolean> {
+      const messages = await this.conversation(correlationId)
+      return messages.some(
+        (message) => message.from.agentId === agentId || message.to.agentId === agentId,
+      )
+    },
     /** The newest `limit` envelopes stored since `since`, oldest first (to seed the loop guard). */
     async since(since: Date, limit: number): Promise<Envelope[]> {
       const rows = await db

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
+import { seedDemo } from '../seed/seed-demo'
 
 const plan = (name: string) => ({
   name,
@@ -12,6 +13,7 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
   let app: FastifyInstance
   beforeAll(async () => {
     app = await createTestApp(await databaseSettings(backend))
+    await seedDemo(app.baton)
   })
   afterAll(async () => {
     await app.close()
@@ -55,7 +57,13 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     })
     expect(await runsNamed('reused-other')).toEqual([])
     // The same key on the bus is another key.
-    const message = { from: { agentId: 'a' }, to: { agentId: 'b' }, content: 'hi' }
+    // A broadcast to a registered agent: stored and delivered, and it runs nobody.
+    const message = {
+      from: { agentId: 'a' },
+      to: { agentId: 'analyst' },
+      type: 'broadcast',
+      content: 'hi',
+    }
     const sent = await post('/api/v1/messages', message, 'key-reused')
     expect(sent.statusCode).toBe(202)
     const again = await post('/api/v1/messages', message, 'key-reused')

@@ -2,6 +2,7 @@ import { readSse, type SseEvent } from '@baton/testing/sse'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../__fixtures__/test-app'
+import { seedDemo } from '../seed/seed-demo'
 import { openEventStream } from './server-sent-events'
 
 /** Reads events from `url` until `until` says stop (or the stream ends), then closes it. */
@@ -29,6 +30,8 @@ describe('GET /api/v1/messages/stream', () => {
   let base: string
   beforeAll(async () => {
     app = await createTestApp()
+    // Messages go to a registered agent (the seeded analyst), as broadcasts so it does not run.
+    await seedDemo(app.baton)
     base = await app.listen({ port: 0, host: '127.0.0.1' })
   })
   afterAll(async () => {
@@ -40,9 +43,9 @@ describe('GET /api/v1/messages/stream', () => {
     const attack = {
       id: `m1\nevent: escalation\ndata: ${forged}\n\nid: m2\revent: escalation\rdata: ${forged}\r\r`,
       from: { agentId: 'mallory' },
-      to: { agentId: 'nobody' },
+      to: { agentId: 'analyst' },
       content: 'hello',
-      type: 'direct',
+      type: 'broadcast',
       correlationId: 'corr_attack',
       hop: 0,
       createdAt: new Date().toISOString(),
@@ -60,7 +63,8 @@ describe('GET /api/v1/messages/stream', () => {
             url: '/api/v1/messages',
             payload: {
               from: { agentId: 'mallory' },
-              to: { agentId: 'nobody' },
+              to: { agentId: 'analyst' },
+              type: 'broadcast',
               content: 'the end',
             },
           })
@@ -86,6 +90,7 @@ describe('GET /api/v1/messages/stream', () => {
             payload: {
               from: { agentId: 'mallory' },
               to: { agentId: 'analyst' },
+              type: 'broadcast',
               content: 'which id?',
             },
           })
@@ -104,9 +109,9 @@ describe('GET /api/v1/messages/stream', () => {
       payload: {
         id: 'm1\nevent: escalation',
         from: { agentId: 'mallory' },
-        to: { agentId: 'nobody' },
+        to: { agentId: 'analyst' },
         content: 'hello',
-        type: 'direct',
+        type: 'broadcast',
         correlationId: 'corr_attack',
         hop: 0,
         createdAt: new Date().toISOString(),

@@ -101,7 +101,8 @@ describe('forged replies and spoofed senders on the bus', () => {
     expect(registered.status).toBe(201)
     const draft = createEnvelope({
       from: { agentId: 'signing-agent' },
-      to: { agentId: 'somebody' },
+      to: { agentId: 'analyst' },
+      type: 'broadcast',
       content: 'signed by me',
     })
     expect((await post(await signEnvelope(draft, agentAccount))).status).toBe(202)

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
+import { joinAsParty } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 const servers: ServerProcess[] = []
@@ -36,17 +37,22 @@ describe('the loop guard across a restart of a single process', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bus-restart-'))
     const environment = {
       BATON_DATA_DIR: dataDir,
-      BATON_SEED: 'false',
+      // The seeded analyst is the registered agent the conversation opens with.
+      BATON_SEED: 'true',
       BATON_RATE_LIMIT: '1000000',
       PORT: String(await freePort()),
     }
     const first = await startServerProcess(environment)
     servers.push(first)
     const correlationId = 'restart-loop'
-    // Two agents nobody hosts pass one conversation back and forth until the guard holds it.
+    // Two outside parties nobody hosts pass one conversation back and forth until the guard
+    // holds it (loop-a opens it, so loop-b may write to loop-a, and so on).
+    expect(
+      (await call(`${first.url}/api/v1/messages`, joinAsParty('loop-a', correlationId))).status,
+    ).toBe(202)
     let held: Json | undefined
     for (let index = 0; index < 20 && !held; index++) {
-      const [from, to] = index % 2 === 0 ? ['loop-a', 'loop-b'] : ['loop-b', 'loop-a']
+      const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
       const sent = await call(`${first.url}/api/v1/messages`, {
         from: { agentId: from },
         to: { agentId: to },

@@ -1,9 +1,13 @@
+import { Agent, parseWith } from '@baton/core'
 import { waitFor } from '@baton/testing/processes'
 import { readSse } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
+import { joinAsParty } from '../__fixtures__/outside-parties'
+import { newAgentAccounts } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
+import { createAgentsRepository } from '../db/agents-repository'
 import { seedDemo } from '../seed/seed-demo'
 
 describe.each(backends)('on %s', (backend) => {
@@ -107,6 +111,43 @@ describe.each(backends)('on %s', (backend) => {
       expect(tester?.calls).toBeGreaterThanOrEqual(1)
     })
 
+    it('keeps what each agent spent on a delegated answer with the conversation: the agent and its sub-agent under its reply, the peer under its own', async () => {
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'orchestrator' },
+        content:
+          '[[tool:ask_peer {"agentId":"analyst","content":"list the risks"}]] [[tool:start_subagent {"agentId":"reviewer","task":"check the list"}]] [[answer:both parts done]]',
+      })
+      const { envelope } = response.json() as { envelope: Envelope }
+      const read = () =>
+        app.inject({ method: 'GET', url: `/api/v1/conversations/${envelope.correlationId}` })
+      type Spend = { messageId: string; wallet: string; calls: number; costUsd: number }
+      const answered = await waitFor(async () => {
+        const body = (await read()).json() as {
+          messages: (Envelope & { to: { agentId: string } })[]
+          spend: Spend[]
+        }
+        return body.messages.some((message) => message.to.agentId === 'person') ? body : undefined
+      })
+      const asked = answered.messages.find((message) => message.to.agentId === 'analyst')!
+      const byMessage = (messageId: string) =>
+        answered.spend
+          .filter((row) => row.messageId === messageId)
+          .map((row) => row.wallet)
+          .sort()
+      // The orchestrator answered the person's message with a sub-agent (the reviewer) on its budget.
+      expect(byMessage(envelope.id)).toEqual([
+        '0x2222222222222222222222222222222222222222',
+        '0x4444444444444444444444444444444444444444',
+      ])
+      // The analyst answered the question forwarded to it, on a budget of its own.
+      expect(byMessage(asked.id)).toEqual(['0x1111111111111111111111111111111111111111'])
+      for (const row of answered.spend) {
+        expect(row.calls).toBeGreaterThanOrEqual(1)
+        expect(row.costUsd).toBeGreaterThan(0)
+      }
+    })
+
     it('runs the recipient under the budget its sender grants', async () => {
       const response = await send({
         from: { agentId: 'person' },
@@ -143,11 +184,23 @@ describe.each(backends)('on %s', (backend) => {
     })
 
     it('lists the newest conversations first, each once, so a page can show them after a reload', async () => {
+      // Broadcasts to registered agents (nobody runs, so no reply reorders the list), then an
+      // outside party answers the person in the first conversation.
       const first = (
-        await send({ from: { agentId: 'person' }, to: { agentId: 'desk-a' }, content: 'one' })
+        await send({
+          from: { agentId: 'person' },
+          to: { agentId: 'tester' },
+          type: 'broadcast',
+          content: 'one',
+        })
       ).json().envelope as Envelope
       const second = (
-        await send({ from: { agentId: 'person' }, to: { agentId: 'desk-b' }, content: 'two' })
+        await send({
+          from: { agentId: 'person' },
+          to: { agentId: 'reviewer' },
+          type: 'broadcast',
+          content: 'two',
+        })
       ).json().envelope as Envelope
       await send({
         from: { agentId: 'desk-a' },
@@ -168,6 +221,105 @@ describe.each(backends)('on %s', (backend) => {
       ).toBe(400)
     })
 
+    it('refuses a message to an agent nobody registered with 404 UNKNOWN_AGENT naming it, and stores nothing', async () => {
+      const correlationId = `corr-nobody-${Date.now()}`
+      const post = (body: object) =>
+        fetch(`${base}/api/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      for (const body of [
+        {
+          from: { agentId: 'ops-desk' },
+          to: { agentId: 'nobody' },
+          content: 'anyone?',
+          correlationId,
+        },
+        { from: { agentId: 'ops-desk' }, to: { agentId: 'nobody' }, content: 'anyone at all?' },
+      ]) {
+        const refused = await post(body)
+        expect(refused.status).toBe(404)
+        const { error } = (await refused.json()) as {
+          error: { code: string; message: string; details: Record<string, unknown> }
+        }
+        expect(error.code).toBe('UNKNOWN_AGENT')
+        expect(error.message).toMatch(/No agent "nobody" to send to/)
+        expect(error.details).toMatchObject({ field: 'to.agentId', agentId: 'nobody' })
+      }
+      // Nothing of it was stored: no message, no conversation, no owner.
+      const read = await fetch(`${base}/api/v1/conversations/${correlationId}`)
+      expect(((await read.json()) as { messages: unknown[] }).messages).toEqual([])
+      const listed = (await (await fetch(`${base}/api/v1/conversations?limit=100`)).json()) as {
+        conversations: { correlationId: string }[]
+      }
+      expect(listed.conversations.map((row) => row.correlationId)).not.toContain(correlationId)
+      expect(await app.baton.repositories.messages.conversationOwner(correlationId)).toBeUndefined()
+      const stored = await app.baton.repositories.messages.since(new Date(0), 10_000)
+      expect(stored.filter((message) => message.to.agentId === 'nobody')).toEqual([])
+    })
+
+    it('lets an outside party be written to in a conversation it is part of, and no other', async () => {
+      const correlationId = `corr-parties-${Date.now()}`
+      expect((await send(joinAsParty('desk-a', correlationId))).statusCode).toBe(202)
+      // desk-a wrote in it: desk-b may answer desk-a there, and desk-a desk-b in turn.
+      const answer = await send({
+        from: { agentId: 'desk-b' },
+        to: { agentId: 'desk-a' },
+        content: 'seen',
+        correlationId,
+        hop: 1,
+      })
+      expect(answer.statusCode).toBe(202)
+      expect(
+        (
+          await send({
+            from: { agentId: 'desk-a' },
+            to: { agentId: 'desk-b' },
+            content: 'thanks',
+            correlationId,
+            hop: 2,
+          })
+        ).statusCode,
+      ).toBe(202)
+      // desk-c never took part in it, and is not an agent.
+      const stranger = await send({
+        from: { agentId: 'desk-a' },
+        to: { agentId: 'desk-c' },
+        content: 'you too',
+        correlationId,
+        hop: 3,
+      })
+      expect(stranger.statusCode).toBe(404)
+      expect(stranger.json().error).toMatchObject({
+        code: 'UNKNOWN_AGENT',
+        details: { agentId: 'desk-c', correlationId },
+      })
+      expect(stranger.json().error.message).toMatch(/nor a party of conversation/)
+      const messages = (
+        await app.inject({ method: 'GET', url: `/api/v1/conversations/${correlationId}` })
+      ).json().messages as Envelope[]
+      expect(messages.map((message) => message.content)).toEqual([
+        'desk-a joins the conversation',
+        'seen',
+        'thanks',
+      ])
+    })
+
+    it('delivers to an agent another server process registered in the shared database', async () => {
+      // Written by a repository of its own, as another process on the same database would.
+      const elsewhere = createAgentsRepository(app.baton.db)
+      const { agent } = newAgentAccounts('registered-elsewhere')
+      await elsewhere.insert(parseWith(Agent, agent, 'test agent'), 'test')
+      const sent = await send({
+        from: { agentId: 'ops-desk' },
+        to: { agentId: 'registered-elsewhere' },
+        type: 'broadcast',
+        content: 'found you',
+      })
+      expect(sent.statusCode).toBe(202)
+    })
+
     it('refuses a message that is not a send input with 400', async () => {
       const response = await send({ to: { agentId: 'analyst' }, content: 'who am I?' })
       expect(response.statusCode).toBe(400)
@@ -184,7 +336,8 @@ describe.each(backends)('on %s', (backend) => {
       })()
       await send({
         from: { agentId: 'person' },
-        to: { agentId: 'nobody' },
+        to: { agentId: 'analyst' },
+        type: 'broadcast',
         content: 'hello stream',
       })
       expect((await first)?.content).toBe('hello stream')
@@ -196,10 +349,13 @@ describe.each(backends)('on %s', (backend) => {
     it('holds a chain past the hop limit and lets a person allow more hops or stop it', async () => {
       const correlationId = `corr-${Date.now()}`
       let held: { statusCode: number; json: () => { error: { code: string } } } | undefined
-      for (let hop = 0; hop < 12 && !held; hop++) {
+      // desk-a opens the conversation; then desk-b and desk-a, its parties, pass it back and forth.
+      expect((await send(joinAsParty('desk-a', correlationId))).statusCode).toBe(202)
+      for (let hop = 1; hop < 12 && !held; hop++) {
+        const [from, to] = hop % 2 ? ['desk-b', 'desk-a'] : ['desk-a', 'desk-b']
         const response = await send({
-          from: { agentId: `a${hop}` },
-          to: { agentId: `a${hop + 1}` },
+          from: { agentId: from },
+          to: { agentId: to },
           content: `pass ${hop}`,
           correlationId,
           hop,

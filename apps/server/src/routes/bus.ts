@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { assertOwned, canRead } from '../auth/owned'
+import { assertKnownRecipient } from '../bus/assert-known-recipient'
 import { HttpError } from '../http/http-errors'
 import { answerIdempotently } from '../http/idempotency'
 import { openEventStream } from '../http/server-sent-events'
@@ -80,6 +81,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { budget, ...body } = request.body
       const from = await senderOf(request, body)
+      // A recipient nobody would read is refused (404 UNKNOWN_AGENT) before anything is stored.
+      await assertKnownRecipient(request, repositories, body)
       const message = { ...body, from }
       const complete = isCompleteEnvelope(message)
         ? (message as Envelope)
@@ -145,7 +148,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['bus'],
-        summary: 'Every message of a conversation',
+        summary:
+          'Every message of a conversation, and what each answer in it cost per wallet (the answering agent and its sub-agents)',
         params: CorrelationParams,
       },
     },
@@ -157,6 +161,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         correlationId,
         hops: bus.hops(correlationId),
         messages: await repositories.messages.conversation(correlationId),
+        // Per message answered and per wallet: a delegated answer shows who did which part.
+        spend: await repositories.ledger.spendOfConversation(correlationId),
       }
     },
   )

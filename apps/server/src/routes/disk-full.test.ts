@@ -97,7 +97,9 @@ describe.skipIf(!mountable)('a server whose data folder’s disk is full', () =>
         method: 'POST',
         body: JSON.stringify({
           from: { agentId: 'disk-client' },
-          to: { agentId: 'nobody-hosted' },
+          // A broadcast to a registered agent: stored, and nobody runs on it.
+          to: { agentId: 'analyst' },
+          type: 'broadcast',
           content,
           correlationId: `disk-full-${index}`,
         }),

@@ -214,7 +214,9 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     const plan = { ...planOf(10, 1), name: `outage-${tag}` }
     const message = (correlationId: string) => ({
       from: { agentId: 'outage-sender' },
-      to: { agentId: 'outage-inbox' },
+      // A broadcast to a registered agent: delivered and stored, and nobody runs on it.
+      to: { agentId: 'analyst' },
+      type: 'broadcast',
       content: 'are you there?',
       correlationId,
     })

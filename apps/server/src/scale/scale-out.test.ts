@@ -202,12 +202,16 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     let held: { envelope: Record<string, unknown>; at: ClusterProcess } | undefined
     for (let hop = 0; hop < 20 && !held; hop++) {
       const target = order[hop % order.length]!
+      // loop-a opens the conversation with a registered agent (a broadcast: nobody runs), then
+      // loop-b and loop-a, outside parties of it, pass it back and forth.
+      const [from, to] =
+        hop === 0 ? ['loop-a', 'analyst'] : hop % 2 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
       const envelope = {
         id: `env-${correlationId}-${hop}`,
-        from: { agentId: `loop${hop}` },
-        to: { agentId: `loop${hop + 1}` },
+        from: { agentId: from },
+        to: { agentId: to },
         content: `pass ${hop}`,
-        type: 'direct',
+        type: hop === 0 ? 'broadcast' : 'direct',
         correlationId,
         hop,
         createdAt: new Date().toISOString(),
@@ -223,8 +227,8 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     expect(held!.envelope.hop).toBe(9)
     // Any further hop, on any process, waits on the same escalation; none is raised again.
     const again = await post(`${byName('a').url}/api/v1/messages`, {
-      from: { agentId: 'loop-extra' },
-      to: { agentId: 'loop-more' },
+      from: { agentId: 'loop-a' },
+      to: { agentId: 'loop-b' },
       content: 'one more',
       correlationId,
       hop: 9,

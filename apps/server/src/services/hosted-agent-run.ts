@@ -95,8 +95,16 @@ export function createHostedAgentRun({
         hop: input.hop ?? message?.hop ?? 0,
       }
     } finally {
+      // A message's answer is booked with its conversation, so the conversation can show it.
+      const conversation = message
+        ? { correlationId: message.correlationId, messageId: message.id }
+        : {}
       await options.ledger.record(
-        Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({ wallet, usage })),
+        Object.entries(budget.spentByWallet()).map(([wallet, usage]) => ({
+          wallet,
+          usage,
+          ...conversation,
+        })),
       )
     }
   }

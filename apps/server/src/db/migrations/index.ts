@@ -13,6 +13,7 @@ import * as runsTrace from './0012-runs-trace'
 import * as runtimeSecrets from './0014-runtime-secrets'
 import * as swarmOwners from './0015-swarm-owners'
 import * as runFiles from './0016-run-files'
+import * as ledgerConversation from './0017-ledger-conversation'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0014-runtime-secrets': runtimeSecrets,
   '0015-swarm-owners': swarmOwners,
   '0016-run-files': runFiles,
+  '0017-ledger-conversation': ledgerConversation,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
