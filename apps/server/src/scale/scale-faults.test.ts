@@ -9,7 +9,6 @@ import type { ClusterProcess } from './__fixtures__/cluster'
 import { runChecks } from './__fixtures__/run-checks'
 import { scaleCluster } from './__fixtures__/scale-cluster'
 
-
 /** An offline plan of `steps` steps, each asking a demo agent (one charged call) and waiting `ms`. */
 const planOf = (ms: number, steps: number) =>
   slowDelegatePlan({ name: `faults-${ms}x${steps}`, ms, steps })
