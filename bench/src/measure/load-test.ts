@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { stopChild } from '@baton/testing/processes'
 import autocannon, { type RequestParams } from 'autocannon'
 import { CHILD_NODE_FLAGS } from './node-flags'
 
@@ -124,15 +125,10 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
 }
 
 /** Tells the server to stop (it prints its counts first); one that hangs is killed. */
-async function stop(child: ReturnType<typeof spawn>): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.stdin?.end('stop\n')
+function stop(child: ReturnType<typeof spawn>): Promise<void> {
   // A server that does not stop within 60 s is killed: the figures are taken already (runs
   // left queued by the load settle first).
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-  await exited
-  clearTimeout(timer)
+  return stopChild(child, { ask: () => child.stdin?.end('stop\n'), graceMs: 60_000 })
 }
 
 function withFreshId(body: string): (request: RequestParams) => RequestParams {

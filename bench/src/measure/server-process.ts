@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { stopChild } from '@baton/testing/processes'
 import { CHILD_NODE_FLAGS } from './node-flags'
 
 const benchDirectory = fileURLToPath(new URL('../..', import.meta.url))
@@ -72,13 +73,6 @@ export async function startServerProcess(
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8')
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
     },
-    async stop() {
-      if (child.exitCode !== null) return
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.stdin.end('stop\n')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-      await exited
-      clearTimeout(timer)
-    },
+    stop: () => stopChild(child, { ask: () => child.stdin.end('stop\n'), graceMs: 60_000 }),
   }
 }

@@ -2,19 +2,26 @@ import type { ChildProcess } from 'node:child_process'
 
 /**
  * Stops a child process by its PID and resolves once it has exited: `signal` (default
- * SIGTERM) first, SIGKILL after `graceMs`. A child that already exited resolves at once.
+ * SIGTERM) first, or `ask` where the child is asked another way (a `stop` line on its stdin),
+ * and SIGKILL after `graceMs`. A child that already exited resolves at once.
  *
  * @example
  * await stopChild(server.child, { signal: 'SIGKILL' })
  */
 export async function stopChild(
   child: ChildProcess,
-  { signal = 'SIGTERM', graceMs = 10_000 }: { signal?: NodeJS.Signals; graceMs?: number } = {},
+  {
+    signal = 'SIGTERM',
+    graceMs = 10_000,
+    ask,
+  }: { signal?: NodeJS.Signals; graceMs?: number; ask?: () => void } = {},
 ): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill(signal)
-  const timer = signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs)
+  if (ask) ask()
+  else child.kill(signal)
+  const killed = !ask && signal === 'SIGKILL'
+  const timer = killed ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs)
   await exited
   clearTimeout(timer)
 }
