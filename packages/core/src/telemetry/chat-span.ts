@@ -9,7 +9,7 @@ import { inputMessages, outputMessages } from './message-content'
 import { modelAttributes } from './provider-name'
 import { errorType, recordSpanFailure } from './record-span-failure'
 import { emitTelemetry, hasTelemetryListeners } from './telemetry-listeners'
-import { batonTracer } from './tracer'
+import { recordingTracer } from './tracer'
 
 /** What a finished model call reports to its span. */
 export type ChatOutcome = {
@@ -35,7 +35,8 @@ const IDLE: ChatSpan = { finish() {}, fail() {} }
  * Starts the `chat {model}` span of one model call (CLIENT kind, a child of whatever span is
  * active: the agent's `invoke_agent`, or the workflow for a direct `models_call`) and feeds the
  * call's tokens and cost to metrics listeners when it ends. It is not made active: a model call
- * has no child spans. Without an SDK and without listeners it costs one no-op span.
+ * has no child spans. Without an SDK and without listeners it costs nothing (not even a no-op
+ * span); a span its sampler drops records nothing.
  *
  * @example
  * const chat = startChatSpan({ model: 'openai:gpt-4o', call })
@@ -48,17 +49,18 @@ export function startChatSpan(options: {
   /** The wallet the call is charged to. */
   wallet?: string | undefined
 }): ChatSpan {
-  const { provider, model } = modelAttributes(options.model)
-  const span = batonTracer().startSpan(`chat ${model}`, { kind: SpanKind.CLIENT })
-  const recording = span.isRecording()
+  const tracer = recordingTracer()
   const listening = hasTelemetryListeners()
-  if (!recording && !listening) {
-    span.end()
-    return IDLE
-  }
-  const started = performance.now()
+  // No SDK and no listener: nothing to name, time or start.
+  if (!tracer && !listening) return IDLE
+  const { provider, model } = modelAttributes(options.model)
+  const span = tracer?.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT })
+  const recording = span?.isRecording() === true
+  if (!recording) span?.end()
+  if (!recording && !listening) return IDLE
+  const started = listening ? performance.now() : 0
   const content = recording && capturesMessageContent()
-  if (recording) describeCall(span, { ...options, provider, model }, content)
+  if (span && recording) describeCall(span, { ...options, provider, model }, content)
   return {
     finish(outcome) {
       if (listening) {
@@ -71,7 +73,7 @@ export function startChatSpan(options: {
           durationMs: performance.now() - started,
         })
       }
-      if (!recording) return
+      if (!span || !recording) return
       span.setAttributes({
         'gen_ai.usage.input_tokens': outcome.inputTokens,
         'gen_ai.usage.output_tokens': outcome.outputTokens,
@@ -102,6 +104,7 @@ export function startChatSpan(options: {
           errorType: errorType(error),
         })
       }
+      if (!span || !recording) return
       recordSpanFailure(span, error)
       span.end()
     },
