@@ -27,9 +27,13 @@ export type ChatOutcome = {
 export type ChatSpan = {
   finish(outcome: ChatOutcome): void
   fail(error: unknown): void
+  /** Whether the span records (an SDK registered, the trace sampled): worth describing. */
+  readonly records: boolean
+  /** Whether it records prompts and completions (content capture on). */
+  readonly capturesContent: boolean
 }
 
-const IDLE: ChatSpan = { finish() {}, fail() {} }
+const IDLE: ChatSpan = { finish() {}, fail() {}, records: false, capturesContent: false }
 
 /**
  * Starts the `chat {model}` span of one model call (CLIENT kind, a child of whatever span is
@@ -62,6 +66,8 @@ export function startChatSpan(options: {
   const content = recording && capturesMessageContent()
   if (span && recording) describeCall(span, { ...options, provider, model }, content)
   return {
+    records: recording,
+    capturesContent: content,
     finish(outcome) {
       if (listening) {
         emitTelemetry('modelCall', {

@@ -21,12 +21,17 @@ export type StreamedChatOutcome = {
  * one's does.
  *
  * @example
- * const streamed = streamedChatOutcome()
+ * const streamed = streamedChatOutcome({ capture: chat.capturesContent })
  * for (const part of parts) streamed.observe(part)
  * chat.finish({ ...charge, ...streamed.outcome() })
  */
-export function streamedChatOutcome(): StreamedChatOutcome {
-  const capture = capturesMessageContent()
+export function streamedChatOutcome(
+  options: {
+    /** Keep the answer's content (default: whether content capture is on). */
+    capture?: boolean
+  } = {},
+): StreamedChatOutcome {
+  const capture = options.capture ?? capturesMessageContent()
   let text = ''
   let reasoning = ''
   const toolCalls: LanguageModelV3Content[] = []
