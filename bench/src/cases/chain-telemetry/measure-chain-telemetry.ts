@@ -26,18 +26,18 @@ class DroppingExporter implements SpanExporter {
 }
 
 /**
- * The four ways the chain runs: `none`, Baton's instrumentation switched off (no call into
- * @opentelemetry/api: the code as it was before telemetry); `api`, the instrumentation on the
- * API with no SDK (what every user without an SDK runs); `context`, the SDK's context manager
- * alone (AsyncLocalStorage, no tracer: the part of the SDK's cost no instrumentation can
- * avoid); `sdk`, the Node SDK with a batch span processor and every span sampled.
+ * The ways the chain runs: `none`, Baton's instrumentation switched off (no call into
+ * @opentelemetry/api: the code as it was before telemetry); `control`, the same again, whose
+ * distance from `none` is the noise the machine leaves in the figures; `api`, the
+ * instrumentation on the API with no SDK (what every user without an SDK runs); `context`,
+ * the SDK's context manager alone (AsyncLocalStorage, no tracer: the part of the SDK's cost no
+ * instrumentation can avoid); `sdk`, the Node SDK with a batch span processor and every span
+ * sampled.
  */
-const VARIANTS = ['none', 'api', 'context', 'sdk'] as const
+const VARIANTS = ['none', 'api', 'control', 'context', 'sdk'] as const
 type Variant = (typeof VARIANTS)[number]
 
-function variants(
-  provider: NodeTracerProvider,
-): Record<Variant, { enter(): void; leave(): void }> {
+function variants(provider: NodeTracerProvider): Record<Variant, { enter(): void; leave(): void }> {
   const disable = () => {
     trace.disable()
     context.disable()
@@ -45,6 +45,7 @@ function variants(
   }
   return {
     none: { enter: () => setTelemetryOff(true), leave: () => setTelemetryOff(false) },
+    control: { enter: () => setTelemetryOff(true), leave: () => setTelemetryOff(false) },
     api: { enter() {}, leave() {} },
     context: {
       enter: () => context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()),
@@ -139,18 +140,25 @@ export async function measureChainTelemetry(
   const api = percentOver(best.api, best.none)
   const sdk = percentOver(best.sdk, best.none)
   const contextOnly = percentOver(best.context, best.none)
+  // Both ways round: the larger distance between two measurements of the same code.
+  const noise = Math.max(
+    Math.abs(percentOver(best.control, best.none)),
+    Math.abs(percentOver(best.none, best.control)),
+  )
   const fixed = (value: number) => value.toFixed(1)
   return {
     value: sdk,
     text:
       `${fixed(sdk)} with the SDK, ${fixed(api)} with no SDK ` +
       `(${fixed(best.none)} → ${fixed(best.api)} no SDK → ${fixed(best.sdk)} SDK CPU µs/hop; ` +
-      `its context manager alone ${fixed(contextOnly)})`,
+      `its context manager alone ${fixed(contextOnly)}; noise ±${fixed(noise)})`,
     details: {
       noTelemetryMicroseconds: best.none,
       noSdkMicroseconds: best.api,
       contextManagerMicroseconds: best.context,
       sdkMicroseconds: best.sdk,
+      controlMicroseconds: best.control,
+      noisePercent: noise,
       noSdkPercent: api,
       contextManagerPercent: contextOnly,
       sdkPercent: sdk,

@@ -10,7 +10,7 @@ const BYPASSES: Record<string, Record<string, string>> = {
     withAgentSpan: '(options, work) => work(idleSpan)',
   },
   'packages/core/src/telemetry/chat-span.ts': {
-    startChatSpan: '() => ({ finish() {}, fail() {} })',
+    startChatSpan: '() => ({ finish() {}, fail() {}, records: false, capturesContent: false })',
   },
   'packages/core/src/telemetry/tool-span.ts': { withToolSpan: '(options, work) => work()' },
   'packages/mal/src/telemetry/workflow-span.ts': {

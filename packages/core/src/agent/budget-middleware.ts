@@ -175,7 +175,10 @@ function settledChat(
   chat: ChatSpan,
   streamed: StreamedChatOutcome | undefined,
 ): (held: Held, usage: LanguageModelV3Usage) => void {
-  return (held, usage) => chat.finish({ ...settle(held, usage), ...streamed?.outcome() })
+  return (held, usage) => {
+    const charge = settle(held, usage)
+    chat.finish(streamed ? Object.assign(streamed.outcome(), charge) : charge)
+  }
 }
 
 /**

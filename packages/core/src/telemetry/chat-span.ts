@@ -58,13 +58,21 @@ export function startChatSpan(options: {
   // No SDK and no listener: nothing to name, time or start.
   if (!tracer && !listening) return IDLE
   const { provider, model } = modelAttributes(options.model)
-  const span = tracer?.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT })
+  // The attributes a sampler may decide on are given at the start, as the conventions ask.
+  const span = tracer?.startSpan(`chat ${model}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+    },
+  })
   const recording = span?.isRecording() === true
   if (!recording) span?.end()
   if (!recording && !listening) return IDLE
   const started = listening ? performance.now() : 0
   const content = recording && capturesMessageContent()
-  if (span && recording) describeCall(span, { ...options, provider, model }, content)
+  if (span && recording) describeCall(span, options.call, options.wallet, content)
   return {
     records: recording,
     capturesContent: content,
@@ -119,21 +127,11 @@ export function startChatSpan(options: {
 
 function describeCall(
   span: Span,
-  options: {
-    provider: string
-    model: string
-    call: LanguageModelV3CallOptions
-    wallet?: string | undefined
-  },
+  call: LanguageModelV3CallOptions,
+  wallet: string | undefined,
   content: boolean,
 ): void {
-  const { call } = options
-  span.setAttributes({
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': options.provider,
-    'gen_ai.request.model': options.model,
-  })
-  if (options.wallet) span.setAttribute('baton.wallet', options.wallet)
+  if (wallet) span.setAttribute('baton.wallet', wallet)
   if (call.maxOutputTokens !== undefined) {
     span.setAttribute('gen_ai.request.max_tokens', call.maxOutputTokens)
   }

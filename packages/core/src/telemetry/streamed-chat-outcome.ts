@@ -50,17 +50,20 @@ export function streamedChatOutcome(
       else if (part.type === 'tool-call') toolCalls.push(part)
     },
     outcome() {
-      const content: LanguageModelV3Content[] = [
-        ...(reasoning ? [{ type: 'reasoning' as const, text: reasoning }] : []),
-        ...(text ? [{ type: 'text' as const, text }] : []),
-        ...toolCalls,
-      ]
-      return {
+      const outcome: ReturnType<StreamedChatOutcome['outcome']> = {
         finishReason,
         responseModel,
         responseId,
-        ...(capture ? { content } : {}),
       }
+      // The answer is put together only when it is recorded.
+      if (capture) {
+        outcome.content = [
+          ...(reasoning ? [{ type: 'reasoning' as const, text: reasoning }] : []),
+          ...(text ? [{ type: 'text' as const, text }] : []),
+          ...toolCalls,
+        ]
+      }
+      return outcome
     },
   }
 }

@@ -29,7 +29,10 @@ export function withSpan<T>(
   if (!tracer) return work(idleSpan())
   return tracer.startActiveSpan(
     options.name,
-    { kind: options.kind ?? SpanKind.INTERNAL, ...(options.links ? { links: options.links } : {}) },
+    // No object spread on this path: V8's spread copies cost microseconds a span.
+    options.links
+      ? { kind: options.kind ?? SpanKind.INTERNAL, links: options.links }
+      : { kind: options.kind ?? SpanKind.INTERNAL },
     async (span) => {
       if (options.attributes && span.isRecording()) span.setAttributes(options.attributes())
       try {
