@@ -48,7 +48,11 @@ function variants(provider: NodeTracerProvider): Record<Variant, { enter(): void
     control: { enter: () => setTelemetryOff(true), leave: () => setTelemetryOff(false) },
     api: { enter() {}, leave() {} },
     context: {
-      enter: () => context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()),
+      enter() {
+        context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+        // AsyncLocalStorage hooks promises from its first use on, as at an SDK's first span.
+        context.with(context.active(), () => undefined)
+      },
       leave: disable,
     },
     sdk: { enter: () => provider.register(), leave: disable },

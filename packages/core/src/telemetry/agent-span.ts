@@ -1,4 +1,6 @@
 import { type Attributes, type Span, SpanKind } from '@opentelemetry/api'
+import { idleSpan } from './idle-span'
+import { recordingTracer } from './tracer'
 import { withSpan } from './with-span'
 
 export type AgentSpanOptions = {
@@ -24,6 +26,8 @@ export function withAgentSpan<T>(
   options: AgentSpanOptions,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
+  // No SDK: not even the span's name and options are built.
+  if (!recordingTracer()) return work(idleSpan())
   return withSpan(
     {
       name: `invoke_agent ${options.name}`,
