@@ -1,13 +1,9 @@
-import { createBudget, createStaticRegistry } from '@baton/core'
-import { parsePlan, runPlan } from '@baton/mal'
 import { context, propagation, trace } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
-import { benchAgentInput, benchWallet } from '../../fixtures'
-import { createInstantModels } from '../../instant'
 import { startCpuProfile } from '../../measure'
-import { assertDone } from '../assert-done'
+import { chainRun } from '../chain/chain-run'
 import { hops } from '../chain/hops'
 import type { Figure, Size } from '../types'
 import { setTelemetryOff, switchedModules } from './telemetry-switch'
@@ -75,22 +71,7 @@ export async function measureChainTelemetry(
 ): Promise<Figure> {
   if (switchedModules() === 0) throw new Error('the telemetry switch was not installed first')
   const count = hops(size)
-  const registry = createStaticRegistry([benchAgentInput])
-  const models = createInstantModels()
-  const plan = parsePlan({
-    name: 'chain',
-    steps: [
-      ...Array.from({ length: count }, (_, index) => ({
-        op: 'delegate' as const,
-        saveAs: `s${index}`,
-        agentWallet: benchWallet,
-        prompt: `Step ${index}`,
-      })),
-      { op: 'stop' as const, output: `{{s${count - 1}}}` },
-    ],
-  })
-  const run = async () =>
-    assertDone(await runPlan(plan, { registry, models, budget: createBudget() }))
+  const run = chainRun(count)
   const rounds = size === 'full' ? 7 : 2
   const samples = size === 'full' ? 3 : 1
   // CPU time, not wall time: on a shared machine other processes' work is not ours.
