@@ -58,8 +58,11 @@ async function readProfiles(directory: string, label: string): Promise<Record<st
     const files = await readdir(path.join(directory, where)).catch(() => [] as string[])
     for (const file of files.filter((entry) => entry.endsWith('.cpuprofile'))) {
       const top = await topSelfTime(path.join(directory, where, file), 12)
-      profiles[name] = top
-      console.error(`  profile of ${name} (self time):`)
+      // A process that wrote several profiles (one per variant) names each by its file.
+      const several = files.filter((entry) => entry.endsWith('.cpuprofile')).length > 1
+      const shown = several ? `${name} ${file.replace(/\.cpuprofile$/, '')}` : name
+      profiles[shown] = top
+      console.error(`  profile of ${shown} (self time):`)
       for (const entry of top) {
         console.error(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`)
       }

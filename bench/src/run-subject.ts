@@ -19,7 +19,7 @@ for (const token of work) {
     if (!measure) throw new Error(`case ${name} has no ${subject} subject`)
     // With --profile, only the work is profiled (its warm-up included), not the imports.
     const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
-    const stop = profileDirectory ? await startCpuProfile() : undefined
+    const stop = profileDirectory && !found.profilesItself ? await startCpuProfile() : undefined
     const figure = await measure(size)
     await stop?.(profileDirectory!, subject)
     process.stdout.write(`\n${JSON.stringify({ case: name, subject, ok: true, figure })}\n`)

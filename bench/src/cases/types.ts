@@ -33,6 +33,8 @@ export type BenchCase = {
   }
   /** Who does the work, in the order they are measured. */
   subjects: readonly Subject[]
+  /** Its measuring process writes its own profiles (`--profile`): none is taken around it. */
+  profilesItself?: boolean
   /** Imported only in the process that measures, so a package that is broken breaks its rows only. */
   load(): Promise<Subjects>
 }

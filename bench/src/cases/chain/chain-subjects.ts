@@ -1,19 +1,15 @@
-import { createBudget, createStaticRegistry } from '@baton/core'
-import { parsePlan, runPlan } from '@baton/mal'
 import { END, START } from '@langchain/langgraph'
 import { type HandoffInputData, handoff, Agent as OpenAIAgent, Runner } from '@openai/agents'
-import { benchAgentInput, benchWallet } from '../../fixtures'
 import {
   createInstantAgentsProvider,
   createInstantChatModel,
   createInstantLanguageModel,
-  createInstantModels,
 } from '../../instant'
 import { timePerOperation } from '../../measure'
 import { createLooseGraph } from '../../peers'
 import { formatNumber } from '../../report/format-number'
-import { assertDone } from '../assert-done'
 import type { Subjects } from '../types'
+import { chainRun } from './chain-run'
 import { hops } from './hops'
 
 /** Each hand-off sees only the run's original input, as each MAL `delegate` sees only its prompt. */
@@ -120,27 +116,8 @@ export const chainSubjects: Subjects = {
 
   async baton(size) {
     const count = hops(size)
-    const registry = createStaticRegistry([benchAgentInput])
-    const models = createInstantModels()
-    const plan = parsePlan({
-      name: 'chain',
-      steps: [
-        ...Array.from({ length: count }, (_, index) => ({
-          op: 'delegate' as const,
-          saveAs: `s${index}`,
-          agentWallet: benchWallet,
-          prompt: `Step ${index}`,
-        })),
-        { op: 'stop' as const, output: `{{s${count - 1}}}` },
-      ],
-    })
-    const { microseconds } = await timePerOperation({
-      operations: count,
-      work: async () => {
-        const result = await runPlan(plan, { registry, models, budget: createBudget() })
-        assertDone(result)
-      },
-    })
+    const run = chainRun(count)
+    const { microseconds } = await timePerOperation({ operations: count, work: run })
     return { value: microseconds, text: formatNumber(microseconds) }
   },
 }

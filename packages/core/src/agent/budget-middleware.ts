@@ -147,7 +147,10 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
       const signals = [call.abortSignal, budget.signal].filter(
         (signal): signal is AbortSignal => signal !== undefined,
       )
-      const streamed = streamedChatOutcome()
+      // Only a recording span is told what the stream said: no SDK, nothing gathered.
+      const streamed = chat.records
+        ? streamedChatOutcome({ capture: chat.capturesContent })
+        : undefined
       return {
         ...result,
         stream: settledStream({
@@ -155,7 +158,7 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
           held,
           settle: settledChat(settle, chat, streamed),
           signals,
-          observe: streamed.observe,
+          ...(streamed ? { observe: streamed.observe } : {}),
           onRelease: () => chat.finish({ inputTokens: 0, outputTokens: 0, costUsd: 0 }),
         }),
       }
@@ -167,7 +170,10 @@ export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageMode
 function settledChat(
   settle: (held: Held, usage: LanguageModelV3Usage) => CallCharge,
   chat: ChatSpan,
-  streamed: StreamedChatOutcome,
+  streamed: StreamedChatOutcome | undefined,
 ): (held: Held, usage: LanguageModelV3Usage) => void {
-  return (held, usage) => chat.finish({ ...settle(held, usage), ...streamed.outcome() })
+  return (held, usage) => {
+    const charge = settle(held, usage)
+    chat.finish(streamed ? Object.assign(streamed.outcome(), charge) : charge)
+  }
 }

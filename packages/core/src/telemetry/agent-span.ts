@@ -1,4 +1,6 @@
-import { type Span, SpanKind } from '@opentelemetry/api'
+import { type Attributes, type Span, SpanKind } from '@opentelemetry/api'
+import { idleSpan } from './idle-span'
+import { recordingTracer } from './tracer'
 import { withSpan } from './with-span'
 
 export type AgentSpanOptions = {
@@ -24,17 +26,23 @@ export function withAgentSpan<T>(
   options: AgentSpanOptions,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
+  // No SDK: not even the span's name and options are built.
+  if (!recordingTracer()) return work(idleSpan())
   return withSpan(
     {
       name: `invoke_agent ${options.name}`,
       kind: options.kind ?? SpanKind.INTERNAL,
-      attributes: () => ({
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.id': options.wallet,
-        'gen_ai.agent.name': options.name,
-        ...(options.model ? { 'baton.agent.model': options.model } : {}),
-        ...(options.conversationId ? { 'gen_ai.conversation.id': options.conversationId } : {}),
-      }),
+      attributes: () => {
+        const attributes: Attributes = {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.id': options.wallet,
+          'gen_ai.agent.name': options.name,
+        }
+        // Set one by one, not spread: a spread per span costs more than the span's own work.
+        if (options.model) attributes['baton.agent.model'] = options.model
+        if (options.conversationId) attributes['gen_ai.conversation.id'] = options.conversationId
+        return attributes
+      },
     },
     work,
   )

@@ -9,7 +9,7 @@ import { inputMessages, outputMessages } from './message-content'
 import { modelAttributes } from './provider-name'
 import { errorType, recordSpanFailure } from './record-span-failure'
 import { emitTelemetry, hasTelemetryListeners } from './telemetry-listeners'
-import { batonTracer } from './tracer'
+import { recordingTracer } from './tracer'
 
 /** What a finished model call reports to its span. */
 export type ChatOutcome = {
@@ -27,15 +27,20 @@ export type ChatOutcome = {
 export type ChatSpan = {
   finish(outcome: ChatOutcome): void
   fail(error: unknown): void
+  /** Whether the span records (an SDK registered, the trace sampled): worth describing. */
+  readonly records: boolean
+  /** Whether it records prompts and completions (content capture on). */
+  readonly capturesContent: boolean
 }
 
-const IDLE: ChatSpan = { finish() {}, fail() {} }
+const IDLE: ChatSpan = { finish() {}, fail() {}, records: false, capturesContent: false }
 
 /**
  * Starts the `chat {model}` span of one model call (CLIENT kind, a child of whatever span is
  * active: the agent's `invoke_agent`, or the workflow for a direct `models_call`) and feeds the
  * call's tokens and cost to metrics listeners when it ends. It is not made active: a model call
- * has no child spans. Without an SDK and without listeners it costs one no-op span.
+ * has no child spans. Without an SDK and without listeners it costs nothing (not even a no-op
+ * span); a span its sampler drops records nothing.
  *
  * @example
  * const chat = startChatSpan({ model: 'openai:gpt-4o', call })
@@ -48,18 +53,29 @@ export function startChatSpan(options: {
   /** The wallet the call is charged to. */
   wallet?: string | undefined
 }): ChatSpan {
-  const { provider, model } = modelAttributes(options.model)
-  const span = batonTracer().startSpan(`chat ${model}`, { kind: SpanKind.CLIENT })
-  const recording = span.isRecording()
+  const tracer = recordingTracer()
   const listening = hasTelemetryListeners()
-  if (!recording && !listening) {
-    span.end()
-    return IDLE
-  }
-  const started = performance.now()
+  // No SDK and no listener: nothing to name, time or start.
+  if (!tracer && !listening) return IDLE
+  const { provider, model } = modelAttributes(options.model)
+  // The attributes a sampler may decide on are given at the start, as the conventions ask.
+  const span = tracer?.startSpan(`chat ${model}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+    },
+  })
+  const recording = span?.isRecording() === true
+  if (!recording) span?.end()
+  if (!recording && !listening) return IDLE
+  const started = listening ? performance.now() : 0
   const content = recording && capturesMessageContent()
-  if (recording) describeCall(span, { ...options, provider, model }, content)
+  if (span && recording) describeCall(span, options.call, options.wallet, content)
   return {
+    records: recording,
+    capturesContent: content,
     finish(outcome) {
       if (listening) {
         emitTelemetry('modelCall', {
@@ -71,7 +87,7 @@ export function startChatSpan(options: {
           durationMs: performance.now() - started,
         })
       }
-      if (!recording) return
+      if (!span || !recording) return
       span.setAttributes({
         'gen_ai.usage.input_tokens': outcome.inputTokens,
         'gen_ai.usage.output_tokens': outcome.outputTokens,
@@ -102,6 +118,7 @@ export function startChatSpan(options: {
           errorType: errorType(error),
         })
       }
+      if (!span || !recording) return
       recordSpanFailure(span, error)
       span.end()
     },
@@ -110,21 +127,11 @@ export function startChatSpan(options: {
 
 function describeCall(
   span: Span,
-  options: {
-    provider: string
-    model: string
-    call: LanguageModelV3CallOptions
-    wallet?: string | undefined
-  },
+  call: LanguageModelV3CallOptions,
+  wallet: string | undefined,
   content: boolean,
 ): void {
-  const { call } = options
-  span.setAttributes({
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': options.provider,
-    'gen_ai.request.model': options.model,
-  })
-  if (options.wallet) span.setAttribute('baton.wallet', options.wallet)
+  if (wallet) span.setAttribute('baton.wallet', wallet)
   if (call.maxOutputTokens !== undefined) {
     span.setAttribute('gen_ai.request.max_tokens', call.maxOutputTokens)
   }

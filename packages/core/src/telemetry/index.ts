@@ -10,5 +10,5 @@ export {
   type ToolCallRecord,
 } from './telemetry-listeners'
 export { type ToolSpanOptions, withToolSpan } from './tool-span'
-export { batonTracer } from './tracer'
+export { batonTracer, recordingTracer } from './tracer'
 export { type WithSpanOptions, withSpan } from './with-span'

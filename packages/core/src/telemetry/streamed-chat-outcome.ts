@@ -21,12 +21,17 @@ export type StreamedChatOutcome = {
  * one's does.
  *
  * @example
- * const streamed = streamedChatOutcome()
+ * const streamed = streamedChatOutcome({ capture: chat.capturesContent })
  * for (const part of parts) streamed.observe(part)
  * chat.finish({ ...charge, ...streamed.outcome() })
  */
-export function streamedChatOutcome(): StreamedChatOutcome {
-  const capture = capturesMessageContent()
+export function streamedChatOutcome(
+  options: {
+    /** Keep the answer's content (default: whether content capture is on). */
+    capture?: boolean
+  } = {},
+): StreamedChatOutcome {
+  const capture = options.capture ?? capturesMessageContent()
   let text = ''
   let reasoning = ''
   const toolCalls: LanguageModelV3Content[] = []
@@ -45,17 +50,20 @@ export function streamedChatOutcome(): StreamedChatOutcome {
       else if (part.type === 'tool-call') toolCalls.push(part)
     },
     outcome() {
-      const content: LanguageModelV3Content[] = [
-        ...(reasoning ? [{ type: 'reasoning' as const, text: reasoning }] : []),
-        ...(text ? [{ type: 'text' as const, text }] : []),
-        ...toolCalls,
-      ]
-      return {
+      const outcome: ReturnType<StreamedChatOutcome['outcome']> = {
         finishReason,
         responseModel,
         responseId,
-        ...(capture ? { content } : {}),
       }
+      // The answer is put together only when it is recorded.
+      if (capture) {
+        outcome.content = [
+          ...(reasoning ? [{ type: 'reasoning' as const, text: reasoning }] : []),
+          ...(text ? [{ type: 'text' as const, text }] : []),
+          ...toolCalls,
+        ]
+      }
+      return outcome
     },
   }
 }

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { capturesMessageContent } from './capture-content'
 import { recordSpanFailure } from './record-span-failure'
 import { emitTelemetry, hasTelemetryListeners } from './telemetry-listeners'
-import { batonTracer } from './tracer'
+import { recordingTracer } from './tracer'
 
 // MCP tools reach an agent as `mcp__<server>__<tool>` (see `@baton/core/mcp`).
 const MCP_TOOL = /^mcp__(.+?)__(.+)$/
@@ -26,9 +26,10 @@ export async function withToolSpan<T>(
   options: ToolSpanOptions,
   work: () => Promise<T>,
 ): Promise<T> {
-  const mcp = MCP_TOOL.exec(options.toolName)
-  const name = mcp ? `tools/call ${mcp[2]}` : `execute_tool ${options.toolName}`
+  const tracer = recordingTracer()
   const listening = hasTelemetryListeners()
+  // No SDK and no listener: the tool runs as it is.
+  if (!tracer && !listening) return work()
   const started = listening ? performance.now() : 0
   const report = (outcome: 'ok' | 'error') => {
     if (listening) {
@@ -39,7 +40,19 @@ export async function withToolSpan<T>(
       })
     }
   }
-  return batonTracer().startActiveSpan(name, { kind: SpanKind.INTERNAL }, async (span) => {
+  if (!tracer) {
+    try {
+      const output = await work()
+      report(reportsFailure(output) ? 'error' : 'ok')
+      return output
+    } catch (error) {
+      report('error')
+      throw error
+    }
+  }
+  const mcp = MCP_TOOL.exec(options.toolName)
+  const name = mcp ? `tools/call ${mcp[2]}` : `execute_tool ${options.toolName}`
+  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL }, async (span) => {
     const recording = span.isRecording()
     const content = recording && capturesMessageContent()
     if (recording) {
@@ -60,7 +73,7 @@ export async function withToolSpan<T>(
     }
     try {
       const output = await work()
-      const failed = (output as { isError?: unknown } | null)?.isError === true
+      const failed = reportsFailure(output)
       if (failed && recording) {
         span.setAttribute('error.type', 'tool_error')
         span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool reported an error' })
@@ -76,6 +89,11 @@ export async function withToolSpan<T>(
       span.end()
     }
   })
+}
+
+/** A result that says the tool failed (`isError`, MCP's way). */
+function reportsFailure(output: unknown): boolean {
+  return (output as { isError?: unknown } | null)?.isError === true
 }
 
 function safeJson(value: unknown): string {
