@@ -2,17 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { signAgentRegistration } from '@baton/core'
+import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, installRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type OtlpReceiver, startOtlpReceiver } from '../__fixtures__/otlp-receiver'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import {
-  type ClusterProcess,
-  createDatabase,
-  startCluster,
-  stopCluster,
-} from '../scale/__fixtures__/cluster'
+import { type ClusterProcess, startCluster, stopCluster } from '../scale/__fixtures__/cluster'
 
 const postgresUrl = inject('postgresUrl')
 const canRun = (hasRedis && postgresUrl !== '') || process.env.CI === 'true'
