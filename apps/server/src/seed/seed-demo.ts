@@ -32,6 +32,9 @@ const demoAgents = [
     type: 'specialist',
     description: 'Reads incidents and changes and lists what they touch.',
     capabilities: ['analysis'],
+    // File tools, granted where it works in a workspace (a `task` or a sub-agent); elsewhere
+    // (a message, a `delegate`, a swarm call) the server runs it without them.
+    tools: ['read_file', 'list_files'],
     persona: 'You list concrete risks, most severe first.',
     agentCard: {
       tagline: 'Finds risks',
@@ -48,6 +51,9 @@ const demoAgents = [
     type: 'reviewer',
     description: 'Reviews work for mistakes.',
     capabilities: ['review'],
+    // File tools, granted where it works in a workspace (a `task` or a sub-agent); elsewhere
+    // (a message, a `delegate`, a swarm call) the server runs it without them.
+    tools: ['read_file', 'list_files'],
     agentCard: {
       tagline: 'Reviews work',
       capabilityDescription:
@@ -62,6 +68,9 @@ const demoAgents = [
     type: 'worker',
     description: 'Says which tests cover a change.',
     capabilities: ['testing'],
+    // File tools, granted where it works in a workspace (a `task` or a sub-agent); elsewhere
+    // (a message, a `delegate`, a swarm call) the server runs it without them.
+    tools: ['read_file', 'list_files', 'write_file'],
     agentCard: {
       tagline: 'Tests changes',
       capabilityDescription:

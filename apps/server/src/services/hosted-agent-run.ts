@@ -77,6 +77,8 @@ export function createHostedAgentRun({
         memory: options.memory,
         models: options.models,
         extraTools,
+        // A tool granted only in some places (a workspace's file tools) is left out here.
+        unprovidedTools: 'skip',
         ...(output ? { output } : {}),
         ...(pieces
           ? {

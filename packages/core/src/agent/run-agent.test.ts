@@ -247,6 +247,19 @@ describe('runAgent', () => {
     ).rejects.toThrow(UnknownToolError)
   })
 
+  it("with unprovidedTools: 'skip', runs without a card tool nobody provides, and binds the ones provided", async () => {
+    const { toolRegistry, calls } = addTools()
+    const result = await runAgent(
+      makeAgent({ tools: ['add', 'read_file'] }),
+      '[[tool:add {"a":2,"b":3}]] [[tool:read_file {"path":"notes.txt"}]]',
+      { budget: createBudget(), toolRegistry, unprovidedTools: 'skip' },
+    )
+    expect(calls).toEqual([{ a: 2, b: 3 }])
+    // The tool it was not given is not offered to the model: the run goes on without it.
+    const outputs = result.steps[0]?.toolResults.map((call) => [call.toolName, call.output])
+    expect(outputs).toEqual([['add', { sum: 5 }]])
+  })
+
   it('narrows the extra tools too: tools: [] lets no tool run, even one the card lists', async () => {
     const ran: string[] = []
     const budget = createBudget()

@@ -25,6 +25,7 @@ function hasOnlyABudget(options: RunAgentOptions): boolean {
   return (
     typeof (options.budget as { reserve?: unknown } | undefined)?.reserve === 'function' &&
     options.tools === undefined &&
+    options.unprovidedTools === undefined &&
     options.maxIterations === undefined &&
     options.memoryLimit === undefined &&
     options.maxRetries === undefined
@@ -37,6 +38,7 @@ const RunOptions = z.object({
     'must be a budget (see createBudget)',
   ),
   tools: z.array(z.string()).optional(),
+  unprovidedTools: z.enum(['throw', 'skip']).optional(),
   maxIterations: z.number().int().min(1).optional(),
   memoryLimit: z.number().int().min(0).optional(),
   maxRetries: z.number().int().min(0).optional(),
@@ -181,7 +183,8 @@ async function runAgentTurn(
  * tools the card lists) gates every tool: the tool registry's and the runtime's extras alike,
  * so an extra the card does not list is never bound and `tools: []` binds none. A runtime that
  * grants tools records the grant by listing their names on the card it passes. A listed tool
- * that neither provides is an `UnknownToolError` before any model call. An entry ending in `*`
+ * that neither provides is an `UnknownToolError` before any model call (or, with
+ * `unprovidedTools: 'skip'`, left out of the run). An entry ending in `*`
  * (`mcp__files__*`) is a pattern: it binds every tool offered under that prefix.
  */
 function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
@@ -202,6 +205,7 @@ function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
     }
     const granted = Object.hasOwn(extra, name) ? extra[name] : registry?.get(name)
     if (!granted) {
+      if (options.unprovidedTools === 'skip') continue
       throw new UnknownToolError({
         toolName: name,
         registered: [...(registry?.names() ?? []), ...Object.keys(extra)],

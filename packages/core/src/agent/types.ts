@@ -42,6 +42,13 @@ export type RunAgentOptions = {
    * card it passes, so the card records every tool the agent had.
    */
   extraTools?: ToolSet
+  /**
+   * What a tool the card lists, and neither `toolRegistry` nor `extraTools` provides, does:
+   * `'throw'` (the default) is an `UnknownToolError` before any model call; `'skip'` leaves it
+   * out of this run. For a runtime that grants some tools only in some places (a workspace's
+   * file tools inside a `task`) and checked each card's tools against its catalogue already.
+   */
+  unprovidedTools?: 'throw' | 'skip'
   /** Overrides the card's persona (system prompt). */
   persona?: string
   /** Read before the run and appended after it, in the agent's `memoryScope`. */

@@ -16,6 +16,8 @@ export type HostRunOptions = {
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
   agentTools?: AgentToolsProvider
+  /** A tool a card lists that this run is not given: an error (default) or left out (see core's `runAgent`). */
+  unprovidedTools?: 'throw' | 'skip'
 }
 
 /**
@@ -38,6 +40,7 @@ export function agentRunOptions(options: {
   const { host, extraTools, toolBatches: limit, signal } = options
   const models = {
     ...(host.models ? { models: host.models } : {}),
+    ...(host.unprovidedTools ? { unprovidedTools: host.unprovidedTools } : {}),
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
   }
   if (!limit) {

@@ -43,6 +43,12 @@ export type CreateDefaultHostOptions = {
   /** How long a remote (A2A) agent may take (default 120000; the step's budget may cut it shorter). */
   a2aTimeoutMs?: number
   fetch?: typeof globalThis.fetch
+  /**
+   * A tool an agent's card lists that its run here is not given (a workspace's file tools in a
+   * `delegate`): `'throw'` (default) fails the step with `UNKNOWN_TOOL`, `'skip'` runs the agent
+   * without it. A server whose cards were checked against its catalogue at registration skips.
+   */
+  unprovidedTools?: 'throw' | 'skip'
 }
 
 /**
@@ -61,6 +67,7 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
     ...(options.models ? { models: options.models } : {}),
     ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
     ...(options.agentTools ? { agentTools: options.agentTools } : {}),
+    ...(options.unprovidedTools ? { unprovidedTools: options.unprovidedTools } : {}),
   }
   return {
     async delegate(request: HostDelegateRequest): Promise<HostResult> {

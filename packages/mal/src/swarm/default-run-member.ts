@@ -24,7 +24,12 @@ function streamText(onText: (text: string) => void) {
  * await runSwarm(swarm, 'Plan the launch', { agents, runMember })
  */
 export function createDefaultRunMember(
-  options: { models?: ModelRegistry; toolRegistry?: ToolRegistry } = {},
+  options: {
+    models?: ModelRegistry
+    toolRegistry?: ToolRegistry
+    /** A tool a member's card lists that its call is not given: an error (default) or left out. */
+    unprovidedTools?: 'throw' | 'skip'
+  } = {},
 ): RunMember {
   return async (member, prompt, call) => {
     const output = call.structured
@@ -39,6 +44,7 @@ export function createDefaultRunMember(
       signal: call.signal,
       ...(options.models ? { models: options.models } : {}),
       ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+      ...(options.unprovidedTools ? { unprovidedTools: options.unprovidedTools } : {}),
       ...(output ? { output } : {}),
       ...(call.onText ? { onDelta: streamText(call.onText) } : {}),
     })

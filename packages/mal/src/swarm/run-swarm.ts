@@ -103,6 +103,7 @@ async function executeSwarmInSpan(
       createDefaultRunMember({
         ...(options.models ? { models: options.models } : {}),
         ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
+        ...(options.unprovidedTools ? { unprovidedTools: options.unprovidedTools } : {}),
       }),
     onEvent: emit,
     conclave: {

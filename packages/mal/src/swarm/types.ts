@@ -163,6 +163,11 @@ export type RunSwarmOptions = {
   signal?: AbortSignal
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
+  /**
+   * A tool a member's card lists that its call is not given (default member only): `'throw'`
+   * (default) fails the call with `UNKNOWN_TOOL`, `'skip'` runs the member without it.
+   */
+  unprovidedTools?: 'throw' | 'skip'
   runId?: string
   onEvent?: (event: SwarmEvent) => void
   runMember?: RunMember
