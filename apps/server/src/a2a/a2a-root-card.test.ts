@@ -1,18 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { type ListeningTestApp, listenTestApp } from '../__fixtures__/listen-test-app'
 import { readSettings, type Settings } from '../settings'
 
-const apps: Awaited<ReturnType<typeof createTestApp>>[] = []
+const served: ListeningTestApp[] = []
 afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()))
+  await Promise.all(served.splice(0).map(({ close }) => close()))
 })
 
 async function serve(overrides: Partial<Settings>) {
-  const app = await createTestApp(overrides)
-  apps.push(app)
-  await seedDemo(app.baton)
-  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const listening = await listenTestApp({ settings: overrides })
+  served.push(listening)
+  const { base } = listening
   const card = async (path: string) => {
     const response = await fetch(`${base}${path}`)
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }

@@ -5,9 +5,8 @@ import { signAgentRegistration } from '@baton/core'
 import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
 import { testRegistryId } from '../settings'
 
 const adminToken = 'principals-admin-token-0123456789'
@@ -34,9 +33,9 @@ async function makeKey(name: string, scopes: string[]): Promise<string> {
 
 beforeAll(async () => {
   // A token and no BATON_PUBLIC_READS: reads are private by default.
-  app = await createTestApp({ apiToken: adminToken, publicReads: undefined })
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp({
+    settings: { apiToken: adminToken, publicReads: undefined },
+  }))
   alice = await makeKey('alice', ['read', 'run', 'register'])
   bob = await makeKey('bob', ['read', 'run'])
   reader = await makeKey('reader', ['read'])

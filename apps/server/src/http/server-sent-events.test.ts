@@ -1,8 +1,7 @@
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { openEventStream } from './server-sent-events'
 
 /** Reads events from `url` until `until` says stop (or the stream ends), then closes it. */
@@ -29,10 +28,8 @@ describe('GET /api/v1/messages/stream', () => {
   let app: FastifyInstance
   let base: string
   beforeAll(async () => {
-    app = await createTestApp()
     // Messages go to a registered agent (the seeded analyst), as broadcasts so it does not run.
-    await seedDemo(app.baton)
-    base = await app.listen({ port: 0, host: '127.0.0.1' })
+    ;({ app, base } = await listenTestApp())
   })
   afterAll(async () => {
     await app.close()

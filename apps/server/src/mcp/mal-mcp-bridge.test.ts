@@ -3,8 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 
 const malCli = fileURLToPath(new URL('../../../../packages/mal/src/cli.ts', import.meta.url))
 const token = 'bridge-test-token-0123456789'
@@ -12,9 +11,7 @@ let app: FastifyInstance
 let address: string
 
 beforeAll(async () => {
-  app = await createTestApp({ apiToken: token })
-  await seedDemo(app.baton)
-  address = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base: address } = await listenTestApp({ settings: { apiToken: token } }))
 })
 afterAll(async () => {
   await app?.close()

@@ -7,9 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
 import { testRegistryId } from '../settings'
 
 const filesServer = fileURLToPath(
@@ -42,10 +41,9 @@ beforeAll(async () => {
       mcpServers: { files: { command: process.execPath, args: [filesServer, folder] } },
     }),
   )
-  app = await createTestApp({ apiToken: token, mcpConfig: config })
-  await seedDemo(app.baton)
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  url = new URL('/mcp', address)
+  let base: string
+  ;({ app, base } = await listenTestApp({ settings: { apiToken: token, mcpConfig: config } }))
+  url = new URL('/mcp', base)
 })
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => {})))

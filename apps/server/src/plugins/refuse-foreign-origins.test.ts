@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { readSettings, type Settings } from '../settings'
 
 const sendMessage = JSON.stringify({
@@ -49,9 +48,7 @@ function send(
 }
 
 async function serve(overrides: Partial<Settings> = {}) {
-  const app = await createTestApp(overrides)
-  await seedDemo(app.baton)
-  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const { app, base } = await listenTestApp({ settings: overrides })
   return { app, base, port: new URL(base).port }
 }
 

@@ -4,9 +4,8 @@ import { readSse } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { signedRegistration } from '../__fixtures__/signed-agents'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
 
 type Envelope = {
   id: string
@@ -22,9 +21,7 @@ let app: FastifyInstance
 let base: string
 beforeAll(async () => {
   // An open server (the demo): anyone may post, which is where a forgery would come from.
-  app = await createTestApp()
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp())
 })
 afterAll(async () => {
   await app.close()

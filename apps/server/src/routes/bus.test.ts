@@ -4,19 +4,16 @@ import { readSse } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { joinAsParty } from '../__fixtures__/outside-parties'
 import { newAgentAccounts } from '../__fixtures__/signed-agents'
-import { createTestApp } from '../__fixtures__/test-app'
 import { createAgentsRepository } from '../db/agents-repository'
-import { seedDemo } from '../seed/seed-demo'
 
 describe.each(backends)('on %s', (backend) => {
   let app: FastifyInstance
   let base: string
   beforeAll(async () => {
-    app = await createTestApp(await databaseSettings(backend))
-    await seedDemo(app.baton)
-    base = await app.listen({ port: 0, host: '127.0.0.1' })
+    ;({ app, base } = await listenTestApp({ settings: await databaseSettings(backend) }))
   })
   afterAll(async () => {
     await app.close()

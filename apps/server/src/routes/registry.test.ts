@@ -10,17 +10,14 @@ import { createHttpSwarmRunner } from '@baton/surface/vanilla'
 import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { signedRegistration } from '../__fixtures__/signed-agents'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
 import { testRegistryId } from '../settings'
 
 let app: FastifyInstance
 let base: string
 beforeAll(async () => {
-  app = await createTestApp()
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp())
 })
 afterAll(async () => {
   await app.close()

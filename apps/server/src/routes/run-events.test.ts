@@ -2,13 +2,12 @@ import { waitFor } from '@baton/testing/processes'
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 
 let app: FastifyInstance
 let base: string
 beforeAll(async () => {
-  app = await createTestApp()
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp({ seed: false }))
 })
 afterAll(async () => {
   await app.close()

@@ -10,15 +10,12 @@ import { AgentSwarm } from '@baton/core'
 import { readSse, type SseEvent } from '@baton/testing/sse'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 
 let app: FastifyInstance
 let base: string
 beforeAll(async () => {
-  app = await createTestApp()
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp())
 })
 afterAll(async () => {
   await app.close()

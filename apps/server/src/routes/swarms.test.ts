@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
+import { listenTestApp } from '../__fixtures__/listen-test-app'
 
 const adminToken = 'swarms-admin-token-0123456789'
 let app: FastifyInstance
@@ -49,9 +48,7 @@ async function createSwarm(key: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await createTestApp({ apiToken: adminToken, publicReads: true })
-  await seedDemo(app.baton)
-  base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ;({ app, base } = await listenTestApp({ settings: { apiToken: adminToken, publicReads: true } }))
   alice = await makeKey('alice', ['read', 'run', 'register'])
   bob = await makeKey('bob', ['read', 'run', 'register'])
   reader = await makeKey('reader', ['read'])
