@@ -5,6 +5,7 @@ import {
   type RunReceiptContent,
 } from '@baton/core'
 import type { Plan } from '../plan'
+import { roundUsd } from '../round-usd'
 import type { RunEvent, RunUsage } from '../run/run-event'
 import { stepAt } from './step-at'
 import { stepInputHash } from './step-input-hash'
@@ -147,7 +148,7 @@ function add(into: RunUsage, usage: RunUsage): RunUsage {
   return {
     calls: into.calls + usage.calls,
     tokens: into.tokens + usage.tokens,
-    costUsd: Math.round((into.costUsd + usage.costUsd) * 1e12) / 1e12,
+    costUsd: roundUsd(into.costUsd + usage.costUsd),
   }
 }
 

@@ -3,6 +3,7 @@ import { BatonError, type Budget, createModelRegistry, type ModelRegistry } from
 import { processConclave } from '../conclave/process-conclave'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
+import { roundUsd } from '../round-usd'
 import { withWorkflowSpan } from '../telemetry/workflow-span'
 import { EventLog } from './event-log'
 import { failurePathOf } from './failure-path'
@@ -266,11 +267,6 @@ function add(a: RunUsage | undefined, b: RunUsage): RunUsage {
     tokens: a.tokens + b.tokens,
     costUsd: roundUsd(a.costUsd + b.costUsd),
   }
-}
-
-// Cost books are kept to 1e-12 USD (as core's budgets are), so sums carry no float noise.
-function roundUsd(value: number): number {
-  return Math.round(value * 1e12) / 1e12
 }
 
 function mergeByWallet(

@@ -1,4 +1,5 @@
 import type { Budget } from '@baton/core'
+import { roundUsd } from '../round-usd'
 import type { RunUsage } from './run-event'
 
 // Ops that never charge a budget: their usage is zero without asking the budget.
@@ -26,7 +27,7 @@ export function spentSince(budget: Budget, before: RunUsage): RunUsage {
   return {
     calls: now.calls - before.calls,
     tokens: now.tokens - before.tokens,
-    costUsd: Math.round((now.costUsd - before.costUsd) * 1e12) / 1e12,
+    costUsd: roundUsd(now.costUsd - before.costUsd),
   }
 }
 

@@ -1,5 +1,6 @@
 import { type AgentSwarm, BatonError, type Budget, hashJson } from '@baton/core'
 import type { ConclaveStore } from '../conclave/conclave-types'
+import { roundUsd } from '../round-usd'
 import { StepTextCoalescer } from '../run/step-text-coalescer'
 import { SwarmJournalWriteError, SwarmMemberCallError } from './swarm-errors'
 import type { SwarmJournal, SwarmJournalEntry } from './swarm-journal'
@@ -236,7 +237,7 @@ export class SwarmSession {
     this.#count(agentId, recorded.usage)
     this.#replayed.calls += 1
     for (const key of ['calls', 'tokens', 'costUsd'] as const) {
-      this.#replayed.usage[key] = exact(this.#replayed.usage[key] + recorded.usage[key])
+      this.#replayed.usage[key] = roundUsd(this.#replayed.usage[key] + recorded.usage[key])
     }
     this.#answered.set(agentId, { round: this.round, how: 'replayed' })
     return recorded.text
@@ -333,15 +334,9 @@ export class SwarmSession {
   #count(agentId: string, spend: SwarmUsage): void {
     const entry = this.usageByAgent[agentId] ?? zero()
     for (const key of ['calls', 'tokens', 'costUsd'] as const) {
-      entry[key] = exact(entry[key] + spend[key])
-      this.usage[key] = exact(this.usage[key] + spend[key])
+      entry[key] = roundUsd(entry[key] + spend[key])
+      this.usage[key] = roundUsd(this.usage[key] + spend[key])
     }
     this.usageByAgent[agentId] = entry
   }
-}
-
-// Books are kept to 1e-12 (as core's budgets keep dollars), so sums of prices carry no float
-// noise such as 0.00019950000000000002.
-function exact(value: number): number {
-  return Math.round(value * 1e12) / 1e12
 }
