@@ -332,6 +332,8 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     for (const name of ['Incident Analyst', 'Reviewer', 'Tester']) {
       const card = page.getByRole('article', { name })
       expect(await card.locator('button.example').count()).toBeGreaterThan(0)
+      // Their file tools, which the server grants where they work in a workspace.
+      expect(await card.textContent()).toMatch(/tools\s*read_file\s*list_files/)
     }
     const tries = await Promise.all(
       ['Dev team', 'Council'].map((name) =>

@@ -16,16 +16,19 @@ export function useRunReceipt(
   run: { inputs?: unknown; output?: unknown } | undefined,
   finalStatus: string | undefined,
 ): ReceiptCheck | undefined {
-  const [check, setCheck] = useState<ReceiptCheck>()
+  // Kept with the run and final status it is for: a run read again (a reopened stream, a
+  // refetch that briefly has no detail) shows the check it has, not "Checking…" again.
+  const [check, setCheck] = useState<{ key: string; check: ReceiptCheck }>()
+  const key = `${runId}\u0000${finalStatus ?? ''}`
   // The run detail is read again on every event; the check only needs it as of the end.
   const runRef = useRef(run)
   runRef.current = run
   const ready = finalStatus !== undefined && run !== undefined
+  const checkedKey = useRef<string | undefined>(undefined)
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new final status (a resumed run that ends again) is a new receipt to check
   useEffect(() => {
-    setCheck(undefined)
-    if (!ready) return
+    // A new final status (a resumed run that ends again) is a new receipt to check.
+    if (!ready || checkedKey.current === key) return
     let live = true
     void (async () => {
       // Pin the address the server publishes; an older server without the route leaves the
@@ -39,12 +42,14 @@ export function useRunReceipt(
         run: runRef.current,
         runtime,
       })
-      if (live) setCheck(result)
+      if (!live) return
+      checkedKey.current = key
+      setCheck({ key, check: result })
     })()
     return () => {
       live = false
     }
-  }, [runId, finalStatus, ready])
+  }, [runId, key, ready])
 
-  return check
+  return check?.key === key ? check.check : undefined
 }
