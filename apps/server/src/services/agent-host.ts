@@ -83,9 +83,6 @@ export function createAgentHost(options: CreateAgentHostOptions): ServerAgentHos
     models: options.models,
     memory: options.memory,
     fetch: endpointFetch,
-    // Cards were checked against the catalogue when registered: a tool granted only in some
-    // places (a workspace's file tools, in a task) is left out where it is not, not an error.
-    unprovidedTools: 'skip',
     ...(options.workspaceProviders ? { workspaceProviders: options.workspaceProviders } : {}),
     ...(catalogue
       ? {

@@ -8,7 +8,7 @@ import {
   grantTools,
   runAgent,
 } from '@baton/core'
-import { answerText, cardOutput, StepTextCoalescer } from '@baton/mal'
+import { answerText, cardOutput, contextGrantedTools, StepTextCoalescer } from '@baton/mal'
 import { askRemoteAgent } from '../a2a/ask-remote-agent'
 import type { RunHostedAgentInput, RunHostedAgentResult } from '../services'
 import type { ToolCatalogue } from '../tools/create-tool-catalogue'
@@ -77,8 +77,9 @@ export function createHostedAgentRun({
         memory: options.memory,
         models: options.models,
         extraTools,
-        // A tool granted only in some places (a workspace's file tools) is left out here.
-        unprovidedTools: 'skip',
+        // A workspace's tools (granted in a task) are left out here; any other missing tool
+        // (an MCP server above the agent's tier) is still UNKNOWN_TOOL.
+        unprovidedTools: contextGrantedTools,
         ...(output ? { output } : {}),
         ...(pieces
           ? {

@@ -53,8 +53,6 @@ export async function executeSwarm(
   const result = await runSwarm(run.plan as unknown as AgentSwarm, String(run.inputs.task ?? ''), {
     agents: async (agentId) => agents.findById(agentId),
     models: context.options.models,
-    // A tool a member's card lists that a swarm call is not given (file tools) is left out.
-    unprovidedTools: 'skip',
     signal: active.controller.signal,
     runId: run.id,
     ...(context.options.conclave ? { conclave: { store: context.options.conclave } } : {}),

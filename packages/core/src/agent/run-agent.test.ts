@@ -260,6 +260,22 @@ describe('runAgent', () => {
     expect(outputs).toEqual([['add', { sum: 5 }]])
   })
 
+  it('with unprovidedTools as a list, leaves out the names listed and refuses any other', async () => {
+    const { toolRegistry } = addTools()
+    const agent = makeAgent({ tools: ['add', 'read_file', 'search'] })
+    const budget = createBudget()
+    await expect(
+      runAgent(agent, 'hi', { budget, toolRegistry, unprovidedTools: ['read_file'] }),
+    ).rejects.toThrow('Tool "search" is not registered')
+    expect(budget.spent().calls).toBe(0)
+    const result = await runAgent(agent, '[[tool:add {"a":1,"b":1}]]', {
+      budget,
+      toolRegistry,
+      unprovidedTools: ['read_file', 'search'],
+    })
+    expect(result.steps[0]?.toolResults.map((call) => call.output)).toEqual([{ sum: 2 }])
+  })
+
   it('narrows the extra tools too: tools: [] lets no tool run, even one the card lists', async () => {
     const ran: string[] = []
     const budget = createBudget()

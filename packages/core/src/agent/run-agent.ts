@@ -38,7 +38,7 @@ const RunOptions = z.object({
     'must be a budget (see createBudget)',
   ),
   tools: z.array(z.string()).optional(),
-  unprovidedTools: z.enum(['throw', 'skip']).optional(),
+  unprovidedTools: z.union([z.enum(['throw', 'skip']), z.array(z.string())]).optional(),
   maxIterations: z.number().int().min(1).optional(),
   memoryLimit: z.number().int().min(0).optional(),
   maxRetries: z.number().int().min(0).optional(),
@@ -205,7 +205,10 @@ function bindTools(allowed: string[], options: RunAgentOptions): ToolSet {
     }
     const granted = Object.hasOwn(extra, name) ? extra[name] : registry?.get(name)
     if (!granted) {
-      if (options.unprovidedTools === 'skip') continue
+      const unprovided = options.unprovidedTools
+      if (unprovided === 'skip' || (Array.isArray(unprovided) && unprovided.includes(name))) {
+        continue
+      }
       throw new UnknownToolError({
         toolName: name,
         registered: [...(registry?.names() ?? []), ...Object.keys(extra)],

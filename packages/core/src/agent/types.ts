@@ -45,10 +45,10 @@ export type RunAgentOptions = {
   /**
    * What a tool the card lists, and neither `toolRegistry` nor `extraTools` provides, does:
    * `'throw'` (the default) is an `UnknownToolError` before any model call; `'skip'` leaves it
-   * out of this run. For a runtime that grants some tools only in some places (a workspace's
-   * file tools inside a `task`) and checked each card's tools against its catalogue already.
+   * out of this run; a list of names leaves out those and throws for any other. For a runtime
+   * that grants some tools only in some places (a workspace's file tools inside a `task`).
    */
-  unprovidedTools?: 'throw' | 'skip'
+  unprovidedTools?: 'throw' | 'skip' | readonly string[]
   /** Overrides the card's persona (system prompt). */
   persona?: string
   /** Read before the run and appended after it, in the agent's `memoryScope`. */

@@ -1,4 +1,5 @@
 import type { Agent, Budget, ModelRegistry, ToolCallEvent, ToolRegistry } from '@baton/core'
+import { WORKSPACE_TOOL_NAMES } from '@baton/subagents'
 import type { ToolSet } from 'ai'
 import type { ToolBatchLimit } from '../run/tool-batches/tool-batch-limit'
 
@@ -16,9 +17,26 @@ export type HostRunOptions = {
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
   agentTools?: AgentToolsProvider
-  /** A tool a card lists that this run is not given: an error (default) or left out (see core's `runAgent`). */
-  unprovidedTools?: 'throw' | 'skip'
+  /**
+   * A tool a card lists that this run is not given (see core's `runAgent`); default
+   * `contextGrantedTools`: a workspace's or the conclave's tools are left out where there is
+   * none, any other missing tool is an error.
+   */
+  unprovidedTools?: 'throw' | 'skip' | readonly string[]
 }
+
+/**
+ * The tools a run is given only in some places: a workspace's (files, browser, display), in
+ * a `task` or a sub-agent, and the conclave's, in a run or swarm that has one. A card lists
+ * them for where its agent works so; a `delegate` or swarm call elsewhere runs without them.
+ */
+export const contextGrantedTools: readonly string[] = [
+  ...WORKSPACE_TOOL_NAMES,
+  'conclave_read',
+  'conclave_write',
+  'conclave_list',
+  'conclave_delete',
+]
 
 /**
  * The `runAgent` options of one agent run of a step: the host's models, its tool registry,
@@ -40,7 +58,7 @@ export function agentRunOptions(options: {
   const { host, extraTools, toolBatches: limit, signal } = options
   const models = {
     ...(host.models ? { models: host.models } : {}),
-    ...(host.unprovidedTools ? { unprovidedTools: host.unprovidedTools } : {}),
+    unprovidedTools: host.unprovidedTools ?? contextGrantedTools,
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
   }
   if (!limit) {

@@ -168,3 +168,37 @@ describe('createDefaultHost agentTools', () => {
     expect(result.usageByWallet[analystWallet]?.calls).toBe(6)
   })
 })
+
+describe('createDefaultHost and tools a card lists that a step is not given', () => {
+  it('runs a delegate without the workspace tools its card lists, and gives them to a task', async () => {
+    const { createDefaultHost } = await import('./create-default-host')
+    const host = createDefaultHost({ workspaceRoot })
+    const result = await runPlan(
+      {
+        steps: [
+          { op: 'delegate', saveAs: 'a', agentWallet: analystWallet, prompt: 'Look' },
+          { ...task('b', 'Writer'), prompt: `Write ${write('note.txt')}` },
+          { op: 'stop', output: '{{a}} | {{b}}' },
+        ],
+      },
+      { registry, host },
+    )
+    expect(result.error).toBeUndefined()
+    expect(result.status).toBe('done')
+    expect(String(result.output)).toMatch(/write_file/)
+  })
+
+  it('still refuses a tool that nothing in Baton grants, naming it', async () => {
+    const { createDefaultHost } = await import('./create-default-host')
+    const result = await runPlan(
+      { steps: [{ op: 'delegate', saveAs: 'a', agentWallet: analystWallet, prompt: 'Look' }] },
+      {
+        registry: createStaticRegistry([agentRecord({ tools: ['read_file', 'weather'] })]),
+        host: createDefaultHost(),
+      },
+    )
+    expect(result.status).toBe('failed')
+    expect(result.error).toMatchObject({ code: 'UNKNOWN_TOOL' })
+    expect(result.error?.message).toContain('"weather"')
+  })
+})

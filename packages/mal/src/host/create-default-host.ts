@@ -44,11 +44,12 @@ export type CreateDefaultHostOptions = {
   a2aTimeoutMs?: number
   fetch?: typeof globalThis.fetch
   /**
-   * A tool an agent's card lists that its run here is not given (a workspace's file tools in a
-   * `delegate`): `'throw'` (default) fails the step with `UNKNOWN_TOOL`, `'skip'` runs the agent
-   * without it. A server whose cards were checked against its catalogue at registration skips.
+   * A tool an agent's card lists that its run here is not given: by default a workspace's or
+   * the conclave's tools (`contextGrantedTools`) are left out of a `delegate`, and any other is
+   * `UNKNOWN_TOOL`; `'skip'` leaves out any (a server whose cards were checked against its
+   * catalogue at registration), `'throw'` none.
    */
-  unprovidedTools?: 'throw' | 'skip'
+  unprovidedTools?: 'throw' | 'skip' | readonly string[]
 }
 
 /**

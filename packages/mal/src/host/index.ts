@@ -1,5 +1,5 @@
 export type { AgentHost, HostDelegateRequest, HostResult, HostTaskRequest } from './agent-host'
-export type { AgentToolsProvider } from './agent-run-options'
+export { type AgentToolsProvider, contextGrantedTools } from './agent-run-options'
 export { answerText, cardOutput } from './card-output'
 export {
   collectTaskFiles,

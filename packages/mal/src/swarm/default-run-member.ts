@@ -2,6 +2,7 @@ import { type AgentDelta, type ModelRegistry, runAgent, type ToolRegistry } from
 import { jsonSchema, Output, type ToolSet } from 'ai'
 import { createConclaveTools } from '../conclave/create-conclave-tools'
 import { withGrantedTools } from '../granted-tools'
+import { contextGrantedTools } from '../host/agent-run-options'
 import type { RunMember } from './types'
 
 // The member's text as the model writes it; reasoning and tool calls are not its answer.
@@ -27,8 +28,8 @@ export function createDefaultRunMember(
   options: {
     models?: ModelRegistry
     toolRegistry?: ToolRegistry
-    /** A tool a member's card lists that its call is not given: an error (default) or left out. */
-    unprovidedTools?: 'throw' | 'skip'
+    /** A tool a member's card lists that its call is not given (default `contextGrantedTools`). */
+    unprovidedTools?: 'throw' | 'skip' | readonly string[]
   } = {},
 ): RunMember {
   return async (member, prompt, call) => {
@@ -44,7 +45,7 @@ export function createDefaultRunMember(
       signal: call.signal,
       ...(options.models ? { models: options.models } : {}),
       ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
-      ...(options.unprovidedTools ? { unprovidedTools: options.unprovidedTools } : {}),
+      unprovidedTools: options.unprovidedTools ?? contextGrantedTools,
       ...(output ? { output } : {}),
       ...(call.onText ? { onDelta: streamText(call.onText) } : {}),
     })

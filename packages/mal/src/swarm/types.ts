@@ -164,10 +164,11 @@ export type RunSwarmOptions = {
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
   /**
-   * A tool a member's card lists that its call is not given (default member only): `'throw'`
-   * (default) fails the call with `UNKNOWN_TOOL`, `'skip'` runs the member without it.
+   * A tool a member's card lists that its call is not given (default member only): by
+   * default a workspace's or the conclave's tools are left out and any other is `UNKNOWN_TOOL`;
+   * `'skip'` leaves out any, `'throw'` none.
    */
-  unprovidedTools?: 'throw' | 'skip'
+  unprovidedTools?: 'throw' | 'skip' | readonly string[]
   runId?: string
   onEvent?: (event: SwarmEvent) => void
   runMember?: RunMember

@@ -41,6 +41,8 @@ export {
 export {
   BROWSER_TOOL_NAMES,
   DISPLAY_TOOL_NAMES,
+  FILE_TOOL_NAMES,
   WORKSPACE_ALIASES,
+  WORKSPACE_TOOL_NAMES,
   workspaceKindTools,
 } from './workspace-kind-tools'

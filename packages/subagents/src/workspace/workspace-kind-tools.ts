@@ -19,6 +19,17 @@ export const BROWSER_TOOL_NAMES = [
 /** The tools of a `display` workspace (`desktop`, `apps`), for a card's `tools`. */
 export const DISPLAY_TOOL_NAMES = ['screenshot', 'click', 'type', 'key', 'launch'] as const
 
+/** The file tools of a directory workspace. */
+export const FILE_TOOL_NAMES = ['read_file', 'write_file', 'list_files'] as const
+
+/**
+ * Every tool a workspace of a built-in kind grants (files, browser, display): a card lists
+ * them for where its agent works in one; elsewhere a runtime may run it without them.
+ */
+export const WORKSPACE_TOOL_NAMES: readonly string[] = [
+  ...new Set<string>([...FILE_TOOL_NAMES, ...BROWSER_TOOL_NAMES, ...DISPLAY_TOOL_NAMES]),
+]
+
 const KIND_TOOLS: Readonly<Record<string, readonly string[]>> = {
   browser: BROWSER_TOOL_NAMES,
   display: DISPLAY_TOOL_NAMES,
