@@ -2,8 +2,8 @@ import { WorkspaceToolTimeoutError } from './workspace-errors'
 
 /**
  * Runs one workspace tool call within `timeoutMs` and the caller's `signal` (its budget: a
- * cancel or its seconds running out stop the call at once). `onTimeout` lets the call stop
- * what it started.
+ * cancel or its seconds running out stop the call at once). A `TimeoutError` the work throws
+ * (a Playwright wait held to the same limit) is the call's timeout too.
  *
  * @example
  * await runBounded({ tool: 'open_page', timeoutMs: 15_000, signal }, () => page.goto(url))
@@ -35,8 +35,14 @@ export function runBounded<T>(
       },
       (error: unknown) => {
         finish()
-        reject(error)
+        // The tool's own waits (Playwright's, given the same limit) may end a moment before
+        // this timer: that is this call's timeout too, and says so the same typed way.
+        reject(isTimeout(error) ? new WorkspaceToolTimeoutError({ tool, timeoutMs }) : error)
       },
     )
   })
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError'
 }
