@@ -14,6 +14,7 @@ import { nestedCase } from './nested/nested-case'
 import { registryCase } from './registry/registry-case'
 import { runAgentCase } from './run-agent/run-agent-case'
 import { runsCase } from './runs/runs-case'
+import { scaleOutCase } from './scale-out/scale-out-case'
 import { serverMemoryCase } from './server-memory/server-memory-case'
 import { streamFirstDeltaCase, streamSseCase } from './stream/stream-case'
 import type { BenchCase } from './types'
@@ -38,6 +39,7 @@ export const CASES: readonly BenchCase[] = [
   agentsListCase,
   a2aCase,
   runsCase,
+  scaleOutCase,
   serverMemoryCase,
   mcpToolCase,
   browserWorkspacesCase,

@@ -106,14 +106,15 @@ export function createDatabaseConclave(
       return rows.map((row) => row.key)
     },
     async expire(space, afterMs) {
+      // Keyspaces of runs that ended long ago go with the next expiry, in the same statement.
       if (afterMs <= 0) {
-        await sql`delete from conclave_entries where space = ${space}`.execute(db)
+        await sql`delete from conclave_entries
+          where space = ${space} or expires_at <= now()`.execute(db)
       } else {
-        await sql`update conclave_entries set expires_at = now() + ${`${afterMs} milliseconds`}::interval
-          where space = ${space}`.execute(db)
+        await sql`with expired as (delete from conclave_entries where expires_at <= now())
+          update conclave_entries set expires_at = now() + ${`${afterMs} milliseconds`}::interval
+          where space = ${space} and (expires_at is null or expires_at > now())`.execute(db)
       }
-      // Keyspaces of runs that ended long ago go with the next expiry.
-      await sql`delete from conclave_entries where expires_at <= now()`.execute(db)
     },
   }
 }

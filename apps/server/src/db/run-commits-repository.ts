@@ -1,33 +1,11 @@
-import type { Kysely, Transaction } from 'kysely'
-import { assertHeld } from './assert-held'
+import { type Kysely, sql } from 'kysely'
+import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database, StoredUsage } from './database'
-import { insertLedgerEntries, type LedgerEntry } from './ledger-repository'
+import type { LedgerEntry } from './ledger-repository'
+import { eventRows, heldBy, ledgerRows, stepRows } from './run-write-rows'
 import type { RunStatus, StoredStep } from './stored-run'
 
-async function insertSteps(
-  executor: Kysely<Database> | Transaction<Database>,
-  runId: string,
-  steps: StoredStep[],
-): Promise<void> {
-  if (steps.length === 0) return
-  await executor
-    .insertInto('run_steps')
-    .values(
-      steps.map((step) => ({
-        run_id: runId,
-        path: step.path,
-        op: step.op,
-        save_as: step.saveAs,
-        value: JSON.stringify(step.value ?? null),
-        usage: JSON.stringify(step.usage),
-        wallet: step.wallet,
-        duration_ms: step.durationMs,
-        sequence: step.sequence,
-      })),
-    )
-    .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
-    .execute()
-}
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
 
 /**
  * What an executor commits: each finished top-level step with the state the run continues
@@ -55,38 +33,22 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
       /** Commit only while this process holds the running run (see `claim`). */
       executedBy?: string
     }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        if (input.executedBy) await assertHeld(trx, input.runId, input.executedBy)
-        await insertSteps(trx, input.runId, [input.step])
-        if (input.events.length > 0) {
-          await trx
-            .insertInto('run_events')
-            .values(
-              input.events.map((event) => ({
-                run_id: input.runId,
-                sequence: event.sequence as number,
-                type: event.type as string,
-                event: JSON.stringify(event),
-              })),
-            )
-            .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
-            .execute()
-        }
-        await insertLedgerEntries(
-          trx,
-          (input.ledger ?? []).map((entry) => ({ ...entry, runId: input.runId })),
-        )
-        await trx
-          .updateTable('runs')
-          .set({
-            state: JSON.stringify(input.state),
-            usage: JSON.stringify(input.usage),
-            usage_by_wallet: JSON.stringify(input.usageByWallet),
-            updated_at: new Date(),
-          })
-          .where('id', '=', input.runId)
-          .execute()
-      })
+      // One statement, no explicit transaction: the run's row is updated only while this
+      // process holds it (a takeover's claim waits for the row, or this sees the claim and
+      // updates nothing), and the step, its events and its ledger rows are inserted only if
+      // the row was. All of it commits at once, or none of it.
+      const { rows } = await sql<{ held: number }>`
+        with held as materialized (
+          update runs set state = ${json(input.state)}, usage = ${json(input.usage)},
+            usage_by_wallet = ${json(input.usageByWallet)}, updated_at = ${new Date()}
+          where id = ${input.runId} ${heldBy(input.executedBy)}
+          returning id
+        )${stepRows(input.runId, [input.step])}${eventRows(input.runId, input.events)}${ledgerRows(
+          input.runId,
+          input.ledger ?? [],
+        )}
+        select count(*)::integer as held from held`.execute(db)
+      assertWritten(rows[0]?.held, input)
     },
 
     /** Records how a run ended (or paused), with its remaining ledger entries. */
@@ -102,31 +64,26 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
       ledger?: LedgerEntry[]
       /** Finished top-level steps not committed yet (the last one has no checkpoint after it). */
       steps?: StoredStep[]
+      /** The run's last events, stored with its end. */
+      events?: Record<string, unknown>[]
       /** Finish only while this process holds the running run (see `claim`). */
       executedBy?: string
     }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        if (input.executedBy) await assertHeld(trx, input.runId, input.executedBy)
-        await insertSteps(trx, input.runId, input.steps ?? [])
-        await insertLedgerEntries(
-          trx,
-          (input.ledger ?? []).map((entry) => ({ ...entry, runId: input.runId })),
-        )
-        await trx
-          .updateTable('runs')
-          .set({
-            status: input.status,
-            output: JSON.stringify(input.output ?? null),
-            error: JSON.stringify(input.error),
-            usage: JSON.stringify(input.usage),
-            usage_by_wallet: JSON.stringify(input.usageByWallet),
-            state: JSON.stringify(input.state),
-            question: input.question,
-            updated_at: new Date(),
-          })
-          .where('id', '=', input.runId)
-          .execute()
-      })
+      // One statement, fenced as `commitStep` is.
+      const { rows } = await sql<{ held: number }>`
+        with held as materialized (
+          update runs set status = ${input.status}, output = ${json(input.output ?? null)},
+            error = ${json(input.error)}, usage = ${json(input.usage)},
+            usage_by_wallet = ${json(input.usageByWallet)}, state = ${json(input.state)},
+            question = ${input.question}, updated_at = ${new Date()}
+          where id = ${input.runId} ${heldBy(input.executedBy)}
+          returning id
+        )${stepRows(input.runId, input.steps ?? [])}${eventRows(input.runId, input.events ?? [])}${ledgerRows(
+          input.runId,
+          input.ledger ?? [],
+        )}
+        select count(*)::integer as held from held`.execute(db)
+      assertWritten(rows[0]?.held, input)
     },
 
     async steps(runId: string): Promise<StoredStep[]> {
@@ -148,5 +105,12 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
         finishedAt: new Date(row.finished_at).toISOString(),
       }))
     },
+  }
+}
+
+// A fenced write that found its run no longer held wrote nothing: the caller is told.
+function assertWritten(held: number | undefined, input: { runId: string; executedBy?: string }) {
+  if (input.executedBy && !held) {
+    throw new RunTakenOverError({ runId: input.runId, executedBy: input.executedBy })
   }
 }

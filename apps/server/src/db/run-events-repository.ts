@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely'
-import { assertHeld } from './assert-held'
+import { type Kysely, sql } from 'kysely'
+import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database } from './database'
+import { eventRows } from './run-write-rows'
 import type { StoredEvent } from './stored-run'
 
 /**
@@ -32,8 +33,9 @@ export function createRunEventsRepository(db: Kysely<Database>) {
       options: { executedBy?: string } = {},
     ): Promise<void> {
       if (events.length === 0) return
-      const insert = (executor: Kysely<Database> | Transaction<Database>) =>
-        executor
+      const { executedBy } = options
+      if (!executedBy) {
+        await db
           .insertInto('run_events')
           .values(
             events.map((event) => ({
@@ -45,15 +47,18 @@ export function createRunEventsRepository(db: Kysely<Database>) {
           )
           .onConflict((conflict) => conflict.columns(['run_id', 'sequence']).doNothing())
           .execute()
-      const { executedBy } = options
-      if (!executedBy) {
-        await insert(db)
         return
       }
-      await db.transaction().execute(async (trx) => {
-        await assertHeld(trx, runId, executedBy)
-        await insert(trx)
-      })
+      // One statement: the run's row locked while this process holds it (a takeover's claim
+      // waits for it, or this sees the claim and locks nothing), the events inserted only then.
+      const { rows } = await sql<{ held: number }>`
+        with held as materialized (
+          select id from runs
+          where id = ${runId} and status = 'running' and executed_by = ${executedBy}
+          for update
+        )${eventRows(runId, events)}
+        select count(*)::integer as held from held`.execute(db)
+      if (!rows[0]?.held) throw new RunTakenOverError({ runId, executedBy })
     },
 
     /** Events after `afterSequence` (all of them when it is -1), in order. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database, StoredUsage } from './database'
 import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
 
@@ -95,6 +95,31 @@ export function createRunRecordsRepository(db: Kysely<Database>) {
         .returning('attempt')
         .executeTakeFirst()
       return row?.attempt ?? 0
+    },
+
+    /**
+     * `find` and `claim` in one statement, for an executor given a job: the run as it was
+     * before (its status says whether it was queued or taken over), and the attempt this
+     * execution is, or 0 when the run was not there to execute (gone, paused, interrupted,
+     * final) and was left as it is.
+     */
+    async claimToExecute(
+      id: string,
+      executedBy: string,
+    ): Promise<{ run: StoredRun; attempt: number } | undefined> {
+      const { rows } = await sql<RunRow & { claimed_attempt: number | null }>`
+        with before as materialized (select * from runs where id = ${id} for update),
+        claimed as (
+          update runs set status = 'running', executed_by = ${executedBy},
+            attempt = runs.attempt + 1, updated_at = ${new Date()}
+          from before
+          where runs.id = before.id and before.status in ('queued', 'running')
+          returning runs.attempt
+        )
+        select before.*, (select attempt from claimed) as claimed_attempt from before`.execute(db)
+      const row = rows[0]
+      if (!row) return undefined
+      return { run: toRun(row), attempt: Number(row.claimed_attempt ?? 0) }
     },
 
     /**

@@ -33,6 +33,7 @@ export async function executePlan(
   context: RunContext,
   run: StoredRun,
   job: RunJob,
+  attempt: number,
   active: Active,
 ): Promise<void> {
   const runs = context.runs
@@ -46,6 +47,15 @@ export async function executePlan(
   })
   // Finished top-level steps not committed yet (the last step has no checkpoint after it).
   let uncommitted: Extract<RunEvent, { type: 'step-finish' }>[] = []
+  // A top-level step's last event (its step-finish) is stored by the step's commit, and the
+  // run's last (run-finish) by its end: a statement less each. Held until then, or until the
+  // next event, which stores it first.
+  let held: Record<string, unknown> | undefined
+  const takeHeld = (): Record<string, unknown>[] => {
+    const taken = held ? [held] : []
+    held = undefined
+    return taken
+  }
   let checkpointed: RunState | undefined
   let fromSequence = 0
   // A write the database refused (it is away, its disk is full): the run stops there.
@@ -59,15 +69,18 @@ export async function executePlan(
   const takenOver = { from: run.executedBy, by: context.me }
   const stored =
     job.kind === 'start' && !takeover ? undefined : ((run.state as RunState | null) ?? undefined)
-  const attempt = await runs.claim(run.id, context.me)
   // An attempt that spent and died before its commit left rows the state does not count: the
   // step runs again, so both attempts are the run's spend ("at least once" costs money). It
   // goes into the state (usage, the plan's limits) or, with no checkpoint yet, is carried
-  // beside it; either way the run's budget is charged with it before the run continues.
-  const extra = uncountedSpend(
-    await context.options.repositories.ledger.booksOfRun(run.id),
-    stored ?? emptyBooks,
-  )
+  // beside it; either way the run's budget is charged with it before the run continues. A
+  // run never executed before (`attempt` 0 before this claim) has no rows: nothing to read.
+  const extra =
+    run.attempt > 0
+      ? uncountedSpend(
+          await context.options.repositories.ledger.booksOfRun(run.id),
+          stored ?? emptyBooks,
+        )
+      : emptyBooks
   const state = stored ? { ...stored, ...addBooks(stored, extra) } : undefined
   const carried = state ? emptyBooks : extra
   const before = state ? { usage: state.usage, usageByWallet: state.usageByWallet } : carried
@@ -125,7 +138,14 @@ export async function executePlan(
           : event.type === 'run-finish' && stoppedForShutdown(event.status)
             ? interruptedEvent(event, context.options.handOverOnShutdown === true)
             : event
-      events.push(stored as unknown as Record<string, unknown>)
+      // Any event stores the one held before it first, so events are stored in order.
+      if (held) events.push(held)
+      held = undefined
+      if (event.type === 'run-finish' || (event.type === 'step-finish' && topLevelPath.test(event.path))) {
+        held = stored as unknown as Record<string, unknown>
+      } else {
+        events.push(stored as unknown as Record<string, unknown>)
+      }
     },
     ...(context.options.maxRunSteps === undefined
       ? {}
@@ -146,6 +166,7 @@ export async function executePlan(
       const checkpoint = withCarried(mine)
       const step = uncommitted.at(-1)
       uncommitted = []
+      const stepEvents = takeHeld()
       await runs
         .commitStep({
           runId: run.id,
@@ -162,7 +183,7 @@ export async function executePlan(
                 sequence: checkpoint.sequence,
                 finishedAt: new Date().toISOString(),
               },
-          events: [],
+          events: stepEvents,
           state: checkpoint as unknown as Record<string, unknown>,
           usage: checkpoint.usage,
           usageByWallet: checkpoint.usageByWallet,
@@ -172,6 +193,7 @@ export async function executePlan(
           noteFault(error)
           throw error
         })
+      if (stepEvents.length > 0) context.notifier.notify(run.id)
       checkpointed = checkpoint
       // At shutdown a run stops at this boundary; it is resumed from this checkpoint.
       if (active.draining || context.draining) throw new ShutdownStop()
@@ -188,6 +210,10 @@ export async function executePlan(
     } else {
       result = await resumeRun(state, undefined, options)
     }
+  } catch (error) {
+    // The run ends here without its end recorded by this function: what is held is stored.
+    for (const event of takeHeld()) events.push(event)
+    throw error
   } finally {
     stopRecording()
   }
@@ -197,6 +223,7 @@ export async function executePlan(
   })
   // Failed because a write was refused, not because of its plan: see `executeJob`.
   if (databaseFault !== undefined && result.status === 'failed') throw databaseFault
+  const lastEvents = takeHeld()
 
   if (stoppedForShutdown(result.status)) {
     const last = checkpointed ?? state
@@ -213,6 +240,7 @@ export async function executePlan(
       usageByWallet: books.usageByWallet,
       state: (last as unknown as Record<string, unknown>) ?? null,
       question: null,
+      events: lastEvents,
       executedBy: context.me,
     })
     if (handOver) await context.options.queue.add({ kind: 'resume', runId: run.id })
@@ -233,6 +261,7 @@ export async function executePlan(
         : null,
     question: result.question ?? null,
     steps: uncommitted.map(storedStep),
+    events: lastEvents,
     executedBy: context.me,
   })
 }

@@ -39,16 +39,21 @@ export function processJobs(context: RunContext): void {
 
 /** Executes one job: the run's plan or swarm, and what becomes of it when that fails. */
 export async function executeJob(context: RunContext, job: RunJob): Promise<void> {
-  const run = await context.runs.find(job.runId)
-  // Only a queued run starts (a running one is taken over): a job whose run is gone, paused,
-  // interrupted or final was given up on by the request that added it, or ran already.
-  if (!run || !executable.includes(run.status)) return
   if (context.draining) {
     // Taken as the queue was paused: the run never started here. It stays queued, for
     // another process (handed back) or for this one's next start.
-    if (context.options.handOverOnShutdown) await context.options.queue.add(job)
+    const run = await context.runs.find(job.runId)
+    if (run && executable.includes(run.status) && context.options.handOverOnShutdown) {
+      await context.options.queue.add(job)
+    }
     return
   }
+  // Only a queued run starts (a running one is taken over): a job whose run is gone, paused,
+  // interrupted or final was given up on by the request that added it, or ran already. The
+  // run is read and claimed at once; `run` is the row as it was before the claim.
+  const claimed = await context.runs.claimToExecute(job.runId, context.me)
+  if (!claimed || claimed.attempt === 0) return
+  const { run, attempt } = claimed
   const controller = new AbortController()
   let settle!: () => void
   const active: Active = {
@@ -60,8 +65,8 @@ export async function executeJob(context: RunContext, job: RunJob): Promise<void
   }
   context.active.set(run.id, active)
   try {
-    if (job.kind === 'swarm') await executeSwarm(context, run, active)
-    else await executePlan(context, run, job, active)
+    if (job.kind === 'swarm') await executeSwarm(context, run, attempt, active)
+    else await executePlan(context, run, job, attempt, active)
   } catch (error) {
     // Another process holds the run now: it records the outcome, not this one.
     if (isTakenOver(error)) {

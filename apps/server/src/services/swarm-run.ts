@@ -17,24 +17,29 @@ import { uncountedSpend } from './uncounted-spend'
 export async function executeSwarm(
   context: RunContext,
   run: StoredRun,
+  attempt: number,
   active: Active,
 ): Promise<void> {
   const runs = context.runs
   const writer = createSerialWriter()
   let sequence = 0
   const takenOver = run.status === 'running' ? { from: run.executedBy, by: context.me } : undefined
-  const attempt = await runs.claim(run.id, context.me)
-  await runs.dropEventsFrom(run.id, 0)
+  // A run executed before (taken over, resumed) may have left events: it starts again.
+  if (run.attempt > 0) await runs.dropEventsFrom(run.id, 0)
   // A swarm has no checkpoints but a journal: an attempt that died (or was stopped) is run
   // again from the beginning, and every member call it finished is answered from the journal
   // (no model call, no charge); the calls it had not finished run again. What it spent is the
   // run's all the same: its rows are on the ledger past what the run's record counts, and go
   // into this attempt's books and budget, so a replayed call is counted once.
   const stored = { usage: run.usage, usageByWallet: run.usageByWallet }
-  const before = addBooks(
-    stored,
-    uncountedSpend(await context.options.repositories.ledger.booksOfRun(run.id), stored),
-  )
+  // A run never executed before has nothing on the ledger: its books are not read.
+  const before =
+    run.attempt > 0
+      ? addBooks(
+          stored,
+          uncountedSpend(await context.options.repositories.ledger.booksOfRun(run.id), stored),
+        )
+      : stored
   const budget = budgetSpent(context, run, before.usage)
   const recorder = createSpendRecorder({
     runId: run.id,

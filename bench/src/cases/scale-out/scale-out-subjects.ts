@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
+import { hasRedis, startRedisServer } from '@baton/testing/redis'
+import { formatNumber } from '../../report/format-number'
+import { SEEDED_AGENT } from '../../servers/start-baton-server'
+import type { Size, Subjects } from '../types'
+import { processTreeCpuMs } from './process-cpu'
+import { WORKER_COUNTS } from './scale-out-case'
+
+const serverSource = fileURLToPath(new URL('../../../../apps/server/src/', import.meta.url))
+
+type ClusterProcess = {
+  url: string
+  name: string
+  child: { pid?: number | undefined }
+}
+type ClusterFixture = {
+  startCluster(options: {
+    names: string[]
+    databaseUrl: string
+    redisUrl: string
+    dataDir: string
+    environment?: Record<string, string>
+    started: ClusterProcess[]
+  }): Promise<ClusterProcess[]>
+  stopCluster(processes: ClusterProcess[]): Promise<void>
+}
+
+const plan = {
+  name: 'bench-scale-out',
+  steps: [{ op: 'delegate', saveAs: 'answer', agentWallet: SEEDED_AGENT.wallet, prompt: 'Hi' }],
+}
+const body = JSON.stringify({ plan })
+// Requests in flight at once, spread round-robin over the processes.
+const inFlight = 16
+
+async function total(url: string, status: string): Promise<number> {
+  const response = await fetch(`${url}/api/v1/runs?status=${status}&limit=1`)
+  return ((await response.json()) as { total: number }).total
+}
+
+/** Starts `runs` one-step runs through `processes` and waits until every one has ended. */
+async function runThrough(processes: ClusterProcess[], runs: number): Promise<void> {
+  let next = 0
+  const submit = async () => {
+    while (next < runs) {
+      const index = next++
+      const server = processes[index % processes.length]!
+      const response = await fetch(`${server.url}/api/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      if (response.status !== 202) {
+        throw new Error(`POST /api/v1/runs answered ${response.status}: ${await response.text()}`)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, submit))
+  const started = performance.now()
+  for (;;) {
+    const done = await total(processes[0]!.url, 'done')
+    if (done >= runs) return
+    const failed = await total(processes[0]!.url, 'failed')
+    if (failed > 0) throw new Error(`${failed} of ${runs} runs failed`)
+    if (performance.now() - started > 300_000) throw new Error(`${done} of ${runs} runs done`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+async function measure(options: {
+  fixture: ClusterFixture
+  workers: number
+  runs: number
+  databaseUrl: string
+  redisUrl: string
+}) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-scale-'))
+  const started: ClusterProcess[] = []
+  try {
+    const processes = await options.fixture.startCluster({
+      names: Array.from({ length: options.workers }, (_, index) => `worker-${index + 1}`),
+      databaseUrl: options.databaseUrl,
+      redisUrl: options.redisUrl,
+      dataDir,
+      environment: { LOG_LEVEL: 'error' },
+      started,
+    })
+    const pids = processes.map((server) => server.child.pid!)
+    // A few runs first, so each process has loaded what a run needs before the clock.
+    await runThrough(processes, processes.length * 2)
+    const warm = processes.length * 2
+    const cpuBefore = processTreeCpuMs(pids)
+    const begin = performance.now()
+    await runThrough(processes, options.runs + warm)
+    const seconds = (performance.now() - begin) / 1000
+    const cpuMs = processTreeCpuMs(pids) - cpuBefore
+    return { perSecond: options.runs / seconds, cpuMsPerRun: cpuMs / options.runs }
+  } finally {
+    await options.fixture.stopCluster(started)
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+const runsAt = (size: Size) => (size === 'full' ? 400 : 0)
+
+/**
+ * Each worker count on a database of its own in one PostgreSQL cluster and one Redis, both
+ * started here on 127.0.0.1 (free ports); the server processes are the scale-out tests' own
+ * (`main.ts` from sources, the demo seeded, the offline model).
+ */
+export const scaleOutSubjects: Subjects = {
+  async baton(size) {
+    if (size === 'tiny') {
+      // Three clusters of server processes take minutes to start on two cores: not a smoke test.
+      return { value: 0, text: 'not measured at --size tiny (it starts PostgreSQL, Redis and 6 server processes)' }
+    }
+    const bin = findPostgresBinaries()
+    if (!bin) throw new Error('skipped: PostgreSQL binaries not found (apt-get install postgresql)')
+    if (!hasRedis) throw new Error('skipped: redis-server not found (apt-get install redis-server)')
+    const fixture = (await import(
+      pathToFileURL(path.join(serverSource, 'scale/__fixtures__/cluster.ts')).href
+    )) as ClusterFixture
+    const postgres = await startPostgres(bin)
+    const redis = await startRedisServer({ persistence: 'append-only' })
+    try {
+      const details: Record<string, number> = {}
+      const parts: string[] = []
+      for (const workers of WORKER_COUNTS) {
+        const row = await measure({
+          fixture,
+          workers,
+          runs: runsAt(size),
+          databaseUrl: await postgres.createDatabase(),
+          redisUrl: redis.url,
+        })
+        details[`runsPerSecond${workers}`] = row.perSecond
+        details[`cpuMsPerRun${workers}`] = row.cpuMsPerRun
+        parts.push(
+          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run)`,
+        )
+      }
+      return {
+        value: details[`runsPerSecond${WORKER_COUNTS.at(-1)}`]!,
+        text: `workers ${parts.join(', ')}`,
+        details,
+      }
+    } finally {
+      await redis.stop()
+      await postgres.stop()
+    }
+  },
+}
