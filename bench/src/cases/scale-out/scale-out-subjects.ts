@@ -86,7 +86,7 @@ async function measure(options: {
       databaseUrl: options.databaseUrl,
       redisUrl: options.redisUrl,
       dataDir,
-      environment: { LOG_LEVEL: 'error' },
+      environment: { LOG_LEVEL: 'error', ...profiled() },
       started,
     })
     const pids = processes.map((server) => server.child.pid!)
@@ -103,6 +103,13 @@ async function measure(options: {
     await options.fixture.stopCluster(started)
     await rm(dataDir, { recursive: true, force: true })
   }
+}
+
+// With --profile, every server process writes a CPU profile when it stops (start included).
+function profiled(): Record<string, string> {
+  const directory = process.env.BATON_BENCH_PROFILE_DIR
+  if (!directory) return {}
+  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(directory, 'server')}` }
 }
 
 const runsAt = (size: Size) => (size === 'full' ? 400 : 0)
