@@ -141,7 +141,10 @@ export async function executePlan(
       // Any event stores the one held before it first, so events are stored in order.
       if (held) events.push(held)
       held = undefined
-      if (event.type === 'run-finish' || (event.type === 'step-finish' && topLevelPath.test(event.path))) {
+      if (
+        event.type === 'run-finish' ||
+        (event.type === 'step-finish' && topLevelPath.test(event.path))
+      ) {
         held = stored as unknown as Record<string, unknown>
       } else {
         events.push(stored as unknown as Record<string, unknown>)
@@ -204,7 +207,9 @@ export async function executePlan(
   const stopRecording = recorder.listen(budget)
   try {
     if (!state) {
-      result = await runPlan(run.plan, { ...options, inputs: run.inputs, runId: run.id })
+      // Validated as it was accepted, if that was here; the stored copy is validated again.
+      const plan = context.plans.take(run.id) ?? run.plan
+      result = await runPlan(plan, { ...options, inputs: run.inputs, runId: run.id })
     } else if (job.kind === 'answer' && state.pending !== undefined) {
       result = await resumeRun(state, job.answer, options)
     } else {

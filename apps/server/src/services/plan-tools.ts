@@ -9,6 +9,14 @@ import { z } from 'zod'
  * await runPlan(plan, { registry, tools: planTools() })
  */
 export function planTools(): Record<string, PlanTool> {
+  // One set for every run: the tools keep no state of their own.
+  tools ??= { wait: waitTool() }
+  return tools
+}
+
+let tools: Record<string, PlanTool> | undefined
+
+function waitTool(): PlanTool {
   const wait = {
     description: 'Waits for `ms` milliseconds (at most 10000) and returns what it was given.',
     inputSchema: z.object({
@@ -33,5 +41,5 @@ export function planTools(): Record<string, PlanTool> {
       return { waitedMs: args.ms, value: args.value ?? null }
     },
   }
-  return { wait: wait as unknown as PlanTool }
+  return wait as unknown as PlanTool
 }

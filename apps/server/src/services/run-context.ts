@@ -3,6 +3,7 @@ import type { RunsRepository, StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import type { CreateRunServiceOptions } from './run-service'
+import { createValidatedPlans, type ValidatedPlans } from './validated-plans'
 
 /** A run executing in this process. */
 export type Active = {
@@ -31,6 +32,8 @@ export type RunContext = {
   readonly byRun: Map<string, Promise<void>>
   // Runs waiting for the database to take their interruption (see interruptWhenBack).
   readonly recovering: Set<string>
+  /** Plans validated as their runs were accepted here, until the runs start. */
+  readonly plans: ValidatedPlans
   draining: boolean
 }
 
@@ -53,6 +56,7 @@ export function createRunContext(options: CreateRunServiceOptions): RunContext {
     executing: new Set(),
     byRun: new Map(),
     recovering: new Set(),
+    plans: createValidatedPlans(),
     draining: false,
   }
 }

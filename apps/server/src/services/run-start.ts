@@ -21,6 +21,7 @@ export async function startRun(context: RunContext, input: StartRunInput): Promi
     ...(input.owner ? { owner: input.owner } : {}),
   })
   void budget
+  context.plans.keep(id, plan)
   await queueNew(context, { kind: 'start', runId: id })
   return { id }
 }

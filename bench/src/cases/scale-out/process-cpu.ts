@@ -25,7 +25,9 @@ function cpuOf(pid: number): { ms: number; parent: number } | undefined {
  * const before = processTreeCpuMs([server.child.pid!])
  */
 export function processTreeCpuMs(pids: number[]): number {
-  const all = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number)
+  const all = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
   const parents = new Map<number, number>()
   const cpu = new Map<number, number>()
   for (const pid of all) {

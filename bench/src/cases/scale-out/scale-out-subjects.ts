@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -93,6 +93,10 @@ async function measure(options: {
     // A few runs first, so each process has loaded what a run needs before the clock.
     await runThrough(processes, processes.length * 2)
     const warm = processes.length * 2
+    if (profileDirectory) {
+      await mkdir(profileDirectory, { recursive: true })
+      for (const pid of pids) process.kill(pid, 'SIGUSR2')
+    }
     const cpuBefore = processTreeCpuMs(pids)
     const begin = performance.now()
     await runThrough(processes, options.runs + warm)
@@ -105,11 +109,18 @@ async function measure(options: {
   }
 }
 
-// With --profile, every server process writes a CPU profile when it stops (start included).
+// With --profile, every server process profiles the measured runs (from a SIGUSR2) and writes
+// its profile as it stops, named after the process (`worker-2-<pid>`).
+const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
+  ? path.join(process.env.BATON_BENCH_PROFILE_DIR, 'server')
+  : undefined
 function profiled(): Record<string, string> {
-  const directory = process.env.BATON_BENCH_PROFILE_DIR
-  if (!directory) return {}
-  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(directory, 'server')}` }
+  if (!profileDirectory) return {}
+  const preload = fileURLToPath(new URL('./cpu-profile-preload.mjs', import.meta.url))
+  return {
+    NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`,
+    BATON_BENCH_SERVER_PROFILE_DIR: profileDirectory,
+  }
 }
 
 const runsAt = (size: Size) => (size === 'full' ? 400 : 0)
@@ -123,7 +134,10 @@ export const scaleOutSubjects: Subjects = {
   async baton(size) {
     if (size === 'tiny') {
       // Three clusters of server processes take minutes to start on two cores: not a smoke test.
-      return { value: 0, text: 'not measured at --size tiny (it starts PostgreSQL, Redis and 6 server processes)' }
+      return {
+        value: 0,
+        text: 'not measured at --size tiny (it starts PostgreSQL, Redis and 6 server processes)',
+      }
     }
     const bin = findPostgresBinaries()
     if (!bin) throw new Error('skipped: PostgreSQL binaries not found (apt-get install postgresql)')
