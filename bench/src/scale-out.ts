@@ -10,6 +10,11 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { startRedisServer } from '@baton/testing/redis'
+import {
+  type ClusterFixture,
+  type ClusterProcess,
+  loadClusterFixture,
+} from './servers/cluster-fixture'
 
 const serverSource = fileURLToPath(new URL('../../apps/server/src/', import.meta.url))
 
@@ -18,24 +23,8 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(path.join(serverSource, file)).href)) as T
 }
 
-type Process = {
-  url: string
-  name: string
-  child: { kill(signal: string): void }
-  exited: Promise<unknown>
-}
 type Fixtures = {
-  cluster: {
-    startCluster(options: {
-      names: string[]
-      databaseUrl: string
-      redisUrl: string
-      dataDir: string
-      environment?: Record<string, string>
-      started: Process[]
-    }): Promise<Process[]>
-    stopCluster(processes: Process[]): Promise<void>
-  }
+  cluster: ClusterFixture
   plans: {
     cutShortPlan(options: { name: string; waiter: string; waitMs: number }): unknown
   }
@@ -66,7 +55,7 @@ async function measure(
   redisUrl: string,
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-scale-'))
-  const started: Process[] = []
+  const started: ClusterProcess[] = []
   try {
     const databaseUrl = await cluster.createDatabase()
     const names = Array.from({ length: workers }, (_, index) => `worker-${index + 1}`)
@@ -113,7 +102,7 @@ async function measureTakeover(
   redisUrl: string,
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-takeover-'))
-  const started: Process[] = []
+  const started: ClusterProcess[] = []
   try {
     const processes = await fixtures.cluster.startCluster({
       names: ['worker-1', 'worker-2'],
@@ -174,7 +163,7 @@ async function measureTakeover(
 }
 
 const fixtures: Fixtures = {
-  cluster: await load('scale/__fixtures__/cluster.ts'),
+  cluster: await loadClusterFixture(),
   plans: await load('__fixtures__/slow-plans.ts'),
 }
 const bin = findPostgresBinaries()

@@ -5,29 +5,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { hasRedis, startRedisServer } from '@baton/testing/redis'
 import { formatNumber } from '../../report/format-number'
+import {
+  type ClusterFixture,
+  type ClusterProcess,
+  loadClusterFixture,
+} from '../../servers/cluster-fixture'
 import { SEEDED_AGENT } from '../../servers/start-baton-server'
 import type { Size, Subjects } from '../types'
 import { processTreeCpuMs } from './process-cpu'
 import { WORKER_COUNTS } from './scale-out-case'
-
-const serverSource = fileURLToPath(new URL('../../../../apps/server/src/', import.meta.url))
-
-type ClusterProcess = {
-  url: string
-  name: string
-  child: { pid?: number | undefined }
-}
-type ClusterFixture = {
-  startCluster(options: {
-    names: string[]
-    databaseUrl: string
-    redisUrl: string
-    dataDir: string
-    environment?: Record<string, string>
-    started: ClusterProcess[]
-  }): Promise<ClusterProcess[]>
-  stopCluster(processes: ClusterProcess[]): Promise<void>
-}
 
 const plan = {
   name: 'bench-scale-out',
@@ -142,9 +128,7 @@ export const scaleOutSubjects: Subjects = {
     const bin = findPostgresBinaries()
     if (!bin) throw new Error('skipped: PostgreSQL binaries not found (apt-get install postgresql)')
     if (!hasRedis) throw new Error('skipped: redis-server not found (apt-get install redis-server)')
-    const fixture = (await import(
-      pathToFileURL(path.join(serverSource, 'scale/__fixtures__/cluster.ts')).href
-    )) as ClusterFixture
+    const fixture = await loadClusterFixture()
     const postgres = await startPostgres(bin)
     const redis = await startRedisServer({ persistence: 'append-only' })
     try {
