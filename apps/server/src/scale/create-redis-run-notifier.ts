@@ -50,18 +50,9 @@ export async function createRedisRunNotifier(
       }
       return
     }
-    // A notice names one run or several (those noticed within one turn of the publisher).
-    for (const runId of body.split('\n')) local.notify(runId)
+    local.notify(body)
   })
   await options.subscriber.subscribe(options.channel)
-  let noticed: Set<string> | undefined
-  const publishNotices = () => {
-    const runIds = [...(noticed ?? [])]
-    noticed = undefined
-    options.publisher.publish(options.channel, `${prefix}${runIds.join('\n')}`).catch(() => {
-      // Redis is away: readers elsewhere are woken by their sweep instead.
-    })
-  }
   const sweep = setInterval(() => {
     for (const runId of listened.keys()) local.notify(runId)
   }, options.sweepMs ?? 1_000)
@@ -80,13 +71,9 @@ export async function createRedisRunNotifier(
     },
     notify(runId) {
       local.notify(runId)
-      // Notices of one turn of the event loop go in one message: a run's event batches, step
-      // commits and end, and other runs', cost every process one message instead of many.
-      if (!noticed) {
-        noticed = new Set()
-        setImmediate(publishNotices)
-      }
-      noticed.add(runId)
+      options.publisher.publish(options.channel, `${prefix}${runId}`).catch(() => {
+        // Redis is down: readers elsewhere catch up at their next sweep.
+      })
     },
     listenDeltas: (runId, listener) => local.listenDeltas(runId, listener),
     textSoFar: (runId) => local.textSoFar(runId),
