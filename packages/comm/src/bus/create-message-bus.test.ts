@@ -111,6 +111,29 @@ describe('createMessageBus', () => {
     await bus.close()
   })
 
+  it('records and delivers once each a forward a subscriber makes while it is being delivered to', async () => {
+    const bus = createMessageBus()
+    const announced: string[] = []
+    bus.on('message', (message) => announced.push(message.to.agentId))
+    const received: string[] = []
+    const forwards: Promise<Envelope>[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(`analyst:${message.content}`)
+      // Not awaited: the forward is published while the send's own delivery is under way.
+      forwards.push(bus.forward(message, 'reviewer'))
+    })
+    bus.subscribe('reviewer', (message) => {
+      received.push(`reviewer:${message.content}`)
+    })
+    const sent = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' })
+    const [forwarded] = await Promise.all(forwards)
+    expect(received).toEqual(['analyst:x', 'reviewer:x'])
+    expect(announced).toEqual(['analyst', 'reviewer'])
+    expect(bus.history(sent.correlationId)).toEqual([sent, forwarded])
+    expect(bus.hops(sent.correlationId)).toBe(1)
+    await bus.close()
+  })
+
   it('stops delivering to a handler once it unsubscribes', async () => {
     const bus = createMessageBus()
     const received: string[] = []

@@ -228,7 +228,7 @@ class Bus implements MessageBus {
 
   // Builds, signs when the bus holds the sender's key, and dispatches; without a key there is
   // nothing to wait for before the guard.
-  #send(draft: EnvelopeDraft): Promise<Envelope> {
+  #send(draft: EnvelopeDraft): Envelope | Promise<Envelope> {
     const envelope = buildEnvelope(draft, this.#now)
     const account = this.#options.resolveAccount?.(envelope.from.agentId)
     if (!account) return this.#dispatch(envelope, 'local')
@@ -243,20 +243,39 @@ class Bus implements MessageBus {
     return freezeEnvelope(parseWith(Envelope, envelope, what))
   }
 
-  async #dispatch(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
+  // Synchronous when nothing needs waiting for (no signature to check, a started rail that
+  // takes envelopes at once, a guard that decides in memory): the default bus makes no
+  // promise of its own per message. A refusal is thrown; its callers are async, so the
+  // caller sees the same rejection either way.
+  #dispatch(envelope: Envelope, entry: SignatureEntry): Envelope | Promise<Envelope> {
     if (envelope.from.agentId === envelope.to.agentId) {
       throw LoopGuardError.selfSend(envelope)
     }
+    if (this.#verify || !this.#ready || !this.#admitNow || !this.#rail.publishesNow) {
+      return this.#dispatchLater(envelope, entry)
+    }
+    const admission = this.#admitNow(envelope)
+    if (admission.status !== 'admitted') return this.#refused(envelope, admission)
+    this.#records.noteHops(envelope.correlationId, admission.hops)
+    this.#rail.publishNow(envelope)
+    return envelope
+  }
+
+  async #dispatchLater(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
     if (this.#verify) await this.#verify(envelope, entry)
     if (!this.#ready) await this.ready()
     const admission = this.#admitNow?.(envelope) ?? (await this.#admit(envelope))
+    if (admission.status !== 'admitted') return this.#refused(envelope, admission)
+    this.#records.noteHops(envelope.correlationId, admission.hops)
+    await this.#rail.publish(envelope)
+    return envelope
+  }
+
+  // What a message the guard did not admit comes to: a retry of one admitted is answered
+  // with it (delivered once, not again); anything else is thrown.
+  #refused(envelope: Envelope, admission: Exclude<Admission, { status: 'admitted' }>): Envelope {
     switch (admission.status) {
-      case 'admitted':
-        this.#records.noteHops(envelope.correlationId, admission.hops)
-        await this.#rail.publish(envelope)
-        return envelope
       case 'duplicate':
-        // A retry of a message already admitted: it was delivered once and is not again.
         return envelope
       case 'conflict':
         throw new MessageConflictError(envelope, admission.problem, admission.recorded)

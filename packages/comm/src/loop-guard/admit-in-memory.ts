@@ -16,7 +16,9 @@ import { sameMessage } from './same-message'
  */
 export function admitInMemory(store: MemoryChains, envelope: Envelope): Admission {
   const { held, touch, lookup, record, now } = store
-  const chain = touch(envelope.correlationId)
+  // One reading of the clock for the whole decision.
+  const at = now()
+  const chain = touch(envelope.correlationId, at)
   // A held or stopped chain admits nothing, whatever id arrives: the state is checked first.
   if (chain.status === 'stopped') {
     const last = chain.escalationIds.at(-1)
@@ -26,12 +28,12 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope): Admissio
   if (chain.status === 'escalated' && open) {
     return { status: 'waiting', escalation: open.escalation }
   }
-  const known = lookup(envelope.id)
+  const known = lookup(envelope.id, at)
   if (known) {
     if (sameMessage(known, envelope)) return { status: 'duplicate', hops: chain.next - 1 }
     return { status: 'conflict', problem: 'id-reused', recorded: recordOf(known) }
   }
-  const parent = envelope.inReplyTo === undefined ? undefined : lookup(envelope.inReplyTo)
+  const parent = envelope.inReplyTo === undefined ? undefined : lookup(envelope.inReplyTo, at)
   if (parent && parent.correlationId !== envelope.correlationId) {
     return { status: 'conflict', problem: 'correlation', recorded: recordOf(parent) }
   }
@@ -47,7 +49,7 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope): Admissio
       path: extendPath([...chain.path], envelope),
       lastMessage: envelope,
       status: 'open',
-      createdAt: new Date(now()).toISOString(),
+      createdAt: new Date(at).toISOString(),
     }
     held.set(escalation.id, { escalation, heldMessage: envelope, heldHop: hop })
     chain.status = 'escalated'
@@ -56,7 +58,7 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope): Admissio
     return { status: 'escalated', escalation }
   }
   chain.next = hop + 1
-  record(chain, envelope)
+  record(chain, envelope, at)
   extendPath(chain.path, envelope)
   return { status: 'admitted', hops: hop }
 }

@@ -60,8 +60,8 @@ export function createMemoryChains({
 
   const alive = (lastActivityAt: number, at: number) => lastActivityAt >= at - maxAgeMs
 
-  function touch(correlationId: string): Chain {
-    const at = now()
+  // `at` defaults to now; an admission reads the clock once and passes it to each step.
+  function touch(correlationId: string, at: number = now()): Chain {
     let chain = chains.get(correlationId)
     if (chain && !alive(chain.lastActivityAt, at)) {
       drop(chain)
@@ -111,16 +111,16 @@ export function createMemoryChains({
     for (const id of chain.escalationIds) held.delete(id)
   }
 
-  function record(chain: Chain, envelope: Envelope): void {
+  function record(chain: Chain, envelope: Envelope, at: number = now()): void {
     chain.ids.push(envelope.id)
-    admitted.set(envelope.id, { envelope, at: now() })
+    admitted.set(envelope.id, { envelope, at })
   }
 
   // What is known of a message: only while its chain is alive and it is younger than maxAgeMs.
-  function lookup(envelopeId: string): Envelope | undefined {
+  function lookup(envelopeId: string, at?: number): Envelope | undefined {
     const entry = admitted.get(envelopeId)
     if (!entry) return undefined
-    const at = now()
+    at ??= now()
     const chain = chains.get(entry.envelope.correlationId)
     if (!chain || !alive(chain.lastActivityAt, at) || !alive(entry.at, at)) return undefined
     return entry.envelope

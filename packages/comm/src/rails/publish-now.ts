@@ -1,0 +1,20 @@
+import type { Envelope } from '../envelope/envelope'
+
+/**
+ * The synchronous publish of a rail that hands every envelope straight to its own bus (the
+ * in-process rail): it returns once the bus has received it, and throws what `publish` would
+ * reject with. A bus that finds it calls it directly and saves the promises of a publish.
+ */
+export const PUBLISH_NOW: unique symbol = Symbol('baton.publish-now')
+
+export type PublishesNow = { [PUBLISH_NOW]: (envelope: Envelope) => void }
+
+/**
+ * True for a rail that offers `PUBLISH_NOW`.
+ *
+ * @example
+ * if (publishesNow(rail)) rail[PUBLISH_NOW](envelope)
+ */
+export function publishesNow(transport: object): transport is PublishesNow {
+  return typeof (transport as Partial<PublishesNow>)[PUBLISH_NOW] === 'function'
+}
