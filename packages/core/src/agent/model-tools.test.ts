@@ -39,6 +39,24 @@ describe('modelTools', () => {
     expect(second).toMatchObject(described)
   })
 
+  it('shares one definition between tools that tell the model the same, and only them', async () => {
+    const { schema } = countingSchema()
+    const make = (extra: object = {}) =>
+      tool({ description: 'Reads.', inputSchema: schema, execute: async () => 'x', ...extra })
+    const [first] = (await modelTools({ read_file: make() }))!
+    const [same] = (await modelTools({ read_file: make() }))!
+    expect(same).toBe(first)
+    // Another name, another description, or anything else the model would be sent: its own.
+    const [renamed] = (await modelTools({ read_text: make() }))!
+    const [redescribed] = (await modelTools({ read_file: make({ description: 'Reads it.' }) }))!
+    const options = { providerOptions: { openai: { strict: true } } }
+    const [withOptions] = (await modelTools({ read_file: make(options) }))!
+    expect(renamed).toMatchObject({ name: 'read_text', description: 'Reads.' })
+    expect(redescribed).toMatchObject({ name: 'read_file', description: 'Reads it.' })
+    expect(withOptions).toMatchObject({ name: 'read_file', ...options })
+    for (const other of [renamed, redescribed, withOptions]) expect(other).not.toBe(first)
+  })
+
   it('describes a zod tool exactly as the AI SDK converts its schema', async () => {
     const Input = z.object({ a: z.number(), b: z.number().optional() })
     const add = tool({ description: 'Adds.', inputSchema: Input, execute: async () => 0 })
