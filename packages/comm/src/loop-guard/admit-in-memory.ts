@@ -9,13 +9,14 @@ import { sameMessage } from './same-message'
 /**
  * The memory loop guard's verdict on `envelope`, decided at once: the chain's state first
  * (stopped, waiting), then what is known of the message and of the one it answers, then the
- * hop limit. An admitted message is counted and recorded; one past the limit is held.
+ * hop limit. An admitted message is counted and recorded; one past the limit is held. `fresh`
+ * says the bus built the envelope just now with a new random id (see `ADMIT_NOW`).
  *
  * @example
  * const admission = admitInMemory(store, envelope) // { status: 'admitted', hops: 1 }
  */
-export function admitInMemory(store: MemoryChains, envelope: Envelope): Admission {
-  const { held, touch, lookup, record, now } = store
+export function admitInMemory(store: MemoryChains, envelope: Envelope, fresh = false): Admission {
+  const { held, touch, lookup, lookupIn, record, now } = store
   // One reading of the clock for the whole decision.
   const at = now()
   const chain = touch(envelope.correlationId, at)
@@ -28,12 +29,14 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope): Admissio
   if (chain.status === 'escalated' && open) {
     return { status: 'waiting', escalation: open.escalation }
   }
-  const known = lookup(envelope.id, at)
+  // A fresh id (just drawn at random by the bus) is known to no one.
+  const known = fresh ? undefined : lookup(envelope.id, at)
   if (known) {
     if (sameMessage(known, envelope)) return { status: 'duplicate', hops: chain.next - 1 }
     return { status: 'conflict', problem: 'id-reused', recorded: recordOf(known) }
   }
-  const parent = envelope.inReplyTo === undefined ? undefined : lookup(envelope.inReplyTo, at)
+  const parent =
+    envelope.inReplyTo === undefined ? undefined : lookupIn(chain, envelope.inReplyTo, at)
   if (parent && parent.correlationId !== envelope.correlationId) {
     return { status: 'conflict', problem: 'correlation', recorded: recordOf(parent) }
   }

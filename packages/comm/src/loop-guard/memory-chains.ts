@@ -16,6 +16,8 @@ export interface Chain extends RecencyNode<Chain> {
   escalationIds: string[]
   openEscalationId: string | undefined
   lastActivityAt: number
+  /** The record of the message it admitted last: what a forward or reply usually answers. */
+  last: Admitted | undefined
 }
 
 /** An admitted message and when; its record lives as long as its chain, at most `maxAgeMs`. */
@@ -78,6 +80,7 @@ export function createMemoryChains({
         escalationIds: [],
         openEscalationId: undefined,
         lastActivityAt: 0,
+        last: undefined,
         newer: undefined,
         older: undefined,
       }
@@ -113,7 +116,9 @@ export function createMemoryChains({
 
   function record(chain: Chain, envelope: Envelope, at: number = now()): void {
     chain.ids.push(envelope.id)
-    admitted.set(envelope.id, { envelope, at })
+    const entry = { envelope, at }
+    admitted.set(envelope.id, entry)
+    chain.last = entry
   }
 
   // What is known of a message: only while its chain is alive and it is younger than maxAgeMs.
@@ -124,6 +129,18 @@ export function createMemoryChains({
     const chain = chains.get(entry.envelope.correlationId)
     if (!chain || !alive(chain.lastActivityAt, at) || !alive(entry.at, at)) return undefined
     return entry.envelope
+  }
+
+  /**
+   * `lookup(envelopeId)` when `chain` was just touched: the message it admitted last is known
+   * without a look-up among every chain's messages.
+   */
+  function lookupIn(chain: Chain, envelopeId: string, at: number): Envelope | undefined {
+    const last = chain.last
+    if (last?.envelope.id === envelopeId && admitted.get(envelopeId) === last) {
+      return alive(last.at, at) ? last.envelope : undefined
+    }
+    return lookup(envelopeId, at)
   }
 
   function find(escalationId: string): Held & { chain: Chain } {
@@ -162,5 +179,18 @@ export function createMemoryChains({
     held.clear()
   }
 
-  return { maxHops, now, chains, admitted, held, alive, touch, record, lookup, resolve, clear }
+  return {
+    maxHops,
+    now,
+    chains,
+    admitted,
+    held,
+    alive,
+    touch,
+    record,
+    lookup,
+    lookupIn,
+    resolve,
+    clear,
+  }
 }
