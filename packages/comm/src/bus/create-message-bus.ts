@@ -264,8 +264,8 @@ class Bus implements MessageBus {
     const admission = this.#admitNow(envelope, fresh)
     if (admission.status !== 'admitted') return this.#refused(envelope, admission)
     this.#records.noteHops(envelope.correlationId, admission.hops)
-    this.#rail.publishNow(envelope)
-    return envelope
+    const pending = this.#rail.publishNow(envelope)
+    return pending ? pending.then(() => envelope) : envelope
   }
 
   async #dispatchLater(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {

@@ -47,7 +47,7 @@ export class RailLink {
   // so a field is enough (a nested publish, from a subscriber, has cleared it by the time the
   // outer one looks).
   #handing: Envelope | undefined
-  readonly #publishNow: ((envelope: Envelope) => void) | undefined
+  readonly #publishNow: ((envelope: Envelope) => Promise<void>) | undefined
 
   constructor(options: RailLinkOptions) {
     this.#transport = options.transport
@@ -69,21 +69,33 @@ export class RailLink {
   }
 
   /**
-   * `publish` for a rail that hands envelopes straight back (see `PUBLISH_NOW`): no promise.
-   * Throws what `publish` would reject with.
+   * `publish` for a rail that hands envelopes straight back (see `PUBLISH_NOW`): `undefined`
+   * when this bus took the envelope back at once (no promise made); otherwise, as when the
+   * rail's one receiver is another bus's, a promise to wait for as `publish`'s. Throws what
+   * `publish` would reject with.
    */
-  publishNow(envelope: Envelope): void {
+  publishNow(envelope: Envelope): Promise<void> | undefined {
     this.#handing = envelope
+    let pending: Promise<void>
     try {
-      this.#publishNow!(envelope)
+      pending = this.#publishNow!(envelope)
     } catch (error) {
       this.#handing = undefined
       throw this.#failed(envelope, error)
     }
-    if (this.#handing === envelope) {
-      this.#handing = undefined
-      this.#records.record(envelope)
-    }
+    if (this.#handing !== envelope) return undefined
+    this.#handing = undefined
+    // Not taken back (yet): from here on it is a publish like any other.
+    this.#admitted.add(envelope)
+    return pending.then(
+      () => {
+        if (this.#admitted.delete(envelope)) this.#records.record(envelope)
+      },
+      (error: unknown) => {
+        this.#admitted.delete(envelope)
+        throw this.#failed(envelope, error)
+      },
+    )
   }
 
   async publish(envelope: Envelope): Promise<void> {

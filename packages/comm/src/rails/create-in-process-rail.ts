@@ -32,9 +32,7 @@ export function createInProcessRail(): Transport {
     async publish(envelope) {
       await publishNow(envelope)
     },
-    [PUBLISH_NOW]: (envelope) => {
-      void publishNow(envelope)
-    },
+    [PUBLISH_NOW]: publishNow,
     async close() {
       closed = true
       receiver = undefined
