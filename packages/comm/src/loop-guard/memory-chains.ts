@@ -132,8 +132,9 @@ export function createMemoryChains({
   }
 
   /**
-   * `lookup(envelopeId)` when `chain` was just touched: the message it admitted last is known
-   * without a look-up among every chain's messages.
+   * `lookup(envelopeId)` when `chain` was just touched (so it is alive): when the message is
+   * the one it admitted last, as what a forward or reply answers usually is, its chain needs
+   * no look-up of its own.
    */
   function lookupIn(chain: Chain, envelopeId: string, at: number): Envelope | undefined {
     const last = chain.last
