@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
+import type { GroupCommit, WriteChannel } from './group-commit'
 
 export type SpendRow = StoredUsage & { key: string }
 
@@ -36,16 +37,29 @@ export type RunBooks = { usage: StoredUsage; usageByWallet: Record<string, Store
 // Summed doubles carry float noise; cost books are kept to 1e-12 USD.
 const roundUsd = (costUsd: number) => Math.round(costUsd * 1e12) / 1e12
 
+const spentSomething = (entry: LedgerEntry) =>
+  entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0
+
+/** Ledger rows of a turn of the group commit, in one insert. */
+const ledgerRecords: WriteChannel<LedgerEntry[]> = {
+  name: 'ledger records',
+  store: (executor, records) => insertLedgerEntries(executor, records.flat()),
+  // Only entries that spent something are written through it (see `record`).
+  statement: (db, records) => ledgerInsert(db, records.flat()),
+}
+
 /** Writes the entries that spent something (an entry of zeros records nothing), in `executor`. */
 export async function insertLedgerEntries(
   executor: Kysely<Database> | Transaction<Database>,
   entries: LedgerEntry[],
 ): Promise<void> {
-  const spent = entries.filter(
-    (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
-  )
+  const spent = entries.filter(spentSomething)
   if (spent.length === 0) return
-  await executor
+  await ledgerInsert(executor, spent).execute()
+}
+
+function ledgerInsert(executor: Kysely<Database> | Transaction<Database>, spent: LedgerEntry[]) {
+  return executor
     .insertInto('ledger')
     .values(
       spent.map((entry) => ({
@@ -60,7 +74,6 @@ export async function insertLedgerEntries(
         message_id: entry.messageId ?? null,
       })),
     )
-    .execute()
 }
 
 /**
@@ -70,10 +83,13 @@ export async function insertLedgerEntries(
  * @example
  * await createLedgerRepository(db).spend({ by: 'wallet' })
  */
-export function createLedgerRepository(db: Kysely<Database>) {
+export function createLedgerRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
+    /** Books `entries`; through the process's group commit when there is one (resolved once committed). */
     async record(entries: LedgerEntry[]) {
-      await insertLedgerEntries(db, entries)
+      if (!writer) return insertLedgerEntries(db, entries)
+      const spent = entries.filter(spentSomething)
+      if (spent.length > 0) await writer.write(ledgerRecords, spent)
     },
 
     /** Total spend grouped by wallet or by run, since a moment (inclusive). */
