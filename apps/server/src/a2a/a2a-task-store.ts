@@ -48,8 +48,9 @@ export type A2ATaskStore = TaskStore & {
  * other process or a later request can observe is the database: a task's first save and every
  * save that ends a request (completed, failed, canceled, rejected, input- or auth-required)
  * have committed before they resolve; the intermediate states between them (`working`,
- * streamed artifacts) are kept here and go with the next of those saves (or before a listing),
- * and once a task is settled it is read from the database again.
+ * streamed artifacts) are written behind (alone, without Redis, they are kept here and go with
+ * the next of those saves, or before a listing), and once a task is settled it is read from
+ * the database again.
  *
  * @example
  * const store = createA2ATaskStore(app.baton.db, app.baton.writer)
@@ -131,10 +132,12 @@ class ExecutingTaskCache implements A2ATaskStore {
       return
     }
     entry.task = task
-    // An intermediate state: it replaces a save still waiting for its turn, else it waits here
-    // for the next save that must be stored (at the latest the one that settles the task).
+    // An intermediate state: it replaces a save still waiting for its turn. Else, alone, it
+    // waits here for the next save that must be stored (at the latest the one that settles the
+    // task); among many processes it is written behind, for a follower on another process.
     if (entry.pending && !entry.pending.save.taken) entry.pending.save.task = task
-    else entry.dirty = true
+    else if (this.#alone) entry.dirty = true
+    else void this.#store(entry).catch(() => undefined)
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
