@@ -64,12 +64,12 @@ export async function findConversation(options: FindConversationOptions): Promis
   const rows = options.newContext
     ? []
     : await db
-    .selectFrom(A2A_TASK_TABLE)
-    .select(['id', 'metadata', 'status_state', 'status_last_updated'])
-    .where('context_id', '=', contextId)
-    .orderBy('status_last_updated', 'desc')
-    .limit(20)
-    .execute()
+        .selectFrom(A2A_TASK_TABLE)
+        .select(['id', 'metadata', 'status_state', 'status_last_updated'])
+        .where('context_id', '=', contextId)
+        .orderBy('status_last_updated', 'desc')
+        .limit(20)
+        .execute()
   const tasks = rows.filter((row) => row.id !== options.taskId)
   const working = [
     ...[...options.running]

@@ -1,6 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
-import { isDatabaseFault } from './database-errors'
 import type { Database } from './database'
+import { isDatabaseFault } from './database-errors'
 
 /** Where a channel's statements go: the turn's transaction, or the database itself. */
 export type WriteExecutor = Kysely<Database> | Transaction<Database>
@@ -101,7 +101,7 @@ export function createGroupCommit(
       for (const entry of entries) await commitTurn([entry])
       return
     }
-    entries.forEach((entry, index) => entry.resolve(results[index]))
+    for (const [index, entry] of entries.entries()) entry.resolve(results[index])
   }
 
   return {

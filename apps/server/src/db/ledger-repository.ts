@@ -59,21 +59,19 @@ export async function insertLedgerEntries(
 }
 
 function ledgerInsert(executor: Kysely<Database> | Transaction<Database>, spent: LedgerEntry[]) {
-  return executor
-    .insertInto('ledger')
-    .values(
-      spent.map((entry) => ({
-        run_id: entry.runId ?? null,
-        wallet: entry.wallet,
-        calls: entry.usage.calls,
-        tokens: entry.usage.tokens,
-        cost_usd: entry.usage.costUsd,
-        step_path: entry.stepPath ?? null,
-        attempt: entry.attempt ?? null,
-        correlation_id: entry.correlationId ?? null,
-        message_id: entry.messageId ?? null,
-      })),
-    )
+  return executor.insertInto('ledger').values(
+    spent.map((entry) => ({
+      run_id: entry.runId ?? null,
+      wallet: entry.wallet,
+      calls: entry.usage.calls,
+      tokens: entry.usage.tokens,
+      cost_usd: entry.usage.costUsd,
+      step_path: entry.stepPath ?? null,
+      attempt: entry.attempt ?? null,
+      correlation_id: entry.correlationId ?? null,
+      message_id: entry.messageId ?? null,
+    })),
+  )
 }
 
 /**
