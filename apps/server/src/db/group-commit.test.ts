@@ -104,6 +104,41 @@ describe.each(backends)('createGroupCommit on %s', (backend) => {
     },
   )
 
+  it('sends the channels of one turn as one statement, every one of them stored', async () => {
+    const writer = createGroupCommit(opened.db)
+    const owners = ownerClaims({ oneStatement: true })
+    const scope = randomUUID()
+    const memories: WriteChannel<string> = {
+      name: 'memories',
+      store: async () => {
+        throw new Error('one statement was expected')
+      },
+      statement: (db, texts) =>
+        db
+          .insertInto('memory_entries')
+          .values(texts.map((text) => ({ scope, entry: JSON.stringify({ text }) }))),
+    }
+    const ids = [randomUUID(), randomUUID()]
+    await Promise.all([
+      writer.write(owners.channel, ids[0]!),
+      writer.write(memories, 'first'),
+      writer.write(owners.channel, ids[1]!),
+      writer.write(memories, 'second'),
+    ])
+    expect(owners.turns).toEqual([ids])
+    expect(await stored(ids)).toEqual([...ids].sort())
+    const entries = await opened.db
+      .selectFrom('memory_entries')
+      .select('entry')
+      .where('scope', '=', scope)
+      .orderBy('id')
+      .execute()
+    expect(entries.map((row) => (row.entry as unknown as { text: string }).text)).toEqual([
+      'first',
+      'second',
+    ])
+  })
+
   it.each([true, false])(
     'fails only the write that breaks a constraint, and stores the others of its turn (one statement: %s)',
     async (oneStatement) => {
