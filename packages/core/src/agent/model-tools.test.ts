@@ -39,6 +39,39 @@ describe('modelTools', () => {
     expect(second).toMatchObject(described)
   })
 
+  it('shares one definition among tools built anew around one schema, told apart by name, description and strict', async () => {
+    const Input = z.object({ key: z.string() })
+    const make = (description: string, strict?: boolean) =>
+      tool({
+        description,
+        inputSchema: Input,
+        ...(strict === undefined ? {} : { strict }),
+        execute: async () => 0,
+      })
+    const [first] = (await modelTools({ read: make('Reads.') }))!
+    const [same] = (await modelTools({ read: make('Reads.') }))!
+    const [renamed] = (await modelTools({ fetch: make('Reads.') }))!
+    const [redescribed] = (await modelTools({ read: make('Reads a key.') }))!
+    const [strict] = (await modelTools({ read: make('Reads.', true) }))!
+    expect(same).toBe(first)
+    expect(renamed).toMatchObject({ name: 'fetch', description: 'Reads.' })
+    expect(redescribed).toMatchObject({ name: 'read', description: 'Reads a key.' })
+    expect(strict).toMatchObject({ name: 'read', strict: true })
+    expect(new Set([first, renamed, redescribed, strict]).size).toBe(4)
+    // A tool with provider options keeps a definition of its own, with them.
+    const withOptions = tool({
+      description: 'Reads.',
+      inputSchema: Input,
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+      execute: async () => 0,
+    })
+    const [own] = (await modelTools({ read: withOptions }))!
+    expect(own).not.toBe(first)
+    expect(own).toMatchObject({
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    })
+  })
+
   it('describes a zod tool exactly as the AI SDK converts its schema', async () => {
     const Input = z.object({ a: z.number(), b: z.number().optional() })
     const add = tool({ description: 'Adds.', inputSchema: Input, execute: async () => 0 })

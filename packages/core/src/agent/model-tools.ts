@@ -10,7 +10,7 @@ type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
  * call of every run. The costly part, the input schema's conversion, is shared further still: by
  * every tool with the same schema object (see `toolInputJsonSchema`).
  */
-const definitions = new WeakMap<Tool, Map<string, Promise<ModelTool>>>()
+const definitions = new WeakMap<object, Map<string, Promise<ModelTool>>>()
 
 /**
  * The tools of a run as the model sees them; `undefined` when the run has none.
@@ -25,20 +25,42 @@ export async function modelTools(tools: ToolSet): Promise<ModelTool[] | undefine
 }
 
 function definition(name: string, tool: Tool): Promise<ModelTool> {
-  let byName = definitions.get(tool)
+  const { owner, key } = definitionKey(name, tool)
+  let byName = definitions.get(owner)
   if (!byName) {
     byName = new Map()
-    definitions.set(tool, byName)
+    definitions.set(owner, byName)
   }
   const names = byName
-  let known = byName.get(name)
+  let known = byName.get(key)
   if (!known) {
     known = describeTool(name, tool)
-    names.set(name, known)
+    names.set(key, known)
     // A failed conversion is not kept: the next run tries again.
-    known.catch(() => names.delete(name))
+    known.catch(() => names.delete(key))
   }
   return known
+}
+
+/**
+ * Where a tool's definition is kept. A function tool is described by its name, description,
+ * `strict` and input schema alone (the AI SDK's `prepareToolsAndToolChoice`), so tools built
+ * anew for every run around one module-level schema (the conclave's, a sub-agent's) share one
+ * definition, kept by that schema; any other tool keeps its own, by the tool object.
+ */
+function definitionKey(name: string, tool: Tool): { owner: object; key: string } {
+  const schema: unknown = tool.inputSchema
+  const plain =
+    (tool.type === undefined || tool.type === 'function' || tool.type === 'dynamic') &&
+    tool.inputExamples == null &&
+    tool.providerOptions === undefined &&
+    ((typeof schema === 'object' && schema !== null) || typeof schema === 'function')
+  if (!plain) return { owner: tool, key: name }
+  return {
+    owner: schema as object,
+    // NUL cannot appear in a tool's name; an absent description is told from an empty one.
+    key: `${name}\0${tool.strict ?? ''}\0${tool.description === undefined ? '\0' : `:${tool.description}`}`,
+  }
 }
 
 async function describeTool(name: string, tool: Tool): Promise<ModelTool> {

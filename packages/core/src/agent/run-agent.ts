@@ -20,16 +20,34 @@ import { toAgentStep } from './to-agent-step'
 import { inputText, toMessages } from './to-messages'
 import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
 
-/** Options whose only checked field is a budget, which is all most runs pass. */
-function hasOnlyABudget(options: RunAgentOptions): boolean {
+/**
+ * Options that `RunOptions` would accept as they are, told by plain checks (a host passes the
+ * same well-formed options on every run); anything else goes through zod, which names the bad
+ * field.
+ */
+function isPlainlyValid(options: RunAgentOptions): boolean {
+  const unprovided = options.unprovidedTools
   return (
     typeof (options.budget as { reserve?: unknown } | undefined)?.reserve === 'function' &&
-    options.tools === undefined &&
-    options.unprovidedTools === undefined &&
-    options.maxIterations === undefined &&
-    options.memoryLimit === undefined &&
-    options.maxRetries === undefined
+    (options.tools === undefined || isStringArray(options.tools)) &&
+    (unprovided === undefined ||
+      unprovided === 'throw' ||
+      unprovided === 'skip' ||
+      isStringArray(unprovided)) &&
+    isCount(options.maxIterations, 1) &&
+    isCount(options.memoryLimit, 0) &&
+    isCount(options.maxRetries, 0)
   )
+}
+
+function isStringArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false
+  for (const entry of value) if (typeof entry !== 'string') return false
+  return true
+}
+
+function isCount(value: unknown, least: number): boolean {
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= least)
 }
 
 const RunOptions = z.object({
@@ -79,7 +97,7 @@ async function runAgentTurn(
   options: RunAgentOptions,
 ): Promise<AgentRunResult> {
   const card = runnableCard(agent)
-  const settings = hasOnlyABudget(options)
+  const settings = isPlainlyValid(options)
     ? options
     : parseWith(RunOptions, options, 'runAgent options')
   if (typeof input !== 'string') parseWith(Input, input, 'agent input')
