@@ -50,7 +50,10 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
  * @example
  * const model = wrapLanguageModel({ model: base, middleware: budgetMiddleware({ budget, model: 'offline:default', prices: defaultPriceTable }) })
  */
-export function budgetMiddleware(options: BudgetMiddlewareOptions): LanguageModelV3Middleware {
+export function budgetMiddleware(
+  options: BudgetMiddlewareOptions,
+): LanguageModelV3Middleware &
+  Required<Pick<LanguageModelV3Middleware, 'wrapGenerate' | 'wrapStream'>> {
   const { budget, model, prices, wallet, onCharge } = options
 
   const reserve = async (params: LanguageModelV3CallOptions) => {

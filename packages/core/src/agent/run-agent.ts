@@ -1,4 +1,4 @@
-import { type ModelMessage, modelMessageSchema, type ToolSet, wrapLanguageModel } from 'ai'
+import { type ModelMessage, modelMessageSchema, type ToolSet } from 'ai'
 import { z } from 'zod'
 import { followsSignal } from '../budget/create-budget'
 import { BatonError } from '../errors/baton-error'
@@ -14,6 +14,7 @@ import { isToolPattern, matchesToolPattern } from '../tools/tool-patterns'
 import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
 import { budgetMiddleware, type CallCharge } from './budget-middleware'
+import { budgetedModel } from './budgeted-model'
 import { linkedSignal } from './linked-signal'
 import { runnableCard, systemPrompt } from './runnable-card'
 import { toAgentStep } from './to-agent-step'
@@ -111,20 +112,20 @@ async function runAgentTurn(
   // Merged only when the run overrides prices: a fresh copy per run makes every look-up slower.
   const prices = options.prices ? { ...base, ...options.prices } : base
   const charges: CallCharge[] = []
-  const model = wrapLanguageModel({
+  const model = budgetedModel(
     // The registry's network providers retry their own calls; the run's setting reaches them.
-    model: models.languageModel(
+    models.languageModel(
       card.model,
       settings.maxRetries === undefined ? undefined : { maxRetries: settings.maxRetries },
     ),
-    middleware: budgetMiddleware({
+    budgetMiddleware({
       budget,
       model: card.model,
       prices,
       wallet: card.wallet,
       onCharge: (charge) => charges.push(charge),
     }),
-  })
+  )
   // Its own memory unless its card names a scope it shares with others.
   const memoryScope = card.memoryScope ?? card.wallet
   const memory = options.memory
