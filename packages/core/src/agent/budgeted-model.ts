@@ -1,37 +1,35 @@
-import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
+import type { BudgetCharger } from './budget-charger'
 
 /**
- * `model` with the budget middleware's `wrapGenerate` and `wrapStream` around its calls: what
- * the AI SDK's `wrapLanguageModel` does for a middleware without `transformParams`, without its
- * extra async layer and its closures per call (a run makes one such model, an agent hop many
- * runs).
+ * A run's model: each call goes through the run's `BudgetCharger` (reserved before, settled
+ * after), as `wrapLanguageModel` with `budgetMiddleware` would do it, without the SDK's extra
+ * async layer and its closures per call (an agent hop makes a run, and a run this model).
  *
  * @example
- * const model = budgetedModel(base, budgetMiddleware({ budget, model: 'offline:default', prices }))
+ * const model = new BudgetedModel(base, new BudgetCharger({ budget, model: 'offline:default', prices }))
  */
-export function budgetedModel(
-  model: LanguageModelV3,
-  middleware: Required<Pick<LanguageModelV3Middleware, 'wrapGenerate' | 'wrapStream'>>,
-): LanguageModelV3 {
-  const { wrapGenerate, wrapStream } = middleware
-  return {
-    specificationVersion: 'v3',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (params) =>
-      wrapGenerate({
-        params,
-        model,
-        doGenerate: () => model.doGenerate(params),
-        doStream: () => model.doStream(params),
-      }),
-    doStream: (params) =>
-      wrapStream({
-        params,
-        model,
-        doGenerate: () => model.doGenerate(params),
-        doStream: () => model.doStream(params),
-      }),
+export class BudgetedModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3'
+  readonly provider: string
+  readonly modelId: string
+  readonly supportedUrls: LanguageModelV3['supportedUrls']
+  readonly #model: LanguageModelV3
+  readonly #charger: BudgetCharger
+
+  constructor(model: LanguageModelV3, charger: BudgetCharger) {
+    this.#model = model
+    this.#charger = charger
+    this.provider = model.provider
+    this.modelId = model.modelId
+    this.supportedUrls = model.supportedUrls
+  }
+
+  doGenerate(params: LanguageModelV3CallOptions): ReturnType<LanguageModelV3['doGenerate']> {
+    return this.#charger.generate(params, this.#model)
+  }
+
+  doStream(params: LanguageModelV3CallOptions): ReturnType<LanguageModelV3['doStream']> {
+    return this.#charger.stream(params, this.#model)
   }
 }

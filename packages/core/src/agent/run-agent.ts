@@ -13,8 +13,8 @@ import { UnknownToolError } from '../tools/tool-errors'
 import { isToolPattern, matchesToolPattern } from '../tools/tool-patterns'
 import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
-import { budgetMiddleware, type CallCharge } from './budget-middleware'
-import { budgetedModel } from './budgeted-model'
+import { BudgetCharger, type CallCharge } from './budget-charger'
+import { BudgetedModel } from './budgeted-model'
 import { linkedSignal } from './linked-signal'
 import { runnableCard, systemPrompt } from './runnable-card'
 import { toAgentStep } from './to-agent-step'
@@ -112,13 +112,13 @@ async function runAgentTurn(
   // Merged only when the run overrides prices: a fresh copy per run makes every look-up slower.
   const prices = options.prices ? { ...base, ...options.prices } : base
   const charges: CallCharge[] = []
-  const model = budgetedModel(
+  const model = new BudgetedModel(
     // The registry's network providers retry their own calls; the run's setting reaches them.
     models.languageModel(
       card.model,
       settings.maxRetries === undefined ? undefined : { maxRetries: settings.maxRetries },
     ),
-    budgetMiddleware({
+    new BudgetCharger({
       budget,
       model: card.model,
       prices,
