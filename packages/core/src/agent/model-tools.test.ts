@@ -1,7 +1,7 @@
 import { asSchema, jsonSchema, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { modelTools } from './model-tools'
+import { madeModelTools, modelTools } from './model-tools'
 import { toolInputJsonSchema } from './tool-input-json-schema'
 
 /** A standard schema that counts how often it is converted to JSON Schema. */
@@ -58,6 +58,12 @@ describe('modelTools', () => {
     expect(redescribed).toMatchObject({ name: 'read', description: 'Reads a key.' })
     expect(strict).toMatchObject({ name: 'read', strict: true })
     expect(new Set([first, renamed, redescribed, strict]).size).toBe(4)
+    // Made once, they are handed out at once, in the tool set's order.
+    expect(madeModelTools({ fetch: make('Reads.'), read: make('Reads.') })).toEqual([
+      renamed,
+      first,
+    ])
+    expect(madeModelTools({ read: make('Never described.') })).toBeUndefined()
     // A tool with provider options keeps a definition of its own, with them.
     const withOptions = tool({
       description: 'Reads.',

@@ -12,6 +12,9 @@ type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
  */
 const definitions = new WeakMap<object, Map<string, Promise<ModelTool>>>()
 
+/** The same definitions once made, to be handed out without a promise. */
+const madeDefinitions = new WeakMap<object, Map<string, ModelTool>>()
+
 /**
  * The tools of a run as the model sees them; `undefined` when the run has none.
  *
@@ -22,6 +25,24 @@ export async function modelTools(tools: ToolSet): Promise<ModelTool[] | undefine
   const names = Object.keys(tools)
   if (names.length === 0) return undefined
   return Promise.all(names.map((name) => definition(name, tools[name]!)))
+}
+
+/**
+ * The tools of a run as the model sees them, when every definition was made before (the same
+ * tools on every hop); `undefined` when one is still to make (`modelTools` makes it).
+ *
+ * @example
+ * const tools = madeModelTools({ add }) ?? (await modelTools({ add }))
+ */
+export function madeModelTools(tools: ToolSet): ModelTool[] | undefined {
+  const made: ModelTool[] = []
+  for (const name of Object.keys(tools)) {
+    const { owner, key } = definitionKey(name, tools[name]!)
+    const known = madeDefinitions.get(owner)?.get(key)
+    if (!known) return undefined
+    made.push(known)
+  }
+  return made
 }
 
 function definition(name: string, tool: Tool): Promise<ModelTool> {
@@ -36,8 +57,18 @@ function definition(name: string, tool: Tool): Promise<ModelTool> {
   if (!known) {
     known = describeTool(name, tool)
     names.set(key, known)
-    // A failed conversion is not kept: the next run tries again.
-    known.catch(() => names.delete(key))
+    known.then(
+      (made) => {
+        let byKey = madeDefinitions.get(owner)
+        if (!byKey) {
+          byKey = new Map()
+          madeDefinitions.set(owner, byKey)
+        }
+        byKey.set(key, made)
+      },
+      // A failed conversion is not kept: the next run tries again.
+      () => names.delete(key),
+    )
   }
   return known
 }

@@ -2,6 +2,7 @@ import { type ModelMessage, modelMessageSchema, type ToolSet } from 'ai'
 import { z } from 'zod'
 import { followsSignal } from '../budget/create-budget'
 import { BatonError } from '../errors/baton-error'
+import type { MemoryStore } from '../memory/types'
 import { defaultModelRegistry } from '../models/default-model-registry'
 import { defaultPriceTable } from '../models/price-table'
 import { sumUsd } from '../money/usd-units'
@@ -92,6 +93,8 @@ export function runAgent(
   )
 }
 
+const NO_MEMORY: Awaited<ReturnType<MemoryStore['read']>> = []
+
 async function runAgentTurn(
   agent: Agent,
   input: string | ModelMessage[],
@@ -128,9 +131,12 @@ async function runAgentTurn(
   )
   // Its own memory unless its card names a scope it shares with others.
   const memoryScope = card.memoryScope ?? card.wallet
-  const memory = options.memory
-    ? await options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
-    : []
+  // Awaited even without a store: a run reserves its first call on a later turn, never within
+  // the `runAgent` call, so a caller that makes sibling budgets one run after another (each a
+  // child capped by what its parent has left then) makes them all before any of them spends.
+  const memory = await (options.memory
+    ? options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
+    : NO_MEMORY)
   const steps: AgentStep[] = []
   // A caller's signal that is the budget's own or an ancestor's is followed already.
   const callerSignal =
