@@ -1,7 +1,7 @@
 import { asSchema, jsonSchema, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { modelTools } from './model-tools'
+import { madeModelTools, modelTools } from './model-tools'
 import { toolInputJsonSchema } from './tool-input-json-schema'
 
 /** A standard schema that counts how often it is converted to JSON Schema. */
@@ -39,22 +39,43 @@ describe('modelTools', () => {
     expect(second).toMatchObject(described)
   })
 
-  it('shares one definition between tools that tell the model the same, and only them', async () => {
-    const { schema } = countingSchema()
-    const make = (extra: object = {}) =>
-      tool({ description: 'Reads.', inputSchema: schema, execute: async () => 'x', ...extra })
-    const [first] = (await modelTools({ read_file: make() }))!
-    const [same] = (await modelTools({ read_file: make() }))!
+  it('shares one definition among tools built anew around one schema, told apart by name, description and strict', async () => {
+    const Input = z.object({ key: z.string() })
+    const make = (description: string, strict?: boolean) =>
+      tool({
+        description,
+        inputSchema: Input,
+        ...(strict === undefined ? {} : { strict }),
+        execute: async () => 0,
+      })
+    const [first] = (await modelTools({ read: make('Reads.') }))!
+    const [same] = (await modelTools({ read: make('Reads.') }))!
+    const [renamed] = (await modelTools({ fetch: make('Reads.') }))!
+    const [redescribed] = (await modelTools({ read: make('Reads a key.') }))!
+    const [strict] = (await modelTools({ read: make('Reads.', true) }))!
     expect(same).toBe(first)
-    // Another name, another description, or anything else the model would be sent: its own.
-    const [renamed] = (await modelTools({ read_text: make() }))!
-    const [redescribed] = (await modelTools({ read_file: make({ description: 'Reads it.' }) }))!
-    const options = { providerOptions: { openai: { strict: true } } }
-    const [withOptions] = (await modelTools({ read_file: make(options) }))!
-    expect(renamed).toMatchObject({ name: 'read_text', description: 'Reads.' })
-    expect(redescribed).toMatchObject({ name: 'read_file', description: 'Reads it.' })
-    expect(withOptions).toMatchObject({ name: 'read_file', ...options })
-    for (const other of [renamed, redescribed, withOptions]) expect(other).not.toBe(first)
+    expect(renamed).toMatchObject({ name: 'fetch', description: 'Reads.' })
+    expect(redescribed).toMatchObject({ name: 'read', description: 'Reads a key.' })
+    expect(strict).toMatchObject({ name: 'read', strict: true })
+    expect(new Set([first, renamed, redescribed, strict]).size).toBe(4)
+    // Made once, they are handed out at once, in the tool set's order.
+    expect(madeModelTools({ fetch: make('Reads.'), read: make('Reads.') })).toEqual([
+      renamed,
+      first,
+    ])
+    expect(madeModelTools({ read: make('Never described.') })).toBeUndefined()
+    // A tool with provider options keeps a definition of its own, with them.
+    const withOptions = tool({
+      description: 'Reads.',
+      inputSchema: Input,
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+      execute: async () => 0,
+    })
+    const [own] = (await modelTools({ read: withOptions }))!
+    expect(own).not.toBe(first)
+    expect(own).toMatchObject({
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    })
   })
 
   it('describes a zod tool exactly as the AI SDK converts its schema', async () => {

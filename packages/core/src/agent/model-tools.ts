@@ -7,11 +7,13 @@ type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
 
 /**
  * The definition sent to the model for each tool and name, made once rather than on every model
- * call of every run: by tool, or, for a plain function tool, by input schema object, name and
- * description, so tools made afresh for every run share one. The input schema's conversion is
- * shared further still: by every tool with the same schema object (see `toolInputJsonSchema`).
+ * call of every run. The costly part, the input schema's conversion, is shared further still: by
+ * every tool with the same schema object (see `toolInputJsonSchema`).
  */
 const definitions = new WeakMap<object, Map<string, Promise<ModelTool>>>()
+
+/** The same definitions once made, to be handed out without a promise. */
+const madeDefinitions = new WeakMap<object, Map<string, ModelTool>>()
 
 /**
  * The tools of a run as the model sees them; `undefined` when the run has none.
@@ -25,43 +27,71 @@ export async function modelTools(tools: ToolSet): Promise<ModelTool[] | undefine
   return Promise.all(names.map((name) => definition(name, tools[name]!)))
 }
 
+/**
+ * The tools of a run as the model sees them, when every definition was made before (the same
+ * tools on every hop); `undefined` when one is still to make (`modelTools` makes it).
+ *
+ * @example
+ * const tools = madeModelTools({ add }) ?? (await modelTools({ add }))
+ */
+export function madeModelTools(tools: ToolSet): ModelTool[] | undefined {
+  const made: ModelTool[] = []
+  for (const name of Object.keys(tools)) {
+    const { owner, key } = definitionKey(name, tools[name]!)
+    const known = madeDefinitions.get(owner)?.get(key)
+    if (!known) return undefined
+    made.push(known)
+  }
+  return made
+}
+
 function definition(name: string, tool: Tool): Promise<ModelTool> {
-  // Keyed by what the model is told when that is all a tool says (a new tool object per run,
-  // as each sub-agent's file and delegation tools are, describes the same), else by the tool.
-  const key = sharedKeyOf(tool)
-  const owner: object = key ? tool.inputSchema : tool
+  const { owner, key } = definitionKey(name, tool)
   let byName = definitions.get(owner)
   if (!byName) {
     byName = new Map()
     definitions.set(owner, byName)
   }
   const names = byName
-  const entry = key ? `${name}\u0000${tool.description ?? ''}` : name
-  let known = byName.get(entry)
+  let known = byName.get(key)
   if (!known) {
     known = describeTool(name, tool)
-    names.set(entry, known)
-    // A failed conversion is not kept: the next run tries again.
-    known.catch(() => names.delete(entry))
+    names.set(key, known)
+    known.then(
+      (made) => {
+        let byKey = madeDefinitions.get(owner)
+        if (!byKey) {
+          byKey = new Map()
+          madeDefinitions.set(owner, byKey)
+        }
+        byKey.set(key, made)
+      },
+      // A failed conversion is not kept: the next run tries again.
+      () => names.delete(key),
+    )
   }
   return known
 }
 
 /**
- * True when a tool's definition is only its name, description and input schema: a function
- * tool with no input examples, provider options or strict mode (which the AI SDK would also
- * send). Those with the same three are described once, whatever their `execute`.
+ * Where a tool's definition is kept. A function tool is described by its name, description,
+ * `strict` and input schema alone (the AI SDK's `prepareToolsAndToolChoice`), so tools built
+ * anew for every run around one module-level schema (the conclave's, a sub-agent's) share one
+ * definition, kept by that schema; any other tool keeps its own, by the tool object.
  */
-function sharedKeyOf(tool: Tool): boolean {
-  return (
+function definitionKey(name: string, tool: Tool): { owner: object; key: string } {
+  const schema: unknown = tool.inputSchema
+  const plain =
     (tool.type === undefined || tool.type === 'function' || tool.type === 'dynamic') &&
-    typeof tool.inputSchema === 'object' &&
-    tool.inputSchema !== null &&
-    (tool.description === undefined || typeof tool.description === 'string') &&
     tool.inputExamples == null &&
-    tool.providerOptions == null &&
-    tool.strict == null
-  )
+    tool.providerOptions === undefined &&
+    ((typeof schema === 'object' && schema !== null) || typeof schema === 'function')
+  if (!plain) return { owner: tool, key: name }
+  return {
+    owner: schema as object,
+    // NUL cannot appear in a tool's name; an absent description is told from an empty one.
+    key: `${name}\0${tool.strict ?? ''}\0${tool.description === undefined ? '\0' : `:${tool.description}`}`,
+  }
 }
 
 async function describeTool(name: string, tool: Tool): Promise<ModelTool> {
