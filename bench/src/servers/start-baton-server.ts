@@ -114,7 +114,9 @@ export async function startBatonServer(
   const { seedDemo } = await load<{ seedDemo(services: unknown): Promise<unknown> }>(
     'seed/seed-demo.ts',
   )
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bench-server-'))
+  // The memory row seeds a folder a production server opens afterwards: that one is kept.
+  const givenDataDir = process.env.BATON_BENCH_DATA_DIR
+  const dataDir = givenDataDir ?? (await mkdtemp(path.join(tmpdir(), 'baton-bench-server-')))
   const settings = readSettings({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -152,7 +154,7 @@ export async function startBatonServer(
     seedAgents: (count) => seedAgents(app, count),
     async close() {
       await app.close()
-      await rm(dataDir, { recursive: true, force: true })
+      if (!givenDataDir) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -52,7 +52,9 @@ const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
  * await app.register(createA2APlugin({ apiToken, db, findAgent, findOrchestrator, runHostedAgent, hops }))
  */
 export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
-  const taskStore = createA2ATaskStore(services.db)
+  const taskStore = createA2ATaskStore(services.db, services.writer, {
+    alone: !services.redisUrl,
+  })
   const bearer = services.apiToken !== undefined
   // Never the request's Host header: a card must not advertise whatever host a caller names.
   const baseUrl = (request: FastifyRequest) =>
@@ -74,6 +76,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     const executor = createHostedAgentExecutor({
       ...services,
       agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent,
+      expectNewTask: (taskId, context) => taskStore.expectNew(taskId, context),
       ...(shared ? { cancelElsewhere: (taskId: string) => shared.requestCancel(taskId) } : {}),
     })
     shared?.onCancelRequest((taskId, bus) => void executor.cancelTask(taskId, bus))

@@ -1,5 +1,6 @@
 import type { Agent, Budget } from '@baton/core'
 import type { Kysely } from 'kysely'
+import type { GroupCommit } from '../db/group-commit'
 import type { ListeningAddress } from '../http/public-url'
 
 /**
@@ -44,6 +45,8 @@ export type A2AServices = {
   /** The server's database: A2A tasks live in its `a2a_tasks` table (migration 0002). */
   // biome-ignore lint/suspicious/noExplicitAny: the task store names its table at runtime, whatever the schema.
   db: Kysely<any>
+  /** The process's group commit on `db` (its tasks' saves go through it); else one of the endpoints' own. */
+  writer?: GroupCommit
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
   /**
@@ -94,6 +97,7 @@ export type ServerServicesForA2A = {
   }
   // biome-ignore lint/suspicious/noExplicitAny: see A2AServices.db.
   db: Kysely<any>
+  writer?: GroupCommit
   repositories: {
     agents: {
       findById(id: string): Promise<Agent | undefined>
@@ -130,6 +134,7 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
       ? { listening: { address: baton.settings.host, port: baton.settings.port } }
       : {}),
     db: baton.db,
+    ...(baton.writer ? { writer: baton.writer } : {}),
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
     registrationOf: async (agent) =>
       (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,

@@ -1,10 +1,14 @@
-import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from '@a2a-js/sdk'
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk'
+import { TaskState } from '@a2a-js/sdk'
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database'
 import type { Kysely } from 'kysely'
+import { A2A_TASK_TABLE, a2aTaskSaves, type PendingTaskSave } from '../db/a2a-task-rows'
+import type { Database } from '../db/database'
+import { createGroupCommit, type GroupCommit } from '../db/group-commit'
+import { ANSWERS_WHEN_SETTLED_STATE_KEY } from './handle-json-rpc'
 
-/** The table migration `0002-a2a-tasks` made for the SDK's task store. */
-export const A2A_TASK_TABLE = 'a2a_tasks'
+export { A2A_TASK_TABLE } from '../db/a2a-task-rows'
 
 /** States a blocking `SendMessage` answers with: stored before the answer goes out. */
 const settled = new Set<TaskState>([
@@ -17,39 +21,79 @@ const settled = new Set<TaskState>([
 ])
 
 type Entry = {
-  /** The latest state this process saved. */
-  task: Task
+  /** The latest state saved here; undefined for a task announced new and not saved yet. */
+  task: Task | undefined
   context: ServerCallContext
-  /** The write in progress (it writes `task` as it is when it starts, then again if changed). */
-  writing?: Promise<void>
+  /** The save last handed to the writer (until its turn starts, a newer state replaces its task). */
+  pending?: { save: PendingTaskSave; stored: Promise<void> }
+  /** A state newer than what was handed to the writer. */
   dirty: boolean
+}
+
+/** The A2A task store of the server, with what the executor tells it of tasks it starts. */
+export type A2ATaskStore = TaskStore & {
+  /**
+   * Announces a task id the SDK has just made up for a new task: until it is saved, loading
+   * it answers "none" without asking the database (no one else can know the id yet).
+   */
+  expectNew(taskId: string, context: ServerCallContext): void
 }
 
 /**
  * The SDK's `DatabaseTaskStore` on the server's own Kysely instance (PGlite or PostgreSQL), so
  * tasks served over A2A outlive the process, with the round trips of a task this process is
  * executing cut down: while it runs here, the SDK's repeated loads of it are answered from
- * memory, and its intermediate updates (`working`, streamed artifacts) are written behind,
- * coalesced. What any other process or a later request can observe is the database:
- * a task's first save and every save that ends a request (completed, failed, canceled,
- * rejected, input- or auth-required) are written before they resolve, and once a task is
- * settled it is read from the database again.
+ * memory, and its saves go through the process's group commit (`db/group-commit.ts`), one
+ * multi-row statement for the tasks of every request waiting for the writer's turn. What any
+ * other process or a later request can observe is the database: a task's first save and every
+ * save that ends a request (completed, failed, canceled, rejected, input- or auth-required)
+ * have committed before they resolve; the intermediate states between them (`working`,
+ * streamed artifacts) are written behind (alone, without Redis, they are kept here and go with
+ * the next of those saves, or before a listing), and once a task is settled it is read from
+ * the database again.
  *
  * @example
- * const store = createA2ATaskStore(app.baton.db)
+ * const store = createA2ATaskStore(app.baton.db, app.baton.writer)
  * await store.load(taskId, context)
  */
-export function createA2ATaskStore(db: Kysely<unknown>): TaskStore {
-  return new ExecutingTaskCache(new DatabaseTaskStore(db, { tableName: A2A_TASK_TABLE }))
+export function createA2ATaskStore(
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's table is not in the server's schema.
+  db: Kysely<any>,
+  writer: GroupCommit = createGroupCommit(db as Kysely<Database>),
+  options: A2ATaskStoreOptions = {},
+): A2ATaskStore {
+  return new ExecutingTaskCache(
+    new DatabaseTaskStore(db, { tableName: A2A_TASK_TABLE }),
+    writer,
+    options.alone === true,
+  )
 }
 
-class ExecutingTaskCache implements TaskStore {
+export type A2ATaskStoreOptions = {
+  /**
+   * No other process serves these tasks (no Redis): a task whose client hears of it only once
+   * it settles (a blocking `SendMessage`) is then first stored when it settles, since no one
+   * can ask for it before (this process answers from memory) and nothing of it was acknowledged.
+   */
+  alone?: boolean
+}
+
+class ExecutingTaskCache implements A2ATaskStore {
   readonly #inner: TaskStore
+  readonly #writer: GroupCommit
+  readonly #alone: boolean
   // Tasks saved here and not yet settled: at most a few per request in flight.
   readonly #running = new Map<string, Entry>()
 
-  constructor(inner: TaskStore) {
+  constructor(inner: TaskStore, writer: GroupCommit, alone: boolean) {
     this.#inner = inner
+    this.#writer = writer
+    this.#alone = alone
+  }
+
+  expectNew(taskId: string, context: ServerCallContext): void {
+    const key = keyOf(taskId, context)
+    if (!this.#running.has(key)) this.#running.set(key, { task: undefined, context, dirty: false })
   }
 
   async save(saved: Task, context: ServerCallContext): Promise<void> {
@@ -61,21 +105,26 @@ class ExecutingTaskCache implements TaskStore {
     if (state !== undefined && settled.has(state)) {
       if (entry) {
         entry.task = task
-        entry.dirty = true
-        await this.#drain(key, entry)
+        await this.#store(entry)
       } else {
-        await this.#inner.save(task, context)
+        await this.#writer.write(a2aTaskSaves, { scope: scopeOf(context), task, taken: false })
       }
       // Settled: no longer ours alone to answer for (another process may take the next turn).
       if (this.#running.get(key) === entry) this.#running.delete(key)
       return
     }
-    if (!entry) {
-      // The first save is written before it resolves: another process must find the task.
-      const fresh: Entry = { task, context, dirty: false }
+    if (!entry?.task) {
+      const fresh: Entry = entry ?? { task, context, dirty: false }
+      fresh.task = task
       this.#running.set(key, fresh)
+      if (this.#alone && context.state.get(ANSWERS_WHEN_SETTLED_STATE_KEY) === true) {
+        // Stored with the save that settles it, before the client hears of it.
+        fresh.dirty = true
+        return
+      }
+      // The first save has committed before it resolves: another process must find the task.
       try {
-        await this.#inner.save(task, context)
+        await this.#store(fresh)
       } catch (error) {
         this.#running.delete(key)
         throw error
@@ -83,46 +132,61 @@ class ExecutingTaskCache implements TaskStore {
       return
     }
     entry.task = task
-    entry.dirty = true
-    // A write behind that fails leaves the entry dirty: the next save (at the latest the one
-    // that settles the task, which is awaited and throws) writes it again.
-    if (!entry.writing)
-      void this.#drain(key, entry).catch(() => {
-        entry.dirty = true
-      })
+    // An intermediate state: it replaces a save still waiting for its turn. Else, alone, it
+    // waits here for the next save that must be stored (at the latest the one that settles the
+    // task); among many processes it is written behind, for a follower on another process.
+    if (entry.pending && !entry.pending.save.taken) entry.pending.save.task = task
+    else if (this.#alone) entry.dirty = true
+    else void this.#store(entry).catch(() => undefined)
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const entry = this.#running.get(keyOf(taskId, context))
-    if (entry) return structuredClone(entry.task)
+    if (entry) return entry.task ? structuredClone(entry.task) : undefined
     return this.#inner.load(taskId, context)
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    // A listing reads the database: whatever is written behind goes there first.
-    await Promise.all([...this.#running].map(([key, entry]) => this.#drain(key, entry)))
+    // A listing reads the database: whatever is kept here goes there first.
+    await Promise.all(
+      [...this.#running.values()].map((entry) =>
+        entry.dirty ? this.#store(entry) : entry.pending?.stored,
+      ),
+    )
     const page = await this.#inner.list(params, context)
     // The number of tasks on this page, as the Java and .NET SDKs (and the conformance
     // suite) read it, not the size asked for.
     return { ...page, pageSize: page.tasks.length }
   }
 
-  // Writes the entry's latest task until nothing newer is waiting; one write at a time per task.
-  #drain(key: string, entry: Entry): Promise<void> {
-    if (entry.writing) {
-      return entry.writing.then(() => (entry.dirty ? this.#drain(key, entry) : undefined))
-    }
-    if (!entry.dirty) return Promise.resolve()
-    entry.dirty = false
+  // Hands the entry's latest state to the writer (or to its save still waiting) and resolves
+  // once it has committed.
+  #store(entry: Entry): Promise<void> {
     const task = entry.task
-    entry.writing = this.#inner.save(task, entry.context).finally(() => {
-      entry.writing = undefined
+    if (!task) return Promise.resolve()
+    entry.dirty = false
+    const pending = entry.pending
+    if (pending && !pending.save.taken) {
+      pending.save.task = task
+      return pending.stored
+    }
+    const save: PendingTaskSave = { scope: scopeOf(entry.context), task, taken: false }
+    const stored = this.#writer.write(a2aTaskSaves, save).catch((error: unknown) => {
+      // Not stored: the next save that must be stored writes it again.
+      if (entry.task === task) entry.dirty = true
+      throw error
     })
-    return entry.writing.then(() => (entry.dirty ? this.#drain(key, entry) : undefined))
+    entry.pending = { save, stored }
+    return stored
   }
 }
 
 /** Tasks are scoped by tenant and caller, as the database store scopes them. */
 function keyOf(taskId: string, context: ServerCallContext): string {
   return `${context.tenant ?? ''}\n${context.user?.userName ?? ''}\n${taskId}`
+}
+
+/** The SDK's scope of a caller (its default owner resolver: the user's name, else `unknown`). */
+function scopeOf(context: ServerCallContext) {
+  return { tenant: context.tenant ?? '', owner: context.user?.userName || 'unknown' }
 }

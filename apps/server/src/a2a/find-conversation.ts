@@ -40,6 +40,8 @@ export type FindConversationOptions = {
   hops: (correlationId: string) => number
   /** Tasks this process is executing now (the database is behind on their state). */
   running: Iterable<RunningTask>
+  /** The context was made up for this message (it named none): no stored task can be in it. */
+  newContext?: boolean
 }
 
 /**
@@ -59,13 +61,15 @@ export type FindConversationOptions = {
 export async function findConversation(options: FindConversationOptions): Promise<Conversation> {
   const { contextId } = options
   const db = options.db as unknown as Kysely<TaskRows>
-  const rows = await db
-    .selectFrom(A2A_TASK_TABLE)
-    .select(['id', 'metadata', 'status_state', 'status_last_updated'])
-    .where('context_id', '=', contextId)
-    .orderBy('status_last_updated', 'desc')
-    .limit(20)
-    .execute()
+  const rows = options.newContext
+    ? []
+    : await db
+        .selectFrom(A2A_TASK_TABLE)
+        .select(['id', 'metadata', 'status_state', 'status_last_updated'])
+        .where('context_id', '=', contextId)
+        .orderBy('status_last_updated', 'desc')
+        .limit(20)
+        .execute()
   const tasks = rows.filter((row) => row.id !== options.taskId)
   const working = [
     ...[...options.running]

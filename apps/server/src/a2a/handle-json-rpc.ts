@@ -63,6 +63,21 @@ export type HandleJsonRpcOptions = {
 /** Where the endpoint tells the executor whether the client asked for a stream. */
 export const STREAMING_STATE_KEY = 'baton.streaming'
 
+/**
+ * Where the endpoint tells the executor that the message names neither a context nor a task:
+ * the SDK makes a new context id up for it, which no stored task can have.
+ */
+export const NEW_CONTEXT_STATE_KEY = 'baton.new-context'
+
+/**
+ * Where the endpoint tells the task store that the client hears of the task only once it has
+ * settled (a blocking `SendMessage`, no stream): nothing of it is acknowledged before then.
+ */
+export const ANSWERS_WHEN_SETTLED_STATE_KEY = 'baton.answers-when-settled'
+
+// v1.0 and v0.3 names of the method that answers once, with the task as it ends.
+const SEND_METHODS = new Set(['SendMessage', 'message/send'])
+
 // v1.0 and v0.3 names of the method that answers with a stream of a new task's events.
 const STREAMING_METHODS = new Set(['SendStreamingMessage', 'message/stream'])
 
@@ -138,6 +153,11 @@ export async function handleJsonRpc(
     })
     // The executor streams the answer's text only to a client that asked for a stream.
     context.state.set(STREAMING_STATE_KEY, STREAMING_METHODS.has(body.method as string))
+    context.state.set(NEW_CONTEXT_STATE_KEY, startsNewContext(body.params))
+    context.state.set(
+      ANSWERS_WHEN_SETTLED_STATE_KEY,
+      SEND_METHODS.has(body.method as string) && blocks(body.params),
+    )
     options.prepare?.(context)
     validateVersion(
       context.requestedVersion,
@@ -202,6 +222,25 @@ export async function handleJsonRpc(
       mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200,
     )
   }
+}
+
+/** Whether the params carry a message that names neither a context nor a task (v1.0 and v0.3 alike). */
+function startsNewContext(params: unknown): boolean {
+  const message = (params as { message?: unknown } | undefined)?.message
+  if (typeof message !== 'object' || message === null) return false
+  const { contextId, taskId } = message as { contextId?: unknown; taskId?: unknown }
+  return !contextId && !taskId
+}
+
+/** Whether a send waits for the task to settle (v1.0 `returnImmediately`, v0.3 `blocking`). */
+function blocks(params: unknown): boolean {
+  const configuration = (params as { configuration?: unknown } | undefined)?.configuration
+  if (typeof configuration !== 'object' || configuration === null) return true
+  const { returnImmediately, return_immediately, blocking } = configuration as Record<
+    string,
+    unknown
+  >
+  return !returnImmediately && !return_immediately && blocking !== false
 }
 
 /** The request's id when it is one JSON-RPC allows (a string, a number or null), else null. */

@@ -4,11 +4,12 @@ import {
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
+  type ServerCallContext,
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { A2AServices } from './a2a-services'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
-import { STREAMING_STATE_KEY } from './handle-json-rpc'
+import { NEW_CONTEXT_STATE_KEY, STREAMING_STATE_KEY } from './handle-json-rpc'
 
 export type HostedAgentExecutorOptions = Pick<
   A2AServices,
@@ -18,6 +19,8 @@ export type HostedAgentExecutorOptions = Pick<
   agentOf(context: RequestContext): Agent
   /** Asks the process executing a task that does not run here to cancel it (scale-out). */
   cancelElsewhere?: (taskId: string) => void
+  /** Tells the task store that a task id is new (its first load needs no query). */
+  expectNewTask?: (taskId: string, context: ServerCallContext) => void
 }
 
 /** Where the endpoint leaves the hosted agent for the executor, in the call context's state. */
@@ -50,6 +53,7 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         claimedHop: hopOf(context.userMessage),
         hops: options.hops,
         running: running.values(),
+        newContext: !context.task && context.context?.state.get(NEW_CONTEXT_STATE_KEY) === true,
       })
       const publishTask = (state: TaskState, message?: Message) =>
         bus.publish(
@@ -75,6 +79,8 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
       const controller = new AbortController()
       controllers.set(taskId, controller)
       running.set(taskId, { taskId, contextId, conversation })
+      // A task the SDK made up an id for: nothing can be stored under it yet.
+      if (!context.task && context.context) options.expectNewTask?.(taskId, context.context)
       publishTask(TaskState.TASK_STATE_SUBMITTED)
       publishStatus(TaskState.TASK_STATE_WORKING)
       const input = textOf(context.userMessage.parts)

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
+import type { GroupCommit, WriteChannel } from './group-commit'
 
 export type SpendRow = StoredUsage & { key: string }
 
@@ -36,31 +37,41 @@ export type RunBooks = { usage: StoredUsage; usageByWallet: Record<string, Store
 // Summed doubles carry float noise; cost books are kept to 1e-12 USD.
 const roundUsd = (costUsd: number) => Math.round(costUsd * 1e12) / 1e12
 
+const spentSomething = (entry: LedgerEntry) =>
+  entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0
+
+/** Ledger rows of a turn of the group commit, in one insert. */
+const ledgerRecords: WriteChannel<LedgerEntry[]> = {
+  name: 'ledger records',
+  store: (executor, records) => insertLedgerEntries(executor, records.flat()),
+  // Only entries that spent something are written through it (see `record`).
+  statement: (db, records) => ledgerInsert(db, records.flat()),
+}
+
 /** Writes the entries that spent something (an entry of zeros records nothing), in `executor`. */
 export async function insertLedgerEntries(
   executor: Kysely<Database> | Transaction<Database>,
   entries: LedgerEntry[],
 ): Promise<void> {
-  const spent = entries.filter(
-    (entry) => entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0,
-  )
+  const spent = entries.filter(spentSomething)
   if (spent.length === 0) return
-  await executor
-    .insertInto('ledger')
-    .values(
-      spent.map((entry) => ({
-        run_id: entry.runId ?? null,
-        wallet: entry.wallet,
-        calls: entry.usage.calls,
-        tokens: entry.usage.tokens,
-        cost_usd: entry.usage.costUsd,
-        step_path: entry.stepPath ?? null,
-        attempt: entry.attempt ?? null,
-        correlation_id: entry.correlationId ?? null,
-        message_id: entry.messageId ?? null,
-      })),
-    )
-    .execute()
+  await ledgerInsert(executor, spent).execute()
+}
+
+function ledgerInsert(executor: Kysely<Database> | Transaction<Database>, spent: LedgerEntry[]) {
+  return executor.insertInto('ledger').values(
+    spent.map((entry) => ({
+      run_id: entry.runId ?? null,
+      wallet: entry.wallet,
+      calls: entry.usage.calls,
+      tokens: entry.usage.tokens,
+      cost_usd: entry.usage.costUsd,
+      step_path: entry.stepPath ?? null,
+      attempt: entry.attempt ?? null,
+      correlation_id: entry.correlationId ?? null,
+      message_id: entry.messageId ?? null,
+    })),
+  )
 }
 
 /**
@@ -70,10 +81,13 @@ export async function insertLedgerEntries(
  * @example
  * await createLedgerRepository(db).spend({ by: 'wallet' })
  */
-export function createLedgerRepository(db: Kysely<Database>) {
+export function createLedgerRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
+    /** Books `entries`; through the process's group commit when there is one (resolved once committed). */
     async record(entries: LedgerEntry[]) {
-      await insertLedgerEntries(db, entries)
+      if (!writer) return insertLedgerEntries(db, entries)
+      const spent = entries.filter(spentSomething)
+      if (spent.length > 0) await writer.write(ledgerRecords, spent)
     },
 
     /** Total spend grouped by wallet or by run, since a moment (inclusive). */

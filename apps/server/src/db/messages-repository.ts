@@ -1,6 +1,30 @@
 import type { Envelope, Escalation } from '@baton/comm'
 import type { Kysely } from 'kysely'
 import type { Database } from './database'
+import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
+
+/** Envelopes the bus reported, stored in one insert per turn of the group commit (once by id). */
+const envelopeRecords: WriteChannel<Envelope> = {
+  name: 'bus envelopes',
+  async store(executor, envelopes) {
+    await insertEnvelopes(executor, envelopes).execute()
+  },
+  statement: (db, envelopes) => insertEnvelopes(db, envelopes),
+}
+
+function insertEnvelopes(executor: WriteExecutor, envelopes: Envelope[]) {
+  const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]))
+  return executor
+    .insertInto('messages')
+    .values(
+      [...byId.values()].map((envelope) => ({
+        id: envelope.id,
+        correlation_id: envelope.correlationId,
+        envelope: JSON.stringify(envelope),
+      })),
+    )
+    .onConflict((conflict) => conflict.column('id').doNothing())
+}
 
 /**
  * Bus envelopes (by conversation) and escalations, as the bus reports them.
@@ -8,7 +32,7 @@ import type { Database } from './database'
  * @example
  * await createMessagesRepository(db).conversation('corr_1')
  */
-export function createMessagesRepository(db: Kysely<Database>) {
+export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCommit) {
   // Owners never change once claimed: remembered (a bounded number) for the live stream's filter.
   const owners = new Map<string, string>()
   const remember = (correlationId: string, owner: string) => {
@@ -68,6 +92,19 @@ export function createMessagesRepository(db: Kysely<Database>) {
       const stored = Number(result.numInsertedOrUpdatedRows ?? 0) > 0
       if (stored) rememberStored(envelope.id)
       return stored
+    },
+    /**
+     * Stores an envelope the bus reported, once (by id), through the process's group commit
+     * when there is one: with the other writes waiting for their turn.
+     */
+    async record(envelope: Envelope): Promise<void> {
+      if (!writer) {
+        await this.save(envelope)
+        return
+      }
+      if (justStored.has(envelope.id)) return
+      await writer.write(envelopeRecords, envelope)
+      rememberStored(envelope.id)
     },
     /** Forgets an envelope stored for a send the bus then refused. */
     async remove(id: string): Promise<void> {

@@ -9,13 +9,15 @@ import { PGlite } from '@electric-sql/pglite'
  * The embedded database's `postgresql.conf`, written at every open: what `initdb` writes
  * (locale, time zone, text search), with Baton's own sizing. PostgreSQL's default shared
  * buffers (128 MB) are touched as the WebAssembly heap fills, so an idle server held ~180 MB
- * of them; 16 MB holds a demo's data and more, and the operating system's file cache keeps
- * the rest of the files at hand. `startParams` cannot carry these: a `-c` there stops PGlite
+ * of them; 8 MB holds a demo's data and more (16 MB cost an idle server ~10 MB more resident),
+ * and the operating system's file cache keeps the rest of the files at hand. The WAL buffers
+ * stay at what 16 MB of shared buffers gave them (1/32), so a large commit is not split. `startParams` cannot carry these: a `-c` there stops PGlite
  * from starting.
  */
 export const pgliteConfiguration = [
   'max_connections = 10',
-  'shared_buffers = 16MB',
+  'shared_buffers = 8MB',
+  'wal_buffers = 512kB',
   'dynamic_shared_memory_type = posix',
   'max_wal_size = 1GB',
   'min_wal_size = 80MB',

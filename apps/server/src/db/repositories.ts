@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { type AgentsRepository, createAgentsRepository } from './agents-repository'
 import { type ApiKeysRepository, createApiKeysRepository } from './api-keys-repository'
 import type { Database } from './database'
+import type { GroupCommit } from './group-commit'
 import { createIdempotencyRepository, type IdempotencyRepository } from './idempotency-repository'
 import { createLedgerRepository, type LedgerRepository } from './ledger-repository'
 import { createMessagesRepository, type MessagesRepository } from './messages-repository'
@@ -28,20 +29,21 @@ export type Repositories = {
 }
 
 /**
- * Every repository over one database.
+ * Every repository over one database; the ledger's records and the bus's envelopes go through
+ * the process's group commit when one is given.
  *
  * @example
- * const repositories = createRepositories(db)
+ * const repositories = createRepositories(db, createGroupCommit(db))
  */
-export function createRepositories(db: Kysely<Database>): Repositories {
+export function createRepositories(db: Kysely<Database>, writer?: GroupCommit): Repositories {
   return {
     agents: createAgentsRepository(db),
     swarms: createSwarmsRepository(db),
     plans: createPlansRepository(db),
     runs: createRunsRepository(db),
     runFiles: createRunFilesRepository(db),
-    ledger: createLedgerRepository(db),
-    messages: createMessagesRepository(db),
+    ledger: createLedgerRepository(db, writer),
+    messages: createMessagesRepository(db, writer),
     swarmJournal: createSwarmJournalRepository(db),
     apiKeys: createApiKeysRepository(db),
     idempotency: createIdempotencyRepository(db),

@@ -92,23 +92,25 @@ async function messagesOf(url: string, correlationId: string): Promise<{ id: str
   return ((await response.json()) as { messages: { id: string }[] }).messages
 }
 
+/** Posted all at once: one by one, a loaded machine can take longer to post them than to run them. */
 async function startRuns(count: number, plan: unknown, targets: ClusterProcess[]) {
-  const ids: string[] = []
-  for (let index = 0; index < count; index++) {
-    const target = targets[index % targets.length]!
-    const { status, json } = await post(`${target.url}/api/v1/runs`, { plan })
-    expect(status).toBe(202)
-    ids.push(json.id as string)
-  }
-  return ids
+  return Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const target = targets[index % targets.length]!
+      const { status, json } = await post(`${target.url}/api/v1/runs`, { plan })
+      expect(status).toBe(202)
+      return json.id as string
+    }),
+  )
 }
 
 describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and one Redis', () => {
   it('hands the backlog of a SIGTERMed worker to the others: it takes no new job, and every run finishes once, done, none failed', async () => {
     const victim = byName('a')
     const others = [byName('b'), byName('c'), byName('d')]
-    // More than the four processes run at once (4 each): a backlog waits in the queue.
-    const ids = await startRuns(40, planOf(400, 3), others)
+    // More than the four processes run at once (4 each): a backlog waits in the queue, long
+    // enough (3 s a run) to be seen on a loaded machine.
+    const ids = await startRuns(40, planOf(1_000, 3), others)
     await waitFor(
       async () => {
         const runs = await Promise.all(ids.map((id) => repositories.runs.find(id)))

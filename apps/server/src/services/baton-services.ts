@@ -2,6 +2,7 @@ import type { MessageBus } from '@baton/comm'
 import type { Agent, Budget, HttpRegistryClient, MemoryStore, ModelRegistry } from '@baton/core'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database'
+import type { GroupCommit } from '../db/group-commit'
 import type { Repositories } from '../db/repositories'
 import type { RuntimeSigner } from '../receipt/load-runtime-signer'
 import type { Settings } from '../settings/settings'
@@ -75,6 +76,11 @@ export type BatonServices = {
   settings: Settings
   /** The one query layer over PGlite (embedded) or PostgreSQL (`DATABASE_URL`). */
   db: Kysely<Database>
+  /**
+   * The process's one writer to `db`: writes of concurrent requests waiting for their turn go in
+   * one transaction, each answered once it has committed (see `db/group-commit.ts`).
+   */
+  writer: GroupCommit
   repositories: Repositories
   /** A core `RegistryClient` backed by the database; `invalidate(wallet)` after a change. */
   registry: Pick<HttpRegistryClient, 'ensureRegisteredAgent' | 'invalidate' | 'clear'>

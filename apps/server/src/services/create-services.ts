@@ -4,6 +4,7 @@ import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import { writableFolderProblem } from '../db/data-folder'
+import { createGroupCommit } from '../db/group-commit'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { databaseProblem, type OpenedDatabase, openDatabase } from '../db/open-database'
 import { createRepositories } from '../db/repositories'
@@ -69,7 +70,8 @@ export async function createServices(
   const { db } = opened
   // The agent directory is answered from memory until an agent changes (the registry's
   // invalidations, here and, scaled out, in every process, drop it).
-  const stored = createRepositories(db)
+  const writer = createGroupCommit(db)
+  const stored = createRepositories(db, writer)
   const listing = cacheAgentListing(stored.agents)
   const repositories = { ...stored, agents: listing.agents }
   // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
@@ -84,12 +86,12 @@ export async function createServices(
     onInvalidate: listing.invalidate,
   })
   const registry = scale ? await scale.shareRegistry(ownRegistry) : ownRegistry
-  const memory = createDatabaseMemoryStore(db)
+  const memory = createDatabaseMemoryStore(db, { writer })
   const models = createModelRegistry()
   const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
   // The bus is in memory; the database keeps every envelope and escalation it reports.
   bus.on('message', (envelope) => {
-    repositories.messages.save(envelope).catch((error: unknown) => {
+    repositories.messages.record(envelope).catch((error: unknown) => {
       logger.error({ err: error }, 'storing a message failed')
     })
   })
@@ -196,6 +198,7 @@ export async function createServices(
   return {
     settings,
     db,
+    writer,
     database: { kind: opened.kind, location: opened.location },
     repositories,
     registry,
@@ -243,6 +246,8 @@ export async function createServices(
       await workspaces.close()
       await redisConclave?.close()
       await scale?.close()
+      // Writes asked for by then (the bus's records, written behind) are stored before the end.
+      await writer.flush()
       await db.destroy()
     },
   }

@@ -1,10 +1,5 @@
 import { type Agent, type Budget, isToolPattern, matchesToolPattern } from '@baton/core'
-import {
-  createMcpServers,
-  type McpCallEvent,
-  type McpServers,
-  mcpServerPrefix,
-} from '@baton/core/mcp'
+import type { McpCallEvent, McpServers, McpSettings } from '@baton/core/mcp'
 import { asSchema, type ToolSet } from 'ai'
 import { type BuiltinTool, builtinTools as serverTools, workspaceTools } from './builtin-tools'
 
@@ -45,7 +40,7 @@ export interface ToolCatalogue {
  */
 export function createToolCatalogue(
   options: {
-    mcp?: Parameters<typeof createMcpServers>[0]
+    mcp?: McpSettings
     moduleTools?: ToolSet
     /** The workspace kinds this server gives out (`browser`, `display`): their tools are granted too. */
     workspaceKinds?: readonly string[]
@@ -53,14 +48,14 @@ export function createToolCatalogue(
 ): ToolCatalogue {
   const moduleTools = options.moduleTools ?? {}
   const builtinTools = [...serverTools, ...workspaceTools(options.workspaceKinds ?? [])]
-  const mcp: McpServers | undefined = options.mcp ? createMcpServers(options.mcp) : undefined
+  const loading = options.mcp ? openMcpServers(options.mcp) : undefined
+  // Awaited where it is used, so a failed load is reported there, not as an unhandled rejection.
+  loading?.catch(() => {})
   const builtin = new Map<string, BuiltinTool>(builtinTools.map((tool) => [tool.name, tool]))
-
-  const serverOf = (name: string) =>
-    mcp?.names.find((server) => name.startsWith(mcpServerPrefix(server)))
 
   return {
     async list() {
+      const mcp = await loading
       const tools: CatalogueTool[] = builtinTools.map((tool) => ({ ...tool, source: 'builtin' }))
       for (const [name, definition] of Object.entries(moduleTools)) {
         tools.push({
@@ -70,7 +65,7 @@ export function createToolCatalogue(
           inputSchema: await asSchema(definition.inputSchema).jsonSchema,
         })
       }
-      const listed = mcp ? await mcp.listTools() : { tools: [], unavailable: [] }
+      const listed = mcp ? await mcp.servers.listTools() : { tools: [], unavailable: [] }
       for (const tool of listed.tools) {
         tools.push({
           name: tool.name,
@@ -86,12 +81,13 @@ export function createToolCatalogue(
     },
 
     async check(names) {
+      const mcp = await loading
       const issues: { path: string; message: string }[] = []
       let mcpTools: Set<string> | undefined
       let down: Set<string> | undefined
       for (const [index, name] of names.entries()) {
         if (builtin.has(name) || Object.hasOwn(moduleTools, name)) continue
-        const server = serverOf(name)
+        const server = mcp?.serverOf(name)
         if (!server) {
           issues.push({
             path: `tools[${index}]`,
@@ -101,7 +97,7 @@ export function createToolCatalogue(
         }
         if (isToolPattern(name)) continue
         if (!mcpTools) {
-          const listed = await mcp!.listTools()
+          const listed = await mcp!.servers.listTools()
           mcpTools = new Set(listed.tools.map((tool) => tool.name))
           down = new Set(listed.unavailable.map((entry) => entry.server))
         }
@@ -121,10 +117,11 @@ export function createToolCatalogue(
       for (const [name, definition] of Object.entries(moduleTools)) {
         if (agent.tools.some((entry) => matchesToolPattern(entry, name))) tools[name] = definition
       }
-      if (mcp && agent.tools.some((entry) => entry.startsWith('mcp__'))) {
+      if (loading && agent.tools.some((entry) => entry.startsWith('mcp__'))) {
+        const mcp = await loading
         Object.assign(
           tools,
-          await mcp.toolsFor(agent, {
+          await mcp.servers.toolsFor(agent, {
             budget: runOptions.budget,
             ...(runOptions.workspaceDir ? { workspaceDir: runOptions.workspaceDir } : {}),
             ...(runOptions.onCall ? { onCall: runOptions.onCall } : {}),
@@ -135,7 +132,22 @@ export function createToolCatalogue(
     },
 
     async close() {
-      await mcp?.close()
+      await (await loading)?.servers.close()
     },
+  }
+}
+
+/**
+ * The MCP client of `@baton/core/mcp` (and the MCP SDK under it, ~4 MiB of heap) is loaded
+ * only by a server whose settings name MCP servers.
+ */
+async function openMcpServers(
+  settings: McpSettings,
+): Promise<{ servers: McpServers; serverOf(tool: string): string | undefined }> {
+  const { createMcpServers, mcpServerPrefix } = await import('@baton/core/mcp')
+  const servers = createMcpServers(settings)
+  return {
+    servers,
+    serverOf: (tool) => servers.names.find((server) => tool.startsWith(mcpServerPrefix(server))),
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { ValidationError } from '@baton/core'
-import { type McpSettings, parseMcpSettings } from '@baton/core/mcp'
+import type { McpSettings } from '@baton/core/mcp'
 
 /**
  * Reads the server's MCP settings file (`BATON_MCP_CONFIG`): the `mcpServers` JSON of Claude
@@ -29,6 +29,8 @@ export async function loadMcpSettings(file: string): Promise<McpSettings> {
       { path: file, message: `is not JSON: ${(error as Error).message}` },
     ])
   }
+  // Loaded here, not at start-up: a server without MCP settings never loads the MCP client.
+  const { parseMcpSettings } = await import('@baton/core/mcp')
   try {
     return parseMcpSettings(json)
   } catch (error) {

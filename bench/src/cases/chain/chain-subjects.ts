@@ -117,7 +117,14 @@ export const chainSubjects: Subjects = {
   async baton(size) {
     const count = hops(size)
     const run = chainRun(count)
-    const { microseconds } = await timePerOperation({ operations: count, work: run })
-    return { value: microseconds, text: formatNumber(microseconds) }
+    const { microseconds, cpuMicroseconds } = await timePerOperation({
+      operations: count,
+      work: run,
+    })
+    return {
+      value: microseconds,
+      text: `${formatNumber(microseconds)} (CPU ${formatNumber(cpuMicroseconds)})`,
+      details: { cpuMicroseconds },
+    }
   },
 }

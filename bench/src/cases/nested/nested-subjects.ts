@@ -26,6 +26,10 @@ async function execute(tools: ToolSet, name: string, input: unknown): Promise<un
 function delegatingRunner(depth: number, reached: { depth: number }): SubagentRunner {
   const base = createAgentRunner()
   return {
+    // What a model would do through the default runner: files change only through the tools
+    // (this runner writes none itself), so directories are made when a file tool first needs
+    // one, as the default runner's are.
+    filesOnlyThroughTools: base.filesOnlyThroughTools === true,
     async run(turn) {
       const result = await base.run(turn)
       const level = Number(/level (\d+)/.exec(String(turn.messages.at(-1)?.content))?.[1])

@@ -10,6 +10,7 @@ import {
 } from '../../instant'
 import { timePerOperation } from '../../measure'
 import { createLooseGraph } from '../../peers'
+import { formatNumber } from '../../report/format-number'
 import type { Figure, Subjects } from '../types'
 import { runCount } from './run-agent-case'
 
@@ -19,12 +20,17 @@ async function loop(count: number, call: () => Promise<unknown>): Promise<Figure
   }
   // Warmed up on a tenth of the calls: the slowest subject takes milliseconds a call.
   await calls(Math.ceil(count / 10))
-  const { microseconds } = await timePerOperation({
+  const { microseconds, cpuMicroseconds } = await timePerOperation({
     operations: count,
     warmUp: false,
     work: () => calls(count),
   })
-  return { value: microseconds }
+  // CPU time beside it: on a shared machine, wall time also counts the waits for a core.
+  return {
+    value: microseconds,
+    text: `${formatNumber(microseconds)} (CPU ${formatNumber(cpuMicroseconds)})`,
+    details: { cpuMicroseconds },
+  }
 }
 
 /** One agent run with one instant model call, awaited before the next. */

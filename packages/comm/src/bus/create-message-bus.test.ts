@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Envelope } from '../envelope/envelope'
 import { ADMIT_NOW } from '../loop-guard/admit-now'
 import { createMemoryLoopGuard } from '../loop-guard/create-memory-loop-guard'
+import { createInProcessRail } from '../rails/create-in-process-rail'
 import type { Transport } from '../rails/transport'
 import { TransportError } from '../rails/transport-error'
 import { createMessageBus } from './create-message-bus'
@@ -109,6 +110,57 @@ describe('createMessageBus', () => {
       envelope: sent,
     })
     await bus.close()
+  })
+
+  it('records and delivers once each a forward a subscriber makes while it is being delivered to', async () => {
+    const bus = createMessageBus()
+    const announced: string[] = []
+    bus.on('message', (message) => announced.push(message.to.agentId))
+    const received: string[] = []
+    const forwards: Promise<Envelope>[] = []
+    bus.subscribe('analyst', (message) => {
+      received.push(`analyst:${message.content}`)
+      // Not awaited: the forward is published while the send's own delivery is under way.
+      forwards.push(bus.forward(message, 'reviewer'))
+    })
+    bus.subscribe('reviewer', (message) => {
+      received.push(`reviewer:${message.content}`)
+    })
+    const sent = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' })
+    const [forwarded] = await Promise.all(forwards)
+    expect(received).toEqual(['analyst:x', 'reviewer:x'])
+    expect(announced).toEqual(['analyst', 'reviewer'])
+    expect(bus.history(sent.correlationId)).toEqual([sent, forwarded])
+    expect(bus.hops(sent.correlationId)).toBe(1)
+    await bus.close()
+  })
+
+  it('resolves a send over an in-process rail handed to another bus once that bus has delivered it', async () => {
+    const rail = createInProcessRail()
+    const sender = createMessageBus({ transport: rail })
+    await sender.ready()
+    // The rail hands every envelope to the bus started last, whose guard takes its time.
+    const guard = createMemoryLoopGuard()
+    const slowGuard = {
+      ...guard,
+      observe: async (envelope: Envelope) => {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        await guard.observe(envelope)
+      },
+    }
+    const receiver = createMessageBus({ transport: rail, loopGuard: slowGuard })
+    await receiver.ready()
+    const received: string[] = []
+    receiver.subscribe('analyst', (message) => {
+      received.push(message.content)
+    })
+    const sent = await sender.send({ from: ops, to: { agentId: 'analyst' }, content: 'x' })
+    expect(received).toEqual(['x'])
+    expect(sender.history(sent.correlationId)).toEqual([sent])
+    expect(receiver.history(sent.correlationId)).toEqual([sent])
+    await receiver.close()
+    await sender.close()
+    await guard.close()
   })
 
   it('stops delivering to a handler once it unsubscribes', async () => {

@@ -56,7 +56,7 @@ class Bus implements MessageBus {
   readonly #rail: RailLink
   readonly #verify: VerifyEnvelope | undefined
   // A guard that decides in memory is asked synchronously: no promise per message.
-  readonly #admitNow: ((envelope: Envelope) => Admission) | undefined
+  readonly #admitNow: ((envelope: Envelope, fresh?: boolean) => Admission) | undefined
   readonly #pending = new Set<Promise<void>>()
   readonly #started: Promise<void>
   readonly #unwatch: (() => void) | undefined
@@ -83,7 +83,9 @@ class Bus implements MessageBus {
     this.loopGuard = loopGuard
     this.#ownsLoopGuard = owned
     this.#records = new BusRecords({ options, retention, now: this.#now, events: this.#events })
-    this.#admitNow = admitsNow(loopGuard) ? (envelope) => loopGuard[ADMIT_NOW](envelope) : undefined
+    this.#admitNow = admitsNow(loopGuard)
+      ? (envelope, fresh) => loopGuard[ADMIT_NOW](envelope, fresh)
+      : undefined
     this.#unwatch = this.loopGuard.watch?.((escalation) => this.#records.learn(escalation))
     this.transport = options.transport ?? createInProcessRail()
     this.#rail = new RailLink({
@@ -228,10 +230,10 @@ class Bus implements MessageBus {
 
   // Builds, signs when the bus holds the sender's key, and dispatches; without a key there is
   // nothing to wait for before the guard.
-  #send(draft: EnvelopeDraft): Promise<Envelope> {
+  #send(draft: EnvelopeDraft): Envelope | Promise<Envelope> {
     const envelope = buildEnvelope(draft, this.#now)
     const account = this.#options.resolveAccount?.(envelope.from.agentId)
-    if (!account) return this.#dispatch(envelope, 'local')
+    if (!account) return this.#dispatch(envelope, 'local', true)
     return signEnvelope(envelope, account).then((signed) =>
       this.#dispatch(freezeEnvelope(signed), 'local'),
     )
@@ -243,20 +245,44 @@ class Bus implements MessageBus {
     return freezeEnvelope(parseWith(Envelope, envelope, what))
   }
 
-  async #dispatch(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
+  // Synchronous when nothing needs waiting for (no signature to check, a started rail that
+  // takes envelopes at once, a guard that decides in memory): the default bus makes no
+  // promise of its own per message. A refusal is thrown; its callers are async, so the
+  // caller sees the same rejection either way.
+  // `fresh`: built just now by `#send`, its id new (see `ADMIT_NOW`).
+  #dispatch(
+    envelope: Envelope,
+    entry: SignatureEntry,
+    fresh = false,
+  ): Envelope | Promise<Envelope> {
     if (envelope.from.agentId === envelope.to.agentId) {
       throw LoopGuardError.selfSend(envelope)
     }
+    if (this.#verify || !this.#ready || !this.#admitNow || !this.#rail.publishesNow) {
+      return this.#dispatchLater(envelope, entry)
+    }
+    const admission = this.#admitNow(envelope, fresh)
+    if (admission.status !== 'admitted') return this.#refused(envelope, admission)
+    this.#records.noteHops(envelope.correlationId, admission.hops)
+    const pending = this.#rail.publishNow(envelope)
+    return pending ? pending.then(() => envelope) : envelope
+  }
+
+  async #dispatchLater(envelope: Envelope, entry: SignatureEntry): Promise<Envelope> {
     if (this.#verify) await this.#verify(envelope, entry)
     if (!this.#ready) await this.ready()
     const admission = this.#admitNow?.(envelope) ?? (await this.#admit(envelope))
+    if (admission.status !== 'admitted') return this.#refused(envelope, admission)
+    this.#records.noteHops(envelope.correlationId, admission.hops)
+    await this.#rail.publish(envelope)
+    return envelope
+  }
+
+  // What a message the guard did not admit comes to: a retry of one admitted is answered
+  // with it (delivered once, not again); anything else is thrown.
+  #refused(envelope: Envelope, admission: Exclude<Admission, { status: 'admitted' }>): Envelope {
     switch (admission.status) {
-      case 'admitted':
-        this.#records.noteHops(envelope.correlationId, admission.hops)
-        await this.#rail.publish(envelope)
-        return envelope
       case 'duplicate':
-        // A retry of a message already admitted: it was delivered once and is not again.
         return envelope
       case 'conflict':
         throw new MessageConflictError(envelope, admission.problem, admission.recorded)

@@ -64,7 +64,10 @@ export class MessageHistory {
 
   /** Stores an envelope; false when one with its id is already stored. */
   add(envelope: Envelope): boolean {
-    if (this.#ids.has(envelope.id)) return false
+    // One look-up of the id, not two: it was new if the set grew.
+    const known = this.#ids.size
+    this.#ids.add(envelope.id)
+    if (this.#ids.size === known) return false
     const { correlationId } = envelope
     let conversation = this.#conversations.get(correlationId)
     if (!conversation) {
@@ -81,7 +84,6 @@ export class MessageHistory {
     conversation.messages.push(envelope)
     conversation.lastActivityAt = at
     this.#recency.touch(conversation)
-    this.#ids.add(envelope.id)
     this.#total += 1
     this.prune(at)
     return true

@@ -2,6 +2,7 @@ import { Envelope } from '../envelope/envelope'
 import { freezeEnvelope } from '../envelope/freeze-envelope'
 import type { LoopGuard } from '../loop-guard/loop-guard'
 import type { BoundedIdSet } from '../rails/bounded-id-set'
+import { PUBLISH_NOW, publishesNow } from '../rails/publish-now'
 import type { Transport } from '../rails/transport'
 import { TransportError } from '../rails/transport-error'
 import type { BusRecords } from './bus-records'
@@ -42,6 +43,11 @@ export class RailLink {
   // Envelopes the guard admitted, while the rail takes them: the in-process rail hands the very
   // object back to this bus before `publish` resolves.
   readonly #admitted = new Set<Envelope>()
+  // The one envelope `publishNow` is handing the in-process rail: it comes back synchronously,
+  // so a field is enough (a nested publish, from a subscriber, has cleared it by the time the
+  // outer one looks).
+  #handing: Envelope | undefined
+  readonly #publishNow: ((envelope: Envelope) => Promise<void>) | undefined
 
   constructor(options: RailLinkOptions) {
     this.#transport = options.transport
@@ -51,6 +57,45 @@ export class RailLink {
     this.#delivered = options.delivered
     this.#verify = options.verify
     this.#isClosed = options.isClosed
+    const transport = this.#transport
+    this.#publishNow = publishesNow(transport)
+      ? (envelope) => transport[PUBLISH_NOW](envelope)
+      : undefined
+  }
+
+  /** True when the rail takes an envelope synchronously (`publishNow` may be used). */
+  get publishesNow(): boolean {
+    return this.#publishNow !== undefined
+  }
+
+  /**
+   * `publish` for a rail that hands envelopes straight back (see `PUBLISH_NOW`): `undefined`
+   * when this bus took the envelope back at once (no promise made); otherwise, as when the
+   * rail's one receiver is another bus's, a promise to wait for as `publish`'s. Throws what
+   * `publish` would reject with.
+   */
+  publishNow(envelope: Envelope): Promise<void> | undefined {
+    this.#handing = envelope
+    let pending: Promise<void>
+    try {
+      pending = this.#publishNow!(envelope)
+    } catch (error) {
+      this.#handing = undefined
+      throw this.#failed(envelope, error)
+    }
+    if (this.#handing !== envelope) return undefined
+    this.#handing = undefined
+    // Not taken back (yet): from here on it is a publish like any other.
+    this.#admitted.add(envelope)
+    return pending.then(
+      () => {
+        if (this.#admitted.delete(envelope)) this.#records.record(envelope)
+      },
+      (error: unknown) => {
+        this.#admitted.delete(envelope)
+        throw this.#failed(envelope, error)
+      },
+    )
   }
 
   async publish(envelope: Envelope): Promise<void> {
@@ -59,13 +104,7 @@ export class RailLink {
       await this.#transport.publish(envelope)
     } catch (error) {
       this.#admitted.delete(envelope)
-      if (error instanceof TransportError) throw error
-      throw new TransportError({
-        transport: this.#transport.name,
-        message: `could not take envelope "${envelope.id}"`,
-        envelopeId: envelope.id,
-        cause: error,
-      })
+      throw this.#failed(envelope, error)
     }
     // Still here: the rail did not hand it back (it went to other processes), so it is
     // recorded now; one handed back was recorded on receipt.
@@ -74,6 +113,12 @@ export class RailLink {
 
   receive(raw: unknown): Promise<void> {
     if (this.#isClosed()) return DONE
+    if (raw === this.#handing && raw !== undefined) {
+      this.#handing = undefined
+      this.#records.record(raw as Envelope)
+      this.#subscribers.deliver(raw as Envelope)
+      return DONE
+    }
     // The in-process rail hands back the very envelope this bus admitted: it was checked,
     // verified and counted on the way in, and is delivered once, synchronously.
     if (this.#admitted.delete(raw as Envelope)) {
@@ -82,6 +127,16 @@ export class RailLink {
       return DONE
     }
     return this.#receiveFromRail(raw)
+  }
+
+  #failed(envelope: Envelope, error: unknown): TransportError {
+    if (error instanceof TransportError) return error
+    return new TransportError({
+      transport: this.#transport.name,
+      message: `could not take envelope "${envelope.id}"`,
+      envelopeId: envelope.id,
+      cause: error,
+    })
   }
 
   async #receiveFromRail(raw: unknown): Promise<void> {

@@ -53,8 +53,11 @@ export class Subscribers {
     if (!handlers) return
     for (const handler of handlers.size === 1 ? handlers : [...handlers]) {
       try {
-        // The handler's work joins the sender's trace (the envelope carries its context).
-        const result = withEnvelopeContext(envelope.metadata, () => handler(envelope))
+        // The handler's work joins the sender's trace (the envelope carries its context); with
+        // none to join, no closure is made for it.
+        const result = envelope.metadata
+          ? withEnvelopeContext(envelope.metadata, () => handler(envelope))
+          : handler(envelope)
         if (result && typeof result.then === 'function') {
           let untrack = () => {}
           const pending: Promise<void> = result

@@ -7,7 +7,11 @@ import type { Admission } from './loop-guard'
  */
 export const ADMIT_NOW: unique symbol = Symbol('baton.admit-now')
 
-export type AdmitsNow = { [ADMIT_NOW]: (envelope: Envelope) => Admission }
+/**
+ * `fresh`: the bus built the envelope just now with a new random id, which no guard can know
+ * yet, so looking the id up can be skipped.
+ */
+export type AdmitsNow = { [ADMIT_NOW]: (envelope: Envelope, fresh?: boolean) => Admission }
 
 /**
  * True for a guard that offers `ADMIT_NOW`.

@@ -48,7 +48,8 @@ function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
   const now = options.now ?? Date.now
   const store = createMemoryChains({ maxHops, maxAgeMs, maxCorrelations, now })
   const { chains, held, alive, touch, record, lookup, resolve } = store
-  const admitNow = (envelope: Envelope): Admission => admitInMemory(store, envelope)
+  const admitNow = (envelope: Envelope, fresh?: boolean): Admission =>
+    admitInMemory(store, envelope, fresh)
 
   return {
     maxHops,

@@ -16,6 +16,8 @@ export interface Chain extends RecencyNode<Chain> {
   escalationIds: string[]
   openEscalationId: string | undefined
   lastActivityAt: number
+  /** The record of the message it admitted last: what a forward or reply usually answers. */
+  last: Admitted | undefined
 }
 
 /** An admitted message and when; its record lives as long as its chain, at most `maxAgeMs`. */
@@ -60,8 +62,8 @@ export function createMemoryChains({
 
   const alive = (lastActivityAt: number, at: number) => lastActivityAt >= at - maxAgeMs
 
-  function touch(correlationId: string): Chain {
-    const at = now()
+  // `at` defaults to now; an admission reads the clock once and passes it to each step.
+  function touch(correlationId: string, at: number = now()): Chain {
     let chain = chains.get(correlationId)
     if (chain && !alive(chain.lastActivityAt, at)) {
       drop(chain)
@@ -78,6 +80,7 @@ export function createMemoryChains({
         escalationIds: [],
         openEscalationId: undefined,
         lastActivityAt: 0,
+        last: undefined,
         newer: undefined,
         older: undefined,
       }
@@ -111,19 +114,34 @@ export function createMemoryChains({
     for (const id of chain.escalationIds) held.delete(id)
   }
 
-  function record(chain: Chain, envelope: Envelope): void {
+  function record(chain: Chain, envelope: Envelope, at: number = now()): void {
     chain.ids.push(envelope.id)
-    admitted.set(envelope.id, { envelope, at: now() })
+    const entry = { envelope, at }
+    admitted.set(envelope.id, entry)
+    chain.last = entry
   }
 
   // What is known of a message: only while its chain is alive and it is younger than maxAgeMs.
-  function lookup(envelopeId: string): Envelope | undefined {
+  function lookup(envelopeId: string, at?: number): Envelope | undefined {
     const entry = admitted.get(envelopeId)
     if (!entry) return undefined
-    const at = now()
+    at ??= now()
     const chain = chains.get(entry.envelope.correlationId)
     if (!chain || !alive(chain.lastActivityAt, at) || !alive(entry.at, at)) return undefined
     return entry.envelope
+  }
+
+  /**
+   * `lookup(envelopeId)` when `chain` was just touched (so it is alive): when the message is
+   * the one it admitted last, as what a forward or reply answers usually is, its chain needs
+   * no look-up of its own.
+   */
+  function lookupIn(chain: Chain, envelopeId: string, at: number): Envelope | undefined {
+    const last = chain.last
+    if (last?.envelope.id === envelopeId && admitted.get(envelopeId) === last) {
+      return alive(last.at, at) ? last.envelope : undefined
+    }
+    return lookup(envelopeId, at)
   }
 
   function find(escalationId: string): Held & { chain: Chain } {
@@ -162,5 +180,18 @@ export function createMemoryChains({
     held.clear()
   }
 
-  return { maxHops, now, chains, admitted, held, alive, touch, record, lookup, resolve, clear }
+  return {
+    maxHops,
+    now,
+    chains,
+    admitted,
+    held,
+    alive,
+    touch,
+    record,
+    lookup,
+    lookupIn,
+    resolve,
+    clear,
+  }
 }

@@ -1,3 +1,5 @@
+import type { Envelope } from '../envelope/envelope'
+import { PUBLISH_NOW, type PublishesNow } from './publish-now'
 import type { Transport, TransportReceiver } from './transport'
 import { TransportError } from './transport-error'
 
@@ -11,24 +13,30 @@ import { TransportError } from './transport-error'
 export function createInProcessRail(): Transport {
   let receiver: TransportReceiver | undefined
   let closed = false
-  return {
+  // The bus's receiver takes its own envelopes synchronously; what it returns then is settled.
+  const publishNow = (envelope: Envelope): Promise<void> => {
+    if (closed || !receiver) {
+      throw new TransportError({
+        transport: 'in-process',
+        message: closed ? 'the rail is closed' : 'the rail was not started',
+        envelopeId: envelope.id,
+      })
+    }
+    return receiver(envelope)
+  }
+  const rail: Transport & PublishesNow = {
     name: 'in-process',
     async start(next) {
       receiver = next
     },
     async publish(envelope) {
-      if (closed || !receiver) {
-        throw new TransportError({
-          transport: 'in-process',
-          message: closed ? 'the rail is closed' : 'the rail was not started',
-          envelopeId: envelope.id,
-        })
-      }
-      await receiver(envelope)
+      await publishNow(envelope)
     },
+    [PUBLISH_NOW]: publishNow,
     async close() {
       closed = true
       receiver = undefined
     },
   }
+  return rail
 }

@@ -1,5 +1,5 @@
 import { hasRedis, installRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
-import { type Span, trace } from '@opentelemetry/api'
+import { context, propagation, type Span, trace } from '@opentelemetry/api'
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -20,7 +20,13 @@ const exporter = new InMemorySpanExporter()
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
 beforeAll(() => provider.register())
 afterEach(() => exporter.reset())
-afterAll(() => provider.shutdown())
+// The worker runs other files after this one (isolate: false): they must not inherit the provider.
+afterAll(async () => {
+  await provider.shutdown()
+  trace.disable()
+  context.disable()
+  propagation.disable()
+})
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {

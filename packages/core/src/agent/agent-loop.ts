@@ -15,9 +15,9 @@ import {
 } from 'ai'
 import { asLanguageModelUsage, prepareRetries } from 'ai/internal'
 import { collectStream } from './collect-stream'
-import { modelTools } from './model-tools'
+import { madeModelTools, modelTools } from './model-tools'
 import { runToolCalls, type ToolOutcome } from './run-tool-calls'
-import { toModelPrompt } from './to-model-prompt'
+import { plainModelPrompt, toModelPrompt } from './to-model-prompt'
 import type { ToolCallReport } from './tool-call-event'
 import type { AgentDelta } from './types'
 
@@ -65,13 +65,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   const { model, system, messages, tools, signal, output } = options
   const urls = model.supportedUrls
   const supportedUrls = 'then' in urls ? await urls : urls
-  const definitions = Object.keys(tools).length > 0 ? await modelTools(tools) : undefined
+  const definitions =
+    Object.keys(tools).length > 0 ? (madeModelTools(tools) ?? (await modelTools(tools))) : undefined
   const responseFormat = output ? await output.responseFormat : undefined
   const { retry } = prepareRetries({ maxRetries: options.maxRetries, abortSignal: signal })
   const added: ModelMessage[] = []
   for (let step = 1; ; step++) {
     const conversation = [...messages, ...added]
-    const prompt = await toModelPrompt({ system, messages: conversation, supportedUrls, signal })
+    const prompt =
+      plainModelPrompt(system, conversation) ??
+      (await toModelPrompt({ system, messages: conversation, supportedUrls, signal }))
     const call: LanguageModelV3CallOptions = {
       prompt,
       abortSignal: signal,

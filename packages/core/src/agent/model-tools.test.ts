@@ -1,7 +1,7 @@
 import { asSchema, jsonSchema, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { modelTools } from './model-tools'
+import { madeModelTools, modelTools } from './model-tools'
 import { toolInputJsonSchema } from './tool-input-json-schema'
 
 /** A standard schema that counts how often it is converted to JSON Schema. */
@@ -37,6 +37,45 @@ describe('modelTools', () => {
     const described = { type: 'function', name: 'read_file', inputSchema: { type: 'object' } }
     expect(first).toMatchObject(described)
     expect(second).toMatchObject(described)
+  })
+
+  it('shares one definition among tools built anew around one schema, told apart by name, description and strict', async () => {
+    const Input = z.object({ key: z.string() })
+    const make = (description: string, strict?: boolean) =>
+      tool({
+        description,
+        inputSchema: Input,
+        ...(strict === undefined ? {} : { strict }),
+        execute: async () => 0,
+      })
+    const [first] = (await modelTools({ read: make('Reads.') }))!
+    const [same] = (await modelTools({ read: make('Reads.') }))!
+    const [renamed] = (await modelTools({ fetch: make('Reads.') }))!
+    const [redescribed] = (await modelTools({ read: make('Reads a key.') }))!
+    const [strict] = (await modelTools({ read: make('Reads.', true) }))!
+    expect(same).toBe(first)
+    expect(renamed).toMatchObject({ name: 'fetch', description: 'Reads.' })
+    expect(redescribed).toMatchObject({ name: 'read', description: 'Reads a key.' })
+    expect(strict).toMatchObject({ name: 'read', strict: true })
+    expect(new Set([first, renamed, redescribed, strict]).size).toBe(4)
+    // Made once, they are handed out at once, in the tool set's order.
+    expect(madeModelTools({ fetch: make('Reads.'), read: make('Reads.') })).toEqual([
+      renamed,
+      first,
+    ])
+    expect(madeModelTools({ read: make('Never described.') })).toBeUndefined()
+    // A tool with provider options keeps a definition of its own, with them.
+    const withOptions = tool({
+      description: 'Reads.',
+      inputSchema: Input,
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+      execute: async () => 0,
+    })
+    const [own] = (await modelTools({ read: withOptions }))!
+    expect(own).not.toBe(first)
+    expect(own).toMatchObject({
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    })
   })
 
   it('describes a zod tool exactly as the AI SDK converts its schema', async () => {

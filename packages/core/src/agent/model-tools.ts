@@ -10,7 +10,10 @@ type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
  * call of every run. The costly part, the input schema's conversion, is shared further still: by
  * every tool with the same schema object (see `toolInputJsonSchema`).
  */
-const definitions = new WeakMap<Tool, Map<string, Promise<ModelTool>>>()
+const definitions = new WeakMap<object, Map<string, Promise<ModelTool>>>()
+
+/** The same definitions once made, to be handed out without a promise. */
+const madeDefinitions = new WeakMap<object, Map<string, ModelTool>>()
 
 /**
  * The tools of a run as the model sees them; `undefined` when the run has none.
@@ -24,21 +27,71 @@ export async function modelTools(tools: ToolSet): Promise<ModelTool[] | undefine
   return Promise.all(names.map((name) => definition(name, tools[name]!)))
 }
 
+/**
+ * The tools of a run as the model sees them, when every definition was made before (the same
+ * tools on every hop); `undefined` when one is still to make (`modelTools` makes it).
+ *
+ * @example
+ * const tools = madeModelTools({ add }) ?? (await modelTools({ add }))
+ */
+export function madeModelTools(tools: ToolSet): ModelTool[] | undefined {
+  const made: ModelTool[] = []
+  for (const name of Object.keys(tools)) {
+    const { owner, key } = definitionKey(name, tools[name]!)
+    const known = madeDefinitions.get(owner)?.get(key)
+    if (!known) return undefined
+    made.push(known)
+  }
+  return made
+}
+
 function definition(name: string, tool: Tool): Promise<ModelTool> {
-  let byName = definitions.get(tool)
+  const { owner, key } = definitionKey(name, tool)
+  let byName = definitions.get(owner)
   if (!byName) {
     byName = new Map()
-    definitions.set(tool, byName)
+    definitions.set(owner, byName)
   }
   const names = byName
-  let known = byName.get(name)
+  let known = byName.get(key)
   if (!known) {
     known = describeTool(name, tool)
-    names.set(name, known)
-    // A failed conversion is not kept: the next run tries again.
-    known.catch(() => names.delete(name))
+    names.set(key, known)
+    known.then(
+      (made) => {
+        let byKey = madeDefinitions.get(owner)
+        if (!byKey) {
+          byKey = new Map()
+          madeDefinitions.set(owner, byKey)
+        }
+        byKey.set(key, made)
+      },
+      // A failed conversion is not kept: the next run tries again.
+      () => names.delete(key),
+    )
   }
   return known
+}
+
+/**
+ * Where a tool's definition is kept. A function tool is described by its name, description,
+ * `strict` and input schema alone (the AI SDK's `prepareToolsAndToolChoice`), so tools built
+ * anew for every run around one module-level schema (the conclave's, a sub-agent's) share one
+ * definition, kept by that schema; any other tool keeps its own, by the tool object.
+ */
+function definitionKey(name: string, tool: Tool): { owner: object; key: string } {
+  const schema: unknown = tool.inputSchema
+  const plain =
+    (tool.type === undefined || tool.type === 'function' || tool.type === 'dynamic') &&
+    tool.inputExamples == null &&
+    tool.providerOptions === undefined &&
+    ((typeof schema === 'object' && schema !== null) || typeof schema === 'function')
+  if (!plain) return { owner: tool, key: name }
+  return {
+    owner: schema as object,
+    // NUL cannot appear in a tool's name; an absent description is told from an empty one.
+    key: `${name}\0${tool.strict ?? ''}\0${tool.description === undefined ? '\0' : `:${tool.description}`}`,
+  }
 }
 
 async function describeTool(name: string, tool: Tool): Promise<ModelTool> {

@@ -3,6 +3,7 @@ import { Output, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { BudgetCancelledError, BudgetExceededError, createBudget } from '../budget'
+import { ValidationError } from '../errors/baton-error'
 import { createInMemoryMemoryStore } from '../memory'
 import { createModelRegistry, createOfflineModel, OfflineModelError, priceUsage } from '../models'
 import { createToolRegistry, ToolNotAllowedError, UnknownToolError } from '../tools'
@@ -325,6 +326,27 @@ describe('runAgent', () => {
     expect(result.steps[0]?.toolResults[0]?.output).toEqual({
       error: expect.stringContaining('add'),
     })
+  })
+
+  it('checks a card that is not frozen again once a field it read changed', async () => {
+    const agent = makeAgent()
+    const budget = createBudget()
+    expect((await runAgent(agent, 'Hi', { budget })).text).toContain('Hi')
+    const fields = agent as unknown as Record<string, unknown>
+    fields.wallet = 'not-a-wallet'
+    await expect(runAgent(agent, 'Hi', { budget })).rejects.toBeInstanceOf(ValidationError)
+    fields.wallet = ADA_WALLET
+    ;(agent.tools as string[]).push('nobody_registered_this')
+    await expect(runAgent(agent, 'Hi', { budget })).rejects.toBeInstanceOf(UnknownToolError)
+  })
+
+  it('names a bad option however well formed the others are', async () => {
+    const budget = createBudget()
+    const options = { budget, unprovidedTools: ['ok', 3] as unknown as string[] }
+    await expect(runAgent(makeAgent(), 'Hi', options)).rejects.toThrow(/unprovidedTools/)
+    await expect(runAgent(makeAgent(), 'Hi', { budget, maxRetries: 1.5 })).rejects.toThrow(
+      /maxRetries/,
+    )
   })
 
   it('stops after maxIterations model calls', async () => {

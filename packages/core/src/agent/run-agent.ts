@@ -1,7 +1,8 @@
-import { type ModelMessage, modelMessageSchema, type ToolSet, wrapLanguageModel } from 'ai'
+import { type ModelMessage, modelMessageSchema, type ToolSet } from 'ai'
 import { z } from 'zod'
 import { followsSignal } from '../budget/create-budget'
 import { BatonError } from '../errors/baton-error'
+import type { MemoryStore } from '../memory/types'
 import { defaultModelRegistry } from '../models/default-model-registry'
 import { defaultPriceTable } from '../models/price-table'
 import { sumUsd } from '../money/usd-units'
@@ -13,23 +14,42 @@ import { UnknownToolError } from '../tools/tool-errors'
 import { isToolPattern, matchesToolPattern } from '../tools/tool-patterns'
 import { AgentRunError } from './agent-errors'
 import { runAgentLoop } from './agent-loop'
-import { budgetMiddleware, type CallCharge } from './budget-middleware'
+import { BudgetCharger, type CallCharge } from './budget-charger'
+import { BudgetedModel } from './budgeted-model'
 import { linkedSignal } from './linked-signal'
 import { runnableCard, systemPrompt } from './runnable-card'
 import { toAgentStep } from './to-agent-step'
 import { inputText, toMessages } from './to-messages'
 import type { AgentRunResult, AgentStep, RunAgentOptions } from './types'
 
-/** Options whose only checked field is a budget, which is all most runs pass. */
-function hasOnlyABudget(options: RunAgentOptions): boolean {
+/**
+ * Options that `RunOptions` would accept as they are, told by plain checks (a host passes the
+ * same well-formed options on every run); anything else goes through zod, which names the bad
+ * field.
+ */
+function isPlainlyValid(options: RunAgentOptions): boolean {
+  const unprovided = options.unprovidedTools
   return (
     typeof (options.budget as { reserve?: unknown } | undefined)?.reserve === 'function' &&
-    options.tools === undefined &&
-    options.unprovidedTools === undefined &&
-    options.maxIterations === undefined &&
-    options.memoryLimit === undefined &&
-    options.maxRetries === undefined
+    (options.tools === undefined || isStringArray(options.tools)) &&
+    (unprovided === undefined ||
+      unprovided === 'throw' ||
+      unprovided === 'skip' ||
+      isStringArray(unprovided)) &&
+    isCount(options.maxIterations, 1) &&
+    isCount(options.memoryLimit, 0) &&
+    isCount(options.maxRetries, 0)
   )
+}
+
+function isStringArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false
+  for (const entry of value) if (typeof entry !== 'string') return false
+  return true
+}
+
+function isCount(value: unknown, least: number): boolean {
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= least)
 }
 
 const RunOptions = z.object({
@@ -73,13 +93,15 @@ export function runAgent(
   )
 }
 
+const NO_MEMORY: Awaited<ReturnType<MemoryStore['read']>> = []
+
 async function runAgentTurn(
   agent: Agent,
   input: string | ModelMessage[],
   options: RunAgentOptions,
 ): Promise<AgentRunResult> {
   const card = runnableCard(agent)
-  const settings = hasOnlyABudget(options)
+  const settings = isPlainlyValid(options)
     ? options
     : parseWith(RunOptions, options, 'runAgent options')
   if (typeof input !== 'string') parseWith(Input, input, 'agent input')
@@ -93,25 +115,28 @@ async function runAgentTurn(
   // Merged only when the run overrides prices: a fresh copy per run makes every look-up slower.
   const prices = options.prices ? { ...base, ...options.prices } : base
   const charges: CallCharge[] = []
-  const model = wrapLanguageModel({
+  const model = new BudgetedModel(
     // The registry's network providers retry their own calls; the run's setting reaches them.
-    model: models.languageModel(
+    models.languageModel(
       card.model,
       settings.maxRetries === undefined ? undefined : { maxRetries: settings.maxRetries },
     ),
-    middleware: budgetMiddleware({
+    new BudgetCharger({
       budget,
       model: card.model,
       prices,
       wallet: card.wallet,
       onCharge: (charge) => charges.push(charge),
     }),
-  })
+  )
   // Its own memory unless its card names a scope it shares with others.
   const memoryScope = card.memoryScope ?? card.wallet
-  const memory = options.memory
-    ? await options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
-    : []
+  // Awaited even without a store: a run reserves its first call on a later turn, never within
+  // the `runAgent` call, so a caller that makes sibling budgets one run after another (each a
+  // child capped by what its parent has left then) makes them all before any of them spends.
+  const memory = await (options.memory
+    ? options.memory.read(memoryScope, { limit: settings.memoryLimit ?? 20 })
+    : NO_MEMORY)
   const steps: AgentStep[] = []
   // A caller's signal that is the budget's own or an ancestor's is followed already.
   const callerSignal =

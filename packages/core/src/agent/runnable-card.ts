@@ -26,9 +26,16 @@ export type RunnableCard = z.output<typeof RunnableAgent>
 
 /**
  * A frozen agent (as every registry hands out) cannot change after it was checked, so its
- * checked card is kept; any other agent is checked on every run.
+ * checked card is kept.
  */
 const checkedCards = new WeakMap<object, RunnableCard>()
+
+/**
+ * Any other agent's checked card is kept with the values the check read: a run of the same
+ * object whose fields are still those values reuses it (a comparison of a dozen values against
+ * a zod parse and a wallet checksum); a changed field is checked again.
+ */
+const checkedMutableCards = new WeakMap<object, { card: RunnableCard; read: unknown[] }>()
 
 /**
  * The fields of an agent a run reads, checked (a `ValidationError` names each bad one).
@@ -39,9 +46,46 @@ const checkedCards = new WeakMap<object, RunnableCard>()
 export function runnableCard(agent: Agent): RunnableCard {
   const known = checkedCards.get(agent)
   if (known) return known
+  const read = valuesRead(agent)
+  const checked = checkedMutableCards.get(agent)
+  if (checked && sameValues(checked.read, read)) return checked.card
   const card = parseWith(RunnableAgent, agent, 'agent')
   if (isDeepFrozen(agent)) checkedCards.set(agent, card)
+  else checkedMutableCards.set(agent, { card, read })
   return card
+}
+
+/** Every value `RunnableAgent` reads of an agent, in a fixed order (the tools one by one). */
+function valuesRead(agent: Agent): unknown[] {
+  const fields = agent as unknown as Record<string, unknown>
+  const tools = fields.tools
+  const agentCard = fields.agentCard as Record<string, unknown> | undefined
+  const read: unknown[] = [
+    fields.name,
+    fields.type,
+    fields.wallet,
+    fields.model,
+    fields.persona,
+    fields.memoryScope,
+    fields.maxIterations,
+    fields.temperature,
+    agentCard,
+  ]
+  // The card's own fields pass through the check (it is loose): each one is compared.
+  if (typeof agentCard === 'object' && agentCard !== null) {
+    for (const key of Object.keys(agentCard)) read.push(key, agentCard[key])
+  }
+  read.push(tools)
+  if (Array.isArray(tools)) read.push(tools.length, ...tools)
+  return read
+}
+
+function sameValues(before: unknown[], now: unknown[]): boolean {
+  if (before.length !== now.length) return false
+  for (let index = 0; index < now.length; index++) {
+    if (!Object.is(before[index], now[index])) return false
+  }
+  return true
 }
 
 const systemPrompts = new WeakMap<RunnableCard, string>()

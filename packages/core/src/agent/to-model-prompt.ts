@@ -17,28 +17,42 @@ export async function toModelPrompt(options: {
   signal: AbortSignal
 }): Promise<LanguageModelV3Prompt> {
   const { system, messages } = options
-  if (messages.every(isPlainText)) {
-    const prompt: LanguageModelV3Prompt = [{ role: 'system', content: system }]
-    for (const message of messages) {
-      const providerOptions = message.providerOptions
-      if (message.role === 'system') {
-        prompt.push({ role: 'system', content: message.content as string, providerOptions })
-      } else if (message.role === 'user' || message.role === 'assistant') {
-        prompt.push({
-          role: message.role,
-          content: [{ type: 'text', text: message.content as string }],
-          providerOptions,
-        })
-      }
-    }
-    return prompt
-  }
+  const plain = plainModelPrompt(system, messages)
+  if (plain) return plain
   return convertToLanguageModelPrompt({
     prompt: { system, messages },
     supportedUrls: options.supportedUrls,
     download: undefined,
     abortSignal: options.signal,
   })
+}
+
+/**
+ * The prompt of a conversation of plain text messages, made at once (no promise: a hop's
+ * model call makes its prompt here); `undefined` for any other conversation.
+ *
+ * @example
+ * plainModelPrompt('Be brief.', [{ role: 'user', content: 'hi' }]) // [{ role: 'system', ... }, { role: 'user', ... }]
+ */
+export function plainModelPrompt(
+  system: string,
+  messages: ModelMessage[],
+): LanguageModelV3Prompt | undefined {
+  if (!messages.every(isPlainText)) return undefined
+  const prompt: LanguageModelV3Prompt = [{ role: 'system', content: system }]
+  for (const message of messages) {
+    const providerOptions = message.providerOptions
+    if (message.role === 'system') {
+      prompt.push({ role: 'system', content: message.content as string, providerOptions })
+    } else if (message.role === 'user' || message.role === 'assistant') {
+      prompt.push({
+        role: message.role,
+        content: [{ type: 'text', text: message.content as string }],
+        providerOptions,
+      })
+    }
+  }
+  return prompt
 }
 
 function isPlainText(message: ModelMessage): boolean {

@@ -1,13 +1,29 @@
+/** The setting as read in this turn of the event loop (an environment read costs ~1 µs). */
+let known: boolean | undefined
+
 /**
  * Whether spans may carry prompts, completions, tool arguments and results: only when
  * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, as the GenAI conventions ask
- * (they can hold personal data). Read on each recording span, so a process may turn it on late.
+ * (they can hold personal data). Read once per turn of the event loop, by the first recording
+ * span of that turn, so a process may turn it on late (it holds from the next turn on) without
+ * every span of a busy turn reading the environment again.
  *
  * @example
  * if (capturesMessageContent()) span.setAttribute('gen_ai.input.messages', JSON.stringify(messages))
  */
 export function capturesMessageContent(): boolean {
+  if (known !== undefined) return known
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env
-  return env?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true'
+  known = env?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true'
+  forgetNextTurn()
+  return known
+}
+
+function forgetNextTurn(): void {
+  const forget = () => {
+    known = undefined
+  }
+  if (typeof setImmediate === 'function') setImmediate(forget).unref?.()
+  else setTimeout(forget, 0)
 }

@@ -1,4 +1,4 @@
-import { SpanStatusCode } from '@opentelemetry/api'
+import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { tool } from 'ai'
@@ -13,7 +13,13 @@ const exporter = new InMemorySpanExporter()
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
 beforeAll(() => provider.register())
 afterEach(() => exporter.reset())
-afterAll(() => provider.shutdown())
+// The worker runs other files after this one (isolate: false): they must not inherit the provider.
+afterAll(async () => {
+  await provider.shutdown()
+  trace.disable()
+  context.disable()
+  propagation.disable()
+})
 
 const extraTools = {
   mcp__files__read_file: tool({

@@ -7,7 +7,7 @@ import {
 } from '@baton/core'
 import { runTask, type WorkspaceProvider } from '@baton/subagents'
 import { sendA2AMessage } from '../a2a'
-import { createConclaveTools } from '../conclave/create-conclave-tools'
+import { conclaveToolsFor } from '../conclave/conclave-tools-for'
 import { withGrantedTools } from '../granted-tools'
 import { isSpendExhaustion } from '../run/carve-budget'
 import { TaskFailedError } from '../run/run-errors'
@@ -75,12 +75,12 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       const { agent, budget, signal } = request
       if (agent.endpoint) return askRemote(request, options)
       const output = cardOutput(agent)
-      const extraTools = {
-        ...(options.agentTools ? await options.agentTools(agent, { budget }) : {}),
-        ...(request.conclave
-          ? createConclaveTools({ ...request.conclave, wallet: agent.wallet })
-          : {}),
-      }
+      const conclaveTools = request.conclave
+        ? conclaveToolsFor(request.conclave, agent.wallet)
+        : undefined
+      const extraTools = options.agentTools
+        ? { ...(await options.agentTools(agent, { budget })), ...conclaveTools }
+        : (conclaveTools ?? {})
       const result = await runAgent(
         withGrantedTools(agent, Object.keys(extraTools)),
         request.prompt,

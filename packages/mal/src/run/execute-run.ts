@@ -109,6 +109,8 @@ async function executeRunInSpan(input: ExecuteRunInput): Promise<RunResult> {
     emit,
     pacer,
     ...(options.stepDeltas === false ? { stepDeltas: false } : {}),
+    // A step streams only for a listener: `onEvent`, or a reader of `run.events`.
+    listening: options.onEvent ? () => true : () => channel?.listening === true,
     ...(beforeStep ? { beforeStep } : {}),
     ...(resume?.answer ? { answer: resume.answer } : {}),
   })

@@ -42,6 +42,11 @@ export type InterpreterOptions = {
   pacer?: StepPacer
   /** Model and agent steps stream their text as `step-delta` events (default true). */
   stepDeltas?: boolean
+  /**
+   * Whether anyone hears the events a step would emit now (default: always). A step nobody
+   * hears makes its model calls whole: a stream costs many promises and objects per call.
+   */
+  listening?: () => boolean
 }
 
 /** How a top-level block is run: from which step, and what follows each finished step. */
@@ -117,8 +122,9 @@ export class PlanInterpreter {
     // A resumed container (or the answered ask_user) already announced itself before the pause.
     if (!resume) emit({ type: 'step-start', ...where, ...(wallet ? { wallet } : {}) })
     const started = Date.now()
+    const { stepDeltas, listening } = this.#options
     const text =
-      this.#options.stepDeltas !== false && WRITES_TEXT.has(step.op)
+      stepDeltas !== false && WRITES_TEXT.has(step.op) && (listening?.() ?? true)
         ? new StepTextCoalescer({
             now: started,
             send: (chunk) =>

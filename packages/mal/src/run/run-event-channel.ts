@@ -49,6 +49,11 @@ export class RunEventChannel {
     return this.#stream
   }
 
+  /** Someone asked for the stream and has not cancelled it: events pushed now are read. */
+  get listening(): boolean {
+    return this.#controller !== undefined
+  }
+
   push(event: RunEvent): void {
     this.#controller?.enqueue(event)
   }

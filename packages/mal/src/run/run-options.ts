@@ -38,7 +38,8 @@ export type RunPlanOptions = {
   onEvent?: (event: RunEvent) => void
   /**
    * `task`, `delegate`, `models_call` and `synthesize` steps stream their model's text as
-   * `step-delta` events (default true). `false` makes each call whole (`doGenerate`).
+   * `step-delta` events (default true). `false` makes each call whole (`doGenerate`); so does
+   * a run nobody listens to (no `onEvent`, and `run.events` not asked for when a step starts).
    */
   stepDeltas?: boolean
   /** Resolves `provider:model-id` (default: the built-in providers from the environment). */

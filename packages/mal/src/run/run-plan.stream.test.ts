@@ -1,4 +1,9 @@
-import { createStaticRegistry } from '@baton/core'
+import {
+  createModelRegistry,
+  createOfflineModel,
+  createStaticRegistry,
+  type ModelRegistry,
+} from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { agentRecord, analystWallet } from '../__fixtures__/agents'
 import type { RunEvent } from './run-event'
@@ -106,6 +111,57 @@ describe('runPlan step-delta events', () => {
     expect(result.status).toBe('done')
     expect(deltasOf(quiet)).toEqual([])
     expect(finishOf(quiet, 'steps[0]')?.firstTextMs).toBeUndefined()
+  })
+
+  it('makes each call whole when nobody listens, and streams for a reader of run.events', async () => {
+    const calls: string[] = []
+    const models = createModelRegistry({
+      env: {},
+      providers: {
+        offline: (modelId): ReturnType<ModelRegistry['languageModel']> => {
+          const inner = createOfflineModel(modelId)
+          return {
+            ...inner,
+            specificationVersion: 'v3',
+            provider: 'offline',
+            modelId,
+            supportedUrls: {},
+            doGenerate: (options) => {
+              calls.push('generate')
+              return inner.doGenerate(options)
+            },
+            doStream: (options) => {
+              calls.push('stream')
+              return inner.doStream(options)
+            },
+          }
+        },
+      },
+    })
+    const plan = {
+      steps: [
+        { op: 'delegate', saveAs: 'a', agentWallet: analystWallet, prompt: 'Review it' },
+        { op: 'models_call', saveAs: 'b', model: 'offline:default', prompt: 'Sum it up' },
+      ],
+    }
+    const quiet = await runPlan(plan, { registry: registry(), models })
+    expect(quiet.status).toBe('done')
+    expect(calls).toEqual(['generate', 'generate'])
+    expect(quiet.events.some((event) => event.type === 'step-delta')).toBe(false)
+
+    calls.length = 0
+    const run = runPlan(plan, { registry: registry(), models })
+    const streamed: RunEvent[] = []
+    for await (const event of run.events) streamed.push(event)
+    expect(calls).toEqual(['stream', 'stream'])
+    const result = await run
+    expect(
+      deltasOf(streamed)
+        .map((delta) => delta.text)
+        .join(''),
+    ).toBe(`${result.values.a}${result.values.b}`)
+    // The same answers either way.
+    expect(result.values).toEqual(quiet.values)
   })
 
   it('sends the text a failing step streamed before its step-error', async () => {

@@ -59,9 +59,23 @@ const MAX_ID_NAME_BYTES = 100
  */
 export function subagentDirectory(tree: Pick<SupervisorTree, 'root' | 'directories'>, id: string) {
   tree.directories += 1
-  const name =
-    Buffer.byteLength(id) <= MAX_ID_NAME_BYTES ? id : `${id.slice(0, 40)}~${tree.directories}`
-  return path.join(tree.root, SUBAGENTS_DIRECTORY, name)
+  // At most 3 bytes per UTF-16 unit: a short id needs no count of its bytes.
+  const fits = id.length * 3 <= MAX_ID_NAME_BYTES || Buffer.byteLength(id) <= MAX_ID_NAME_BYTES
+  const name = fits ? id : `${id.slice(0, 40)}~${tree.directories}`
+  // An id is never `.`, `..` or has a separator, so joining it on needs no normalising.
+  return `${subagentsRootOf(tree)}${path.sep}${name}`
+}
+
+// `<root>/.subagents` of each tree, normalised once rather than per sub-agent.
+const subagentsRoots = new WeakMap<object, { root: string; joined: string }>()
+
+function subagentsRootOf(tree: Pick<SupervisorTree, 'root'>): string {
+  let known = subagentsRoots.get(tree)
+  if (known?.root !== tree.root) {
+    known = { root: tree.root, joined: path.join(tree.root, SUBAGENTS_DIRECTORY) }
+    subagentsRoots.set(tree, known)
+  }
+  return known.joined
 }
 
 /**

@@ -10,6 +10,7 @@ import { checkWorkspaceKind, makeWorkspace, subagentDirectory } from './choose-w
 import { runTurn } from './run-turn'
 import { createSealableBudget } from './sealable-budget'
 import { currentWorkspaceOf, runsOf, type Subagent } from './subagent'
+import { subagentCard } from './subagent-card'
 import { MaxDepthExceededError, ModelProviderMismatchError } from './supervisor-errors'
 import { DelegateOptionsSchema } from './supervisor-schemas'
 import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
@@ -19,6 +20,8 @@ import { unavailableWorkspace } from './unavailable-workspace'
 // Made once: a zod schema costs far more to build than to use.
 const Task = z.string().min(1, 'must say what to do')
 const NO_OPTIONS = DelegateOptionsSchema.parse({})
+// Shared by every sub-agent until its first write; never added to.
+const NOTHING_WRITTEN: ReadonlySet<string> = new Set<string>()
 
 function hasKeys(value: object): boolean {
   for (const _ in value) return true
@@ -92,27 +95,30 @@ export function delegateSubagent(
   // A directory that cannot be made fails this sub-agent (its status says why), not only a
   // tool call, where it would read as an ordinary result.
   const ready = () => {
-    making ??= plain
+    if (making) return making
+    making = plain
       ? makeDirectory(directory).catch((error: unknown) => {
           subagent.workspaceFailure = error
           budget.cancel('its workspace could not be made')
           throw error
         })
       : Promise.resolve()
+    subagent.directoryMaking = making
     return making
   }
   // Its files are only what its file tools wrote when nothing else can write there: a model
   // sub-agent on the default runner, in a plain directory of its own. Its report then needs
   // no snapshot of the disk.
-  let wroteFiles = false
-  const written = new Set<string>()
   let workspace: Workspace
   let workspaceError: unknown
   const noteWrite = (file: string) => {
-    wroteFiles = true
+    subagent.wroteFiles = true
     const relative = path.relative(workspace.root, path.resolve(workspace.root, file))
     // Its own sub-agents' directories are their work, not its (as a snapshot leaves them out).
-    if (relative.split(path.sep)[0] !== SUBAGENTS_DIRECTORY) written.add(relative)
+    if (relative.split(path.sep)[0] === SUBAGENTS_DIRECTORY) return
+    // Made at the first write: most sub-agents of a fan-out write nothing.
+    if (subagent.written === NOTHING_WRITTEN) subagent.written = new Set()
+    ;(subagent.written as Set<string>).add(relative)
   }
   try {
     workspace = makeWorkspace({
@@ -133,7 +139,7 @@ export function delegateSubagent(
   // its own: what it wrote is known without reading the (possibly large) shared tree.
   const tracked = plain || (workspace as Partial<WorkspaceLease>).reportsWrites === true
   const filesOnlyThroughTools = tracked && !adapter && tree.filesOnlyThroughTools
-  const agent: Agent = { ...caller, model: settings.model ?? caller.model }
+  const agent: Agent = subagentCard(caller, settings.model ?? caller.model)
   const subagent: Subagent = {
     id,
     task,
@@ -154,14 +160,12 @@ export function delegateSubagent(
         ? snapshotFiles(workspace.root)
         : Promise.resolve(new Map()),
     ensureDirectory: ready,
-    get directoryMaking() {
-      return making
-    },
+    // Plain fields, kept up to date by `ready` and `noteWrite`: getters on an object literal
+    // cost an accessor pair per sub-agent.
+    directoryMaking: undefined,
     filesOnlyThroughTools,
-    get wroteFiles() {
-      return wroteFiles
-    },
-    written,
+    wroteFiles: false,
+    written: NOTHING_WRITTEN,
     noteWrite,
     supervisor: undefined as never,
     node: undefined as never,

@@ -19,11 +19,17 @@ export function grantedTools(options: {
   supervisor: Supervisor
 }): ToolSet {
   const { agent, workspace, supervisor } = options
+  // One object, filled in place: the sets it is made of are not copied into each other.
   const granted: ToolSet = {}
   const listed = agent.tools ?? []
   if (listed.length > 0) {
-    const offered: ToolSet = { ...createFileTools(workspace), ...workspace.tools?.() }
-    for (const name of listed) if (offered[name]) granted[name] = offered[name]
+    // A kind's own tool of the same name takes the place of a file tool.
+    const files = createFileTools(workspace)
+    const own = workspace.tools?.()
+    for (const name of listed) {
+      const offered = own && Object.hasOwn(own, name) ? own[name] : files[name]
+      if (offered) granted[name] = offered
+    }
   }
   if (!agent.agentCard?.canDelegate) return granted
   // The same for every turn of one supervisor: made once.
@@ -32,7 +38,8 @@ export function grantedTools(options: {
     delegation = createDelegationTools(supervisor)
     delegationTools.set(supervisor, delegation)
   }
-  return { ...granted, ...delegation }
+  for (const name in delegation) granted[name] = delegation[name]!
+  return granted
 }
 
 const delegationTools = new WeakMap<Supervisor, ToolSet>()

@@ -1,4 +1,3 @@
-import { grantTools } from '@baton/core'
 import type { ToolSet } from 'ai'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
@@ -8,6 +7,7 @@ import { cancelOpenChildren, disposeHeld } from './cancel-subagent'
 import { grantedTools } from './granted-tools'
 import { messageOf, statusOf } from './status-of'
 import type { Subagent } from './subagent'
+import { grantedCard } from './subagent-card'
 import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
 import type { SubagentStatus } from './types'
 
@@ -50,19 +50,18 @@ async function runModelTurn(
 ): Promise<void> {
   const { options, runner } = node.tree
   subagent.conversation.push({ role: 'user', content: text })
-  const tools: ToolSet = {
-    ...grantedTools({
-      agent: subagent.agent,
-      workspace: subagent.workspace,
-      supervisor: subagent.supervisor,
-    }),
-    // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
-    ask_caller: createAskCallerTool((question) => ask(node, subagent, question)),
-  }
+  // A new object each call: `ask_caller` is added to it in place.
+  const tools: ToolSet = grantedTools({
+    agent: subagent.agent,
+    workspace: subagent.workspace,
+    supervisor: subagent.supervisor,
+  })
+  // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
+  tools.ask_caller = createAskCallerTool((question) => ask(node, subagent, question))
   const result = await runner.run({
     // The supervisor grants; the card records the grant, so a runner that gates tools by the
     // card (as `runAgent` does) binds exactly these and nothing else.
-    agent: grantTools(subagent.agent, Object.keys(tools)),
+    agent: grantedCard(subagent.agent, Object.keys(tools)),
     messages: [...subagent.conversation],
     budget: subagent.budget,
     signal: subagent.budget.signal,

@@ -38,15 +38,15 @@ export type Subagent = {
    */
   ensureDirectory: () => Promise<void>
   /** The making of its directory, once started. */
-  readonly directoryMaking: Promise<void> | undefined
+  directoryMaking: Promise<void> | undefined
   /** Why its directory could not be made; it then ends `failed` with this reason. */
   workspaceFailure?: unknown
   /** True when only its file tools can change its files (so a report needs no disk snapshot). */
   filesOnlyThroughTools: boolean
   /** Whether its file tools wrote anything. */
-  readonly wroteFiles: boolean
+  wroteFiles: boolean
   /** The files its tools (and those of sub-agents it lent its workspace to) wrote, relative. */
-  readonly written: ReadonlySet<string>
+  written: ReadonlySet<string>
   /** Hears of each file written in its workspace (given to its lease for `share`). */
   noteWrite: (file: string) => void
   /** Its own supervisor, for what it delegates. */

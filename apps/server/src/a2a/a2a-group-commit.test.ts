@@ -1,0 +1,87 @@
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { startTask } from './__fixtures__/follow-task'
+import { createA2APlugin } from './a2a-plugin'
+import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
+
+// One process, no Redis: the task store may keep a blocking message's task until it settles.
+describe('A2A tasks through the group commit (one process)', () => {
+  let services: TestServices
+  let app: FastifyInstance
+  let client: Client
+  const gates = new Map<string, () => void>()
+  beforeAll(async () => {
+    services = await createTestServices({
+      answer: async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+        await new Promise<void>((resolve) => gates.set(input.input, resolve))
+        return {
+          text: `done: ${input.input}`,
+          usage: { calls: 1, tokens: 1, costUsd: 0 },
+          correlationId: 'c',
+          hop: 0,
+        }
+      },
+    })
+    app = Fastify()
+    await app.register(createA2APlugin(services))
+    const base = await app.listen({ port: 0, host: '127.0.0.1' })
+    client = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory({})],
+    }).createFromUrl(`${base}/a2a/analyst/.well-known/agent-card.json`, '')
+  })
+  afterAll(async () => {
+    await app?.close()
+    await services?.close()
+  })
+
+  type TaskRows = { a2a_tasks: { id: string; status_state: string | null } }
+  const storedState = async (id: string) => {
+    const row = await (services.db as unknown as Kysely<TaskRows>)
+      .selectFrom('a2a_tasks')
+      .select('status_state')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row?.status_state ?? undefined
+  }
+
+  it('has stored the task a client was told of, when it was told', async () => {
+    // Answered at once (returnImmediately): the client knows the task while it runs.
+    const started = await startTask(client, 'at once')
+    expect(await storedState(started.id)).toMatch(/SUBMITTED|WORKING/)
+    gates.get('at once')?.()
+
+    // A blocking send is answered once the task has settled, and stored by then.
+    const sending = client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'block' }] },
+      }),
+    )
+    await vi.waitFor(() => expect(gates.has('block')).toBe(true))
+    gates.get('block')?.()
+    const answered = (await sending) as Task
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(await storedState(answered.id)).toBe('TASK_STATE_COMPLETED')
+  })
+
+  it('answers concurrent blocking sends, each stored once settled', async () => {
+    const texts = Array.from({ length: 8 }, (_, index) => `many ${index}`)
+    const sending = texts.map((text) =>
+      client.sendMessage(
+        SendMessageRequest.fromJSON({
+          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+        }),
+      ),
+    )
+    await vi.waitFor(() => expect(texts.every((text) => gates.has(text))).toBe(true))
+    for (const text of texts) gates.get(text)?.()
+    const answers = (await Promise.all(sending)) as Task[]
+    for (const answer of answers) {
+      expect(answer.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+      expect(await storedState(answer.id)).toBe('TASK_STATE_COMPLETED')
+    }
+  })
+})

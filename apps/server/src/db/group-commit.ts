@@ -1,0 +1,183 @@
+import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
+import type { Database } from './database'
+import { isDatabaseFault } from './database-errors'
+
+/** Where a channel's statements go: the turn's transaction, or the database itself. */
+export type WriteExecutor = Kysely<Database> | Transaction<Database>
+
+/**
+ * One kind of write the group commit takes (a table's rows, most often): every item of a
+ * turn is stored by one call, so a turn sends one statement per channel, not one per write.
+ */
+export type WriteChannel<Item> = {
+  /** Names the channel in errors. */
+  name: string
+  /**
+   * Stores the items of one turn, in the order they were written. Called again with some of
+   * them alone when the turn failed for a reason that is not the database's (a constraint), so
+   * it must have no effect outside the database.
+   */
+  store(executor: WriteExecutor, items: Item[]): Promise<void>
+  /**
+   * The one statement `store` sends for `items` (an insert), not run: a turn whose channels
+   * all have one is sent as ONE statement (the others as data-modifying `with` clauses of the
+   * last), which commits alone, atomically, with no `begin` and `commit` around it.
+   */
+  statement?(db: Kysely<Database>, items: Item[]): Compilable
+}
+
+type Entry = {
+  channel: WriteChannel<unknown> | undefined
+  item: unknown
+  /** Work of its own in the turn's transaction (`transact`), when there is no channel. */
+  work: ((executor: WriteExecutor) => Promise<unknown>) | undefined
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+export type GroupCommitOptions = {
+  /** Writes in one turn at most (default 500: a multi-row insert stays well under PostgreSQL's 65 535 parameters). */
+  maxTurn?: number
+}
+
+/**
+ * One writer for the process: writes from concurrent requests and runs, asked for while the
+ * database is busy with the writer's previous turn, go to it together in its next turn, ONE
+ * transaction (the items of each channel as one multi-row statement). Each write's promise
+ * resolves once the transaction that holds it has committed, never before: nothing is
+ * acknowledged before it is stored.
+ *
+ * A turn that fails fails nobody else's write: a database fault (unreachable, out of disk:
+ * the typed errors of `database-errors.ts`) fails every write of the turn with it, since none
+ * is stored; any other error (a constraint one write broke) is the turn's rollback, and each
+ * of its writes is tried again alone, so only the writes that fail alone fail.
+ *
+ * Writes that must follow another are written once that one's promise resolved; within a
+ * turn, a channel's items keep their order, and channels go in the order each first appeared.
+ *
+ * @example
+ * const writer = createGroupCommit(db)
+ * await writer.write(ledgerChannel, [{ wallet, usage }])
+ */
+export function createGroupCommit(
+  db: Kysely<Database>,
+  options: GroupCommitOptions = {},
+): GroupCommit {
+  const maxTurn = options.maxTurn ?? 500
+  let queue: Entry[] = []
+  let turning: Promise<void> | undefined
+
+  const enqueue = <T>(entry: Omit<Entry, 'resolve' | 'reject'>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ ...entry, resolve: resolve as (value: unknown) => void, reject })
+      turning ??= turn()
+    })
+
+  // Takes whatever waits, up to maxTurn, until nothing does; one turn at a time.
+  const turn = async (): Promise<void> => {
+    // Writes asked for by the other requests whose input is ready now join the first's turn:
+    // its turn starts once the event loop has run their callbacks (no timer, no added wait
+    // when there are none).
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    while (queue.length > 0) {
+      const taken = queue.slice(0, maxTurn)
+      queue = queue.slice(taken.length)
+      await commitTurn(taken)
+    }
+    turning = undefined
+  }
+
+  const commitTurn = async (entries: Entry[]): Promise<void> => {
+    let results: unknown[]
+    try {
+      results = await store(db, entries)
+    } catch (error) {
+      if (entries.length === 1 || isDatabaseFault(error)) {
+        for (const entry of entries) entry.reject(error)
+        return
+      }
+      // The rollback undid every write of the turn: each goes again alone, so the one that
+      // broke a constraint fails and the others are stored.
+      for (const entry of entries) await commitTurn([entry])
+      return
+    }
+    for (const [index, entry] of entries.entries()) entry.resolve(results[index])
+  }
+
+  return {
+    write<Item>(channel: WriteChannel<Item>, item: Item): Promise<void> {
+      return enqueue({ channel: channel as WriteChannel<unknown>, item, work: undefined })
+    },
+    transact<T>(work: (executor: WriteExecutor) => Promise<T>): Promise<T> {
+      return enqueue({ channel: undefined, item: undefined, work })
+    },
+    async flush(): Promise<void> {
+      while (turning) await turning
+    },
+  }
+}
+
+/** Stores one turn's entries: one statement per channel, in a transaction unless one suffices. */
+async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]> {
+  const groups = new Map<WriteChannel<unknown> | Entry, Entry[]>()
+  for (const entry of entries) {
+    const key = entry.channel ?? entry
+    const group = groups.get(key)
+    if (group) group.push(entry)
+    else groups.set(key, [entry])
+  }
+  const channels = [...groups].flatMap(([key, group]) =>
+    'store' in key ? [{ channel: key, items: group.map((entry) => entry.item) }] : [],
+  )
+  if (channels.length === groups.size && channels.every(({ channel }) => channel.statement)) {
+    await db.executeQuery(
+      oneStatement(channels.map(({ channel, items }) => channel.statement!(db, items).compile())),
+    )
+    return entries.map(() => undefined)
+  }
+  const results = new Map<Entry, unknown>()
+  await db.transaction().execute(async (transaction) => {
+    for (const [key, group] of groups) {
+      if ('store' in key) {
+        await key.store(
+          transaction,
+          group.map((entry) => entry.item),
+        )
+      } else if (key.work) {
+        results.set(key, await key.work(transaction))
+      }
+    }
+  })
+  return entries.map((entry) => results.get(entry))
+}
+
+/**
+ * Statements as one: each but the last a data-modifying `with` clause (PostgreSQL runs every
+ * one of them, to completion, in the statement's one snapshot), parameters numbered on.
+ */
+function oneStatement(queries: CompiledQuery[]): CompiledQuery {
+  if (queries.length === 1) return queries[0]!
+  const parameters: unknown[] = []
+  const texts = queries.map((query) => {
+    const offset = parameters.length
+    parameters.push(...query.parameters)
+    // Kysely sends every value as a parameter: `$n` in its text is always one.
+    return query.sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`)
+  })
+  const last = texts.pop()!
+  const clauses = texts.map((text, index) => `w${index} as (${text})`).join(', ')
+  return CompiledQuery.raw(`with ${clauses} ${last}`, parameters)
+}
+
+export type GroupCommit = {
+  /** Stores `item` through `channel` in the writer's next turn; resolves once it has committed. */
+  write<Item>(channel: WriteChannel<Item>, item: Item): Promise<void>
+  /**
+   * Runs `work` in the writer's next turn, inside its transaction (a write of several
+   * statements that read what they lock, a run's step commit for instance); resolves with its
+   * result once the turn has committed. Like a channel's `store`, it may be run again alone.
+   */
+  transact<T>(work: (executor: WriteExecutor) => Promise<T>): Promise<T>
+  /** Resolves once every write asked for so far has been tried (stored or failed). */
+  flush(): Promise<void>
+}

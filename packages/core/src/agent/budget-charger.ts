@@ -1,0 +1,181 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider'
+import type { Budget } from '../budget/create-budget'
+import { findPrice, priceUsage } from '../models/price-table'
+import type { PriceTable } from '../models/types'
+import { type ChatSpan, startChatSpan } from '../telemetry/chat-span'
+import { type StreamedChatOutcome, streamedChatOutcome } from '../telemetry/streamed-chat-outcome'
+import { estimateInputTokens } from './estimate-input-tokens'
+import { outputRoom } from './output-room'
+import { type Held, settledStream } from './settled-stream'
+import { untilAborted } from './until-aborted'
+
+/** What one model call cost, as charged. */
+export type CallCharge = {
+  inputTokens: number
+  outputTokens: number
+  tokens: number
+  costUsd: number
+}
+
+export type BudgetMiddlewareOptions = {
+  budget: Budget
+  /** The `provider:model-id` the call is priced as. */
+  model: string
+  prices: Readonly<PriceTable>
+  /** The wallet each charge is attributed to. */
+  wallet?: string
+  /** Called with the charge of every call that returned. */
+  onCharge?: (charge: CallCharge) => void
+}
+
+// Without a caller-set limit a call may answer in at most this many tokens. Reserving "all
+// the money left" instead would starve every concurrent sibling on the same parent budget.
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
+
+type Generated = Awaited<ReturnType<LanguageModelV3['doGenerate']>>
+type Streamed = Awaited<ReturnType<LanguageModelV3['doStream']>>
+
+/**
+ * The budget middleware's work (see `budgetMiddleware`) as methods of one object per run, not
+ * closures: an agent hop makes a run, and a run made a dozen closures for it.
+ *
+ * @example
+ * const charger = new BudgetCharger({ budget, model: 'offline:default', prices })
+ * const result = await charger.generate(params, model)
+ */
+export class BudgetCharger {
+  readonly #options: BudgetMiddlewareOptions
+
+  constructor(options: BudgetMiddlewareOptions) {
+    this.#options = options
+  }
+
+  async generate(params: LanguageModelV3CallOptions, inner: LanguageModelV3): Promise<Generated> {
+    const { call, ...held } = await this.#reserve(params)
+    const { model, wallet } = this.#options
+    const chat = startChatSpan({ model, call, wallet })
+    try {
+      const result = await inner.doGenerate(call)
+      const charge = this.#settle(held, result.usage)
+      chat.finish({
+        ...charge,
+        finishReason: result.finishReason,
+        responseModel: result.response?.modelId,
+        responseId: result.response?.id,
+        content: result.content,
+      })
+      return result
+    } catch (error) {
+      held.reservation.release()
+      chat.fail(error)
+      throw error
+    }
+  }
+
+  async stream(params: LanguageModelV3CallOptions, inner: LanguageModelV3): Promise<Streamed> {
+    const { call, ...held } = await this.#reserve(params)
+    const { model, wallet, budget } = this.#options
+    const chat = startChatSpan({ model, call, wallet })
+    let result: Streamed
+    try {
+      result = await inner.doStream(call)
+    } catch (error) {
+      held.reservation.release()
+      chat.fail(error)
+      throw error
+    }
+    // The call's signal and the budget's: a provider that ignores an abort never closes its
+    // stream, so the reservation is released on the signal itself, not on the stream's end.
+    const signals = [call.abortSignal, budget.signal].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
+    )
+    // Only a recording span is told what the stream said: no SDK, nothing gathered.
+    const streamed = chat.records
+      ? streamedChatOutcome({ capture: chat.capturesContent })
+      : undefined
+    return {
+      ...result,
+      stream: settledStream({
+        source: result.stream,
+        held,
+        settle: settledChat((settling, usage) => this.#settle(settling, usage), chat, streamed),
+        signals,
+        ...(streamed ? { observe: streamed.observe } : {}),
+        onRelease: () => chat.finish({ inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+      }),
+    }
+  }
+
+  async #reserve(params: LanguageModelV3CallOptions) {
+    const { budget, model, prices } = this.#options
+    const inputEstimate = estimateInputTokens(params, model)
+    const price = findPrice(model, prices)
+    const wanted = params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS
+    for (;;) {
+      params.abortSignal?.throwIfAborted()
+      budget.throwIfAborted()
+      const room = outputRoom({ left: budget.remaining(), price, inputEstimate })
+      if (room >= 1) {
+        const maxOutputTokens = Math.min(wanted, room)
+        const estimate = this.#reservedEstimate(inputEstimate, maxOutputTokens)
+        const left = budget.remaining()
+        // Capped by what is left only to absorb rounding: the room already fits both.
+        const reservation = budget.reserve({
+          calls: 1,
+          tokens: Math.min(estimate.tokens, left.tokens),
+          costUsd: Math.min(estimate.costUsd, left.costUsd),
+        })
+        const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
+        return { reservation, call, inputEstimate, maxOutputTokens }
+      }
+      // Calls in flight hold reservations sized for their longest answer; most settle for
+      // less. Waiting for them keeps concurrent siblings from failing on money not yet spent.
+      const released = budget.nextRelease()
+      if (!released) break
+      await untilAborted(released, [params.abortSignal, budget.signal])
+    }
+    // Nothing in flight can give money back: reserving the full estimate is refused with a
+    // BudgetExceededError that names the budget and the dimension.
+    const estimate = this.#reservedEstimate(inputEstimate, wanted)
+    const reservation = budget.reserve({ calls: 1, ...estimate })
+    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens: wanted }
+    return { reservation, call, inputEstimate, maxOutputTokens: wanted }
+  }
+
+  #reservedEstimate(inputEstimate: number, outputTokens: number) {
+    const { model, prices } = this.#options
+    return {
+      tokens: inputEstimate + outputTokens,
+      costUsd: priceUsage(model, { inputTokens: inputEstimate, outputTokens }, prices),
+    }
+  }
+
+  #settle(held: Held, usage: LanguageModelV3Usage): CallCharge {
+    const { model, prices, wallet, onCharge } = this.#options
+    // A provider that does not report usage is charged its worst case, never nothing.
+    const inputTokens = usage.inputTokens.total ?? held.inputEstimate
+    const outputTokens = usage.outputTokens.total ?? held.maxOutputTokens
+    const costUsd = priceUsage(model, { inputTokens, outputTokens }, prices)
+    const tokens = inputTokens + outputTokens
+    held.reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : {})
+    const charge = { inputTokens, outputTokens, tokens, costUsd }
+    onCharge?.(charge)
+    return charge
+  }
+}
+
+// A streamed call's span ends where its reservation settles, however the stream ends.
+function settledChat(
+  settle: (held: Held, usage: LanguageModelV3Usage) => CallCharge,
+  chat: ChatSpan,
+  streamed: StreamedChatOutcome | undefined,
+): (held: Held, usage: LanguageModelV3Usage) => void {
+  return (held, usage) => {
+    const charge = settle(held, usage)
+    chat.finish(streamed ? Object.assign(streamed.outcome(), charge) : charge)
+  }
+}
