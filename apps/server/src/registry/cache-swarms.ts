@@ -1,0 +1,71 @@
+import type { SwarmsRepository } from '../db/swarms-repository'
+
+export type CachedSwarms = {
+  /** The repository, its `list`, `find` and `findOwned` answered from memory while nothing changed. */
+  swarms: SwarmsRepository
+  /** Forgets every swarm: one changed in another process. */
+  invalidate(): void
+}
+
+const writes = ['insert', 'update', 'remove'] as const
+
+/**
+ * Swarm definitions served from memory until one changes: a write through this repository
+ * drops them (before and after it runs, so a read overlapping the write is not kept) and is
+ * announced through `onWrite` (scaled out, on the registry's invalidation channel, so every
+ * other process calls `invalidate`). A copy is kept at most `ttlMs`, the bound on staleness
+ * if an announcement is lost.
+ *
+ * @example
+ * const cached = cacheSwarms(repositories.swarms, { onWrite: announce })
+ * await cached.swarms.list() // a query the first time only
+ */
+export function cacheSwarms(
+  swarms: SwarmsRepository,
+  options: { onWrite?: () => void; ttlMs?: number; maxEntries?: number; now?: () => number } = {},
+): CachedSwarms {
+  const ttlMs = options.ttlMs ?? 30_000
+  const maxEntries = options.maxEntries ?? 1_000
+  const now = options.now ?? Date.now
+  const answers = new Map<string, { answer: Promise<unknown>; expiresAt: number }>()
+  // Bumped by every invalidation, so an answer read before it is not kept after it.
+  let generation = 0
+  const invalidate = () => {
+    generation += 1
+    answers.clear()
+  }
+  const cachedRead = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    const hit = answers.get(key)
+    if (hit && now() < hit.expiresAt) return hit.answer as Promise<T>
+    const started = generation
+    // Concurrent first readers share one read.
+    const answer = read()
+    answers.set(key, { answer, expiresAt: now() + ttlMs })
+    if (answers.size > maxEntries) answers.delete(answers.keys().next().value!)
+    const forget = () => {
+      if (answers.get(key)?.answer === answer) answers.delete(key)
+    }
+    answer.then(() => {
+      if (started !== generation) forget()
+    }, forget)
+    return answer
+  }
+
+  const cached: SwarmsRepository = { ...swarms }
+  cached.list = () => cachedRead('list', () => swarms.list())
+  cached.findOwned = (id) => cachedRead(`id:${id}`, () => swarms.findOwned(id))
+  cached.find = async (id) => (await cached.findOwned(id))?.swarm
+  for (const name of writes) {
+    const write = swarms[name] as (...args: unknown[]) => Promise<unknown>
+    ;(cached as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      invalidate()
+      try {
+        return await write(...args)
+      } finally {
+        invalidate()
+        options.onWrite?.()
+      }
+    }
+  }
+  return { swarms: cached, invalidate }
+}
