@@ -51,9 +51,9 @@ describe('cacheMemoryStore', () => {
     expect(queries).toBe(afterAppends)
     expect(announced).toEqual(['kept', 'kept'])
     // What the copy answers is what the database holds.
-    expect(
-      contents(await createDatabaseMemoryStore(opened.db).read('kept', { limit: 2 })),
-    ).toEqual(['two', 'three'])
+    expect(contents(await createDatabaseMemoryStore(opened.db).read('kept', { limit: 2 }))).toEqual(
+      ['two', 'three'],
+    )
     // A longer read than the copy holds asks the database.
     expect(contents(await memory.read('kept', { limit: 10 }))).toEqual(['one', 'two', 'three'])
   })

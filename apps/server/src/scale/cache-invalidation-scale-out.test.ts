@@ -98,9 +98,9 @@ describe.runIf(canRun)('caches of two processes on one Redis', () => {
 
     expect((await send(`${a.url}/api/v1/swarms/${swarm.id}`, 'DELETE')).status).toBeLessThan(300)
     await waitFor(
-      async () => ((await get(`${b.url}/api/v1/swarms/${swarm.id}`)).status === 404 ? true : undefined),
+      async () =>
+        (await get(`${b.url}/api/v1/swarms/${swarm.id}`)).status === 404 ? true : undefined,
       { what: 'the swarm gone from b' },
     )
   })
-
 })

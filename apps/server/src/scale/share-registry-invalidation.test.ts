@@ -129,7 +129,10 @@ describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
           },
           { what: "b's write in a's reads" },
         )
-        expect(contents(await a.memory.read('analyst', { limit: 20 }))).toEqual(['from a', 'from b'])
+        expect(contents(await a.memory.read('analyst', { limit: 20 }))).toEqual([
+          'from a',
+          'from b',
+        ])
       } finally {
         for (const each of [a, b]) {
           await each.shared.close()
@@ -142,7 +145,10 @@ describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
       const databaseUrl = await createDatabase(postgresUrl)
       const [a, b] = [await memoryProcess(databaseUrl), await memoryProcess(databaseUrl)]
       try {
-        await Promise.all([a.memory.read('shared', { limit: 50 }), b.memory.read('shared', { limit: 50 })])
+        await Promise.all([
+          a.memory.read('shared', { limit: 50 }),
+          b.memory.read('shared', { limit: 50 }),
+        ])
         await Promise.all(
           Array.from({ length: 10 }, (_, index) =>
             (index % 2 ? a : b).memory.append('shared', [note(`write ${index}`)]),

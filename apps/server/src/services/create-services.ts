@@ -10,10 +10,11 @@ import { createRepositories } from '../db/repositories'
 import { createRuntimeSecretsRepository } from '../db/runtime-secrets-repository'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
+import { cacheMemoryStore } from '../memory/cache-memory-store'
 import { createInProcessQueue } from '../queue'
 import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
-import { cacheMemoryStore } from '../memory/cache-memory-store'
 import { cacheAgentListing } from '../registry/cache-agent-listing'
+import { cacheRegistryAnswers } from '../registry/cache-registry-answers'
 import { cacheSwarms } from '../registry/cache-swarms'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
 import type { Settings } from '../settings'
@@ -97,8 +98,13 @@ export async function createServices(
         logger,
       )
     : undefined
+  // The registry route's serialised answers, dropped with everything else cached of the agents.
+  let dropAnswers = () => {}
   const ownRegistry = createDatabaseRegistry(repositories.agents, {
-    onInvalidate: listing.invalidate,
+    onInvalidate: () => {
+      listing.invalidate()
+      dropAnswers()
+    },
   })
   let registry: BatonServices['registry'] = ownRegistry
   if (scale) {
@@ -110,6 +116,8 @@ export async function createServices(
     registry = shared
   }
   const memory = cachedMemory.memory
+  const registryAnswers = cacheRegistryAnswers(registry)
+  dropAnswers = registryAnswers.invalidate
   const models = createModelRegistry()
   const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
   // The bus is in memory; the database keeps every envelope and escalation it reports.
@@ -224,6 +232,7 @@ export async function createServices(
     database: { kind: opened.kind, location: opened.location },
     repositories,
     registry,
+    registryAnswers,
     bus,
     agentHost,
     conclave,
