@@ -61,9 +61,9 @@ describe('GET /agent/:wallet', () => {
     })
     expect(again.status).toBe(304)
     // Another spelling of the wallet is the same agent, the same answer.
-    expect(
-      (await fetch(`${base}/agent/${agent.wallet.toLowerCase()}`)).headers.get('etag'),
-    ).toBe(etag)
+    expect((await fetch(`${base}/agent/${agent.wallet.toLowerCase()}`)).headers.get('etag')).toBe(
+      etag,
+    )
     // Unknown and malformed wallets keep their 404 and 400, with the same headers.
     const unknown = await fetch(`${base}/agent/0x${'9'.repeat(40)}`)
     expect(unknown.status).toBe(404)
