@@ -1,6 +1,7 @@
 import type { MemoryEntry } from '@baton/core'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countQueries } from '../__fixtures__/count-queries'
 import { openTestDatabase } from '../__fixtures__/test-database'
 import type { Database } from '../db/database'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
@@ -16,17 +17,12 @@ const contents = (entries: MemoryEntry[]) => entries.map((entry) => entry.conten
 
 describe('cacheMemoryStore', () => {
   let opened: OpenedDatabase
-  let queries = 0
+  let counter: ReturnType<typeof countQueries>
   let counted: Kysely<Database>
   beforeAll(async () => {
     opened = await openTestDatabase('pglite')
-    counted = opened.db.withPlugin({
-      transformQuery: (args) => {
-        queries += 1
-        return args.node
-      },
-      transformResult: async (args) => args.result,
-    })
+    counter = countQueries(opened.db)
+    counted = counter.db
   })
   afterAll(async () => {
     await opened.db.destroy()
@@ -40,15 +36,15 @@ describe('cacheMemoryStore', () => {
       },
     })
     await memory.read('kept', { limit: 2 })
-    const afterFirst = queries
+    const afterFirst = counter.queries()
     await memory.read('kept', { limit: 2 })
-    expect(queries).toBe(afterFirst)
+    expect(counter.queries()).toBe(afterFirst)
 
     await memory.append('kept', [note('one'), note('two')])
     await memory.append('kept', [note('three')])
-    const afterAppends = queries
+    const afterAppends = counter.queries()
     expect(contents(await memory.read('kept', { limit: 2 }))).toEqual(['two', 'three'])
-    expect(queries).toBe(afterAppends)
+    expect(counter.queries()).toBe(afterAppends)
     expect(announced).toEqual(['kept', 'kept'])
     // What the copy answers is what the database holds.
     expect(contents(await createDatabaseMemoryStore(opened.db).read('kept', { limit: 2 }))).toEqual(

@@ -1,6 +1,7 @@
 import { AgentSwarm } from '@baton/core'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countQueries } from '../__fixtures__/count-queries'
 import { openTestDatabase } from '../__fixtures__/test-database'
 import type { Database } from '../db/database'
 import type { OpenedDatabase } from '../db/open-database'
@@ -17,17 +18,12 @@ const swarmNamed = (id: string, name = id) =>
 
 describe('cacheSwarms', () => {
   let opened: OpenedDatabase
-  let queries = 0
+  let counter: ReturnType<typeof countQueries>
   let counted: Kysely<Database>
   beforeAll(async () => {
     opened = await openTestDatabase('pglite')
-    counted = opened.db.withPlugin({
-      transformQuery: (args) => {
-        queries += 1
-        return args.node
-      },
-      transformResult: async (args) => args.result,
-    })
+    counter = countQueries(opened.db)
+    counted = counter.db
   })
   afterAll(async () => {
     await opened.db.destroy()
@@ -44,11 +40,11 @@ describe('cacheSwarms', () => {
     expect(announced).toBe(1)
     expect((await swarms.list()).map((swarm) => swarm.id)).toContain('cached-one')
     expect((await swarms.find('cached-one'))?.name).toBe('cached-one')
-    const afterFirstReads = queries
+    const afterFirstReads = counter.queries()
     await swarms.list()
     await swarms.find('cached-one')
     await swarms.findOwned('cached-one')
-    expect(queries).toBe(afterFirstReads)
+    expect(counter.queries()).toBe(afterFirstReads)
 
     await swarms.update(swarmNamed('cached-one', 'Renamed'))
     expect((await swarms.find('cached-one'))?.name).toBe('Renamed')

@@ -1,4 +1,5 @@
 import type { SwarmsRepository } from '../db/swarms-repository'
+import { keepAnswers } from './keep-answers'
 
 export type CachedSwarms = {
   /** The repository, its `list`, `find` and `findOwned` answered from memory while nothing changed. */
@@ -24,32 +25,13 @@ export function cacheSwarms(
   swarms: SwarmsRepository,
   options: { onWrite?: () => void; ttlMs?: number; maxEntries?: number; now?: () => number } = {},
 ): CachedSwarms {
-  const ttlMs = options.ttlMs ?? 30_000
-  const maxEntries = options.maxEntries ?? 1_000
-  const now = options.now ?? Date.now
-  const answers = new Map<string, { answer: Promise<unknown>; expiresAt: number }>()
-  // Bumped by every invalidation, so an answer read before it is not kept after it.
-  let generation = 0
-  const invalidate = () => {
-    generation += 1
-    answers.clear()
-  }
-  const cachedRead = <T>(key: string, read: () => Promise<T>): Promise<T> => {
-    const hit = answers.get(key)
-    if (hit && now() < hit.expiresAt) return hit.answer as Promise<T>
-    const started = generation
-    // Concurrent first readers share one read.
-    const answer = read()
-    answers.set(key, { answer, expiresAt: now() + ttlMs })
-    if (answers.size > maxEntries) answers.delete(answers.keys().next().value!)
-    const forget = () => {
-      if (answers.get(key)?.answer === answer) answers.delete(key)
-    }
-    answer.then(() => {
-      if (started !== generation) forget()
-    }, forget)
-    return answer
-  }
+  const kept = keepAnswers({
+    ttlMs: options.ttlMs ?? 30_000,
+    maxEntries: options.maxEntries ?? 1_000,
+    ...(options.now ? { now: options.now } : {}),
+  })
+  const invalidate = () => kept.clear()
+  const cachedRead = kept.read
 
   const cached: SwarmsRepository = { ...swarms }
   cached.list = () => cachedRead('list', () => swarms.list())

@@ -3,9 +3,8 @@ import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
-import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Database } from '../db/database'
+import { countQueries } from '../__fixtures__/count-queries'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { openDatabase } from '../db/open-database'
 import { cacheMemoryStore } from '../memory/cache-memory-store'
@@ -74,14 +73,7 @@ describe.runIf(canRun)('shareRegistryInvalidation', () => {
 /** A process's memory store over its own connection to one PostgreSQL, sharing invalidations; it counts its queries. */
 async function memoryProcess(databaseUrl: string) {
   const { db } = await openDatabase({ dataDir: '', databaseUrl })
-  let queries = 0
-  const counted = db.withPlugin({
-    transformQuery: (args) => {
-      queries += 1
-      return args.node
-    },
-    transformResult: async (args) => args.result,
-  })
+  const counted = countQueries(db)
   const each = processRegistry()
   let invalidate: (scope: string) => void = () => {}
   const shared = await shareRegistryInvalidation(each.registry, {
@@ -89,11 +81,11 @@ async function memoryProcess(databaseUrl: string) {
     channel: 'test:memory',
     topics: { memory: (scope) => invalidate(scope) },
   })
-  const cached = cacheMemoryStore(createDatabaseMemoryStore(counted as Kysely<Database>), {
+  const cached = cacheMemoryStore(createDatabaseMemoryStore(counted.db), {
     onWrite: (scope) => shared.announce('memory', scope),
   })
   invalidate = cached.invalidate
-  return { db, memory: cached.memory, shared, queries: () => queries }
+  return { db, memory: cached.memory, shared, queries: counted.queries }
 }
 
 const note = (content: string): MemoryEntry => ({
