@@ -10,8 +10,8 @@ export type InvalidationTopics = Record<string, (key: string) => void>
 export type SharedRegistry = Registry & {
   /**
    * Tells every other process that `key` of `topic` changed (this process has dropped or
-   * updated its own copy already). Resolves once Redis has taken the message, or after
-   * `timeoutMs` when it does not answer.
+   * updated its own copy already). Resolves once Redis has taken the message, after
+   * `timeoutMs` when it does not answer, and at once when it is not connected.
    */
   announce(topic: string, key: string): Promise<void>
   close(): Promise<void>
@@ -70,6 +70,8 @@ export async function shareRegistryInvalidation(
       publish(everything)
     },
     async announce(topic, key) {
+      // Redis away: nothing to wait for (other processes' copies expire by their TTL).
+      if (options.publisher.status !== 'ready') return
       let timer: NodeJS.Timeout | undefined
       await Promise.race([
         options.publisher
