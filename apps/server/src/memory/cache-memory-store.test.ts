@@ -1,11 +1,7 @@
 import type { MemoryEntry } from '@baton/core'
-import type { Kysely } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countQueries } from '../__fixtures__/count-queries'
-import { openTestDatabase } from '../__fixtures__/test-database'
-import type { Database } from '../db/database'
+import { describe, expect, it } from 'vitest'
+import { countedTestDatabase } from '../__fixtures__/count-queries'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
-import type { OpenedDatabase } from '../db/open-database'
 import { cacheMemoryStore } from './cache-memory-store'
 
 const note = (content: string): MemoryEntry => ({
@@ -16,47 +12,37 @@ const note = (content: string): MemoryEntry => ({
 const contents = (entries: MemoryEntry[]) => entries.map((entry) => entry.content)
 
 describe('cacheMemoryStore', () => {
-  let opened: OpenedDatabase
-  let counter: ReturnType<typeof countQueries>
-  let counted: Kysely<Database>
-  beforeAll(async () => {
-    opened = await openTestDatabase('pglite')
-    counter = countQueries(opened.db)
-    counted = counter.db
-  })
-  afterAll(async () => {
-    await opened.db.destroy()
-  })
+  const database = countedTestDatabase()
 
   it('reads an unchanged scope once, and keeps its own appends in its copy without reading again', async () => {
     const announced: string[] = []
-    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(counted), {
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db), {
       onWrite: (scope) => {
         announced.push(scope)
       },
     })
     await memory.read('kept', { limit: 2 })
-    const afterFirst = counter.queries()
+    const afterFirst = database.counter.queries()
     await memory.read('kept', { limit: 2 })
-    expect(counter.queries()).toBe(afterFirst)
+    expect(database.counter.queries()).toBe(afterFirst)
 
     await memory.append('kept', [note('one'), note('two')])
     await memory.append('kept', [note('three')])
-    const afterAppends = counter.queries()
+    const afterAppends = database.counter.queries()
     expect(contents(await memory.read('kept', { limit: 2 }))).toEqual(['two', 'three'])
-    expect(counter.queries()).toBe(afterAppends)
+    expect(database.counter.queries()).toBe(afterAppends)
     expect(announced).toEqual(['kept', 'kept'])
     // What the copy answers is what the database holds.
-    expect(contents(await createDatabaseMemoryStore(opened.db).read('kept', { limit: 2 }))).toEqual(
-      ['two', 'three'],
-    )
+    expect(
+      contents(await createDatabaseMemoryStore(database.opened.db).read('kept', { limit: 2 })),
+    ).toEqual(['two', 'three'])
     // A longer read than the copy holds asks the database.
     expect(contents(await memory.read('kept', { limit: 10 }))).toEqual(['one', 'two', 'three'])
   })
 
   it('sees a write made behind its back once invalidated, and a clear at once', async () => {
-    const cached = cacheMemoryStore(createDatabaseMemoryStore(counted))
-    const behind = createDatabaseMemoryStore(opened.db)
+    const cached = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
+    const behind = createDatabaseMemoryStore(database.opened.db)
     expect(await cached.memory.read('elsewhere')).toEqual([])
     await behind.append('elsewhere', [note('from another process')])
     expect(await cached.memory.read('elsewhere')).toEqual([])
@@ -67,7 +53,7 @@ describe('cacheMemoryStore', () => {
   })
 
   it('does not keep a read that overlapped a write, nor a copy two appends changed at once', async () => {
-    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(counted))
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
     await memory.read('busy')
     await Promise.all([memory.append('busy', [note('a')]), memory.append('busy', [note('b')])])
     const [read, written] = await Promise.all([
@@ -76,18 +62,18 @@ describe('cacheMemoryStore', () => {
     ])
     void written
     expect(read.length).toBeGreaterThanOrEqual(2)
-    const truth = contents(await createDatabaseMemoryStore(opened.db).read('busy'))
+    const truth = contents(await createDatabaseMemoryStore(database.opened.db).read('busy'))
     expect(contents(await memory.read('busy'))).toEqual(truth)
   })
 
   it('forgets a copy after its time to live', async () => {
     let clock = 0
-    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(counted), {
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db), {
       ttlMs: 1_000,
       now: () => clock,
     })
     await memory.read('aging')
-    await createDatabaseMemoryStore(opened.db).append('aging', [note('later')])
+    await createDatabaseMemoryStore(database.opened.db).append('aging', [note('later')])
     clock = 999
     expect(await memory.read('aging')).toEqual([])
     clock = 1_000

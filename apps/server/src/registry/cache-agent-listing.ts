@@ -54,15 +54,8 @@ export function cacheAgentListing(
   cached.registrationOf = (wallet) =>
     kept.read(`registrationOf:${wallet}`, () => agents.registrationOf(wallet))
   for (const name of writes) {
-    const write = agents[name] as (...args: unknown[]) => Promise<unknown>
-    ;(cached as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      invalidate()
-      try {
-        return await write(...args)
-      } finally {
-        invalidate()
-      }
-    }
+    const write = (agents[name] as (...args: unknown[]) => Promise<unknown>).bind(agents)
+    ;(cached as Record<string, unknown>)[name] = kept.clearing(write)
   }
   return { agents: cached, invalidate }
 }

@@ -1,10 +1,6 @@
 import { AgentSwarm } from '@baton/core'
-import type { Kysely } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countQueries } from '../__fixtures__/count-queries'
-import { openTestDatabase } from '../__fixtures__/test-database'
-import type { Database } from '../db/database'
-import type { OpenedDatabase } from '../db/open-database'
+import { describe, expect, it } from 'vitest'
+import { countedTestDatabase } from '../__fixtures__/count-queries'
 import { createSwarmsRepository } from '../db/swarms-repository'
 import { cacheSwarms } from './cache-swarms'
 
@@ -17,21 +13,11 @@ const swarmNamed = (id: string, name = id) =>
   })
 
 describe('cacheSwarms', () => {
-  let opened: OpenedDatabase
-  let counter: ReturnType<typeof countQueries>
-  let counted: Kysely<Database>
-  beforeAll(async () => {
-    opened = await openTestDatabase('pglite')
-    counter = countQueries(opened.db)
-    counted = counter.db
-  })
-  afterAll(async () => {
-    await opened.db.destroy()
-  })
+  const database = countedTestDatabase()
 
   it('answers the list and a swarm again without a query, until a write drops them and is announced', async () => {
     let announced = 0
-    const { swarms } = cacheSwarms(createSwarmsRepository(counted), {
+    const { swarms } = cacheSwarms(createSwarmsRepository(database.counter.db), {
       onWrite: () => {
         announced += 1
       },
@@ -40,11 +26,11 @@ describe('cacheSwarms', () => {
     expect(announced).toBe(1)
     expect((await swarms.list()).map((swarm) => swarm.id)).toContain('cached-one')
     expect((await swarms.find('cached-one'))?.name).toBe('cached-one')
-    const afterFirstReads = counter.queries()
+    const afterFirstReads = database.counter.queries()
     await swarms.list()
     await swarms.find('cached-one')
     await swarms.findOwned('cached-one')
-    expect(counter.queries()).toBe(afterFirstReads)
+    expect(database.counter.queries()).toBe(afterFirstReads)
 
     await swarms.update(swarmNamed('cached-one', 'Renamed'))
     expect((await swarms.find('cached-one'))?.name).toBe('Renamed')
@@ -54,9 +40,9 @@ describe('cacheSwarms', () => {
   })
 
   it('sees a swarm written behind its back once invalidated (another process announced it)', async () => {
-    const cached = cacheSwarms(createSwarmsRepository(counted))
+    const cached = cacheSwarms(createSwarmsRepository(database.counter.db))
     const before = (await cached.swarms.list()).length
-    await createSwarmsRepository(opened.db).insert(swarmNamed('from-elsewhere'))
+    await createSwarmsRepository(database.opened.db).insert(swarmNamed('from-elsewhere'))
     expect(await cached.swarms.list()).toHaveLength(before)
     cached.invalidate()
     expect(await cached.swarms.list()).toHaveLength(before + 1)

@@ -38,16 +38,8 @@ export function cacheSwarms(
   cached.findOwned = (id) => cachedRead(`id:${id}`, () => swarms.findOwned(id))
   cached.find = async (id) => (await cached.findOwned(id))?.swarm
   for (const name of writes) {
-    const write = swarms[name] as (...args: unknown[]) => Promise<unknown>
-    ;(cached as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      invalidate()
-      try {
-        return await write(...args)
-      } finally {
-        invalidate()
-        options.onWrite?.()
-      }
-    }
+    const write = (swarms[name] as (...args: unknown[]) => Promise<unknown>).bind(swarms)
+    ;(cached as Record<string, unknown>)[name] = kept.clearing(write, options.onWrite)
   }
   return { swarms: cached, invalidate }
 }

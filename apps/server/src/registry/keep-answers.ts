@@ -4,6 +4,14 @@ export type KeptAnswers = {
   read<T>(key: string, read: () => Promise<T>): Promise<T>
   /** Forgets every answer, and any read running now is not kept. */
   clear(): void
+  /**
+   * `write` wrapped to clear the answers before and after it runs (so an answer read while its
+   * transaction was open is not kept once it commits), then call `after`.
+   */
+  clearing<Args extends unknown[], Result>(
+    write: (...args: Args) => Promise<Result>,
+    after?: () => void,
+  ): (...args: Args) => Promise<Result>
 }
 
 /**
@@ -25,6 +33,10 @@ export function keepAnswers(options: {
   const answers = new Map<string, { answer: Promise<unknown>; expiresAt: number }>()
   // Bumped by every clear, so an answer read before it is not kept after it.
   let generation = 0
+  const clear = () => {
+    generation += 1
+    answers.clear()
+  }
   return {
     read<T>(key: string, read: () => Promise<T>): Promise<T> {
       const hit = answers.get(key)
@@ -41,9 +53,17 @@ export function keepAnswers(options: {
       }, forget)
       return answer
     },
-    clear() {
-      generation += 1
-      answers.clear()
-    },
+    clear,
+    clearing:
+      (write, after) =>
+      async (...args) => {
+        clear()
+        try {
+          return await write(...args)
+        } finally {
+          clear()
+          after?.()
+        }
+      },
   }
 }
