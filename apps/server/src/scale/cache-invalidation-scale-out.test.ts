@@ -16,6 +16,8 @@ if (!canRun) {
 // from its own copy; a change on one must reach the other (the agents' memory: see
 // share-registry-invalidation.test.ts, where the process that runs an agent is chosen).
 const cluster = scaleCluster('baton-scale-caches-')
+// Well under the copies' 30 s lifetime: only the other process's announcement can drop them.
+const announced = 10_000
 let a: ClusterProcess
 let b: ClusterProcess
 
@@ -54,6 +56,7 @@ describe.runIf(canRun)('caches of two processes on one Redis', () => {
     expect((await send(`${a.url}/api/v1/agents`, 'POST', body)).status).toBe(201)
     await waitFor(async () => ((await listed(b)).includes('cached-elsewhere') ? true : undefined), {
       what: "the new agent in b's list",
+      timeoutMs: announced,
     })
     expect((await get(`${b.url}/agent/${agent.wallet}`)).json).toMatchObject({
       id: 'cached-elsewhere',
@@ -80,6 +83,7 @@ describe.runIf(canRun)('caches of two processes on one Redis', () => {
     expect((await send(`${a.url}/api/v1/swarms`, 'POST', swarm)).status).toBe(201)
     await waitFor(async () => ((await swarmIds(b)).includes(swarm.id) ? true : undefined), {
       what: "the new swarm in b's list",
+      timeoutMs: announced,
     })
     expect((await get(`${b.url}/api/v1/swarms/${swarm.id}`)).json.swarm).toMatchObject({
       name: 'Cached swarm',
@@ -93,14 +97,14 @@ describe.runIf(canRun)('caches of two processes on one Redis', () => {
         const read = await get(`${b.url}/api/v1/swarms/${swarm.id}`)
         return (read.json.swarm as { name: string }).name === 'Renamed on a' ? true : undefined
       },
-      { what: "the change in b's copy" },
+      { what: "the change in b's copy", timeoutMs: announced },
     )
 
     expect((await send(`${a.url}/api/v1/swarms/${swarm.id}`, 'DELETE')).status).toBeLessThan(300)
     await waitFor(
       async () =>
         (await get(`${b.url}/api/v1/swarms/${swarm.id}`)).status === 404 ? true : undefined,
-      { what: 'the swarm gone from b' },
+      { what: 'the swarm gone from b', timeoutMs: announced },
     )
   })
 })

@@ -81,8 +81,10 @@ async function memoryProcess(databaseUrl: string) {
     channel: 'test:memory',
     topics: { memory: (scope) => invalidate(scope) },
   })
+  // Copies that outlive the test: only an announcement can drop them.
   const cached = cacheMemoryStore(createDatabaseMemoryStore(counted.db), {
     onWrite: (scope) => shared.announce('memory', scope),
+    ttlMs: 10 * 60_000,
   })
   invalidate = cached.invalidate
   return { db, memory: cached.memory, shared, queries: counted.queries }
@@ -119,7 +121,7 @@ describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
             const read = contents(await a.memory.read('analyst', { limit: 20 }))
             return read.length === 2 ? read : undefined
           },
-          { what: "b's write in a's reads" },
+          { what: "b's write in a's reads", timeoutMs: 10_000 },
         )
         expect(contents(await a.memory.read('analyst', { limit: 20 }))).toEqual([
           'from a',
@@ -155,7 +157,7 @@ describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
               JSON.stringify(truth)
                 ? true
                 : undefined,
-            { what: 'the database’s order in every process' },
+            { what: 'the database’s order in every process', timeoutMs: 10_000 },
           )
         }
       } finally {
