@@ -64,15 +64,10 @@ export async function executePlan(
   // step runs again, so both attempts are the run's spend ("at least once" costs money). It
   // goes into the state (usage, the plan's limits) or, with no checkpoint yet, is carried
   // beside it; either way the run's budget is charged with it before the run continues.
-  // A first attempt has no earlier one that could have spent: no sum over the ledger in front
-  // of its first step.
-  const extra =
-    attempt === 1
-      ? emptyBooks
-      : uncountedSpend(
-          await context.options.repositories.ledger.booksOfRun(run.id),
-          stored ?? emptyBooks,
-        )
+  const extra = uncountedSpend(
+    await context.options.repositories.ledger.booksOfRun(run.id),
+    stored ?? emptyBooks,
+  )
   const state = stored ? { ...stored, ...addBooks(stored, extra) } : undefined
   const carried = state ? emptyBooks : extra
   const before = state ? { usage: state.usage, usageByWallet: state.usageByWallet } : carried
