@@ -1,5 +1,5 @@
 import type { Envelope, Escalation } from '@baton/comm'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
 
@@ -62,6 +62,55 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
         .executeTakeFirst()
       if (claimed) return remember(correlationId, claimed.owner)
       return (await this.conversationOwner(correlationId)) ?? owner
+    },
+    /**
+     * Claims the envelope's conversation for `owner` unless it has one, and stores the envelope
+     * (once, by id) when the conversation is `owner`'s or `anyOwner` (an admin may write into
+     * any): both in one statement, the one in front of the message's delivery. Answers the
+     * conversation's owner and whether this call stored the envelope; nothing is stored in a
+     * conversation that is someone else's.
+     */
+    async claimAndSave(
+      envelope: Envelope,
+      owner: string,
+      options: { anyOwner: boolean },
+    ): Promise<{ owner: string; stored: boolean }> {
+      const correlationId = envelope.correlationId
+      const known = owners.get(correlationId)
+      const mayWrite = (held: string) => held === owner || options.anyOwner
+      if (known) return { owner: known, stored: mayWrite(known) && (await this.save(envelope)) }
+      if (justStored.has(envelope.id)) {
+        return { owner: await this.claimConversation(correlationId, owner), stored: false }
+      }
+      // `held` reads the snapshot the statement started with: a new claim shows in `claimed`
+      // only, a conversation claimed before in the select only.
+      const result = await sql<{ owner: string | null; stored: boolean }>`
+        with claimed as (
+          insert into conversation_owners (correlation_id, owner)
+          values (${correlationId}, ${owner})
+          on conflict (correlation_id) do nothing
+          returning owner
+        ), held as (
+          select owner from claimed
+          union all
+          select owner from conversation_owners where correlation_id = ${correlationId}
+        ), saved as (
+          insert into messages (id, correlation_id, envelope)
+          select ${envelope.id}, ${correlationId}, ${JSON.stringify(envelope)}::jsonb
+          where ${options.anyOwner}::boolean or exists (select 1 from held where owner = ${owner})
+          on conflict (id) do nothing
+          returning id
+        )
+        select (select owner from held limit 1) as owner, exists (select 1 from saved) as stored
+      `.execute(db)
+      const row = result.rows[0]
+      if (row?.owner) {
+        if (row.stored) rememberStored(envelope.id)
+        return { owner: remember(correlationId, row.owner), stored: row.stored }
+      }
+      // Claimed by a transaction that committed while this statement ran: asked again.
+      const held = (await this.conversationOwner(correlationId)) ?? owner
+      return { owner: held, stored: mayWrite(held) && (await this.save(envelope)) }
     },
     /** The principal that started the conversation (undefined: none from outside did). */
     async conversationOwner(correlationId: string): Promise<string | undefined> {

@@ -154,6 +154,46 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await messages.save(envelope)).toBe(true)
   })
 
+  it('claims a conversation and stores its message in one statement, and stores nothing in a conversation held by another', async () => {
+    const envelopeOf = (id: string, correlationId: string) => ({
+      id,
+      from: { agentId: 'person' },
+      to: { agentId: 'analyst' },
+      content: 'hi',
+      type: 'direct' as const,
+      correlationId,
+      hop: 0,
+      createdAt: new Date().toISOString(),
+    })
+    const ids = async (correlationId: string) =>
+      (await createRepositories(opened.db).messages.conversation(correlationId)).map(
+        (each) => each.id,
+      )
+    // Fresh repositories: nothing remembered, every answer from the statement itself.
+    const fresh = () => createRepositories(opened.db).messages
+    expect(
+      await fresh().claimAndSave(envelopeOf('one-1', 'corr-one'), 'alice', { anyOwner: false }),
+    ).toEqual({ owner: 'alice', stored: true })
+    expect(
+      await fresh().claimAndSave(envelopeOf('one-2', 'corr-one'), 'bob', { anyOwner: false }),
+    ).toEqual({ owner: 'alice', stored: false })
+    expect(await ids('corr-one')).toEqual(['one-1'])
+    // An admin writes into anyone's conversation; its owner stays.
+    expect(
+      await fresh().claimAndSave(envelopeOf('one-3', 'corr-one'), 'root', { anyOwner: true }),
+    ).toEqual({ owner: 'alice', stored: true })
+    // The owner again (remembered now), and the same envelope twice: stored once.
+    const messages = fresh()
+    expect(
+      await messages.claimAndSave(envelopeOf('one-4', 'corr-one'), 'alice', { anyOwner: false }),
+    ).toEqual({ owner: 'alice', stored: true })
+    expect(
+      await messages.claimAndSave(envelopeOf('one-4', 'corr-one'), 'alice', { anyOwner: false }),
+    ).toEqual({ owner: 'alice', stored: false })
+    expect(await ids('corr-one')).toEqual(['one-1', 'one-3', 'one-4'])
+    expect(await messages.conversationOwner('corr-one')).toBe('alice')
+  })
+
   it('keeps a run file byte for byte, replaces one of the same name, and finds only exact names', async () => {
     await repositories.runs.create({
       id: 'run-files',

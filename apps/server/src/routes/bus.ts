@@ -10,9 +10,10 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { assertOwned, canRead } from '../auth/owned'
+import { hasScope } from '../auth/principal'
 import { assertKnownRecipient } from '../bus/assert-known-recipient'
 import { HttpError } from '../http/http-errors'
-import { answerIdempotently } from '../http/idempotency'
+import { answerIdempotently, idempotencyKeyHeader } from '../http/idempotency'
 import { openEventStream } from '../http/server-sent-events'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
@@ -87,7 +88,32 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       const complete = isCompleteEnvelope(message)
         ? (message as Envelope)
         : createEnvelope(message as SendInput)
+      // Stored before it travels (and so before the 202): a message that cannot be stored
+      // fails the request (507 STORAGE_UNAVAILABLE, 503 DATABASE_UNAVAILABLE), goes nowhere.
+      const send = async (stored: boolean) => {
+        if (budget) host.grant?.(complete.id, budget)
+        try {
+          return await bus.send(complete)
+        } catch (error) {
+          // Refused (the loop guard, a closed bus): it was never sent, so it is not kept either.
+          if (stored) {
+            await repositories.messages.remove(complete.id).catch((removeError: unknown) => {
+              request.log.warn({ err: removeError }, 'forgetting a refused message failed')
+            })
+          }
+          throw error
+        }
+      }
       // The conversation is its first outside sender's; nobody else posts into it.
+      if (request.headers[idempotencyKeyHeader] === undefined) {
+        host.listen?.(message.to.agentId)
+        // The claim and the message in one statement: the only one before the agent runs.
+        const { owner, stored } = await messages.claimAndSave(complete, request.principal.id, {
+          anyOwner: hasScope(request.principal, 'admin'),
+        })
+        assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
+        return reply.status(202).send({ envelope: await send(stored) })
+      }
       const owner = await messages.claimConversation(complete.correlationId, request.principal.id)
       assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
       // A retry with the same Idempotency-Key gets the first envelope, not a second message.
@@ -95,23 +121,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         repository: repositories.idempotency,
         create: async () => {
           host.listen?.(message.to.agentId)
-          // Stored before it travels (and so before the 202): a message that cannot be stored
-          // fails the request (507 STORAGE_UNAVAILABLE, 503 DATABASE_UNAVAILABLE), goes nowhere.
           const stored = await repositories.messages.save(complete)
-          if (budget) host.grant?.(complete.id, budget)
-          let envelope: Envelope
-          try {
-            envelope = await bus.send(complete)
-          } catch (error) {
-            // Refused (the loop guard, a closed bus): it was never sent, so it is not kept either.
-            if (stored) {
-              await repositories.messages.remove(complete.id).catch((removeError: unknown) => {
-                request.log.warn({ err: removeError }, 'forgetting a refused message failed')
-              })
-            }
-            throw error
-          }
-          return { status: 202, body: { envelope } }
+          return { status: 202, body: { envelope: await send(stored) } }
         },
       })
     },

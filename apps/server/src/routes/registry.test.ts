@@ -46,6 +46,31 @@ async function register() {
 }
 
 describe('GET /agent/:wallet', () => {
+  it('answers JSON with the security headers that matter for it, an ETag, and a 304 for an unchanged agent', async () => {
+    const { agent } = await register()
+    const first = await fetch(`${base}/agent/${agent.wallet}`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(first.headers.get('cross-origin-resource-policy')).toBe('same-origin')
+    expect(first.headers.get('strict-transport-security')).toContain('max-age=')
+    const etag = first.headers.get('etag')
+    expect(etag).toMatch(/^".+"$/)
+    const again = await fetch(`${base}/agent/${agent.wallet}`, {
+      headers: { 'if-none-match': etag! },
+    })
+    expect(again.status).toBe(304)
+    // Another spelling of the wallet is the same agent, the same answer.
+    expect((await fetch(`${base}/agent/${agent.wallet.toLowerCase()}`)).headers.get('etag')).toBe(
+      etag,
+    )
+    // Unknown and malformed wallets keep their 404 and 400, with the same headers.
+    const unknown = await fetch(`${base}/agent/0x${'9'.repeat(40)}`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get('x-content-type-options')).toBe('nosniff')
+    expect((await fetch(`${base}/agent/not-a-wallet`)).status).toBe(400)
+  })
+
   it('answers a warm wallet, in any case spelling, from the cache without a database query', async () => {
     const { agent } = await register()
     expect((await fetch(`${base}/agent/${agent.wallet}`)).status).toBe(200)

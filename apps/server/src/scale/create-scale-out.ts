@@ -13,15 +13,25 @@ import type { BatonServices } from '../services'
 import type { Settings } from '../settings'
 import { createBullmqQueue } from './create-bullmq-queue'
 import { createRedisRunNotifier, type RedisRunNotifier } from './create-redis-run-notifier'
-import { shareRegistryInvalidation } from './share-registry-invalidation'
+import {
+  type InvalidationTopics,
+  type SharedRegistry,
+  shareRegistryInvalidation,
+} from './share-registry-invalidation'
 
 /** The shared parts of one process of many (see docs/scaling-server.md). */
 export type ScaleOut = {
   queue: RunQueue
   notifier: RedisRunNotifier
   bus: MessageBus
-  /** Wraps this process's registry so an invalidation reaches every process. */
-  shareRegistry(registry: BatonServices['registry']): Promise<BatonServices['registry']>
+  /**
+   * Wraps this process's registry so an invalidation reaches every process; `topics` are the
+   * other caches dropped when another process announces a change of theirs.
+   */
+  shareRegistry(
+    registry: BatonServices['registry'],
+    topics?: InvalidationTopics,
+  ): Promise<SharedRegistry>
   /** Why Redis does not answer a PING within `timeoutMs`, or undefined when it does. */
   redisProblem(timeoutMs: number): Promise<string | undefined>
   close(): Promise<void>
@@ -113,11 +123,13 @@ export async function createScaleOut(
     queue,
     notifier,
     bus,
-    async shareRegistry(registry) {
+    async shareRegistry(registry, topics) {
       const shared = await shareRegistryInvalidation(registry, {
         publisher: main,
         subscriber,
         channel: `${prefix}:registry`,
+        ...(topics ? { topics } : {}),
+        timeoutMs: settings.redisTimeoutMs,
       })
       registries.push(shared)
       return shared

@@ -1,11 +1,18 @@
+import type { MemoryEntry } from '@baton/core'
+import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { countQueries } from '../__fixtures__/count-queries'
+import { createDatabaseMemoryStore } from '../db/memory-repository'
+import { openDatabase } from '../db/open-database'
+import { cacheMemoryStore } from '../memory/cache-memory-store'
 import type { BatonServices } from '../services'
 import { shareRegistryInvalidation } from './share-registry-invalidation'
 
 const canRun = hasRedis || process.env.CI === 'true'
+const postgresUrl = inject('postgresUrl')
 if (!canRun) console.warn('[scale tests] redis-server not found: skipping them.')
 
 let redis: RedisServer | undefined
@@ -62,3 +69,103 @@ describe.runIf(canRun)('shareRegistryInvalidation', () => {
     for (const registry of shared) await registry.close()
   })
 })
+
+/** A process's memory store over its own connection to one PostgreSQL, sharing invalidations; it counts its queries. */
+async function memoryProcess(databaseUrl: string) {
+  const { db } = await openDatabase({ dataDir: '', databaseUrl })
+  const counted = countQueries(db)
+  const each = processRegistry()
+  let invalidate: (scope: string) => void = () => {}
+  const shared = await shareRegistryInvalidation(each.registry, {
+    ...each,
+    channel: 'test:memory',
+    topics: { memory: (scope) => invalidate(scope) },
+  })
+  // Copies that outlive the test: only an announcement can drop them.
+  const cached = cacheMemoryStore(createDatabaseMemoryStore(counted.db), {
+    onWrite: (scope) => shared.announce('memory', scope),
+    ttlMs: 10 * 60_000,
+  })
+  invalidate = cached.invalidate
+  return { db, memory: cached.memory, shared, queries: counted.queries }
+}
+
+const note = (content: string): MemoryEntry => ({
+  role: 'note',
+  content,
+  createdAt: '2026-01-01T00:00:00.000Z',
+})
+const contents = (entries: MemoryEntry[]) => entries.map((entry) => entry.content)
+
+describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
+  "an agent's memory kept by two processes",
+  () => {
+    it('reads from memory while nothing changed, and sees what the other process wrote', async () => {
+      const databaseUrl = await createDatabase(postgresUrl)
+      const [a, b] = [await memoryProcess(databaseUrl), await memoryProcess(databaseUrl)]
+      try {
+        expect(await a.memory.read('analyst', { limit: 20 })).toEqual([])
+        const before = a.queries()
+        expect(await a.memory.read('analyst', { limit: 20 })).toEqual([])
+        expect(a.queries()).toBe(before)
+
+        // Its own append is added to its copy: no query to read it back.
+        await a.memory.append('analyst', [note('from a')])
+        const afterAppend = a.queries()
+        expect(contents(await a.memory.read('analyst', { limit: 20 }))).toEqual(['from a'])
+        expect(a.queries()).toBe(afterAppend)
+
+        await b.memory.append('analyst', [note('from b')])
+        await waitFor(
+          async () => {
+            const read = contents(await a.memory.read('analyst', { limit: 20 }))
+            return read.length === 2 ? read : undefined
+          },
+          { what: "b's write in a's reads", timeoutMs: 10_000 },
+        )
+        expect(contents(await a.memory.read('analyst', { limit: 20 }))).toEqual([
+          'from a',
+          'from b',
+        ])
+      } finally {
+        for (const each of [a, b]) {
+          await each.shared.close()
+          await each.db.destroy()
+        }
+      }
+    })
+
+    it('ends with the database’s order in both processes after they write one agent’s memory at once', async () => {
+      const databaseUrl = await createDatabase(postgresUrl)
+      const [a, b] = [await memoryProcess(databaseUrl), await memoryProcess(databaseUrl)]
+      try {
+        await Promise.all([
+          a.memory.read('shared', { limit: 50 }),
+          b.memory.read('shared', { limit: 50 }),
+        ])
+        await Promise.all(
+          Array.from({ length: 10 }, (_, index) =>
+            (index % 2 ? a : b).memory.append('shared', [note(`write ${index}`)]),
+          ),
+        )
+        const truth = contents(await createDatabaseMemoryStore(a.db).read('shared', { limit: 50 }))
+        expect(truth).toHaveLength(10)
+        for (const each of [a, b]) {
+          await waitFor(
+            async () =>
+              JSON.stringify(contents(await each.memory.read('shared', { limit: 50 }))) ===
+              JSON.stringify(truth)
+                ? true
+                : undefined,
+            { what: 'the database’s order in every process', timeoutMs: 10_000 },
+          )
+        }
+      } finally {
+        for (const each of [a, b]) {
+          await each.shared.close()
+          await each.db.destroy()
+        }
+      }
+    })
+  },
+)

@@ -5,6 +5,7 @@ import type { Database } from '../db/database'
 import type { GroupCommit } from '../db/group-commit'
 import type { Repositories } from '../db/repositories'
 import type { RuntimeSigner } from '../receipt/load-runtime-signer'
+import type { CachedRegistryAnswers } from '../registry/cache-registry-answers'
 import type { Settings } from '../settings/settings'
 import type { ServerMetrics } from '../telemetry/server-metrics'
 import type { ToolCatalogue } from '../tools/create-tool-catalogue'
@@ -84,6 +85,8 @@ export type BatonServices = {
   repositories: Repositories
   /** A core `RegistryClient` backed by the database; `invalidate(wallet)` after a change. */
   registry: Pick<HttpRegistryClient, 'ensureRegisteredAgent' | 'invalidate' | 'clear'>
+  /** `GET /agent/:wallet`'s answers, serialised once per wallet, dropped with the registry's cache. */
+  registryAnswers: CachedRegistryAnswers
   bus: MessageBus
   agentHost: AgentHost
   runs: RunService

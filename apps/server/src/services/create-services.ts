@@ -11,9 +11,12 @@ import { createRepositories } from '../db/repositories'
 import { createRuntimeSecretsRepository } from '../db/runtime-secrets-repository'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
+import { cacheMemoryStore } from '../memory/cache-memory-store'
 import { createInProcessQueue } from '../queue'
 import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { cacheAgentListing } from '../registry/cache-agent-listing'
+import { cacheRegistryAnswers } from '../registry/cache-registry-answers'
+import { cacheSwarms } from '../registry/cache-swarms'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
 import type { Settings } from '../settings'
 import { createServerMetrics, type ObservedRunEvent } from '../telemetry/server-metrics'
@@ -31,6 +34,9 @@ export const shutdownDrainMs = 10_000
 
 /** How long the bus's guard keeps an idle conversation (comm's default retention: one hour). */
 const guardMemoryMs = 60 * 60 * 1000
+// Topics of the invalidation channel besides the registry's wallets.
+const swarmsTopic = 'swarms'
+const memoryTopic = 'memory'
 
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
@@ -68,12 +74,24 @@ export async function createServices(
       logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
-  // The agent directory is answered from memory until an agent changes (the registry's
-  // invalidations, here and, scaled out, in every process, drop it).
+  // The agent directory, the swarms and the agents' memory are answered from memory until
+  // they change (a write here, or, scaled out, another process's announcement through the
+  // registry's invalidation channel). Writes of concurrent requests share a transaction.
   const writer = createGroupCommit(db)
   const stored = createRepositories(db, writer)
   const listing = cacheAgentListing(stored.agents)
-  const repositories = { ...stored, agents: listing.agents }
+  // Announcements go out once the shared registry exists (scaled out only).
+  let announce: (topic: string, key: string) => Promise<void> = async () => {}
+  const swarms = cacheSwarms(stored.swarms, {
+    onWrite: () => {
+      void announce(swarmsTopic, '*')
+    },
+  })
+  const cachedMemory = cacheMemoryStore(createDatabaseMemoryStore(db, { writer }), {
+    // Awaited: the write is known to other processes before the run that made it goes on.
+    onWrite: (scope) => announce(memoryTopic, scope),
+  })
+  const repositories = { ...stored, agents: listing.agents, swarms: swarms.swarms }
   // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
   // loaded only then): shared queue, bus, run events and invalidations.
   const scale = settings.redisUrl
@@ -82,11 +100,26 @@ export async function createServices(
         logger,
       )
     : undefined
+  // The registry route's serialised answers, dropped with everything else cached of the agents.
+  let dropAnswers = () => {}
   const ownRegistry = createDatabaseRegistry(repositories.agents, {
-    onInvalidate: listing.invalidate,
+    onInvalidate: () => {
+      listing.invalidate()
+      dropAnswers()
+    },
   })
-  const registry = scale ? await scale.shareRegistry(ownRegistry) : ownRegistry
-  const memory = createDatabaseMemoryStore(db, { writer })
+  let registry: BatonServices['registry'] = ownRegistry
+  if (scale) {
+    const shared = await scale.shareRegistry(ownRegistry, {
+      [swarmsTopic]: () => swarms.invalidate(),
+      [memoryTopic]: (scope) => cachedMemory.invalidate(scope),
+    })
+    announce = (topic, key) => shared.announce(topic, key)
+    registry = shared
+  }
+  const memory = cachedMemory.memory
+  const registryAnswers = cacheRegistryAnswers(registry)
+  dropAnswers = registryAnswers.invalidate
   const models = createModelRegistry()
   const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
   // The bus is in memory; the database keeps every envelope and escalation it reports.
@@ -202,6 +235,7 @@ export async function createServices(
     database: { kind: opened.kind, location: opened.location },
     repositories,
     registry,
+    registryAnswers,
     bus,
     agentHost,
     conclave,

@@ -1,0 +1,82 @@
+import type { MemoryEntry } from '@baton/core'
+import { describe, expect, it } from 'vitest'
+import { countedTestDatabase } from '../__fixtures__/count-queries'
+import { createDatabaseMemoryStore } from '../db/memory-repository'
+import { cacheMemoryStore } from './cache-memory-store'
+
+const note = (content: string): MemoryEntry => ({
+  role: 'note',
+  content,
+  createdAt: '2026-01-01T00:00:00.000Z',
+})
+const contents = (entries: MemoryEntry[]) => entries.map((entry) => entry.content)
+
+describe('cacheMemoryStore', () => {
+  const database = countedTestDatabase()
+
+  it('reads an unchanged scope once, and keeps its own appends in its copy without reading again', async () => {
+    const announced: string[] = []
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db), {
+      onWrite: (scope) => {
+        announced.push(scope)
+      },
+    })
+    await memory.read('kept', { limit: 2 })
+    const afterFirst = database.counter.queries()
+    await memory.read('kept', { limit: 2 })
+    expect(database.counter.queries()).toBe(afterFirst)
+
+    await memory.append('kept', [note('one'), note('two')])
+    await memory.append('kept', [note('three')])
+    const afterAppends = database.counter.queries()
+    expect(contents(await memory.read('kept', { limit: 2 }))).toEqual(['two', 'three'])
+    expect(database.counter.queries()).toBe(afterAppends)
+    expect(announced).toEqual(['kept', 'kept'])
+    // What the copy answers is what the database holds.
+    expect(
+      contents(await createDatabaseMemoryStore(database.opened.db).read('kept', { limit: 2 })),
+    ).toEqual(['two', 'three'])
+    // A longer read than the copy holds asks the database.
+    expect(contents(await memory.read('kept', { limit: 10 }))).toEqual(['one', 'two', 'three'])
+  })
+
+  it('sees a write made behind its back once invalidated, and a clear at once', async () => {
+    const cached = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
+    const behind = createDatabaseMemoryStore(database.opened.db)
+    expect(await cached.memory.read('elsewhere')).toEqual([])
+    await behind.append('elsewhere', [note('from another process')])
+    expect(await cached.memory.read('elsewhere')).toEqual([])
+    cached.invalidate('elsewhere')
+    expect(contents(await cached.memory.read('elsewhere'))).toEqual(['from another process'])
+    await cached.memory.clear('elsewhere')
+    expect(await cached.memory.read('elsewhere')).toEqual([])
+  })
+
+  it('does not keep a read that overlapped a write, nor a copy two appends changed at once', async () => {
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
+    await memory.read('busy')
+    await Promise.all([memory.append('busy', [note('a')]), memory.append('busy', [note('b')])])
+    const [read, written] = await Promise.all([
+      memory.read('busy'),
+      memory.append('busy', [note('c')]),
+    ])
+    void written
+    expect(read.length).toBeGreaterThanOrEqual(2)
+    const truth = contents(await createDatabaseMemoryStore(database.opened.db).read('busy'))
+    expect(contents(await memory.read('busy'))).toEqual(truth)
+  })
+
+  it('forgets a copy after its time to live', async () => {
+    let clock = 0
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db), {
+      ttlMs: 1_000,
+      now: () => clock,
+    })
+    await memory.read('aging')
+    await createDatabaseMemoryStore(database.opened.db).append('aging', [note('later')])
+    clock = 999
+    expect(await memory.read('aging')).toEqual([])
+    clock = 1_000
+    expect(contents(await memory.read('aging'))).toEqual(['later'])
+  })
+})
