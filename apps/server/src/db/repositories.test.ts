@@ -106,6 +106,38 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect((await runs.find('run-commit'))?.status).toBe('interrupted')
   })
 
+  it('claims a queued or running run to execute, and never a run that finished between its job and its claim', async () => {
+    const { runs } = repositories
+    await runs.create({ id: 'claim-queued', kind: 'plan', plan: {}, inputs: {} })
+    const first = await runs.claimToExecute('claim-queued', 'here')
+    expect(first?.run.status).toBe('queued')
+    expect(first?.attempt).toBe(1)
+    // Its executor died: another process takes it over (the row said `running`).
+    const takeover = await runs.claimToExecute('claim-queued', 'there')
+    expect(takeover?.run).toMatchObject({ status: 'running', executedBy: 'here' })
+    expect(takeover?.attempt).toBe(2)
+    // The first process finished it before a late job's claim: the claim leaves it as it is,
+    // so its steps are not run (and stored) a second time.
+    await runs.finish({
+      runId: 'claim-queued',
+      status: 'done',
+      output: 'ok',
+      error: null,
+      usage: { calls: 0, tokens: 0, costUsd: 0 },
+      usageByWallet: {},
+      state: null,
+      question: null,
+    })
+    const late = await runs.claimToExecute('claim-queued', 'elsewhere')
+    expect(late?.attempt).toBe(0)
+    expect(await runs.find('claim-queued')).toMatchObject({
+      status: 'done',
+      executedBy: 'there',
+      attempt: 2,
+    })
+    expect(await runs.claimToExecute('claim-missing', 'here')).toBeUndefined()
+  })
+
   it('at a stop, interrupts runs that ran, keeps never-started ones queued, and discards only an unstarted run', async () => {
     const { runs } = repositories
     const create = (id: string) => runs.create({ id, kind: 'plan', plan: {}, inputs: {} })
