@@ -46,6 +46,15 @@ export function cacheMemoryStore(
   const announce = async (scope: string) => {
     await options.onWrite?.(scope)
   }
+  // Writes of a scope in flight: a read that sees one does not keep what it read.
+  const startWrite = (scope: string) => writing.set(scope, (writing.get(scope) ?? 0) + 1)
+  /** Ends a write of `scope`; true when no other write of it is still in flight. */
+  const endWrite = (scope: string): boolean => {
+    const left = (writing.get(scope) ?? 1) - 1
+    if (left === 0) writing.delete(scope)
+    else writing.set(scope, left)
+    return left === 0
+  }
 
   const memory: MemoryStore = {
     async read(scope, readOptions = {}) {
@@ -72,18 +81,16 @@ export function cacheMemoryStore(
       if (entries.length === 0) return
       generation += 1
       const before = kept.get(scope)
-      writing.set(scope, (writing.get(scope) ?? 0) + 1)
+      startWrite(scope)
       let alone = false
       let stored = false
       try {
         await store.append(scope, entries)
         stored = true
       } finally {
-        const left = (writing.get(scope) ?? 1) - 1
+        const last = endWrite(scope)
         // A failed append may still have committed: the copy is not trusted after it.
-        alone = stored && left === 0 && before !== undefined && kept.get(scope) === before
-        if (left === 0) writing.delete(scope)
-        else writing.set(scope, left)
+        alone = stored && last && before !== undefined && kept.get(scope) === before
         // Another write of this scope overlapped this one: their order is the database's.
         if (!alone) kept.delete(scope)
       }
@@ -98,13 +105,11 @@ export function cacheMemoryStore(
     },
     async clear(scope) {
       invalidate(scope)
-      writing.set(scope, (writing.get(scope) ?? 0) + 1)
+      startWrite(scope)
       try {
         await store.clear(scope)
       } finally {
-        const left = (writing.get(scope) ?? 1) - 1
-        if (left === 0) writing.delete(scope)
-        else writing.set(scope, left)
+        endWrite(scope)
         invalidate(scope)
       }
       await announce(scope)
