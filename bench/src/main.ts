@@ -16,6 +16,7 @@ import {
   runInChild,
   type SelfTime,
   topSelfTime,
+  unbuiltPackages,
   type Work,
   workKey,
 } from './report'
@@ -25,6 +26,11 @@ const unknown = (args.only ?? []).filter((name) => !CASES.some((entry) => entry.
 if (unknown.length > 0) {
   const known = CASES.map((entry) => entry.name).join(', ')
   console.error(`unknown case ${unknown.join(', ')}; cases: ${known}`)
+  process.exit(2)
+}
+const unbuilt = unbuiltPackages()
+if (unbuilt) {
+  console.error(unbuilt)
   process.exit(2)
 }
 const selected = CASES.filter((entry) => !args.only || args.only.includes(entry.name))

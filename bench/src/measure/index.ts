@@ -1,6 +1,6 @@
 export { startCpuProfile } from './cpu-profile'
 export { type LoadTestOptions, type LoadTestResult, loadTest } from './load-test'
-export { CHILD_NODE_FLAGS } from './node-flags'
+export { CHILD_NODE_FLAGS, SOURCE_NODE_FLAGS } from './node-flags'
 export { withPeakRss } from './peak-rss'
 export { type ServerProcess, startServerProcess } from './server-process'
 export { timePerOperation, timing } from './time-per-op'

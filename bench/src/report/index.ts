@@ -1,4 +1,5 @@
 export { buildRow } from './build-row'
+export { unbuiltPackages } from './built-packages'
 export { describeMachine, type Machine } from './describe-machine'
 export { formatNumber } from './format-number'
 export { formatTable } from './format-table'

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { CHILD_NODE_FLAGS } from '../../measure'
+import { SOURCE_NODE_FLAGS } from '../../measure'
 import type { Figure, Subjects } from '../types'
 
 const child = fileURLToPath(new URL('./chain-telemetry-child.ts', import.meta.url))
@@ -12,7 +12,7 @@ export const chainTelemetrySubjects: Subjects = {
   async baton(size) {
     const process_ = spawn(
       process.execPath,
-      [...CHILD_NODE_FLAGS, '--import', telemetrySwitch, child, size],
+      [...SOURCE_NODE_FLAGS, '--import', telemetrySwitch, child, size],
       { stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
     )
     let stdout = ''
