@@ -6,7 +6,7 @@ import { startCpuProfile } from '../../measure'
 import { chainRun } from '../chain/chain-run'
 import { hops } from '../chain/hops'
 import type { Figure, Size } from '../types'
-import { measureHopTelemetryCalls } from './hop-telemetry-calls'
+import { bareSdkCalls, hopCalls, measureHopTelemetryCalls } from './hop-telemetry-calls'
 import { setTelemetryOff, switchedModules } from './telemetry-switch'
 
 /** Takes every batch and drops it: the SDK's own cost, without a network in the figure. */
@@ -109,7 +109,22 @@ export async function measureChainTelemetry(
     }
   }
   // Measured apart, against the chain's hop: the chain's own noise is larger than this effect.
-  const calls = await measureHopTelemetryCalls(rounds)
+  const off = { ...ways.none, work: hopCalls }
+  const calls = await measureHopTelemetryCalls({ rounds, off, on: { ...ways.api, work: hopCalls } })
+  // The same calls with the SDK, and the same spans made on the SDK's tracer with no Baton
+  // code: what is the SDK's own and what Baton's wrappers add to it.
+  const sdkCalls = await measureHopTelemetryCalls({
+    rounds,
+    iterations: 20_000,
+    off,
+    on: { ...ways.sdk, work: hopCalls },
+  })
+  const bareSdk = await measureHopTelemetryCalls({
+    rounds,
+    iterations: 20_000,
+    off,
+    on: { ...ways.sdk, work: bareSdkCalls(provider.getTracer('bench')) },
+  })
   await provider.forceFlush()
   if (exporter.spans === 0) throw new Error('the SDK exported no span')
   if (options.profileDirectory) {
@@ -142,7 +157,9 @@ export async function measureChainTelemetry(
       `(its calls alone: ${calls.perHop.toFixed(3)} µs of a ${fixed(best.none)} µs hop; ` +
       `chain: ${fixed(best.none)} → ${fixed(best.api)} no SDK (${fixed(api)}) → ` +
       `${fixed(best.sdk)} SDK CPU µs/hop; its context manager alone ${fixed(contextOnly)}; ` +
-      `noise ±${fixed(noise)})`,
+      `noise ±${fixed(noise)}; with the SDK, its calls alone ${fixed(sdkCalls.perHop)} µs ` +
+      `(${fixed((sdkCalls.perHop / best.none) * 100)}%), the same spans on the SDK's tracer ` +
+      `with no Baton code ${fixed(bareSdk.perHop)} µs (${fixed((bareSdk.perHop / best.none) * 100)}%))`,
     details: {
       noTelemetryMicroseconds: best.none,
       noSdkMicroseconds: best.api,
@@ -158,6 +175,8 @@ export async function measureChainTelemetry(
       callsOnMicroseconds: calls.on,
       contextManagerPercent: contextOnly,
       sdkPercent: sdk,
+      sdkCallsMicroseconds: sdkCalls.perHop,
+      bareSdkCallsMicroseconds: bareSdk.perHop,
       spans: exporter.spans,
     },
   }
