@@ -1,6 +1,6 @@
 import type { Envelope } from '../envelope/envelope'
 import { newId } from '../envelope/new-id'
-import { extendPath, hopOf, recordOf } from './chain-state'
+import { hopOf, pathOf, recordOf } from './chain-state'
 import type { Escalation } from './escalation'
 import type { Admission } from './loop-guard'
 import type { MemoryChains } from './memory-chains'
@@ -49,7 +49,7 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope, fresh = f
       id: newId('esc'),
       correlationId: envelope.correlationId,
       hops: hop - 1,
-      path: extendPath([...chain.path], envelope),
+      path: pathOf(chain.messages, envelope),
       lastMessage: envelope,
       status: 'open',
       createdAt: new Date(at).toISOString(),
@@ -62,6 +62,5 @@ export function admitInMemory(store: MemoryChains, envelope: Envelope, fresh = f
   }
   chain.next = hop + 1
   record(chain, envelope, at)
-  extendPath(chain.path, envelope)
   return { status: 'admitted', hops: hop }
 }

@@ -12,6 +12,20 @@ export function extendPath(path: string[], envelope: Envelope): string[] {
 }
 
 /**
+ * The path of a chain (see `extendPath`): the agents its admitted messages visited, in order,
+ * then those `next` would visit. Kept as the messages, not as a list of its own per chain.
+ *
+ * @example
+ * pathOf(chain.messages, held) // ['ops', 'planner', 'coder', 'reviewer']
+ */
+export function pathOf(messages: readonly Envelope[], next?: Envelope): string[] {
+  const path: string[] = []
+  for (const message of messages) extendPath(path, message)
+  if (next) extendPath(path, next)
+  return path
+}
+
+/**
  * The hop number the guard gives a message: the count it kept, or the hop the envelope
  * claims when that is higher. A sender can make its chain shorter-lived, never longer-lived.
  */

@@ -4,7 +4,7 @@ import { FunctionOption, LoopGuardSettings, PositiveWhole } from '../options/opt
 import { admitInMemory } from './admit-in-memory'
 import { ADMIT_NOW, type AdmitsNow } from './admit-now'
 import { assertExtraHops } from './assert-extra-hops'
-import { extendPath, recordOf } from './chain-state'
+import { recordOf } from './chain-state'
 import {
   type Admission,
   DEFAULT_MAX_HOPS,
@@ -62,7 +62,6 @@ function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
       if (lookup(envelope.id)) return
       record(chain, envelope)
       chain.next = Math.max(chain.next, envelope.hop + 1)
-      extendPath(chain.path, envelope)
     },
     async recorded(envelopeId) {
       const envelope = lookup(envelopeId)
@@ -77,7 +76,6 @@ function createGuard(options: MemoryLoopGuardOptions): LoopGuard & AdmitsNow {
       chain.limit = entry.heldHop - 1 + extraHops
       chain.next = entry.heldHop + 1
       record(chain, entry.heldMessage)
-      extendPath(chain.path, entry.heldMessage)
       return { escalation, heldMessage: entry.heldMessage }
     },
     async stop({ escalationId, reason }) {

@@ -1,6 +1,7 @@
 import { ValidationError } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { createMessageBus } from '../bus/create-message-bus'
+import { createEnvelope } from '../envelope/create-envelope'
 import type { Envelope } from '../envelope/envelope'
 import { createMemoryLoopGuard } from './create-memory-loop-guard'
 import type { Escalation } from './escalation'
@@ -219,5 +220,45 @@ describe('createMemoryLoopGuard (through the bus)', () => {
       code: 'ESCALATION_NOT_FOUND',
     })
     await bus.close()
+  })
+
+  it('forgets a message older than maxAgeMs while its chain is still active, and knows it again once admitted again', async () => {
+    let now = 1_000_000
+    const guard = createMemoryLoopGuard({ maxHops: 10, maxAgeMs: 60_000, now: () => now })
+    const clock = { now: () => now }
+    const from = { agentId: 'A' }
+    const first = createEnvelope({ from, to: { agentId: 'B' }, content: 'one' }, clock)
+    const { correlationId } = first
+    const answer = (previous: Envelope, content: string) =>
+      createEnvelope(
+        {
+          from: previous.to,
+          to: previous.from,
+          content,
+          correlationId,
+          hop: previous.hop + 1,
+          inReplyTo: previous.id,
+        },
+        clock,
+      )
+    const second = answer(first, 'two')
+    expect(await guard.admit(first)).toEqual({ status: 'admitted', hops: 0 })
+    expect(await guard.admit(second)).toEqual({ status: 'admitted', hops: 1 })
+    now += 40_000
+    const third = answer(second, 'three')
+    expect(await guard.admit(third)).toEqual({ status: 'admitted', hops: 2 })
+    // the chain was active 30 s ago; its first two messages are 70 s old
+    now += 30_000
+    expect(await guard.recorded?.(first.id)).toBeUndefined()
+    expect(await guard.recorded?.(third.id)).toEqual({ id: third.id, correlationId, hop: 2 })
+    expect(await guard.admit(third)).toEqual({ status: 'duplicate', hops: 2 })
+    // an answer to a forgotten message is counted on, not checked against it
+    const late = answer(second, 'late')
+    expect(await guard.admit(late)).toEqual({ status: 'admitted', hops: 3 })
+    // the forgotten message comes again: admitted as new, then known as a duplicate
+    expect(await guard.admit(first)).toEqual({ status: 'admitted', hops: 4 })
+    expect(await guard.admit(first)).toEqual({ status: 'duplicate', hops: 4 })
+    expect(await guard.recorded?.(first.id)).toEqual({ id: first.id, correlationId, hop: 0 })
+    await guard.close()
   })
 })

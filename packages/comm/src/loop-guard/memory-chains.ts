@@ -10,18 +10,18 @@ export interface Chain extends RecencyNode<Chain> {
   /** The highest hop number that may travel. */
   limit: number
   status: 'active' | 'escalated' | 'stopped'
-  path: string[]
-  /** Ids of the messages admitted in this chain, so they are forgotten with it. */
-  ids: string[]
+  /**
+   * The messages admitted in this chain, oldest first: they are forgotten with it, its path is
+   * theirs, and the last is what a forward or reply usually answers. Each is known at most
+   * `maxAgeMs` after it was admitted.
+   */
+  messages: Envelope[]
+  /** When each of `messages` was admitted (same index): numbers in one array, not an object each. */
+  admittedAt: number[]
   escalationIds: string[]
   openEscalationId: string | undefined
   lastActivityAt: number
-  /** The record of the message it admitted last: what a forward or reply usually answers. */
-  last: Admitted | undefined
 }
-
-/** An admitted message and when; its record lives as long as its chain, at most `maxAgeMs`. */
-export type Admitted = { envelope: Envelope; at: number }
 
 export type Held = { escalation: Escalation; heldMessage: Envelope; heldHop: number }
 
@@ -57,7 +57,9 @@ export function createMemoryChains({
   const chains = new Map<string, Chain>()
   // Recency order, oldest first, so the chains to forget are found without scanning.
   const recency = new RecencyList<Chain>()
-  const admitted = new Map<string, Admitted>()
+  // Each admitted message's id, to its chain: the chain holds the message and when it was
+  // admitted, so a message costs the guard one map entry and no object of its own.
+  const admitted = new Map<string, Chain>()
   const held = new Map<string, Held>()
 
   const alive = (lastActivityAt: number, at: number) => lastActivityAt >= at - maxAgeMs
@@ -75,12 +77,11 @@ export function createMemoryChains({
         next: 0,
         limit: maxHops,
         status: 'active',
-        path: [],
-        ids: [],
+        messages: [],
+        admittedAt: [],
         escalationIds: [],
         openEscalationId: undefined,
         lastActivityAt: 0,
-        last: undefined,
         newer: undefined,
         older: undefined,
       }
@@ -110,37 +111,47 @@ export function createMemoryChains({
   }
 
   function forget(chain: Chain): void {
-    for (const id of chain.ids) admitted.delete(id)
+    for (const message of chain.messages) {
+      // Only its own: an id recorded again in a newer chain belongs to that one now.
+      if (admitted.get(message.id) === chain) admitted.delete(message.id)
+    }
     for (const id of chain.escalationIds) held.delete(id)
   }
 
   function record(chain: Chain, envelope: Envelope, at: number = now()): void {
-    chain.ids.push(envelope.id)
-    const entry = { envelope, at }
-    admitted.set(envelope.id, entry)
-    chain.last = entry
+    chain.messages.push(envelope)
+    chain.admittedAt.push(at)
+    admitted.set(envelope.id, chain)
   }
 
   // What is known of a message: only while its chain is alive and it is younger than maxAgeMs.
-  function lookup(envelopeId: string, at?: number): Envelope | undefined {
-    const entry = admitted.get(envelopeId)
-    if (!entry) return undefined
-    at ??= now()
-    const chain = chains.get(entry.envelope.correlationId)
-    if (!chain || !alive(chain.lastActivityAt, at) || !alive(entry.at, at)) return undefined
-    return entry.envelope
+  function lookup(envelopeId: string, at: number = now()): Envelope | undefined {
+    const chain = admitted.get(envelopeId)
+    if (!chain || !alive(chain.lastActivityAt, at)) return undefined
+    // Newest first: what is looked up is usually recent, and a chain is as long as its hops.
+    const { messages } = chain
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      if (messages[index]!.id === envelopeId) {
+        return alive(chain.admittedAt[index]!, at) ? messages[index] : undefined
+      }
+    }
+    return undefined
   }
 
   /**
    * `lookup(envelopeId)` when `chain` was just touched (so it is alive): when the message is
-   * the one it admitted last, as what a forward or reply answers usually is, its chain needs
-   * no look-up of its own.
+   * the one it admitted last, as what a forward or reply answers usually is, no map is asked.
    */
   function lookupIn(chain: Chain, envelopeId: string, at: number): Envelope | undefined {
-    const last = chain.last
-    if (last?.envelope.id === envelopeId && admitted.get(envelopeId) === last) {
-      return alive(last.at, at) ? last.envelope : undefined
+    const last = chain.messages.length - 1
+    if (
+      last >= 0 &&
+      chain.messages[last]!.id === envelopeId &&
+      alive(chain.admittedAt[last]!, at)
+    ) {
+      return chain.messages[last]
     }
+    // Not its last, or too old: an id past its age may have been recorded again elsewhere.
     return lookup(envelopeId, at)
   }
 

@@ -1,4 +1,4 @@
-import { extendPath, hopOf } from './chain-state'
+import { hopOf } from './chain-state'
 import type { GuardHistory } from './loop-guard'
 import type { MemoryChains } from './memory-chains'
 
@@ -13,7 +13,7 @@ export function restoreMemoryChains(
   store: MemoryChains,
   { messages, escalations }: GuardHistory,
 ): void {
-  const { chains, admitted, held, alive, touch, now } = store
+  const { chains, admitted, held, alive, touch, record, now } = store
   const at = now()
   const timeOf = (iso: string | undefined) => Math.min(Date.parse(iso ?? '') || at, at)
   const latest = new Map<string, number>()
@@ -28,11 +28,9 @@ export function restoreMemoryChains(
   for (const message of messages) {
     const chain = chains.get(message.correlationId)
     if (!chain || admitted.has(message.id)) continue
-    chain.ids.push(message.id)
-    admitted.set(message.id, { envelope: message, at: timeOf(message.createdAt) })
+    record(chain, message, timeOf(message.createdAt))
     // Counted as `admit` counted it: an envelope may carry a hop lower than its count.
     chain.next = hopOf(message, chain.next) + 1
-    extendPath(chain.path, message)
   }
   const inOrder = [...escalations].sort((a, b) => timeOf(a.createdAt) - timeOf(b.createdAt))
   for (const escalation of inOrder) {
