@@ -38,6 +38,20 @@ export class BudgetNode implements Budget {
   readonly #startedAt: number
   readonly #deadline: number
   readonly #deadlineInChain: boolean
+  /** The earliest deadline of this budget and its ancestors, fixed when it is made. */
+  readonly #chainDeadline: number
+  /** The nearest ancestor with a deadline of its own: only those can expire before this one. */
+  readonly #deadlineAbove: BudgetNode | undefined
+  /**
+   * The nearest ancestor that can refuse anything: one with a limit on calls, tokens or money,
+   * or the root (whose books hold every reservation of the tree). Checks and holds hop from one
+   * such budget to the next, so a chain of budgets that ask for nothing costs nothing to
+   * climb: a charge at depth 1000 under an unlimited root checks one budget, not a thousand.
+   */
+  readonly #limitedAbove: BudgetNode | undefined
+  /** This budget when it is one that can refuse (see `#limitedAbove`), else that ancestor. */
+  readonly #firstLimited: BudgetNode
+  readonly #root: BudgetNode
   // One controller per node, linked by the tree itself: aborting a node aborts its children
   // directly, with no AbortSignal.any per node (whose order of events differs between runtimes).
   readonly #controller = new AbortController()
@@ -45,6 +59,13 @@ export class BudgetNode implements Budget {
   readonly #books: NodeBooks
   // Made on first use: a busy tree makes a node per delegation, and most never need them.
   #listeners: Set<(event: ChargeEvent) => void> | undefined
+  /** On the root: how many budgets of the tree have listeners, so a charge with none to tell walks nothing. */
+  #listeningBudgets = 0
+  /**
+   * Kept on the root only: every chain ends there, and every reservation is held there, so a
+   * waiter registered on the root is woken by any release that would have woken it anywhere
+   * on its chain.
+   */
   #releaseWaiters: ReleaseWaiters | undefined
   #timer: DeadlineTimer | undefined
   #children: Set<WeakRef<BudgetNode>> | undefined
@@ -62,14 +83,25 @@ export class BudgetNode implements Budget {
     this.parent = parent
     this.#now = now
     this.#startedAt = now()
-    this.#books = new NodeBooks(this.limits)
+    this.#books = new NodeBooks(this.limits, parent ? parent.#books : undefined)
     this.#deadline = limits.maxWallMs === undefined ? Infinity : this.#startedAt + limits.maxWallMs
     this.#deadlineInChain =
       Number.isFinite(this.#deadline) || (parent ? parent.#deadlineInChain : false)
+    const above = parent ? parent.#chainDeadline : Infinity
+    this.#chainDeadline = Math.min(this.#deadline, above)
+    this.#deadlineAbove =
+      parent && Number.isFinite(parent.#deadline)
+        ? parent
+        : parent
+          ? parent.#deadlineAbove
+          : undefined
+    this.#root = parent ? parent.#root : this
+    this.#limitedAbove = parent ? parent.#firstLimited : undefined
+    this.#firstLimited = !parent || this.#books.limited() ? this : (this.#limitedAbove ?? this)
     this.signal = this.#controller.signal
     ownSignal(this, this.signal)
     // A deadline no earlier than an ancestor's is reached by the ancestor's timer.
-    if (this.#deadline < (parent ? parent.#nearestDeadline() : Infinity)) {
+    if (this.#deadline < above) {
       this.#timer = new DeadlineTimer({
         deadline: this.#deadline,
         now,
@@ -128,7 +160,9 @@ export class BudgetNode implements Budget {
     // and aborts nothing, so calls in flight on the same budget go on.
     const refusal = this.#refusal(books, spend, 'reserve')
     if (refusal) throw refusal
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+    // Held where it can be in the way (a budget with limits) and on the root, which answers
+    // for the whole tree whether anything is held; a budget with no limits has room for it.
+    for (let node: BudgetNode | undefined = this.#firstLimited; node; node = node.#limitedAbove) {
       node.#books.hold(books, 1)
     }
     return new HeldReservation(this, books, spend, heldBooks)
@@ -136,12 +170,10 @@ export class BudgetNode implements Budget {
 
   /** Gives back what a reservation held, on the whole chain, and wakes whoever waits for it. */
   static release(budget: BudgetNode, books: Books): void {
-    for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
+    for (let node: BudgetNode | undefined = budget.#firstLimited; node; node = node.#limitedAbove) {
       node.#books.hold(books, -1)
     }
-    for (let node: BudgetNode | undefined = budget; node; node = node.parent) {
-      wakeReleaseWaiters(node.#releaseWaiters)
-    }
+    wakeReleaseWaiters(budget.#root.#releaseWaiters)
   }
 
   /** Records what a reservation's call really used. */
@@ -150,14 +182,12 @@ export class BudgetNode implements Budget {
   }
 
   nextRelease(): Promise<void> | undefined {
-    const chain: BudgetNode[] = []
-    let held = false
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      chain.push(node)
-      if (node.#books.holds()) held = true
-    }
-    if (!held) return undefined
-    return waitForRelease(chain.map((node) => (node.#releaseWaiters ??= new Set())))
+    // The root holds every reservation of the tree, so it holds one iff any budget on this
+    // chain does (each holds its own and its descendants', and the root is on every chain).
+    const root = this.#root
+    if (!root.#books.holds()) return undefined
+    root.#releaseWaiters ??= new Set()
+    return waitForRelease([root.#releaseWaiters])
   }
 
   remaining(): Remaining {
@@ -165,14 +195,12 @@ export class BudgetNode implements Budget {
     let calls = Infinity
     let tokens = Infinity
     let cost: bigint | undefined
-    let wallMs = Infinity
-    const now = this.#now()
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+    const wallMs = this.#chainDeadline - this.#now()
+    for (let node: BudgetNode | undefined = this.#firstLimited; node; node = node.#limitedAbove) {
       calls = Math.min(calls, node.#books.left('calls'))
       tokens = Math.min(tokens, node.#books.left('tokens'))
       const left = node.#books.leftCost()
       if (left !== undefined && (cost === undefined || left < cost)) cost = left
-      wallMs = Math.min(wallMs, node.#deadline - now)
     }
     return {
       calls: Math.max(0, calls),
@@ -202,8 +230,14 @@ export class BudgetNode implements Budget {
   onCharge(listener: (event: ChargeEvent) => void): () => void {
     this.#listeners ??= new Set()
     const listeners = this.#listeners
+    const root = this.#root
+    if (listeners.size === 0) root.#listeningBudgets += 1
     listeners.add(listener)
-    return () => listeners.delete(listener)
+    return () => {
+      const removed = listeners.delete(listener)
+      if (removed && listeners.size === 0) root.#listeningBudgets -= 1
+      return removed
+    }
   }
 
   /** Refuses a child more than is left, naming the budget whose limit is in the way. */
@@ -234,6 +268,7 @@ export class BudgetNode implements Budget {
   #limitingNode(key: Dimension | 'wallMs'): BudgetNode {
     let limiting: BudgetNode = this
     let least = Infinity
+    // Only a refused child asks, so this walks the whole chain: it is not on the hot path.
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       const left =
         key === 'wallMs'
@@ -249,7 +284,8 @@ export class BudgetNode implements Budget {
 
   /** The error naming the first budget in the chain that `books` would take past a limit. */
   #refusal(books: Books, spend: Spend, action: string): BudgetExceededError | undefined {
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+    // A budget with no limit of its own never refuses: only those that can are visited.
+    for (let node: BudgetNode | undefined = this.#firstLimited; node; node = node.#limitedAbove) {
       const dimension = node.#books.overrun(books)
       if (dimension) {
         return new BudgetExceededError({
@@ -267,12 +303,11 @@ export class BudgetNode implements Budget {
 
   #apply(books: Books, spend: Spend, walletInput: string | undefined): void {
     const wallet = walletInput ? walletKey(walletInput) : undefined
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      node.#books.record(books, wallet)
-    }
+    // Recorded here; each ancestor takes it in when it is next read (its checks read it).
+    this.#books.record(books, wallet)
     // From the charger up: a budget whose own limit this charge used up is aborted with its
     // own reason before an ancestor's abort reaches it, so each reports the limit it hit.
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+    for (let node: BudgetNode | undefined = this.#firstLimited; node; node = node.#limitedAbove) {
       const dimension = node.#books.exhausted(books)
       if (dimension) {
         node.#abort(
@@ -295,6 +330,7 @@ export class BudgetNode implements Budget {
    * cannot leave it half applied. Every listener runs; the first error is then rethrown.
    */
   #notify(event: ChargeEvent): void {
+    if (this.#root.#listeningBudgets === 0) return
     let first: { error: unknown } | undefined
     for (let node: BudgetNode | undefined = this; node; node = node.parent) {
       if (!node.#listeners || node.#listeners.size === 0) continue
@@ -309,14 +345,6 @@ export class BudgetNode implements Budget {
     if (first) throw first.error
   }
 
-  #nearestDeadline(): number {
-    let nearest = Infinity
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
-      if (node.#deadline < nearest) nearest = node.#deadline
-    }
-    return nearest
-  }
-
   /**
    * Expires the outermost budget in the chain whose deadline has passed. A child's default
    * deadline is its parent's, so when both pass it is the parent's limit that ran out, whichever
@@ -325,9 +353,12 @@ export class BudgetNode implements Budget {
   #checkDeadline(): void {
     // Aborted here means nothing above is left to expire either (the signal follows ancestors).
     if (!this.#deadlineInChain || this.signal.aborted) return
-    let outermost: BudgetNode | undefined
     const now = this.#now()
-    for (let node: BudgetNode | undefined = this; node; node = node.parent) {
+    // Nothing in the chain is due before its earliest deadline.
+    if (this.#chainDeadline > now) return
+    let outermost: BudgetNode | undefined
+    const first = Number.isFinite(this.#deadline) ? this : this.#deadlineAbove
+    for (let node: BudgetNode | undefined = first; node; node = node.#deadlineAbove) {
       if (node.#deadline <= now) outermost = node
     }
     if (outermost) outermost.#expire()

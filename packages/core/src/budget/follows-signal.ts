@@ -16,6 +16,8 @@ export function ownSignal(budget: Budget, signal: AbortSignal): void {
  * followsSignal(root.child(), root.signal) // true
  */
 export function followsSignal(budget: Budget, signal: AbortSignal): boolean {
+  // A budget's own signal (a view of a budget shares the signal of the budget it shows).
+  if (budget.signal === signal) return true
   const owner = budgetOfSignal.get(signal)
   if (!owner) return false
   for (let node: Budget | undefined = budget; node; node = node.parent) {

@@ -2,17 +2,18 @@ import { fromUsdUnits, toUsdUnits } from '../money/usd-units'
 import type { BudgetLimits } from '../schemas/budget'
 import { add, type Books, toPublic, zero } from './books'
 import type { Spend } from './budget-types'
+import { SpendRollup } from './spend-rollup'
 
 export const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
 /**
- * One budget's own limits and books, in exact units: what it spent, what its reservations
- * hold, and what each wallet spent. Only this budget's: walking the chain of ancestors is the
- * budget node's job.
+ * One budget's own limits and books, in exact units: what it and its descendants spent (rolled
+ * up from the descendants when read, see `SpendRollup`), what reservations hold on it, and
+ * what each wallet spent. Holding on each budget of the chain is the budget node's job.
  *
  * @example
- * const books = new NodeBooks({ calls: 3 })
+ * const books = new NodeBooks({ calls: 3 }, undefined)
  * books.overrun({ calls: 4, tokens: 0, cost: 0n }) // 'calls'
  */
 export class NodeBooks {
@@ -21,16 +22,26 @@ export class NodeBooks {
   readonly #limitTokens: number
   /** `undefined`: no cost limit. */
   readonly #limitCost: bigint | undefined
-  readonly #spent = zero()
+  /** Whether any limit is set: a budget without one never refuses, nor reads its spend to check. */
+  readonly #limited: boolean
+  readonly #rollup: SpendRollup
   readonly #reserved = zero()
-  // Made on first use: a busy tree makes a node per delegation, and most never need it.
-  #byWallet: Map<string, Books> | undefined
 
-  constructor(limits: Readonly<BudgetLimits>) {
+  constructor(limits: Readonly<BudgetLimits>, parent: NodeBooks | undefined) {
+    this.#rollup = new SpendRollup(parent ? parent.#rollup : undefined)
     this.#limits = limits
     this.#limitCalls = limits.calls ?? Infinity
     this.#limitTokens = limits.tokens ?? Infinity
     this.#limitCost = limits.costUsd === undefined ? undefined : toUsdUnits(limits.costUsd)
+    this.#limited =
+      this.#limitCalls !== Infinity ||
+      this.#limitTokens !== Infinity ||
+      this.#limitCost !== undefined
+  }
+
+  /** Whether this budget has a limit on calls, tokens or money: one that can refuse a charge. */
+  limited(): boolean {
+    return this.#limited
   }
 
   limitOf(key: Dimension): number {
@@ -39,8 +50,9 @@ export class NodeBooks {
 
   /** What this budget has spent and holds in `key`, in USD for money. */
   used(key: Dimension): number {
-    if (key === 'costUsd') return fromUsdUnits(this.#spent.cost + this.#reserved.cost)
-    return this.#spent[key] + this.#reserved[key]
+    const spent = this.#rollup.total()
+    if (key === 'costUsd') return fromUsdUnits(spent.cost + this.#reserved.cost)
+    return spent[key] + this.#reserved[key]
   }
 
   reservedOf(key: Dimension): number {
@@ -50,13 +62,15 @@ export class NodeBooks {
   /** What is left of calls or tokens once spend and holds are counted (may be below 0). */
   left(key: 'calls' | 'tokens'): number {
     const limit = key === 'calls' ? this.#limitCalls : this.#limitTokens
-    return limit - this.#spent[key] - this.#reserved[key]
+    // Unlimited is unlimited whatever was spent: no need to take the descendants' spend in.
+    if (limit === Infinity) return Infinity
+    return limit - this.#rollup.total()[key] - this.#reserved[key]
   }
 
   /** What is left of money in exact units; `undefined`: no cost limit. */
   leftCost(): bigint | undefined {
     if (this.#limitCost === undefined) return undefined
-    return this.#limitCost - this.#spent.cost - this.#reserved.cost
+    return this.#limitCost - this.#rollup.total().cost - this.#reserved.cost
   }
 
   /** Whether a reservation holds anything here. */
@@ -67,22 +81,21 @@ export class NodeBooks {
 
   /** The dimension `books` would take past this budget's limit, counting what is held. */
   overrun(books: Books): Dimension | undefined {
-    if (
-      books.calls > 0 &&
-      this.#spent.calls + this.#reserved.calls + books.calls > this.#limitCalls
-    ) {
+    if (!this.#limited) return undefined
+    const spent = this.#rollup.total()
+    if (books.calls > 0 && spent.calls + this.#reserved.calls + books.calls > this.#limitCalls) {
       return 'calls'
     }
     if (
       books.tokens > 0 &&
-      this.#spent.tokens + this.#reserved.tokens + books.tokens > this.#limitTokens
+      spent.tokens + this.#reserved.tokens + books.tokens > this.#limitTokens
     ) {
       return 'tokens'
     }
     if (
       books.cost > 0n &&
       this.#limitCost !== undefined &&
-      this.#spent.cost + this.#reserved.cost + books.cost > this.#limitCost
+      spent.cost + this.#reserved.cost + books.cost > this.#limitCost
     ) {
       return 'costUsd'
     }
@@ -92,9 +105,11 @@ export class NodeBooks {
   /** The dimension this charge used that has now reached its limit, if any. */
   exhausted(books: Books): Dimension | undefined {
     // Only the dimensions this charge used can have just run out.
-    if (books.calls > 0 && this.#spent.calls >= this.#limitCalls) return 'calls'
-    if (books.tokens > 0 && this.#spent.tokens >= this.#limitTokens) return 'tokens'
-    if (books.cost > 0n && this.#limitCost !== undefined && this.#spent.cost >= this.#limitCost) {
+    if (!this.#limited) return undefined
+    const spent = this.#rollup.total()
+    if (books.calls > 0 && spent.calls >= this.#limitCalls) return 'calls'
+    if (books.tokens > 0 && spent.tokens >= this.#limitTokens) return 'tokens'
+    if (books.cost > 0n && this.#limitCost !== undefined && spent.cost >= this.#limitCost) {
       return 'costUsd'
     }
     return undefined
@@ -105,24 +120,21 @@ export class NodeBooks {
     add(this.#reserved, books, sign)
   }
 
-  /** Records spend, attributed to `wallet` (a wallet key) when given. */
+  /**
+   * Records spend of this budget's own, attributed to `wallet` (a wallet key) when given; its
+   * ancestors' books take it in when they are read.
+   */
   record(books: Books, wallet: string | undefined): void {
-    add(this.#spent, books, 1)
-    if (wallet) {
-      this.#byWallet ??= new Map()
-      const entry = this.#byWallet.get(wallet)
-      if (entry) add(entry, books, 1)
-      else this.#byWallet.set(wallet, { ...books })
-    }
+    this.#rollup.record(books, wallet)
   }
 
   spent(): Spend {
-    return toPublic(this.#spent)
+    return toPublic(this.#rollup.total())
   }
 
   spentByWallet(): Record<string, Spend> {
     const result: Record<string, Spend> = {}
-    for (const [wallet, books] of this.#byWallet ?? []) result[wallet] = toPublic(books)
+    for (const [wallet, books] of this.#rollup.byWallet()) result[wallet] = toPublic(books)
     return result
   }
 }
