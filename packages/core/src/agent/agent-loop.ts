@@ -68,35 +68,40 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   const definitions =
     Object.keys(tools).length > 0 ? (madeModelTools(tools) ?? (await modelTools(tools))) : undefined
   const responseFormat = output ? await output.responseFormat : undefined
-  const { retry } = prepareRetries({ maxRetries: options.maxRetries, abortSignal: signal })
+  const retries = { maxRetries: options.maxRetries, abortSignal: signal }
+  // The SDK's own check of the setting, before any call (its retry is made on a first failure).
+  if (!Number.isInteger(retries.maxRetries) || retries.maxRetries < 0) prepareRetries(retries)
   const added: ModelMessage[] = []
   for (let step = 1; ; step++) {
     const conversation = [...messages, ...added]
     const prompt =
       plainModelPrompt(system, conversation) ??
       (await toModelPrompt({ system, messages: conversation, supportedUrls, signal }))
-    const call: LanguageModelV3CallOptions = {
-      prompt,
-      abortSignal: signal,
-      ...(definitions ? { tools: definitions, toolChoice: { type: 'auto' } } : {}),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(responseFormat ? { responseFormat } : {}),
+    // Set field by field: spreads of optional fields cost more than the rest of the object.
+    const call: LanguageModelV3CallOptions = { prompt, abortSignal: signal }
+    if (definitions) {
+      call.tools = definitions
+      call.toolChoice = { type: 'auto' }
     }
+    if (options.temperature !== undefined) call.temperature = options.temperature
+    if (responseFormat) call.responseFormat = responseFormat
     const onDelta = options.onDelta
     const index = step - 1
     // Only opening the stream is retried: a retry after deltas went out would repeat them.
     const result = onDelta
       ? await collectStream({
-          stream: (await retry(() => model.doStream(call))).stream,
+          stream: (await withRetries(() => model.doStream(call), retries)).stream,
           step: index,
           onDelta,
         })
-      : await retry(() => model.doGenerate(call))
+      : await withRetries(() => model.doGenerate(call), retries)
     const finishReason = result.finishReason.unified
-    const calls = result.content.filter(
-      (part): part is LanguageModelV3ToolCall =>
-        part.type === 'tool-call' && !part.providerExecuted,
-    )
+    const calls: LanguageModelV3ToolCall[] = []
+    let text = ''
+    for (const part of result.content) {
+      if (part.type === 'tool-call' && !part.providerExecuted) calls.push(part)
+      else if (part.type === 'text') text += part.text
+    }
     // Tools run only on an answer that is complete; a cut-off one may hold a cut-off call.
     const outcomes: ToolOutcome[] =
       calls.length === 0
@@ -126,13 +131,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
         })
       }
     }
-    added.push(...responseMessages(result.content, outcomes))
-    const text = result.content
-      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-      .join('')
+    pushResponseMessages(added, result.content, outcomes)
     options.onStep({ text, outcomes, finishReason })
-    const answered = outcomes.filter((outcome) => outcome.modelOutput !== undefined)
-    const goOn = calls.length > 0 && answered.length === calls.length && step < options.maxSteps
+    let answered = 0
+    for (const outcome of outcomes) if (outcome.modelOutput !== undefined) answered++
+    const goOn = calls.length > 0 && answered === calls.length && step < options.maxSteps
     if (goOn) continue
     if (!output) return { text, finishReason, messages: added }
     if (!(finishReason === 'stop' || (finishReason !== 'tool-calls' && text.length > 0))) {
@@ -154,12 +157,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   }
 }
 
-/** The assistant message of one call, and the tool message with its tools' results. */
-function responseMessages(
+/** Adds the assistant message of one call, and the tool message with its tools' results. */
+function pushResponseMessages(
+  added: ModelMessage[],
   content: LanguageModelV3Content[],
   outcomes: ToolOutcome[],
-): ModelMessage[] {
-  const byId = new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]))
+): void {
+  const byId =
+    outcomes.length === 0
+      ? undefined
+      : new Map(outcomes.map((outcome) => [outcome.toolCallId, outcome]))
   const assistant: Exclude<AssistantContent, string> = []
   for (const part of content) {
     const providerOptions = 'providerMetadata' in part ? part.providerMetadata : undefined
@@ -171,7 +178,7 @@ function responseMessages(
     } else if (part.type === 'file') {
       assistant.push({ type: 'file', data: part.data, mediaType: part.mediaType, ...extra })
     } else if (part.type === 'tool-call' && !part.providerExecuted) {
-      const input = byId.get(part.toolCallId)?.input
+      const input = byId?.get(part.toolCallId)?.input
       assistant.push({
         type: 'tool-call',
         toolCallId: part.toolCallId,
@@ -192,8 +199,33 @@ function responseMessages(
       output: outcome.modelOutput,
     })
   }
-  return [
-    ...(assistant.length > 0 ? [{ role: 'assistant' as const, content: assistant }] : []),
-    ...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []),
-  ]
+  if (assistant.length > 0) added.push({ role: 'assistant', content: assistant })
+  if (results.length > 0) added.push({ role: 'tool', content: results })
+}
+
+/**
+ * The call, retried as the AI SDK retries it (`prepareRetries`: retryable provider errors,
+ * exponential back-off, `RetryError` after the last) only once it failed: the retry wrapper's
+ * async layer and closures are made for a call that needs them, not for every call.
+ */
+function withRetries<T>(
+  attempt: () => PromiseLike<T>,
+  retries: { maxRetries: number; abortSignal: AbortSignal },
+): Promise<T> {
+  const retryAfter = (error: unknown): Promise<T> => {
+    // The SDK's retry sees the first failure as its own first attempt's.
+    let failed = false
+    return Promise.resolve(
+      prepareRetries(retries).retry(() => {
+        if (failed) return attempt()
+        failed = true
+        throw error
+      }),
+    )
+  }
+  try {
+    return Promise.resolve(attempt()).then(undefined, retryAfter)
+  } catch (error) {
+    return retryAfter(error)
+  }
 }

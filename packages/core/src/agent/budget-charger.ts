@@ -5,8 +5,8 @@ import type {
 } from '@ai-sdk/provider'
 import type { Budget } from '../budget/create-budget'
 import { findPrice, priceUsage } from '../models/price-table'
-import type { PriceTable } from '../models/types'
-import { type ChatSpan, startChatSpan } from '../telemetry/chat-span'
+import type { ModelPrice, PriceTable } from '../models/types'
+import { type ChatSpan, IDLE_CHAT_SPAN, startChatSpan } from '../telemetry/chat-span'
 import { type StreamedChatOutcome, streamedChatOutcome } from '../telemetry/streamed-chat-outcome'
 import { estimateInputTokens } from './estimate-input-tokens'
 import { outputRoom } from './output-room'
@@ -39,6 +39,9 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
 type Generated = Awaited<ReturnType<LanguageModelV3['doGenerate']>>
 type Streamed = Awaited<ReturnType<LanguageModelV3['doStream']>>
 
+/** A reservation held for one call, and the call's options with its output cap. */
+type Reserved = Held & { call: LanguageModelV3CallOptions }
+
 /**
  * The budget middleware's work (see `budgetMiddleware`) as methods of one object per run, not
  * closures: an agent hop makes a run, and a run made a dozen closures for it.
@@ -54,20 +57,36 @@ export class BudgetCharger {
     this.#options = options
   }
 
-  async generate(params: LanguageModelV3CallOptions, inner: LanguageModelV3): Promise<Generated> {
-    const { call, ...held } = await this.#reserve(params)
+  generate(params: LanguageModelV3CallOptions, inner: LanguageModelV3): Promise<Generated> {
+    // Reserved at once when there is room (the usual case), without an async layer for it:
+    // only a call that must wait for a sibling's release goes through `#reserve`'s loop.
+    let reserved: Reserved | undefined
+    try {
+      reserved = this.#reserveNow(params)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (reserved) return this.#generate(reserved, inner)
+    return this.#reserve(params).then((held) => this.#generate(held, inner))
+  }
+
+  async #generate(held: Reserved, inner: LanguageModelV3): Promise<Generated> {
     const { model, wallet } = this.#options
+    const call = held.call
     const chat = startChatSpan({ model, call, wallet })
     try {
       const result = await inner.doGenerate(call)
       const charge = this.#settle(held, result.usage)
-      chat.finish({
-        ...charge,
-        finishReason: result.finishReason,
-        responseModel: result.response?.modelId,
-        responseId: result.response?.id,
-        content: result.content,
-      })
+      // No SDK and no listener: no outcome to build.
+      if (chat !== IDLE_CHAT_SPAN) {
+        chat.finish({
+          ...charge,
+          finishReason: result.finishReason,
+          responseModel: result.response?.modelId,
+          responseId: result.response?.id,
+          content: result.content,
+        })
+      }
       return result
     } catch (error) {
       held.reservation.release()
@@ -77,7 +96,8 @@ export class BudgetCharger {
   }
 
   async stream(params: LanguageModelV3CallOptions, inner: LanguageModelV3): Promise<Streamed> {
-    const { call, ...held } = await this.#reserve(params)
+    const held = await this.#reserve(params)
+    const call = held.call
     const { model, wallet, budget } = this.#options
     const chat = startChatSpan({ model, call, wallet })
     let result: Streamed
@@ -110,7 +130,37 @@ export class BudgetCharger {
     }
   }
 
-  async #reserve(params: LanguageModelV3CallOptions) {
+  /** A reservation made now if the budget has room for the call, else undefined. */
+  #reserveNow(params: LanguageModelV3CallOptions): Reserved | undefined {
+    const { budget, model, prices } = this.#options
+    const inputEstimate = estimateInputTokens(params, model)
+    params.abortSignal?.throwIfAborted()
+    budget.throwIfAborted()
+    return this.#reserveIn(params, inputEstimate, findPrice(model, prices))
+  }
+
+  #reserveIn(
+    params: LanguageModelV3CallOptions,
+    inputEstimate: number,
+    price: ModelPrice,
+  ): Reserved | undefined {
+    const { budget } = this.#options
+    const left = budget.remaining()
+    const room = outputRoom({ left, price, inputEstimate })
+    if (room < 1) return undefined
+    const maxOutputTokens = Math.min(params.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS, room)
+    const estimate = this.#reservedEstimate(inputEstimate, maxOutputTokens)
+    // Capped by what is left only to absorb rounding: the room already fits both.
+    const reservation = budget.reserve({
+      calls: 1,
+      tokens: Math.min(estimate.tokens, left.tokens),
+      costUsd: Math.min(estimate.costUsd, left.costUsd),
+    })
+    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
+    return { reservation, call, inputEstimate, maxOutputTokens }
+  }
+
+  async #reserve(params: LanguageModelV3CallOptions): Promise<Reserved> {
     const { budget, model, prices } = this.#options
     const inputEstimate = estimateInputTokens(params, model)
     const price = findPrice(model, prices)
@@ -118,20 +168,8 @@ export class BudgetCharger {
     for (;;) {
       params.abortSignal?.throwIfAborted()
       budget.throwIfAborted()
-      const room = outputRoom({ left: budget.remaining(), price, inputEstimate })
-      if (room >= 1) {
-        const maxOutputTokens = Math.min(wanted, room)
-        const estimate = this.#reservedEstimate(inputEstimate, maxOutputTokens)
-        const left = budget.remaining()
-        // Capped by what is left only to absorb rounding: the room already fits both.
-        const reservation = budget.reserve({
-          calls: 1,
-          tokens: Math.min(estimate.tokens, left.tokens),
-          costUsd: Math.min(estimate.costUsd, left.costUsd),
-        })
-        const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
-        return { reservation, call, inputEstimate, maxOutputTokens }
-      }
+      const reserved = this.#reserveIn(params, inputEstimate, price)
+      if (reserved) return reserved
       // Calls in flight hold reservations sized for their longest answer; most settle for
       // less. Waiting for them keeps concurrent siblings from failing on money not yet spent.
       const released = budget.nextRelease()

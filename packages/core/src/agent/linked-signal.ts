@@ -1,3 +1,6 @@
+// Nothing to undo when no listener was added; one function for every such run.
+const NOTHING = () => {}
+
 /**
  * One signal that aborts when either given signal does, with the reason of the first, without
  * `AbortSignal.any` (which registers weak references and a finalizer on every call). `dispose`
@@ -11,9 +14,8 @@ export function linkedSignal(
   first: AbortSignal,
   second: AbortSignal | undefined,
 ): { signal: AbortSignal; dispose: () => void } {
-  if (!second || second === first) return { signal: first, dispose: () => {} }
-  if (first.aborted) return { signal: first, dispose: () => {} }
-  if (second.aborted) return { signal: second, dispose: () => {} }
+  if (!second || second === first || first.aborted) return { signal: first, dispose: NOTHING }
+  if (second.aborted) return { signal: second, dispose: NOTHING }
   const controller = new AbortController()
   const onFirst = () => controller.abort(first.reason)
   const onSecond = () => controller.abort(second.reason)

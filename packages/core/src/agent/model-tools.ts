@@ -79,7 +79,53 @@ function definition(name: string, tool: Tool): Promise<ModelTool> {
  * anew for every run around one module-level schema (the conclave's, a sub-agent's) share one
  * definition, kept by that schema; any other tool keeps its own, by the tool object.
  */
-function definitionKey(name: string, tool: Tool): { owner: object; key: string } {
+function definitionKey(name: string, tool: Tool): DefinitionKey {
+  // The key of a tool seen before, if none of the fields it was made from has changed: a
+  // key built again is a new string, hashed again with its description on every look-up.
+  const known = keys.get(tool)
+  if (
+    known &&
+    known.name === name &&
+    known.schema === tool.inputSchema &&
+    known.type === tool.type &&
+    known.strict === tool.strict &&
+    known.description === tool.description &&
+    known.inputExamples === tool.inputExamples &&
+    known.providerOptions === tool.providerOptions
+  ) {
+    return known
+  }
+  const made = makeDefinitionKey(name, tool)
+  keys.set(tool, {
+    ...made,
+    name,
+    schema: tool.inputSchema,
+    type: tool.type,
+    strict: tool.strict,
+    description: tool.description,
+    inputExamples: tool.inputExamples,
+    providerOptions: tool.providerOptions,
+  })
+  return made
+}
+
+type DefinitionKey = { owner: object; key: string }
+
+// The key each tool object was last given, with the fields it was made from.
+const keys = new WeakMap<
+  Tool,
+  DefinitionKey & {
+    name: string
+    schema: unknown
+    type: Tool['type']
+    strict: Tool['strict']
+    description: Tool['description']
+    inputExamples: Tool['inputExamples']
+    providerOptions: Tool['providerOptions']
+  }
+>()
+
+function makeDefinitionKey(name: string, tool: Tool): DefinitionKey {
   const schema: unknown = tool.inputSchema
   const plain =
     (tool.type === undefined || tool.type === 'function' || tool.type === 'dynamic') &&

@@ -28,6 +28,15 @@ describe('createModelRegistry', () => {
     ).toEqual(['offline', 'openai-compatible', 'openai', 'anthropic', 'ollama'])
   })
 
+  it('refuses a malformed model reference with a validation error that says so', () => {
+    const models = createModelRegistry({ env: {} })
+    for (const ref of ['Offline:default', 'offline', 'offline: default', 42]) {
+      const error = catchError(() => models.languageModel(ref as string))
+      expect((error as BatonError).code).toBe('VALIDATION_FAILED')
+      expect((error as Error).message).toMatch(/model reference/)
+    }
+  })
+
   it('refuses an unknown provider and lists the known ones', () => {
     const models = createModelRegistry({ env: {} })
     const error = catchError(() => models.languageModel('mystery:model-1'))

@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { wrapLanguageModel } from 'ai'
 import { z } from 'zod'
 import { ValidationError } from '../errors/baton-error'
-import { ModelRef } from '../schemas/agent'
+import { MODEL_REF_PATTERN, ModelRef } from '../schemas/agent'
 import { issuesOf } from '../schemas/parse'
 import { builtinProviders, KEY_VARIABLES, type ModelEnvironment } from './builtin-providers'
 import { ProviderNotConfiguredError, UnknownProviderError } from './model-errors'
@@ -80,8 +80,11 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
     prices,
     providers: () => known().filter((name) => name in custom || resolve(name) !== undefined),
     languageModel(ref, settings = {}) {
-      const check = ModelRef.safeParse(ref)
-      if (!check.success) throw new ValidationError('model reference', issuesOf(check.error))
+      // A well-formed reference is told by the schema's own pattern; zod names what is wrong.
+      if (typeof ref !== 'string' || !MODEL_REF_PATTERN.test(ref)) {
+        const check = ModelRef.safeParse(ref)
+        if (!check.success) throw new ValidationError('model reference', issuesOf(check.error))
+      }
       const separator = ref.indexOf(':')
       const provider = ref.slice(0, separator)
       const modelId = ref.slice(separator + 1)

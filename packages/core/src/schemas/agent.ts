@@ -15,10 +15,13 @@ export const Slug = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a slug (lowercase letters, digits, "-" and "_")')
 
+/** What a `ModelRef` matches (a model registry tells a good reference by it without zod). */
+export const MODEL_REF_PATTERN = /^[a-z][a-z0-9-]*:\S+$/
+
 /** `provider:model-id`, e.g. `offline:default` or `openai:gpt-4o-mini`. */
 export const ModelRef = z
   .string()
-  .regex(/^[a-z][a-z0-9-]*:\S+$/, 'must be "provider:model-id" (e.g. "offline:default")')
+  .regex(MODEL_REF_PATTERN, 'must be "provider:model-id" (e.g. "offline:default")')
 export type ModelRef = z.infer<typeof ModelRef>
 
 const Timestamp = z.union([

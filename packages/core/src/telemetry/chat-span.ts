@@ -33,7 +33,13 @@ export type ChatSpan = {
   readonly capturesContent: boolean
 }
 
-const IDLE: ChatSpan = { finish() {}, fail() {}, records: false, capturesContent: false }
+/** The span of a call nobody records or listens to: its methods do nothing. */
+export const IDLE_CHAT_SPAN: ChatSpan = {
+  finish() {},
+  fail() {},
+  records: false,
+  capturesContent: false,
+}
 
 /**
  * Starts the `chat {model}` span of one model call (CLIENT kind, a child of whatever span is
@@ -56,7 +62,7 @@ export function startChatSpan(options: {
   const tracer = recordingTracer()
   const listening = hasTelemetryListeners()
   // No SDK and no listener: nothing to name, time or start.
-  if (!tracer && !listening) return IDLE
+  if (!tracer && !listening) return IDLE_CHAT_SPAN
   const { provider, model } = modelAttributes(options.model)
   // The attributes a sampler may decide on are given at the start, as the conventions ask.
   const span = tracer?.startSpan(`chat ${model}`, {
@@ -69,7 +75,7 @@ export function startChatSpan(options: {
   })
   const recording = span?.isRecording() === true
   if (!recording) span?.end()
-  if (!recording && !listening) return IDLE
+  if (!recording && !listening) return IDLE_CHAT_SPAN
   const started = listening ? performance.now() : 0
   const content = recording && capturesMessageContent()
   if (span && recording) describeCall(span, options.call, options.wallet, content)

@@ -2,7 +2,7 @@ import { type Agent, grantTools } from '@baton/core'
 
 // One copy per agent and set of names: a run that grants the same tools on every turn (or
 // every member call) hands `runAgent` the same frozen card, whose check core then keeps.
-const copies = new WeakMap<Agent, Map<string, Agent>>()
+const copies = new WeakMap<Agent, Map<string, { listed: Agent['tools']; agent: Agent }>>()
 
 /**
  * Core's `grantTools` (the agent with the names of the tools the runtime grants added to its
@@ -15,17 +15,33 @@ const copies = new WeakMap<Agent, Map<string, Agent>>()
  * await runAgent(withGrantedTools(agent, Object.keys(extraTools)), prompt, { budget, extraTools })
  */
 export function withGrantedTools(agent: Agent, names: readonly string[]): Agent {
-  const granted = grantTools(agent, names)
-  if (granted === agent) return agent
-  const key = granted.tools.join('\n')
+  if (names.length === 0) return agent
+  // Looked up by the names asked for before anything is copied: a hop grants the same names
+  // to the same agent every time, and `grantTools` copies the whole card to find its list.
+  const asked = names.join('\n')
+  const listed = agent.tools
   let byNames = copies.get(agent)
-  const known = byNames?.get(key)
-  if (known) return known
-  const copy = Object.freeze({ ...granted, tools: Object.freeze(granted.tools) as string[] })
+  const known = byNames?.get(asked)
+  if (known && known.listed === listed) return known.agent
+  const granted = grantTools(agent, names)
+  const result =
+    granted === agent
+      ? agent
+      : (byTools(agent, granted) ??
+        Object.freeze({ ...granted, tools: Object.freeze(granted.tools) as string[] }))
   if (!byNames) {
     byNames = new Map()
     copies.set(agent, byNames)
   }
-  byNames.set(key, copy)
-  return copy
+  byNames.set(asked, { listed, agent: result })
+  return result
+}
+
+// The copy already made for the same resulting list (names asked in another order).
+function byTools(agent: Agent, granted: Agent): Agent | undefined {
+  const tools = granted.tools.join('\n')
+  for (const entry of copies.get(agent)?.values() ?? []) {
+    if (entry.agent !== agent && entry.agent.tools.join('\n') === tools) return entry.agent
+  }
+  return undefined
 }

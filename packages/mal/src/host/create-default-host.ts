@@ -81,22 +81,21 @@ export function createDefaultHost(options: CreateDefaultHostOptions = {}): Agent
       const extraTools = options.agentTools
         ? { ...(await options.agentTools(agent, { budget })), ...conclaveTools }
         : (conclaveTools ?? {})
+      const run = agentRunOptions({
+        budget,
+        host,
+        extraTools,
+        toolBatches: request.toolBatches,
+        signal,
+        onToolCall: request.onToolCall,
+      })
+      if (options.memory) run.memory = options.memory
+      if (output) run.output = output
+      if (request.onDelta) run.onDelta = request.onDelta
       const result = await runAgent(
         withGrantedTools(agent, Object.keys(extraTools)),
         request.prompt,
-        {
-          budget,
-          ...agentRunOptions({
-            host,
-            extraTools,
-            toolBatches: request.toolBatches,
-            signal,
-            onToolCall: request.onToolCall,
-          }),
-          ...(options.memory ? { memory: options.memory } : {}),
-          ...(output ? { output } : {}),
-          ...(request.onDelta ? { onDelta: request.onDelta } : {}),
-        },
+        run,
       )
       return { text: answerText(result) }
     },

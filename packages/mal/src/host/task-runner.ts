@@ -81,8 +81,8 @@ export function createTaskRunner(options: {
           withGrantedTools(turn.agent, Object.keys(tools)),
           turn.messages,
           {
-            budget: turn.budget,
             ...agentRunOptions({
+              budget: turn.budget,
               host: options.host,
               extraTools: tools,
               toolBatches: request.toolBatches,

@@ -7,6 +7,7 @@ import { roundUsd } from '../round-usd'
 import { withWorkflowSpan } from '../telemetry/workflow-span'
 import { EventLog } from './event-log'
 import { failurePathOf } from './failure-path'
+import { isoNow } from './iso-now'
 import type { RunServices } from './ops/step-context'
 import { PlanInterpreter } from './plan-interpreter'
 import { rootBudget } from './root-budget'
@@ -49,11 +50,10 @@ async function executeRunInSpan(input: ExecuteRunInput): Promise<RunResult> {
     // before it) and is not kept in the result's events.
     const live = (body as { type: string }).type === 'step-delta'
     // The interpreter hands over a fresh object per event: completing it in place saves a copy.
-    const event = Object.assign(body as object, {
-      runId,
-      sequence: live ? Math.max(0, sequence - 1) : sequence++,
-      at: new Date().toISOString(),
-    }) as RunEvent
+    const event = body as RunEvent
+    event.runId = runId
+    event.sequence = live ? Math.max(0, sequence - 1) : sequence++
+    event.at = isoNow()
     if (!live) log.push(event)
     channel?.push(event)
     try {

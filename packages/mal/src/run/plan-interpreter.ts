@@ -91,9 +91,12 @@ export class PlanInterpreter {
         noteFailurePath(error, path)
         throw error
       }
+      // Made field by field: a spread per step costs more than the frame's few fields.
+      const stepFrame: Frame = { budget: frame.budget, values: frame.values, path }
+      if (frame.iteration !== undefined) stepFrame.iteration = frame.iteration
       const result = await this.#runStep(
         step,
-        { ...frame, path },
+        stepFrame,
         index === resume?.index ? resume : undefined,
       )
       if (result.kind === 'pause') return { ...result, cursor: { ...result.cursor, index } }
@@ -108,19 +111,20 @@ export class PlanInterpreter {
     const { emit } = this.#options
     const path = frame.path
     const saveAs = 'saveAs' in step ? step.saveAs : undefined
-    const where = {
-      path,
-      op: step.op,
-      ...(saveAs === undefined ? {} : { saveAs }),
-      ...(frame.iteration === undefined ? {} : { iteration: frame.iteration }),
-    }
+    const where: StepWhere = { path, op: step.op }
+    if (saveAs !== undefined) where.saveAs = saveAs
+    if (frame.iteration !== undefined) where.iteration = frame.iteration
     const coordinator = this.#options.services.coordinatorWallet
     let wallet: string | undefined
     if (step.op === 'task' || step.op === 'delegate') {
       wallet = step.agentWallet.includes('{{') ? undefined : step.agentWallet
     }
     // A resumed container (or the answered ask_user) already announced itself before the pause.
-    if (!resume) emit({ type: 'step-start', ...where, ...(wallet ? { wallet } : {}) })
+    if (!resume) {
+      const start = stepEvent('step-start', where)
+      if (wallet) start.wallet = wallet
+      emit(start as EventBody)
+    }
     const started = Date.now()
     const { stepDeltas, listening } = this.#options
     const text =
@@ -154,13 +158,8 @@ export class PlanInterpreter {
         borrowed = carved.borrowed
       }
       const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
-      const context = {
-        path,
-        budget,
-        scope,
-        services: this.#options.services,
-        ...(text ? { onText: (chunk: string) => text.push(chunk) } : {}),
-      }
+      const context: StepContextBase = { path, budget, scope, services: this.#options.services }
+      if (text) context.onText = (chunk: string) => text.push(chunk)
       let outcome: StepOutcome
       let result: StepResult = { kind: 'next' }
       switch (step.op) {
@@ -240,15 +239,13 @@ export class PlanInterpreter {
       }
       if (saveAs !== undefined) frame.values[saveAs] = outcome.value
       text?.finish()
-      emit({
-        type: 'step-finish',
-        ...where,
-        value: outcome.value,
-        usage: usage(),
-        wallet: outcome.wallet,
-        durationMs: Date.now() - started,
-        ...(text?.firstTextMs === undefined ? {} : { firstTextMs: text.firstTextMs }),
-      })
+      const finish = stepEvent('step-finish', where)
+      finish.value = outcome.value
+      finish.usage = usage()
+      finish.wallet = outcome.wallet
+      finish.durationMs = Date.now() - started
+      if (text?.firstTextMs !== undefined) finish.firstTextMs = text.firstTextMs
+      emit(finish as EventBody)
       return result
     } catch (error) {
       noteFailurePath(error, path)
@@ -310,4 +307,26 @@ export class PlanInterpreter {
     }
     return { iterations, result: { kind: 'next' } as StepResult }
   }
+}
+
+/** The fields every event of a step starts with. */
+type StepWhere = { path: string; op: string; saveAs?: string; iteration?: number }
+
+type StepContextBase = {
+  path: string
+  budget: Budget
+  scope: TemplateScope
+  services: RunServices
+  onText?: (chunk: string) => void
+}
+
+/**
+ * A step's event of `type`, its fields set one by one in the order a spread of `where` gives
+ * them (a spread per event costs more than the event's own fields).
+ */
+function stepEvent(type: string, where: StepWhere): Record<string, unknown> {
+  const event: Record<string, unknown> = { type, path: where.path, op: where.op }
+  if (where.saveAs !== undefined) event.saveAs = where.saveAs
+  if (where.iteration !== undefined) event.iteration = where.iteration
+  return event
 }

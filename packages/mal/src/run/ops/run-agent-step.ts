@@ -6,7 +6,7 @@ import {
   TrustTierTooLowError,
 } from '@baton/core'
 import { MaxDepthExceededError } from '@baton/subagents'
-import type { HostFile } from '../../host'
+import type { HostDelegateRequest, HostFile } from '../../host'
 import type { DelegateStep, TaskStep } from '../../plan'
 import { renderTemplate } from '../../template'
 import { checkTaskWorkspaceTools } from '../check-task-workspace-tools'
@@ -46,25 +46,19 @@ export async function runAgentStep(
   if (step.op === 'task' && step.workspace) {
     checkTaskWorkspaceTools({ agent, workspace: step.workspace, tools: step.tools })
   }
-  const request = {
-    agent,
-    prompt,
-    budget,
-    signal: budget.signal,
-    path,
-    ...(services.maxDepth === undefined ? {} : { maxDepth: services.maxDepth }),
-    ...(services.toolBatches ? { toolBatches: services.toolBatches } : {}),
-    // The agent and everything under it share the run's state (a custom host may ignore it).
-    conclave: services.conclave,
-    ...(onText
-      ? {
-          onDelta: (delta: AgentDelta) => {
-            if (delta.type === 'text-delta') onText(delta.text)
-          },
-        }
-      : {}),
-    ...(context.onToolCall ? { onToolCall: context.onToolCall } : {}),
+  // Set field by field, in the order the host has always seen them: a spread per optional
+  // field costs more than the request's own work.
+  const request: HostDelegateRequest = { agent, prompt, budget, signal: budget.signal, path }
+  if (services.maxDepth !== undefined) request.maxDepth = services.maxDepth
+  if (services.toolBatches) request.toolBatches = services.toolBatches
+  // The agent and everything under it share the run's state (a custom host may ignore it).
+  request.conclave = services.conclave
+  if (onText) {
+    request.onDelta = (delta: AgentDelta) => {
+      if (delta.type === 'text-delta') onText(delta.text)
+    }
   }
+  if (context.onToolCall) request.onToolCall = context.onToolCall
   const result =
     step.op === 'delegate'
       ? await services.host.delegate(request)
