@@ -1,4 +1,5 @@
 import { a2aCase } from './a2a/a2a-case'
+import { a2aPostgresCase } from './a2a/a2a-postgres-case'
 import { agentsListCase } from './agents-list/agents-list-case'
 import { browserWorkspacesCase } from './browser-workspaces/browser-workspaces-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
@@ -38,6 +39,7 @@ export const CASES: readonly BenchCase[] = [
   httpAgentCase,
   agentsListCase,
   a2aCase,
+  a2aPostgresCase,
   runsCase,
   scaleOutCase,
   serverMemoryCase,

@@ -19,6 +19,8 @@ export type LoadTestOptions = {
   headers?: Record<string, string>
   /** `[<id>]` in it becomes a fresh id per request. */
   body?: string
+  /** Added to the server process's environment (e.g. `BATON_BENCH_DATABASE_URL`). */
+  environment?: Record<string, string>
 }
 
 export type LoadTestResult = {
@@ -33,6 +35,8 @@ export type LoadTestResult = {
   queriesPerRequest?: number
   /** Its transactions (explicit, or a write committed alone) per 2xx answer. */
   transactionsPerRequest?: number
+  /** The server process's CPU (user + system) per 2xx answer, ms (Baton's servers only). */
+  cpuMsPerRequest?: number
   /** What the server said when it stopped (counts, settled work). */
   stopped?: Record<string, unknown>
 }
@@ -49,6 +53,7 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, serve, options.server], {
     cwd: benchDirectory,
     stdio: ['pipe', 'pipe', 'inherit'],
+    ...(options.environment ? { env: { ...process.env, ...options.environment } } : {}),
   })
   // The server's last line, written when told to stop: its query counts.
   let stopped: Record<string, unknown> | undefined
@@ -102,7 +107,9 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
       )
     }
     await stop(child)
-    const counts = stopped?.counts as { queries: number; transactions: number } | undefined
+    const counts = stopped?.counts as
+      | { queries: number; transactions: number; cpuMs?: number }
+      | undefined
     return {
       ...(counts
         ? {
@@ -110,6 +117,7 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
             transactionsPerRequest: counts.transactions / result['2xx'],
           }
         : {}),
+      ...(counts?.cpuMs !== undefined ? { cpuMsPerRequest: counts.cpuMs / result['2xx'] } : {}),
       ...(stopped ? { stopped } : {}),
       requestsPerSecond: result.requests.average,
       latencyMs: result.latency.average,

@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startCpuProfile } from '../measure/cpu-profile'
-import { installQueryCounter, type QueryCounter } from './count-queries'
+import { installQueryCounter, type QueryCounter, type QueryCounts } from './count-queries'
 import { longStreamModel } from './long-stream-model'
 import { startA2AReference } from './start-a2a-reference'
 import { startBatonServer } from './start-baton-server'
@@ -34,6 +34,9 @@ try {
     : undefined
   const server = await start()
   counter?.reset()
+  // The process's CPU from here to the stop (user + system): the cost of the load's work,
+  // steadier than requests/s on a machine that is shared.
+  const cpuAtStart = process.cpuUsage()
   // With --profile, the server profiles what it does under load, not its start.
   const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
   const stopProfile = profileDirectory ? await startCpuProfile() : undefined
@@ -48,8 +51,10 @@ try {
     // Work the load left queued (runs) is the load's too: counted once it has settled.
     const settled = counter && server.settle ? await server.settle(counter) : undefined
     if (counter) {
-      const counts = counter.read()
+      const counts: QueryCounts & { cpuMs?: number } = counter.read()
       counts.queries -= settled?.ownQueries ?? 0
+      const cpu = process.cpuUsage(cpuAtStart)
+      counts.cpuMs = (cpu.user + cpu.system) / 1000
       process.stdout.write(`${JSON.stringify({ counts, ...(settled ? { settled } : {}) })}\n`)
     }
     await stopProfile?.(path.join(profileDirectory!, 'server'), kind)

@@ -92,7 +92,8 @@ async function settleRuns(
 
 /**
  * The Baton server of apps/server, built in this process with `buildApp` on a throw-away
- * PGlite folder, the demo seeded, logs and rate limits off. Its model registry is told to
+ * PGlite folder (or the PostgreSQL database `BATON_BENCH_DATABASE_URL` names), the demo
+ * seeded, logs and rate limits off. Its model registry is told to
  * answer the seeded agents' `offline:` card models with the instant model (the server has
  * no option for extra providers).
  *
@@ -124,6 +125,10 @@ export async function startBatonServer(
     LOG_LEVEL: 'silent',
     BATON_RATE_LIMIT: '1000000000',
     BATON_SEED: 'false',
+    // The PostgreSQL rows: a database of a throw-away cluster the measuring process started.
+    ...(process.env.BATON_BENCH_DATABASE_URL
+      ? { DATABASE_URL: process.env.BATON_BENCH_DATABASE_URL }
+      : {}),
   })
   const app = await buildApp({ settings, logger: false })
   await seedDemo(app.baton)

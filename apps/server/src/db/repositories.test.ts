@@ -1,4 +1,5 @@
 import { Agent, AgentSwarm } from '@baton/core'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
 import { openTestRepositories } from '../__fixtures__/test-database'
@@ -267,5 +268,26 @@ describe.each(backends)('repositories on %s', (backend) => {
     await memory.clear('scope-a')
     expect(await memory.read('scope-a')).toEqual([])
     expect(await memory.read('scope-b')).toHaveLength(1)
+  })
+
+  it("reads a scope's newest memory entries from an index, without sorting the scope's history", async () => {
+    // The read of `createDatabaseMemoryStore`: a busy agent's history must not be sorted at
+    // each message. Scans that need a sort are priced out so that the planner shows the index
+    // it can use even on a table this small (with an index on `scope` alone, it must sort).
+    const plan = await opened.db.transaction().execute(async (transaction) => {
+      await sql`set local enable_seqscan = off`.execute(transaction)
+      await sql`set local enable_bitmapscan = off`.execute(transaction)
+      await sql`set local enable_sort = off`.execute(transaction)
+      return transaction
+        .selectFrom('memory_entries')
+        .select('entry')
+        .where('scope', '=', 'scope-b')
+        .orderBy('id', 'desc')
+        .limit(20)
+        .explain()
+    })
+    const text = plan.map((row) => Object.values(row).join(' ')).join('\n')
+    expect(text).toContain('memory_entries_scope_id')
+    expect(text).not.toMatch(/\bSort\b/)
   })
 })

@@ -1,6 +1,7 @@
 import type { MemoryEntry } from '@baton/core'
 import { describe, expect, it } from 'vitest'
 import { countedTestDatabase } from '../__fixtures__/count-queries'
+import { createGroupCommit } from '../db/group-commit'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { cacheMemoryStore } from './cache-memory-store'
 
@@ -64,6 +65,52 @@ describe('cacheMemoryStore', () => {
     expect(read.length).toBeGreaterThanOrEqual(2)
     const truth = contents(await createDatabaseMemoryStore(database.opened.db).read('busy'))
     expect(contents(await memory.read('busy'))).toEqual(truth)
+  })
+
+  it('keeps its copy through appends that overlap when the store commits them in order (the group commit)', async () => {
+    const writer = createGroupCommit(database.counter.db)
+    const { memory } = cacheMemoryStore(
+      createDatabaseMemoryStore(database.counter.db, { writer }),
+      { appendsInOrder: true },
+    )
+    await memory.read('ordered', { limit: 3 })
+    const beforeAppends = database.counter.queries()
+    // Ten at once, as ten A2A requests for one agent: one turn of the writer.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) => memory.append('ordered', [note(`m${index}`)])),
+    )
+    expect(database.counter.queries()).toBe(beforeAppends + 1)
+    expect(contents(await memory.read('ordered', { limit: 3 }))).toEqual(['m7', 'm8', 'm9'])
+    expect(database.counter.queries()).toBe(beforeAppends + 1)
+    const truth = await createDatabaseMemoryStore(database.opened.db).read('ordered', { limit: 3 })
+    expect(contents(truth)).toEqual(['m7', 'm8', 'm9'])
+  })
+
+  it('drops the copy when one of the appends in order fails, even if the others are stored', async () => {
+    const writer = createGroupCommit(database.counter.db)
+    const stored = createDatabaseMemoryStore(database.counter.db, { writer })
+    // A store whose append of "lost" commits and then fails (a connection lost before the
+    // answer): the copy cannot know whether it is there.
+    const { memory } = cacheMemoryStore(
+      {
+        ...stored,
+        async append(scope, entries) {
+          await stored.append(scope, entries)
+          if (entries.some((entry) => entry.content === 'lost')) throw new Error('answer lost')
+        },
+      },
+      { appendsInOrder: true },
+    )
+    await memory.read('faulty')
+    const results = await Promise.allSettled([
+      memory.append('faulty', [note('first')]),
+      memory.append('faulty', [note('lost')]),
+      memory.append('faulty', [note('last')]),
+    ])
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    const beforeRead = database.counter.queries()
+    expect(contents(await memory.read('faulty'))).toEqual(['first', 'lost', 'last'])
+    expect(database.counter.queries()).toBe(beforeRead + 1)
   })
 
   it('forgets a copy after its time to live', async () => {

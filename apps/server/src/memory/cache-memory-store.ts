@@ -9,11 +9,16 @@ export type CachedMemoryStore = {
 
 type Kept = { entries: MemoryEntry[]; limit: number; complete: boolean; expiresAt: number }
 
+/** An append in flight, in a scope's queue of them (`appendsInOrder`). */
+type Pending = { entries: MemoryEntry[]; before: Kept | undefined; outcome?: 'stored' | 'failed' }
+
 /**
  * An agent's memory read from this process's copy while nobody changed it: the read before
  * an agent's model call costs no statement. What this process appends is added to its copy
  * (one append of a scope at a time; two at once drop the copy, since their order in the
- * database is not known here); every write is then announced through `onWrite` (scaled out,
+ * database is not known here, unless the store commits appends in the order they are asked
+ * for: `appendsInOrder`, as the process's group commit does); every write is then announced
+ * through `onWrite` (scaled out,
  * on the registry's invalidation channel), and every other process drops its copy when the
  * announcement arrives (`invalidate`). A copy is kept at most `ttlMs`, the bound on staleness
  * if an announcement is lost (Redis down).
@@ -29,6 +34,12 @@ export function cacheMemoryStore(
     ttlMs?: number
     maxScopes?: number
     now?: () => number
+    /**
+     * The store commits the appends of a scope in the order they are asked for (one writer
+     * that takes them in turn: `db/group-commit.ts`), so appends that overlap are added to
+     * the copy in that order instead of dropping it.
+     */
+    appendsInOrder?: boolean
   } = {},
 ): CachedMemoryStore {
   const ttlMs = options.ttlMs ?? 30_000
@@ -36,6 +47,8 @@ export function cacheMemoryStore(
   const now = options.now ?? Date.now
   const kept = new Map<string, Kept>()
   const writing = new Map<string, number>()
+  // With appendsInOrder: each scope's appends in flight, oldest first.
+  const inOrder = new Map<string, Pending[]>()
   // Bumped by every change, so a read that started before it does not keep what it read.
   let generation = 0
   const invalidate = (scope?: string) => {
@@ -54,6 +67,28 @@ export function cacheMemoryStore(
     if (left === 0) writing.delete(scope)
     else writing.set(scope, left)
     return left === 0
+  }
+
+  const queue = (scope: string, pending: Pending): Pending => {
+    const queued = inOrder.get(scope)
+    if (queued) queued.push(pending)
+    else inOrder.set(scope, [pending])
+    return pending
+  }
+  // Adds to the copy what the appends that have ended store, oldest first; an append still
+  // in flight holds back those after it, so the copy keeps the database's order.
+  const applyInOrder = (scope: string) => {
+    const queued = inOrder.get(scope) ?? []
+    while (queued[0]?.outcome) {
+      const { outcome, entries, before } = queued.shift()!
+      const copy = kept.get(scope)
+      if (!copy) continue
+      // A failed append may still have committed; a copy that is not the one the append
+      // started from (dropped and read again since) may hold it already.
+      if (outcome === 'stored' && copy === before) addTo(copy, entries)
+      else kept.delete(scope)
+    }
+    if (queued.length === 0) inOrder.delete(scope)
   }
 
   const memory: MemoryStore = {
@@ -82,6 +117,8 @@ export function cacheMemoryStore(
       generation += 1
       const before = kept.get(scope)
       startWrite(scope)
+      // Queued before the store is called: the store takes its appends in this same order.
+      const pending = options.appendsInOrder ? queue(scope, { entries, before }) : undefined
       let alone = false
       let stored = false
       try {
@@ -89,18 +126,17 @@ export function cacheMemoryStore(
         stored = true
       } finally {
         const last = endWrite(scope)
-        // A failed append may still have committed: the copy is not trusted after it.
-        alone = stored && last && before !== undefined && kept.get(scope) === before
-        // Another write of this scope overlapped this one: their order is the database's.
-        if (!alone) kept.delete(scope)
-      }
-      if (alone && before) {
-        before.entries.push(...entries)
-        if (before.entries.length > before.limit) {
-          before.entries.splice(0, before.entries.length - before.limit)
-          before.complete = false
+        if (pending) {
+          pending.outcome = stored ? 'stored' : 'failed'
+          applyInOrder(scope)
+        } else {
+          // A failed append may still have committed: the copy is not trusted after it.
+          alone = stored && last && before !== undefined && kept.get(scope) === before
+          // Another write of this scope overlapped this one: their order is the database's.
+          if (!alone) kept.delete(scope)
         }
       }
+      if (alone && before) addTo(before, entries)
       await announce(scope)
     },
     async clear(scope) {
@@ -116,4 +152,13 @@ export function cacheMemoryStore(
     },
   }
   return { memory, invalidate }
+}
+
+/** Adds entries a write stored to the copy, keeping at most the copy's limit of them. */
+function addTo(copy: Kept, entries: MemoryEntry[]): void {
+  copy.entries.push(...entries)
+  if (copy.entries.length > copy.limit) {
+    copy.entries.splice(0, copy.entries.length - copy.limit)
+    copy.complete = false
+  }
 }

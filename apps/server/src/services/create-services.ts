@@ -90,6 +90,8 @@ export async function createServices(
   const cachedMemory = cacheMemoryStore(createDatabaseMemoryStore(db, { writer }), {
     // Awaited: the write is known to other processes before the run that made it goes on.
     onWrite: (scope) => announce(memoryTopic, scope),
+    // Its appends go through the writer, which commits them in the order they come.
+    appendsInOrder: true,
   })
   const repositories = { ...stored, agents: listing.agents, swarms: swarms.swarms }
   // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are

@@ -1,7 +1,8 @@
+import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { loadTest } from '../../measure'
 import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
-import type { Subjects } from '../types'
+import type { Size, Subjects } from '../types'
 
 // A v1.0 JSON-RPC SendMessage with a fresh message id per request.
 const body = JSON.stringify({
@@ -12,19 +13,21 @@ const body = JSON.stringify({
 })
 const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' }
 
+async function reference(size: Size) {
+  const result = await loadTest({
+    server: 'a2a-reference',
+    path: 'a2a',
+    seconds: loadSeconds(size),
+    method: 'POST',
+    headers,
+    body,
+  })
+  return loadFigure(result)
+}
+
 /** The same request to each server, one server at a time. */
 export const a2aSubjects: Subjects = {
-  async bare(size) {
-    const result = await loadTest({
-      server: 'a2a-reference',
-      path: 'a2a',
-      seconds: loadSeconds(size),
-      method: 'POST',
-      headers,
-      body,
-    })
-    return loadFigure(result)
-  },
+  bare: reference,
 
   async baton(size) {
     const result = await loadTest({
@@ -36,5 +39,34 @@ export const a2aSubjects: Subjects = {
       body,
     })
     return loadFigure(result, 'message')
+  },
+}
+
+/**
+ * The same, with Baton's server on a database of a throw-away PostgreSQL cluster started here
+ * on 127.0.0.1 (a free port; as the `postgres` user when run as root), as the scale-out row
+ * and the server's PostgreSQL tests start theirs.
+ */
+export const a2aPostgresSubjects: Subjects = {
+  bare: reference,
+
+  async baton(size) {
+    const bin = findPostgresBinaries()
+    if (!bin) throw new Error('skipped: PostgreSQL binaries not found (apt-get install postgresql)')
+    const postgres = await startPostgres(bin)
+    try {
+      const result = await loadTest({
+        server: 'baton',
+        path: 'a2a',
+        seconds: loadSeconds(size),
+        method: 'POST',
+        headers,
+        body,
+        environment: { BATON_BENCH_DATABASE_URL: await postgres.createDatabase() },
+      })
+      return loadFigure(result, 'message')
+    } finally {
+      await postgres.stop()
+    }
   },
 }

@@ -11,11 +11,15 @@ import type { Figure } from '../types'
  */
 export function loadFigure(result: LoadTestResult, per = 'request'): Figure {
   const counted = result.queriesPerRequest !== undefined
+  const cpu =
+    result.cpuMsPerRequest !== undefined
+      ? `, ${formatNumber(result.cpuMsPerRequest)} ms of server CPU`
+      : ''
   return {
     value: result.requestsPerSecond,
     ...(counted
       ? {
-          text: `${formatNumber(result.requestsPerSecond)} (${formatNumber(result.queriesPerRequest!)} queries, ${formatNumber(result.transactionsPerRequest!)} transactions per ${per}; p99 ${formatNumber(result.p99Ms)} ms)`,
+          text: `${formatNumber(result.requestsPerSecond)} (${formatNumber(result.queriesPerRequest!)} queries, ${formatNumber(result.transactionsPerRequest!)} transactions${cpu} per ${per}; p99 ${formatNumber(result.p99Ms)} ms)`,
         }
       : {}),
     details: {
@@ -28,6 +32,7 @@ export function loadFigure(result: LoadTestResult, per = 'request'): Figure {
             transactionsPerRequest: result.transactionsPerRequest!,
           }
         : {}),
+      ...(result.cpuMsPerRequest !== undefined ? { cpuMsPerRequest: result.cpuMsPerRequest } : {}),
       ...(result.model ? { model: result.model } : {}),
       ...(result.stopped?.settled ? { settled: JSON.stringify(result.stopped.settled) } : {}),
     },

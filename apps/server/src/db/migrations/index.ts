@@ -14,6 +14,7 @@ import * as runtimeSecrets from './0014-runtime-secrets'
 import * as swarmOwners from './0015-swarm-owners'
 import * as runFiles from './0016-run-files'
 import * as ledgerConversation from './0017-ledger-conversation'
+import * as memoryEntriesNewest from './0018-memory-entries-newest'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0015-swarm-owners': swarmOwners,
   '0016-run-files': runFiles,
   '0017-ledger-conversation': ledgerConversation,
+  '0018-memory-entries-newest': memoryEntriesNewest,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
