@@ -17,14 +17,30 @@ export type WriteChannel<Item> = {
    * them alone when the turn failed for a reason that is not the database's (a constraint), so
    * it must have no effect outside the database.
    */
-  store(executor: WriteExecutor, items: Item[]): Promise<void>
+  // biome-ignore lint/suspicious/noConfusingVoidType: a channel that refuses nothing answers nothing
+  store(executor: WriteExecutor, items: Item[]): Promise<void | Refusals>
   /**
    * The one statement `store` sends for `items` (an insert), not run: a turn whose channels
    * all have one is sent as ONE statement (the others as data-modifying `with` clauses of the
-   * last), which commits alone, atomically, with no `begin` and `commit` around it.
+   * last), which commits alone, atomically, with no `begin` and `commit` around it. Undefined
+   * when these items need `store` (the turn is then a transaction).
    */
-  statement?(db: Kysely<Database>, items: Item[]): Compilable
+  statement?(db: Kysely<Database>, items: Item[]): Compilable | undefined
+  /**
+   * For a channel whose writes may be refused without failing the turn (a fenced write that
+   * found its row no longer held, and so wrote nothing): reads its statement's answer (`rows`)
+   * and says which items were refused. Its statement is the turn's last (the rows the
+   * database answers are the last statement's), and may itself begin with `with`; its `store`
+   * answers the same refusals.
+   */
+  refusals?(rows: unknown[], items: Item[]): Refusals
 }
+
+/**
+ * Per item of a channel's turn: undefined when it was stored, or the error its caller gets
+ * (it was refused and nothing of it was written; the turn's other writes are committed).
+ */
+export type Refusals = (Error | undefined)[]
 
 type Entry = {
   channel: WriteChannel<unknown> | undefined
@@ -101,7 +117,11 @@ export function createGroupCommit(
       for (const entry of entries) await commitTurn([entry])
       return
     }
-    for (const [index, entry] of entries.entries()) entry.resolve(results[index])
+    for (const [index, entry] of entries.entries()) {
+      const outcome = results[index]
+      if (outcome instanceof Refused) entry.reject(outcome.error)
+      else entry.resolve(outcome)
+    }
   }
 
   return {
@@ -117,6 +137,11 @@ export function createGroupCommit(
   }
 }
 
+/** A write its channel refused (see `WriteChannel.refusals`): its caller gets `error`. */
+class Refused {
+  constructor(readonly error: Error) {}
+}
+
 /** Stores one turn's entries: one statement per channel, in a transaction unless one suffices. */
 async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]> {
   const groups = new Map<WriteChannel<unknown> | Entry, Entry[]>()
@@ -127,22 +152,42 @@ async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]>
     else groups.set(key, [entry])
   }
   const channels = [...groups].flatMap(([key, group]) =>
-    'store' in key ? [{ channel: key, items: group.map((entry) => entry.item) }] : [],
+    'store' in key ? [{ channel: key, group, items: group.map((entry) => entry.item) }] : [],
   )
-  if (channels.length === groups.size && channels.every(({ channel }) => channel.statement)) {
-    await db.executeQuery(
-      oneStatement(channels.map(({ channel, items }) => channel.statement!(db, items).compile())),
-    )
-    return entries.map(() => undefined)
-  }
   const results = new Map<Entry, unknown>()
+  const refuse = (group: Entry[], refusals: Refusals | undefined) => {
+    if (!refusals) return
+    for (const [index, error] of refusals.entries()) {
+      if (error) results.set(group[index]!, new Refused(error))
+    }
+  }
+  const answering = channels.filter(({ channel }) => channel.refusals)
+  if (
+    channels.length === groups.size &&
+    answering.length <= 1 &&
+    channels.every(({ channel }) => channel.statement)
+  ) {
+    // The channel that reads the statement's answer goes last; the order of a statement's
+    // `with` clauses changes nothing (they run in one snapshot).
+    const ordered = [...channels.filter(({ channel }) => !channel.refusals), ...answering]
+    const statements = ordered.map(({ channel, items }) => channel.statement!(db, items))
+    if (statements.every((statement) => statement !== undefined)) {
+      const { rows } = await db.executeQuery(
+        oneStatement(statements.map((statement) => statement.compile())),
+      )
+      for (const { channel, group, items } of answering)
+        refuse(group, channel.refusals!(rows, items))
+      return entries.map((entry) => results.get(entry))
+    }
+  }
   await db.transaction().execute(async (transaction) => {
     for (const [key, group] of groups) {
       if ('store' in key) {
-        await key.store(
+        const refusals = await key.store(
           transaction,
           group.map((entry) => entry.item),
         )
+        refuse(group, refusals ?? undefined)
       } else if (key.work) {
         results.set(key, await key.work(transaction))
       }
@@ -166,6 +211,10 @@ function oneStatement(queries: CompiledQuery[]): CompiledQuery {
   })
   const last = texts.pop()!
   const clauses = texts.map((text, index) => `w${index} as (${text})`).join(', ')
+  // A last statement with `with` clauses of its own continues the list.
+  const withOwn = /^\s*with\s/i.exec(last)
+  if (withOwn)
+    return CompiledQuery.raw(`with ${clauses}, ${last.slice(withOwn[0].length)}`, parameters)
   return CompiledQuery.raw(`with ${clauses} ${last}`, parameters)
 }
 

@@ -29,8 +29,8 @@ export type Repositories = {
 }
 
 /**
- * Every repository over one database; the ledger's records and the bus's envelopes go through
- * the process's group commit when one is given.
+ * Every repository over one database; the ledger's records, the bus's envelopes and the
+ * runs' writes go through the process's group commit when one is given.
  *
  * @example
  * const repositories = createRepositories(db, createGroupCommit(db))
@@ -40,7 +40,7 @@ export function createRepositories(db: Kysely<Database>, writer?: GroupCommit): 
     agents: createAgentsRepository(db),
     swarms: createSwarmsRepository(db),
     plans: createPlansRepository(db),
-    runs: createRunsRepository(db),
+    runs: createRunsRepository(db, writer),
     runFiles: createRunFilesRepository(db),
     ledger: createLedgerRepository(db, writer),
     messages: createMessagesRepository(db, writer),

@@ -1,11 +1,9 @@
-import { type Kysely, sql } from 'kysely'
-import { RunTakenOverError } from '../scale/run-taken-over-error'
+import type { Kysely } from 'kysely'
 import type { Database, StoredUsage } from './database'
+import type { GroupCommit } from './group-commit'
 import type { LedgerEntry } from './ledger-repository'
-import { eventRows, heldBy, ledgerRows, stepRows } from './run-write-rows'
+import { storeRunWrite } from './run-writes'
 import type { RunStatus, StoredStep } from './stored-run'
-
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
 
 /**
  * What an executor commits: each finished top-level step with the state the run continues
@@ -15,7 +13,7 @@ const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
  * const commits = createRunCommitsRepository(db)
  * await commits.commitStep({ runId, step, events: [], state, usage, usageByWallet, executedBy })
  */
-export function createRunCommitsRepository(db: Kysely<Database>) {
+export function createRunCommitsRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
     /**
      * Commits one finished top-level step: its row, its event(s), its ledger entries (if the
@@ -33,22 +31,19 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
       /** Commit only while this process holds the running run (see `claim`). */
       executedBy?: string
     }): Promise<void> {
-      // One statement, no explicit transaction: the run's row is updated only while this
-      // process holds it (a takeover's claim waits for the row, or this sees the claim and
-      // updates nothing), and the step, its events and its ledger rows are inserted only if
-      // the row was. All of it commits at once, or none of it.
-      const { rows } = await sql<{ held: number }>`
-        with held as materialized (
-          update runs set state = ${json(input.state)}, usage = ${json(input.usage)},
-            usage_by_wallet = ${json(input.usageByWallet)}, updated_at = ${new Date()}
-          where id = ${input.runId} ${heldBy(input.executedBy)}
-          returning id
-        )${stepRows(input.runId, [input.step])}${eventRows(input.runId, input.events)}${ledgerRows(
-          input.runId,
-          input.ledger ?? [],
-        )}
-        select count(*)::integer as held from held`.execute(db)
-      assertWritten(rows[0]?.held, input)
+      // One statement, no explicit transaction (through the group commit, the statement of
+      // every run's writes in its turn): the run's row is updated only while this process
+      // holds it (a takeover's claim waits for the row, or this sees the claim and updates
+      // nothing), and the step, its events and its ledger rows are inserted only if the row
+      // was. All of it commits at once, or none of it.
+      await storeRunWrite(db, writer, {
+        runId: input.runId,
+        ...(input.executedBy ? { executedBy: input.executedBy } : {}),
+        update: { state: input.state, usage: input.usage, usageByWallet: input.usageByWallet },
+        steps: [input.step],
+        events: input.events,
+        ledger: input.ledger ?? [],
+      })
     },
 
     /** Records how a run ended (or paused), with its remaining ledger entries. */
@@ -70,20 +65,24 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
       executedBy?: string
     }): Promise<void> {
       // One statement, fenced as `commitStep` is.
-      const { rows } = await sql<{ held: number }>`
-        with held as materialized (
-          update runs set status = ${input.status}, output = ${json(input.output ?? null)},
-            error = ${json(input.error)}, usage = ${json(input.usage)},
-            usage_by_wallet = ${json(input.usageByWallet)}, state = ${json(input.state)},
-            question = ${input.question}, updated_at = ${new Date()}
-          where id = ${input.runId} ${heldBy(input.executedBy)}
-          returning id
-        )${stepRows(input.runId, input.steps ?? [])}${eventRows(input.runId, input.events ?? [])}${ledgerRows(
-          input.runId,
-          input.ledger ?? [],
-        )}
-        select count(*)::integer as held from held`.execute(db)
-      assertWritten(rows[0]?.held, input)
+      await storeRunWrite(db, writer, {
+        runId: input.runId,
+        ...(input.executedBy ? { executedBy: input.executedBy } : {}),
+        update: {
+          state: input.state,
+          usage: input.usage,
+          usageByWallet: input.usageByWallet,
+          end: {
+            status: input.status,
+            output: input.output ?? null,
+            error: input.error,
+            question: input.question,
+          },
+        },
+        steps: input.steps ?? [],
+        events: input.events ?? [],
+        ledger: input.ledger ?? [],
+      })
     },
 
     async steps(runId: string): Promise<StoredStep[]> {
@@ -105,12 +104,5 @@ export function createRunCommitsRepository(db: Kysely<Database>) {
         finishedAt: new Date(row.finished_at).toISOString(),
       }))
     },
-  }
-}
-
-// A fenced write that found its run no longer held wrote nothing: the caller is told.
-function assertWritten(held: number | undefined, input: { runId: string; executedBy?: string }) {
-  if (input.executedBy && !held) {
-    throw new RunTakenOverError({ runId: input.runId, executedBy: input.executedBy })
   }
 }

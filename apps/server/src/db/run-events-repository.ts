@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely'
-import { RunTakenOverError } from '../scale/run-taken-over-error'
+import type { Kysely } from 'kysely'
 import type { Database } from './database'
-import { eventRows } from './run-write-rows'
+import type { GroupCommit } from './group-commit'
+import { storeRunWrite } from './run-writes'
 import type { StoredEvent } from './stored-run'
 
 /**
@@ -12,7 +12,7 @@ import type { StoredEvent } from './stored-run'
  * const events = createRunEventsRepository(db)
  * await events.appendEvents(runId, [{ sequence: 0, type: 'run-start' }])
  */
-export function createRunEventsRepository(db: Kysely<Database>) {
+export function createRunEventsRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
     /** Forgets events from `sequence` on (a resumed run emits them again). */
     async dropEventsFrom(runId: string, sequence: number): Promise<void> {
@@ -49,16 +49,10 @@ export function createRunEventsRepository(db: Kysely<Database>) {
           .execute()
         return
       }
-      // One statement: the run's row locked while this process holds it (a takeover's claim
-      // waits for it, or this sees the claim and locks nothing), the events inserted only then.
-      const { rows } = await sql<{ held: number }>`
-        with held as materialized (
-          select id from runs
-          where id = ${runId} and status = 'running' and executed_by = ${executedBy}
-          for update
-        )${eventRows(runId, events)}
-        select count(*)::integer as held from held`.execute(db)
-      if (!rows[0]?.held) throw new RunTakenOverError({ runId, executedBy })
+      // One statement (through the group commit, with every run's writes of its turn): the
+      // run's row locked while this process holds it (a takeover's claim waits for it, or this
+      // sees the claim and locks nothing), the events inserted only then.
+      await storeRunWrite(db, writer, { runId, executedBy, steps: [], events, ledger: [] })
     },
 
     /** Events after `afterSequence` (all of them when it is -1), in order. */

@@ -1,8 +1,21 @@
-import { type Kysely, sql } from 'kysely'
-import type { Database, StoredUsage } from './database'
+import { type Insertable, type Kysely, sql } from 'kysely'
+import type { Database, RunsTable, StoredUsage } from './database'
+import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
 import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
+
+const insertRuns = (executor: WriteExecutor, rows: Insertable<RunsTable>[]) =>
+  executor.insertInto('runs').values(rows)
+
+/** New runs accepted while the writer's previous turn was at the database: one insert. */
+const runInserts: WriteChannel<Insertable<RunsTable>> = {
+  name: 'run inserts',
+  statement: insertRuns,
+  async store(executor, rows) {
+    await insertRuns(executor, rows).execute()
+  },
+}
 
 /**
  * The runs' own rows: a run stored, found, listed, set to a status, claimed by the process
@@ -12,7 +25,7 @@ const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
  * const records = createRunRecordsRepository(db)
  * await records.create({ id, kind: 'plan', plan, inputs })
  */
-export function createRunRecordsRepository(db: Kysely<Database>) {
+export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
     async create(run: {
       id: string
@@ -24,24 +37,25 @@ export function createRunRecordsRepository(db: Kysely<Database>) {
       /** The principal that starts it (default `anonymous`). */
       owner?: string
     }): Promise<void> {
-      await db
-        .insertInto('runs')
-        .values({
-          id: run.id,
-          kind: run.kind,
-          swarm_id: run.swarmId ?? null,
-          plan: JSON.stringify(run.plan),
-          inputs: JSON.stringify(run.inputs),
-          budget: JSON.stringify(run.budget ?? null),
-          status: 'queued',
-          output: JSON.stringify(null),
-          error: JSON.stringify(null),
-          usage: JSON.stringify(zero),
-          usage_by_wallet: JSON.stringify({}),
-          state: JSON.stringify(null),
-          owner: run.owner ?? 'anonymous',
-        })
-        .execute()
+      // Through the process's group commit when it has one: the runs accepted together are one
+      // insert, and each request is answered once its run is committed.
+      const row: Insertable<RunsTable> = {
+        id: run.id,
+        kind: run.kind,
+        swarm_id: run.swarmId ?? null,
+        plan: JSON.stringify(run.plan),
+        inputs: JSON.stringify(run.inputs),
+        budget: JSON.stringify(run.budget ?? null),
+        status: 'queued',
+        output: JSON.stringify(null),
+        error: JSON.stringify(null),
+        usage: JSON.stringify(zero),
+        usage_by_wallet: JSON.stringify({}),
+        state: JSON.stringify(null),
+        owner: run.owner ?? 'anonymous',
+      }
+      if (writer) return writer.write(runInserts, row)
+      await insertRuns(db, [row]).execute()
     },
 
     async find(id: string): Promise<StoredRun | undefined> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './database'
+import type { GroupCommit } from './group-commit'
 import { createRunCommitsRepository } from './run-commits-repository'
 import { createRunEventsRepository } from './run-events-repository'
 import { createRunRecordsRepository } from './run-records-repository'
@@ -16,19 +17,20 @@ export {
 
 /**
  * Runs, their finished steps and their events. A finished step, its event, its ledger
- * entries and the run's new state are written in one transaction (`commitStep`), so a crash
- * leaves either all of them or none.
+ * entries and the run's new state are written in one statement (`commitStep`), so a crash
+ * leaves either all of them or none; with the process's group commit, new runs and the fenced
+ * writes of every run go to the database together, one statement per turn of the writer.
  *
  * @example
  * const runs = createRunsRepository(db)
  * await runs.create({ id, kind: 'plan', plan, inputs })
  */
-export function createRunsRepository(db: Kysely<Database>) {
+export function createRunsRepository(db: Kysely<Database>, writer?: GroupCommit) {
   return {
-    ...createRunRecordsRepository(db),
+    ...createRunRecordsRepository(db, writer),
     ...createRunRecoveryRepository(db),
-    ...createRunEventsRepository(db),
-    ...createRunCommitsRepository(db),
+    ...createRunEventsRepository(db, writer),
+    ...createRunCommitsRepository(db, writer),
   }
 }
 

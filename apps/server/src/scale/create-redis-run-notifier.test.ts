@@ -12,9 +12,11 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
   let server: RedisServer
   const connections: Redis[] = []
   const notifiers: RedisRunNotifier[] = []
+  const subscribers = new Map<string, Redis>()
   const notifier = async (origin: string) => {
     const publisher = new Redis(server.url)
     const subscriber = new Redis(server.url)
+    subscribers.set(origin, subscriber)
     connections.push(publisher, subscriber)
     const made = await createRedisRunNotifier({
       publisher,
@@ -61,5 +63,40 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     expect(reading.textSoFar('run-1').map((each) => each.text)).toEqual(['Hello, "world"\n'])
     reading.forget('run-1')
     expect(reading.textSoFar('run-1')).toEqual([])
+  })
+
+  it("wakes a reader of a run in another process, and sends a run's notices to no process that does not read it", async () => {
+    const executing = await notifier('host-c:3')
+    const reading = await notifier('host-d:4')
+    // A third process, which reads nothing of the run.
+    await notifier('host-e:5')
+    const received = (origin: string) => {
+      const messages: string[] = []
+      subscribers.get(origin)!.on('message', (channel: string) => messages.push(channel))
+      return messages
+    }
+    const atReader = received('host-d:4')
+    const atIdle = received('host-e:5')
+    let woken = 0
+    const off = reading.listen('run-2', () => {
+      woken += 1
+    })
+    // The subscription is on its way: a notice is sent until the reader has one.
+    await waitFor(() => {
+      executing.notify('run-2')
+      return woken > 0 ? true : undefined
+    })
+    expect(atReader.every((channel) => channel === 'test:run-events:run-2')).toBe(true)
+    expect(atIdle).toEqual([])
+
+    // Once the reader has gone, its process is sent nothing more of the run either.
+    off()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const before = atReader.length
+    executing.notify('run-2')
+    executing.notify('run-2')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(atReader.length).toBe(before)
+    expect(woken).toBeGreaterThan(0)
   })
 })

@@ -26,7 +26,12 @@ export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
  * A run notifier shared by every process: a run's new events, stored in PostgreSQL by the
  * process executing it, wake SSE readers in every other process through Redis pub/sub. Readers
  * read the events from the database, so `Last-Event-ID` stays exact whoever executes the run.
- * A run's live-only events (a step's streamed text) travel through the same channel, whole.
+ * A notice goes to the run's own channel (`<channel>:<run id>`), which a process subscribes to
+ * only while it has a reader of that run: a process with none receives nothing, so a notice
+ * costs the processes that do not read the run nothing (with every process receiving every
+ * run's notices, each worker added cost every other one CPU per run). A run's live-only
+ * events (a step's streamed text) travel whole through the shared channel, which every
+ * process follows, so a reader who joins late anywhere is given the text so far.
  *
  * @example
  * const notifier = await createRedisRunNotifier({ publisher, subscriber, channel: 'baton:run-events', origin: 'host:42' })
@@ -38,8 +43,12 @@ export async function createRedisRunNotifier(
   const local = createRunNotifier()
   const listened = new Map<string, number>()
   const prefix = `${options.origin}\n`
+  const runChannel = `${options.channel}:`
   options.subscriber.on('message', (channel: string, message: string) => {
-    if (channel !== options.channel || message.startsWith(prefix)) return
+    if (message.startsWith(prefix)) return
+    // A notice on a run's channel: the channel names the run.
+    if (channel.startsWith(runChannel)) return local.notify(channel.slice(runChannel.length))
+    if (channel !== options.channel) return
     const body = message.slice(message.indexOf('\n') + 1)
     // A live-only event (a step's streamed text) travels whole; a notice is a run id.
     if (body.startsWith(DELTA_MARK)) {
@@ -60,18 +69,24 @@ export async function createRedisRunNotifier(
 
   return {
     listen(runId, listener) {
-      listened.set(runId, (listened.get(runId) ?? 0) + 1)
+      const count = listened.get(runId) ?? 0
+      listened.set(runId, count + 1)
+      // A notice missed while the subscription is on its way is made up for by the sweep (and
+      // the reader reads the stored events once it listens); ioredis subscribes again after a
+      // reconnect.
+      if (count === 0) options.subscriber.subscribe(`${runChannel}${runId}`).catch(() => {})
       const off = local.listen(runId, listener)
       return () => {
         off()
-        const count = (listened.get(runId) ?? 1) - 1
-        if (count > 0) listened.set(runId, count)
-        else listened.delete(runId)
+        const left = (listened.get(runId) ?? 1) - 1
+        if (left > 0) return void listened.set(runId, left)
+        listened.delete(runId)
+        options.subscriber.unsubscribe(`${runChannel}${runId}`).catch(() => {})
       }
     },
     notify(runId) {
       local.notify(runId)
-      options.publisher.publish(options.channel, `${prefix}${runId}`).catch(() => {
+      options.publisher.publish(`${runChannel}${runId}`, prefix).catch(() => {
         // Redis is down: readers elsewhere catch up at their next sweep.
       })
     },
