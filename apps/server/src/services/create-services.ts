@@ -236,6 +236,7 @@ export async function createServices(
     repositories,
     registry,
     registryAnswers,
+    agentPages: listing.page,
     bus,
     agentHost,
     conclave,
