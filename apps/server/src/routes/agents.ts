@@ -1,6 +1,7 @@
 import { Agent, parseWallet, parseWith } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { checkMemoryScope } from '../registry/check-memory-scope'
 import { registryIdOf } from '../registry/registry-id'
@@ -58,7 +59,7 @@ const conflictOnTakenId = (id: string) => (error: unknown) => {
  * and soft revocation signed by the creator, and a list with filters and pages.
  */
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { repositories, registry, db, settings, runtime } = app.baton
+  const { repositories, registry, db, settings, runtime, agentPages } = app.baton
   const registryId = registryIdOf({
     registryId: settings.registryId,
     runtimeAddress: runtime.address,
@@ -151,21 +152,28 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/agents',
-    // The directory is public, whatever BATON_PUBLIC_READS says (docs/security.md).
+    // The directory is public, whatever BATON_PUBLIC_READS says (docs/security.md). Its pages
+    // are kept serialised until an agent changes (`agentPages`), and answered with the headers
+    // of such answers instead of helmet's (see `cachedJsonHeaders`); the rate limit, the
+    // foreign-origin check and the metrics apply as to every route.
     {
+      helmet: false,
       config: { access: 'public' },
       schema: { tags: ['agents'], summary: 'List agents', querystring: ListQuery },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit, offset, capability, type, text } = request.query
-      const { agents, total } = await repositories.agents.list({
+      const { body, etag } = await agentPages({
         limit,
         offset,
         ...(capability ? { capability } : {}),
         ...(type ? { type } : {}),
         ...(text ? { text } : {}),
       })
-      return { agents, total, limit, offset }
+      reply.headers(cachedJsonHeaders)
+      reply.header('etag', etag)
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+      return reply.send(body)
     },
   )
 

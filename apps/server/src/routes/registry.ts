@@ -1,23 +1,8 @@
 import { BatonError, parseWallet } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { NotFoundError } from '../http/http-errors'
 import { WalletParams } from './schemas'
-
-/**
- * The headers of the registry's answers, in place of helmet's dozen: this route answers JSON
- * to other servers and scripts, never a document a browser renders, so what protects a page
- * (framing, referrer, COOP, DNS prefetch, the old IE and Flash switches) protects nothing
- * here. Kept: no MIME sniffing of the JSON, no embedding by another site's page, HTTPS only
- * once seen over HTTPS — helmet's own values. `no-cache` with the ETag: a client may keep the
- * answer but asks again each time (a revocation counts at once), and gets a 304 if unchanged.
- */
-const answerHeaders = {
-  'content-type': 'application/json; charset=utf-8',
-  'x-content-type-options': 'nosniff',
-  'cross-origin-resource-policy': 'same-origin',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'cache-control': 'no-cache',
-}
 
 /**
  * The registry contract `ensureRegisteredAgent` relies on: `GET /agent/:wallet` answers the
@@ -38,7 +23,7 @@ export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['registry'], summary: 'Look up a registered agent', params: WalletParams },
     },
     async (request, reply) => {
-      reply.headers(answerHeaders)
+      reply.headers(cachedJsonHeaders)
       try {
         const { body, etag } = await answers.answer(request.params.wallet)
         reply.header('etag', etag)

@@ -5,6 +5,7 @@ import type { Database } from '../db/database'
 import type { GroupCommit } from '../db/group-commit'
 import type { Repositories } from '../db/repositories'
 import type { RuntimeSigner } from '../receipt/load-runtime-signer'
+import type { CachedAgentListing } from '../registry/cache-agent-listing'
 import type { CachedRegistryAnswers } from '../registry/cache-registry-answers'
 import type { Settings } from '../settings/settings'
 import type { ServerMetrics } from '../telemetry/server-metrics'
@@ -87,6 +88,8 @@ export type BatonServices = {
   registry: Pick<HttpRegistryClient, 'ensureRegisteredAgent' | 'invalidate' | 'clear'>
   /** `GET /agent/:wallet`'s answers, serialised once per wallet, dropped with the registry's cache. */
   registryAnswers: CachedRegistryAnswers
+  /** `GET /api/v1/agents`'s answers, serialised once per query, dropped with the agent directory's cache. */
+  agentPages: CachedAgentListing['page']
   bus: MessageBus
   agentHost: AgentHost
   runs: RunService

@@ -238,6 +238,7 @@ export async function createServices(
     repositories,
     registry,
     registryAnswers,
+    agentPages: listing.page,
     bus,
     agentHost,
     conclave,
