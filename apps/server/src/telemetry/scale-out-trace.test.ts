@@ -123,7 +123,11 @@ describe.runIf(canRun)('one trace across two server processes on one Redis', () 
         const workflow = ours.some(
           (span) => service(span) === 'baton-worker' && span.name.startsWith('invoke_workflow'),
         )
-        return hosted && workflow ? ours : undefined
+        // The job's span ends last (after the run's end is stored): it may come in a later batch.
+        const job = ours.some(
+          (span) => service(span) === 'baton-worker' && span.name === 'process baton-runs',
+        )
+        return hosted && workflow && job ? ours : undefined
       },
       { what: "both processes' spans in the run's trace", timeoutMs: 30_000 },
     )
