@@ -6,14 +6,25 @@ import { toolInputJsonSchema } from './tool-input-json-schema'
 type ModelTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool
 
 /**
- * The definition sent to the model for each tool and name, made once rather than on every model
- * call of every run. The costly part, the input schema's conversion, is shared further still: by
- * every tool with the same schema object (see `toolInputJsonSchema`).
+ * The definition sent to the model for each tool, made once rather than on every model call of
+ * every run, kept by its owner (see `isOwnOwner`). The costly part, the input schema's conversion,
+ * is shared further still: by every tool with the same schema object (see `toolInputJsonSchema`).
  */
-const definitions = new WeakMap<object, Map<string, Promise<ModelTool>>>()
+const definitions = new WeakMap<object, Definition[]>()
 
-/** The same definitions once made, to be handed out without a promise. */
-const madeDefinitions = new WeakMap<object, Map<string, ModelTool>>()
+/**
+ * One definition and what it was made from. An owner has a handful (the tools around one
+ * schema), found by comparing the tool's own strings: nothing is built or kept per tool object
+ * to find it, so tools made anew for every run (a sub-agent's) cost no memory here.
+ */
+type Definition = {
+  name: string
+  strict: Tool['strict']
+  description: Tool['description']
+  pending: Promise<ModelTool>
+  /** Set once `pending` settled with a definition. */
+  made?: ModelTool
+}
 
 /**
  * The tools of a run as the model sees them; `undefined` when the run has none.
@@ -37,8 +48,7 @@ export async function modelTools(tools: ToolSet): Promise<ModelTool[] | undefine
 export function madeModelTools(tools: ToolSet): ModelTool[] | undefined {
   const made: ModelTool[] = []
   for (const name of Object.keys(tools)) {
-    const { owner, key } = definitionKey(name, tools[name]!)
-    const known = madeDefinitions.get(owner)?.get(key)
+    const known = findDefinition(name, tools[name]!)?.made
     if (!known) return undefined
     made.push(known)
   }
@@ -46,98 +56,72 @@ export function madeModelTools(tools: ToolSet): ModelTool[] | undefined {
 }
 
 function definition(name: string, tool: Tool): Promise<ModelTool> {
-  const { owner, key } = definitionKey(name, tool)
-  let byName = definitions.get(owner)
-  if (!byName) {
-    byName = new Map()
-    definitions.set(owner, byName)
+  const own = isOwnOwner(tool)
+  const owner = own ? tool : (tool.inputSchema as object)
+  let owned = definitions.get(owner)
+  const known = owned && findIn(owned, name, tool, own)
+  if (known) return known.pending
+  if (!owned) {
+    owned = []
+    definitions.set(owner, owned)
   }
-  const names = byName
-  let known = byName.get(key)
-  if (!known) {
-    known = describeTool(name, tool)
-    names.set(key, known)
-    known.then(
-      (made) => {
-        let byKey = madeDefinitions.get(owner)
-        if (!byKey) {
-          byKey = new Map()
-          madeDefinitions.set(owner, byKey)
-        }
-        byKey.set(key, made)
-      },
-      // A failed conversion is not kept: the next run tries again.
-      () => names.delete(key),
-    )
+  const list = owned
+  const made: Definition = {
+    name,
+    strict: tool.strict,
+    description: tool.description,
+    pending: describeTool(name, tool),
   }
-  return known
+  list.push(made)
+  made.pending.then(
+    (described) => {
+      made.made = described
+    },
+    // A failed conversion is not kept: the next run tries again.
+    () => list.splice(list.indexOf(made), 1),
+  )
+  return made.pending
+}
+
+function findDefinition(name: string, tool: Tool): Definition | undefined {
+  const own = isOwnOwner(tool)
+  const owned = definitions.get(own ? tool : (tool.inputSchema as object))
+  return owned && findIn(owned, name, tool, own)
+}
+
+function findIn(
+  owned: Definition[],
+  name: string,
+  tool: Tool,
+  own: boolean,
+): Definition | undefined {
+  for (const known of owned) {
+    // A tool that owns its definition is told by its name alone (the object is the rest).
+    if (
+      known.name === name &&
+      (own || (known.strict === tool.strict && known.description === tool.description))
+    ) {
+      return known
+    }
+  }
+  return undefined
 }
 
 /**
- * Where a tool's definition is kept. A function tool is described by its name, description,
- * `strict` and input schema alone (the AI SDK's `prepareToolsAndToolChoice`), so tools built
- * anew for every run around one module-level schema (the conclave's, a sub-agent's) share one
- * definition, kept by that schema; any other tool keeps its own, by the tool object.
+ * Whether a tool keeps its definition by the tool object itself. A function tool is described
+ * by its name, description, `strict` and input schema alone (the AI SDK's
+ * `prepareToolsAndToolChoice`), so tools built anew for every run around one module-level schema
+ * (the conclave's, a sub-agent's) share one definition, kept by that schema; any other tool
+ * keeps its own, by the tool object.
  */
-function definitionKey(name: string, tool: Tool): DefinitionKey {
-  // The key of a tool seen before, if none of the fields it was made from has changed: a
-  // key built again is a new string, hashed again with its description on every look-up.
-  const known = keys.get(tool)
-  if (
-    known &&
-    known.name === name &&
-    known.schema === tool.inputSchema &&
-    known.type === tool.type &&
-    known.strict === tool.strict &&
-    known.description === tool.description &&
-    known.inputExamples === tool.inputExamples &&
-    known.providerOptions === tool.providerOptions
-  ) {
-    return known
-  }
-  const made = makeDefinitionKey(name, tool)
-  keys.set(tool, {
-    ...made,
-    name,
-    schema: tool.inputSchema,
-    type: tool.type,
-    strict: tool.strict,
-    description: tool.description,
-    inputExamples: tool.inputExamples,
-    providerOptions: tool.providerOptions,
-  })
-  return made
-}
-
-type DefinitionKey = { owner: object; key: string }
-
-// The key each tool object was last given, with the fields it was made from.
-const keys = new WeakMap<
-  Tool,
-  DefinitionKey & {
-    name: string
-    schema: unknown
-    type: Tool['type']
-    strict: Tool['strict']
-    description: Tool['description']
-    inputExamples: Tool['inputExamples']
-    providerOptions: Tool['providerOptions']
-  }
->()
-
-function makeDefinitionKey(name: string, tool: Tool): DefinitionKey {
+function isOwnOwner(tool: Tool): boolean {
   const schema: unknown = tool.inputSchema
-  const plain =
+  return !(
     (tool.type === undefined || tool.type === 'function' || tool.type === 'dynamic') &&
     tool.inputExamples == null &&
     tool.providerOptions === undefined &&
     ((typeof schema === 'object' && schema !== null) || typeof schema === 'function')
-  if (!plain) return { owner: tool, key: name }
-  return {
-    owner: schema as object,
-    // NUL cannot appear in a tool's name; an absent description is told from an empty one.
-    key: `${name}\0${tool.strict ?? ''}\0${tool.description === undefined ? '\0' : `:${tool.description}`}`,
-  }
+  )
 }
 
 async function describeTool(name: string, tool: Tool): Promise<ModelTool> {
