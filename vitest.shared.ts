@@ -17,8 +17,11 @@ export function batonProject(
     test: {
       name,
       environment: 'node',
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+      // Generous: CI runs two files at once on two cores, and a test that starts processes or
+      // an embedded database can take many times its quiet-machine time there. A test that
+      // hangs still fails; one that waits for something bounds its own wait and says what.
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
       ...overrides,
     },
   })

@@ -3,6 +3,4 @@ import { batonProject } from '../../vitest.shared.ts'
 export default batonProject('server', {
   // One throw-away PostgreSQL cluster for the whole run (see src/__fixtures__/global-setup.ts).
   globalSetup: ['./src/__fixtures__/global-setup.ts'],
-  // Starting an embedded database takes a while on a busy machine.
-  hookTimeout: 120_000,
 })
