@@ -9,11 +9,7 @@ import {
 import type { Agent } from '@baton/core'
 import type { A2AServices } from './a2a-services'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
-import {
-  ANSWERS_WHEN_SETTLED_STATE_KEY,
-  NEW_CONTEXT_STATE_KEY,
-  STREAMING_STATE_KEY,
-} from './handle-json-rpc'
+import { NEW_CONTEXT_STATE_KEY, STREAMING_STATE_KEY } from './handle-json-rpc'
 
 export type HostedAgentExecutorOptions = Pick<
   A2AServices,
@@ -85,16 +81,8 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
       running.set(taskId, { taskId, contextId, conversation })
       // A task the SDK made up an id for: nothing can be stored under it yet.
       if (!context.task && context.context) options.expectNewTask?.(taskId, context.context)
-      if (context.context?.state.get(ANSWERS_WHEN_SETTLED_STATE_KEY) === true) {
-        // A blocking SendMessage: its client hears only the settled task, so the task starts
-        // out working (what a listing shows meanwhile) and the SDK loads, merges and saves it
-        // once less than for a submitted task followed by a working update.
-        publishTask(TaskState.TASK_STATE_WORKING)
-      } else {
-        // A stream or a send that returns at once: the client sees the task submitted first.
-        publishTask(TaskState.TASK_STATE_SUBMITTED)
-        publishStatus(TaskState.TASK_STATE_WORKING)
-      }
+      publishTask(TaskState.TASK_STATE_SUBMITTED)
+      publishStatus(TaskState.TASK_STATE_WORKING)
       const input = textOf(context.userMessage.parts)
       const from = fromOf(context.userMessage)
       try {
