@@ -1,4 +1,10 @@
-import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import {
+  ListTasksRequest,
+  type Message,
+  SendMessageRequest,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -64,6 +70,30 @@ describe('A2A tasks through the group commit (one process)', () => {
     gates.get('block')?.()
     const answered = (await sending) as Task
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(await storedState(answered.id)).toBe('TASK_STATE_COMPLETED')
+  })
+
+  it('lists a blocking send working while it runs, and completed with its answer once answered', async () => {
+    // Its client hears of the task only once settled; a listing meanwhile finds it working.
+    const sending = client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'listed' }] },
+      }),
+    )
+    await vi.waitFor(() => expect(gates.has('listed')).toBe(true))
+    const textOf = (message: Message | undefined) =>
+      message?.parts[0]?.content?.$case === 'text' ? message.parts[0].content.value : undefined
+    const listed = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))
+    const running = listed.tasks.find((task) => textOf(task.history?.[0]) === 'listed')
+    expect(running?.status?.state).toBe(TaskState.TASK_STATE_WORKING)
+    expect(running?.artifacts).toEqual([])
+    gates.get('listed')?.()
+    const answered = (await sending) as Task
+    expect(answered.id).toBe(running?.id)
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(answered.history?.map(textOf)).toEqual(['listed'])
+    const answer = answered.artifacts[0]?.parts[0]?.content
+    expect(answer?.$case === 'text' ? answer.value : undefined).toBe('done: listed')
     expect(await storedState(answered.id)).toBe('TASK_STATE_COMPLETED')
   })
 
