@@ -8,7 +8,9 @@ import {
   DEFAULT_CONCLAVE_LIMITS,
 } from '@baton/mal'
 import { type Kysely, sql } from 'kysely'
+import { conclaveExpiries, expireConclaveNow } from './conclave-expiries'
 import type { Database } from './database'
+import type { GroupCommit } from './group-commit'
 
 type Row = {
   value: unknown
@@ -36,12 +38,14 @@ const liveVersionOf = (row: Row | undefined): number =>
  * hold across every process that shares the database.
  *
  * @example
- * const conclave = createDatabaseConclave(db)
+ * const conclave = createDatabaseConclave(db, {}, writer)
  * await conclave.write(runId, 'draft', 'v1', { writtenBy: wallet, ifVersion: 0 })
  */
 export function createDatabaseConclave(
   db: Kysely<Database>,
   limits: ConclaveLimits = {},
+  /** The process's group commit: a run's expiry at its end joins the writer's next turn. */
+  writer?: GroupCommit,
 ): ConclaveStore {
   const bounds = { ...DEFAULT_CONCLAVE_LIMITS, ...limits }
   const live = sql`not deleted and (expires_at is null or expires_at > now())`
@@ -106,15 +110,8 @@ export function createDatabaseConclave(
       return rows.map((row) => row.key)
     },
     async expire(space, afterMs) {
-      // Keyspaces of runs that ended long ago go with the next expiry, in the same statement.
-      if (afterMs <= 0) {
-        await sql`delete from conclave_entries
-          where space = ${space} or expires_at <= now()`.execute(db)
-      } else {
-        await sql`with expired as (delete from conclave_entries where expires_at <= now())
-          update conclave_entries set expires_at = now() + ${`${afterMs} milliseconds`}::interval
-          where space = ${space} and (expires_at is null or expires_at > now())`.execute(db)
-      }
+      if (writer) return writer.write(conclaveExpiries, { space, afterMs })
+      return expireConclaveNow(db, { space, afterMs })
     },
   }
 }

@@ -9,7 +9,7 @@ export type WriteExecutor = Kysely<Database> | Transaction<Database>
  * One kind of write the group commit takes (a table's rows, most often): every item of a
  * turn is stored by one call, so a turn sends one statement per channel, not one per write.
  */
-export type WriteChannel<Item> = {
+export type WriteChannel<Item, Answer = void> = {
   /** Names the channel in errors. */
   name: string
   /**
@@ -18,7 +18,7 @@ export type WriteChannel<Item> = {
    * it must have no effect outside the database.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a channel that refuses nothing answers nothing
-  store(executor: WriteExecutor, items: Item[]): Promise<void | Refusals>
+  store(executor: WriteExecutor, items: Item[]): Promise<void | Refusals | Answer[]>
   /**
    * The one statement `store` sends for `items` (an insert), not run: a turn whose channels
    * all have one is sent as ONE statement (the others as data-modifying `with` clauses of the
@@ -34,6 +34,14 @@ export type WriteChannel<Item> = {
    * answers the same refusals.
    */
   refusals?(rows: unknown[], items: Item[]): Refusals
+  /**
+   * For a channel whose callers get a value (a claim answers the row it took): reads its
+   * statement's answer (`rows`, the rows of its own final `select`) and says what each item's
+   * caller gets; its `store` answers the same. A turn with several channels that answer (or
+   * refuse) is still one statement when each one's statement is `with … select …` (a final
+   * `select` without parentheses): their final selects are tagged and put together.
+   */
+  answers?(rows: unknown[], items: Item[]): Answer[]
 }
 
 /**
@@ -43,7 +51,7 @@ export type WriteChannel<Item> = {
 export type Refusals = (Error | undefined)[]
 
 type Entry = {
-  channel: WriteChannel<unknown> | undefined
+  channel: WriteChannel<unknown, unknown> | undefined
   item: unknown
   /** Work of its own in the turn's transaction (`transact`), when there is no channel. */
   work: ((executor: WriteExecutor) => Promise<unknown>) | undefined
@@ -125,8 +133,8 @@ export function createGroupCommit(
   }
 
   return {
-    write<Item>(channel: WriteChannel<Item>, item: Item): Promise<void> {
-      return enqueue({ channel: channel as WriteChannel<unknown>, item, work: undefined })
+    write<Item, Answer = void>(channel: WriteChannel<Item, Answer>, item: Item): Promise<Answer> {
+      return enqueue({ channel: channel as WriteChannel<unknown, unknown>, item, work: undefined })
     },
     transact<T>(work: (executor: WriteExecutor) => Promise<T>): Promise<T> {
       return enqueue({ channel: undefined, item: undefined, work })
@@ -144,7 +152,7 @@ class Refused {
 
 /** Stores one turn's entries: one statement per channel, in a transaction unless one suffices. */
 async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]> {
-  const groups = new Map<WriteChannel<unknown> | Entry, Entry[]>()
+  const groups = new Map<WriteChannel<unknown, unknown> | Entry, Entry[]>()
   for (const entry of entries) {
     const key = entry.channel ?? entry
     const group = groups.get(key)
@@ -161,33 +169,55 @@ async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]>
       if (error) results.set(group[index]!, new Refused(error))
     }
   }
-  const answering = channels.filter(({ channel }) => channel.refusals)
-  if (
-    channels.length === groups.size &&
-    answering.length <= 1 &&
-    channels.every(({ channel }) => channel.statement)
-  ) {
-    // The channel that reads the statement's answer goes last; the order of a statement's
+  // What a channel that refuses or answers said of its items, from its rows.
+  const settle = (
+    { channel, group, items }: (typeof channels)[number],
+    rows: unknown[] | Refusals | undefined,
+    fromRows: boolean,
+  ) => {
+    if (channel.answers) {
+      const answers = fromRows ? channel.answers(rows ?? [], items) : (rows ?? [])
+      for (const [index, entry] of group.entries()) results.set(entry, answers[index])
+    } else if (channel.refusals) {
+      refuse(group, fromRows ? channel.refusals(rows ?? [], items) : (rows as Refusals))
+    }
+  }
+  const answers = ({ channel }: (typeof channels)[number]) =>
+    channel.refusals !== undefined || channel.answers !== undefined
+  const answering = channels.filter(answers)
+  if (channels.length === groups.size && channels.every(({ channel }) => channel.statement)) {
+    // The channels that read the statement's answer go last; the order of a statement's
     // `with` clauses changes nothing (they run in one snapshot).
-    const ordered = [...channels.filter(({ channel }) => !channel.refusals), ...answering]
+    const ordered = [...channels.filter((each) => !answers(each)), ...answering]
     const statements = ordered.map(({ channel, items }) => channel.statement!(db, items))
     if (statements.every((statement) => statement !== undefined)) {
-      const { rows } = await db.executeQuery(
-        oneStatement(statements.map((statement) => statement.compile())),
-      )
-      for (const { channel, group, items } of answering)
-        refuse(group, channel.refusals!(rows, items))
-      return entries.map((entry) => results.get(entry))
+      const compiled = statements.map((statement) => statement.compile())
+      const plain = compiled.length - answering.length
+      const query =
+        answering.length <= 1
+          ? oneStatement(compiled)
+          : taggedStatement(compiled.slice(0, plain), compiled.slice(plain))
+      if (query) {
+        const { rows } = await db.executeQuery(query)
+        for (const [index, each] of answering.entries()) {
+          const own =
+            answering.length <= 1
+              ? rows
+              : (rows as { channel: number; answer: unknown }[])
+                  .filter((row) => row.channel === index)
+                  .map((row) => row.answer)
+          settle(each, own, true)
+        }
+        return entries.map((entry) => results.get(entry))
+      }
     }
   }
   await db.transaction().execute(async (transaction) => {
     for (const [key, group] of groups) {
       if ('store' in key) {
-        const refusals = await key.store(
-          transaction,
-          group.map((entry) => entry.item),
-        )
-        refuse(group, refusals ?? undefined)
+        const items = group.map((entry) => entry.item)
+        const stored = await key.store(transaction, items)
+        settle({ channel: key, group, items }, stored ?? undefined, false)
       } else if (key.work) {
         results.set(key, await key.work(transaction))
       }
@@ -202,13 +232,7 @@ async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]>
  */
 function oneStatement(queries: CompiledQuery[]): CompiledQuery {
   if (queries.length === 1) return queries[0]!
-  const parameters: unknown[] = []
-  const texts = queries.map((query) => {
-    const offset = parameters.length
-    parameters.push(...query.parameters)
-    // Kysely sends every value as a parameter: `$n` in its text is always one.
-    return query.sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`)
-  })
+  const { texts, parameters } = numberedOn(queries)
   const last = texts.pop()!
   const clauses = texts.map((text, index) => `w${index} as (${text})`).join(', ')
   // A last statement with `with` clauses of its own continues the list.
@@ -220,7 +244,7 @@ function oneStatement(queries: CompiledQuery[]): CompiledQuery {
 
 export type GroupCommit = {
   /** Stores `item` through `channel` in the writer's next turn; resolves once it has committed. */
-  write<Item>(channel: WriteChannel<Item>, item: Item): Promise<void>
+  write<Item, Answer = void>(channel: WriteChannel<Item, Answer>, item: Item): Promise<Answer>
   /**
    * Runs `work` in the writer's next turn, inside its transaction (a write of several
    * statements that read what they lock, a run's step commit for instance); resolves with its
@@ -229,4 +253,45 @@ export type GroupCommit = {
   transact<T>(work: (executor: WriteExecutor) => Promise<T>): Promise<T>
   /** Resolves once every write asked for so far has been tried (stored or failed). */
   flush(): Promise<void>
+}
+
+/** The texts of `queries` with their parameters numbered on, as if they were one. */
+function numberedOn(queries: CompiledQuery[]): { texts: string[]; parameters: unknown[] } {
+  const parameters: unknown[] = []
+  const texts = queries.map((query) => {
+    const offset = parameters.length
+    parameters.push(...query.parameters)
+    // Kysely sends every value as a parameter: `$n` in its text is always one.
+    return query.sql.replace(/\$(\d+)/g, (_, index: string) => `$${Number(index) + offset}`)
+  })
+  return { texts, parameters }
+}
+
+// `with <clauses> select …` whose final select has no parenthesis: where the clauses end.
+const finalSelect = /\)\s*(select\s[^()]*)$/i
+const leadingWith = /^\s*with\s/i
+
+/**
+ * Plain statements and several answering ones (each `with <clauses> <final select>`) as one:
+ * every clause at the top, and each answering statement's final select tagged with its index
+ * (`channel`) and its row as `answer`, put together with `union all`. Undefined when an
+ * answering statement is not of that form (the turn then takes a transaction).
+ */
+function taggedStatement(
+  plain: CompiledQuery[],
+  answering: CompiledQuery[],
+): CompiledQuery | undefined {
+  const { texts, parameters } = numberedOn([...plain, ...answering])
+  const clauses = texts.slice(0, plain.length).map((text, index) => `w${index} as (${text})`)
+  const selects: string[] = []
+  for (const [index, text] of texts.slice(plain.length).entries()) {
+    const withOwn = leadingWith.exec(text)
+    const final = finalSelect.exec(text)
+    if (!withOwn || !final) return undefined
+    clauses.push(text.slice(withOwn[0].length, final.index + 1))
+    selects.push(
+      `select ${index} as channel, to_jsonb(a${index}) as answer from (${final[1]}) a${index}`,
+    )
+  }
+  return CompiledQuery.raw(`with ${clauses.join(', ')} ${selects.join(' union all ')}`, parameters)
 }

@@ -1,6 +1,7 @@
-import { type Insertable, type Kysely, sql } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import type { Database, RunsTable, StoredUsage } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
+import { runClaims, runClaimsStatement } from './run-claims'
 import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
@@ -121,19 +122,11 @@ export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupC
       id: string,
       executedBy: string,
     ): Promise<{ run: StoredRun; attempt: number } | undefined> {
-      const { rows } = await sql<RunRow & { claimed_attempt: number | null }>`
-        with before as materialized (select * from runs where id = ${id} for update),
-        claimed as (
-          update runs set status = 'running', executed_by = ${executedBy},
-            attempt = runs.attempt + 1, updated_at = ${new Date()}
-          from before
-          where runs.id = before.id and before.status in ('queued', 'running')
-          returning runs.attempt
-        )
-        select before.*, (select attempt from claimed) as claimed_attempt from before`.execute(db)
-      const row = rows[0]
-      if (!row) return undefined
-      return { run: toRun(row), attempt: Number(row.claimed_attempt ?? 0) }
+      // Through the process's group commit when it has one: the claims of the jobs that start
+      // together are one clause of the writer's next turn, committed with the runs' writes.
+      if (writer) return writer.write(runClaims, { runId: id, executedBy })
+      const { rows } = await runClaimsStatement([{ runId: id, executedBy }])!.execute(db)
+      return runClaims.answers!(rows, [{ runId: id, executedBy }])[0]
     },
 
     /**

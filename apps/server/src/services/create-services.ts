@@ -177,7 +177,7 @@ export async function createServices(
         name: `baton-conclave:${settings.workerName.replace(/\s/g, '_')}`,
       })
     : undefined
-  const conclave = redisConclave?.conclave ?? createDatabaseConclave(db)
+  const conclave = redisConclave?.conclave ?? createDatabaseConclave(db, {}, writer)
   const runtime = await loadRuntimeSigner({
     key: settings.runtimeKey,
     dataDir: settings.dataDir,
