@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import {
   adminPrincipal,
@@ -59,45 +59,72 @@ export type AuthenticateOptions = {
 export function authenticate(app: FastifyInstance, options: AuthenticateOptions): void {
   const { token, apiKeys } = options
   let keysKnown: { live: boolean; at: number } | undefined
-  const anyKeys = async () => {
-    if (!keysKnown || Date.now() - keysKnown.at > keysCheckMs) {
-      keysKnown = { live: await apiKeys.anyLive(), at: Date.now() }
-    }
-    return keysKnown.live
+  const refreshKeys = async () => {
+    const live = await apiKeys.anyLive()
+    keysKnown = { live, at: Date.now() }
+    return live
   }
   app.decorateRequest('principal', null as unknown as Principal)
   app.decorateRequest('readsArePublic', false)
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: every request passes here, and most need nothing to
+  // wait for (the admin token, no credential, the keys' existence known): those are decided
+  // in the same turn, without a promise. Only a stale "any keys?" and an API key look-up wait.
+  app.addHook('onRequest', (request, _reply, done) => {
     // The route that matched. Unmatched requests get the not-found handler (the playground's
     // index.html or a JSON 404), which holds no data; probes need no database.
-    const route = request.routeOptions.url
+    // One read of `routeOptions` (a getter that builds an object each time): its `config`
+    // holds the route's url and method too.
+    const config = request.routeOptions.config
+    const route = config.url
     if (route === undefined || alwaysOpen.has(route)) {
       request.principal = nobody
+      done()
       return
     }
-    const configured = token !== undefined || (await anyKeys())
+    if (token !== undefined) {
+      decide(request, config, true, done)
+    } else if (keysKnown && Date.now() - keysKnown.at <= keysCheckMs) {
+      decide(request, config, keysKnown.live, done)
+    } else {
+      refreshKeys().then((live) => decide(request, config, live, done), done)
+    }
+  })
+  const decide = (
+    request: FastifyRequest,
+    config: FastifyContextConfig & { url: string },
+    configured: boolean,
+    done: (error?: Error) => void,
+  ) => {
     const publicReads = options.publicReads ?? !configured
     request.readsArePublic = publicReads
     const anonymous = anonymousPrincipal({ authConfigured: configured, publicReads })
     request.principal = anonymous
-    if (configured) request.principal = await principalOf(request, token, apiKeys, anonymous)
-    const access = accessOf(request, route)
-    if (access === 'public' || hasScope(request.principal, access)) return
-    if (request.principal.kind === 'anonymous') {
-      throw new HttpError(
-        401,
-        'UNAUTHORIZED',
-        'This route needs a bearer credential: the API token or an API key.',
-        { scope: access },
-      )
+    if (!configured) {
+      done(refusalOf(request, config))
+      return
     }
-    throw new HttpError(
-      403,
-      'FORBIDDEN',
-      `This route needs the "${access}" scope, which the key "${request.principal.name}" does not have.`,
-      { scope: access, scopes: request.principal.scopes },
-    )
-  })
+    const header = request.headers.authorization
+    if (header === undefined) {
+      done(refusalOf(request, config))
+      return
+    }
+    let found: Principal | Promise<Principal>
+    try {
+      found = principalOf(header, token, apiKeys)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    if (found instanceof Promise) {
+      found.then((principal) => {
+        request.principal = principal
+        done(refusalOf(request, config))
+      }, done)
+      return
+    }
+    request.principal = found
+    done(refusalOf(request, config))
+  }
   // The key cache is per process: a key made here counts at once.
   app.decorate('noteApiKeysChanged', () => {
     keysKnown = undefined
@@ -111,33 +138,62 @@ declare module 'fastify' {
   }
 }
 
-async function principalOf(
-  request: FastifyRequest,
+/**
+ * The principal a present `Authorization` header names: at once for the admin token, a
+ * promise for an API key (looked up); throws 401 for anything else.
+ */
+function principalOf(
+  header: string,
   token: string | undefined,
   apiKeys: ApiKeysRepository,
-  anonymous: Principal,
-): Promise<Principal> {
-  const header = request.headers.authorization
-  if (header === undefined) return anonymous
+): Principal | Promise<Principal> {
   const given = bearerTokenOf(header)
   if (given !== undefined && token !== undefined && sameSecret(given, token)) return adminPrincipal
   if (given?.startsWith(API_KEY_PREFIX)) {
-    const key = await apiKeys.findByKey(given)
-    if (key) return { kind: 'key', id: `key:${key.id}`, name: key.name, scopes: key.scopes }
+    return apiKeys.findByKey(given).then((key) => {
+      if (key) return { kind: 'key', id: `key:${key.id}`, name: key.name, scopes: key.scopes }
+      throw unknownCredential()
+    })
   }
-  throw new HttpError(
+  throw unknownCredential()
+}
+
+function unknownCredential(): HttpError {
+  return new HttpError(
     401,
     'UNAUTHORIZED',
     'The bearer credential is neither the API token nor a live API key.',
   )
 }
 
-function accessOf(request: FastifyRequest, route: string): RouteAccess {
-  const config = request.routeOptions.config
-  if (config?.access) return config.access
+/** The 401 or 403 for a principal that lacks the route's access; undefined when it has it. */
+function refusalOf(
+  request: FastifyRequest,
+  config: FastifyContextConfig & { url: string },
+): HttpError | undefined {
+  const access = accessOf(request.method, config)
+  if (access === 'public' || hasScope(request.principal, access)) return undefined
+  if (request.principal.kind === 'anonymous') {
+    return new HttpError(
+      401,
+      'UNAUTHORIZED',
+      'This route needs a bearer credential: the API token or an API key.',
+      { scope: access },
+    )
+  }
+  return new HttpError(
+    403,
+    'FORBIDDEN',
+    `This route needs the "${access}" scope, which the key "${request.principal.name}" does not have.`,
+    { scope: access, scopes: request.principal.scopes },
+  )
+}
+
+function accessOf(method: string, config: FastifyContextConfig & { url: string }): RouteAccess {
+  if (config.access) return config.access
   // The playground's own files are no API.
-  if (!isApiPath(route)) return 'public'
-  return readMethods.has(request.method) || config?.readOnly === true ? 'read' : 'run'
+  if (!isApiPath(config.url)) return 'public'
+  return readMethods.has(method) || config.readOnly === true ? 'read' : 'run'
 }
 
 /** Paths the server answers itself (everything else may be the playground's). */

@@ -6,6 +6,8 @@ import type { BatonServices } from '../services'
 export type RegistryAnswer = { body: string; etag: string }
 
 export type CachedRegistryAnswers = {
+  /** The answer kept for `wallet` as the request spelled it, if any and still fresh: no waiting. */
+  kept(wallet: string): RegistryAnswer | undefined
   /** The answer for `wallet` as the request spelled it (400 for a malformed one, 404 for an unknown one: thrown). */
   answer(wallet: string): Promise<RegistryAnswer>
   /** Forgets every answer: an agent changed (the registry's invalidations call it). */
@@ -33,10 +35,15 @@ export function cacheRegistryAnswers(
   const answers = new Map<string, RegistryAnswer & { expiresAt: number }>()
   // Bumped by every invalidation, so an answer read before it is not kept after it.
   let generation = 0
+  const kept = (wallet: string) => {
+    const hit = answers.get(wallet)
+    return hit && now() < hit.expiresAt ? hit : undefined
+  }
   return {
+    kept,
     async answer(wallet) {
-      const hit = answers.get(wallet)
-      if (hit && now() < hit.expiresAt) return hit
+      const hit = kept(wallet)
+      if (hit) return hit
       const started = generation
       const agent = await registry.ensureRegisteredAgent(parseWallet(wallet))
       const body = JSON.stringify(agent)

@@ -8,7 +8,12 @@ import { HttpError } from '../http/http-errors'
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { tags: ['health'], summary: 'Liveness' }, logLevel: 'warn' },
+    {
+      schema: { tags: ['health'], summary: 'Liveness' },
+      logLevel: 'warn',
+      // Orchestrators' probes are never rate-limited.
+      config: { rateLimit: false },
+    },
     async () => ({
       status: 'ok',
     }),
@@ -21,6 +26,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Readiness (database, Redis when configured, data folder writable)',
       },
       logLevel: 'warn',
+      config: { rateLimit: false },
     },
     async () => {
       const problems = await app.baton.readiness()

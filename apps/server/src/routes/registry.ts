@@ -1,7 +1,9 @@
 import { BatonError, parseWallet } from '@baton/core'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { NotFoundError } from '../http/http-errors'
+import type { CachedRegistryAnswers, RegistryAnswer } from '../registry/cache-registry-answers'
 import { WalletParams } from './schemas'
 
 /**
@@ -22,19 +24,39 @@ export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: { tags: ['registry'], summary: 'Look up a registered agent', params: WalletParams },
     },
-    async (request, reply) => {
+    // Not an async handler: a kept answer is sent in this turn (no promise, no microtask);
+    // only a wallet not kept waits for the registry.
+    (request, reply) => {
       reply.headers(cachedJsonHeaders)
-      try {
-        const { body, etag } = await answers.answer(request.params.wallet)
-        reply.header('etag', etag)
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-        return reply.send(body)
-      } catch (error) {
-        if (BatonError.isInstance(error) && error.code === 'UNREGISTERED_AGENT') {
-          throw new NotFoundError('agent', parseWallet(request.params.wallet))
-        }
-        throw error
+      const kept = answers.kept(request.params.wallet)
+      if (kept === undefined) {
+        return answerFromRegistry(answers, request.params.wallet, request, reply)
       }
+      sendAnswer(kept, request, reply)
+      return undefined
     },
   )
+}
+
+async function answerFromRegistry(
+  answers: CachedRegistryAnswers,
+  wallet: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  try {
+    sendAnswer(await answers.answer(wallet), request, reply)
+  } catch (error) {
+    if (BatonError.isInstance(error) && error.code === 'UNREGISTERED_AGENT') {
+      throw new NotFoundError('agent', parseWallet(wallet))
+    }
+    throw error
+  }
+}
+
+/** The kept JSON with its ETag, or a 304 when the client holds that ETag already. */
+function sendAnswer(answer: RegistryAnswer, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('etag', answer.etag)
+  if (request.headers['if-none-match'] === answer.etag) reply.code(304).send()
+  else reply.send(answer.body)
 }
