@@ -33,6 +33,8 @@ export async function runInChild(options: {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry, size, ...work.map(workKey)], {
     cwd: benchDirectory,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: a timeout ends the servers it started with it.
+    detached: true,
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -48,13 +50,18 @@ export async function runInChild(options: {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()))
   let timedOut = false
   const timer = setTimeout(() => {
     timedOut = true
-    child.kill('SIGKILL')
+    killGroup(child.pid)
   }, timeoutMs)
-  await new Promise<void>((resolve) => child.on('close', () => resolve()))
+  await new Promise<void>((resolve) => child.on('exit', () => resolve()))
   clearTimeout(timer)
+  // Whatever it left running (a server a killed case started) holds its pipes open: end them,
+  // then wait for the output still buffered in the pipes, which then closes at once.
+  killGroup(child.pid)
+  await closed
 
   const outcomes = new Map<string, Outcome>()
   for (const line of stdout.split('\n')) {
@@ -74,4 +81,14 @@ export async function runInChild(options: {
     if (!outcomes.has(workKey(each))) outcomes.set(workKey(each), { ok: false, error: reason })
   }
   return outcomes
+}
+
+/** SIGKILL to every process of the group `pid` leads; nothing when none is left. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
+  }
 }
