@@ -25,6 +25,10 @@ describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a rea
   })
 
   it("shows a run step's text as it arrives, then the whole text and its time to first text", async () => {
+    // The playground is loaded before the run starts: its text is streamed live only, so a
+    // page still loading (slow on a busy machine) when the step finishes would see none of it.
+    await page.goto(`${server.baseUrl}/#/runs`)
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
     const agents = (await (await fetch(`${server.baseUrl}/api/v1/agents`)).json()) as {
       agents: { id: string; wallet: string }[]
     }
@@ -40,13 +44,14 @@ describe.skipIf(!chromiumAvailable())('streamed text in the playground, in a rea
               saveAs: 'analysis',
               agentWallet: analyst,
               // It starts writing once the page follows the run.
-              prompt: `[[sleep:1500]] ${slowly}`,
+              prompt: `[[sleep:2500]] ${slowly}`,
             },
           ],
         },
       }),
     })
     const { id } = (await started.json()) as { id: string }
+    // A change of the hash only: the page already loaded follows the run at once.
     await page.goto(`${server.baseUrl}/#/runs?run=${id}`)
     const writing = page.locator('[data-step-path="steps[0]"][data-step-text="writing"]')
     await writing.waitFor({ timeout: 30_000 })

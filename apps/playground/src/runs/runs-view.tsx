@@ -4,6 +4,7 @@ import { parse } from 'yaml'
 import { type SavedPlan, serverApi } from '../api/client'
 import { useServerData } from '../api/use-server-data'
 import { describeError } from '../ui/describe-error'
+import { useHashParam } from '../ui/use-hash-param'
 import { examplePlan } from './example-plans'
 import { MalEditor } from './mal-editor'
 import { issuesFromRefusal, type PlanIssue } from './plan-diagnostics'
@@ -32,11 +33,6 @@ function inputFields(source: string): InputField[] {
   }
 }
 
-function selectedRunFromHash(): string | undefined {
-  const query = window.location.hash.split('?')[1]
-  return new URLSearchParams(query).get('run') ?? undefined
-}
-
 /** Write or pick a MAL plan, run it with inputs, and watch its events and delegation tree. */
 export function RunsView() {
   const agents = useAgentStore((state) => state.agents)
@@ -46,7 +42,7 @@ export function RunsView() {
   const [inputs, setInputs] = useState<Record<string, string>>({})
   const [issues, setIssues] = useState<PlanIssue[]>([])
   const [error, setError] = useState<string>()
-  const [runId, setRunId] = useState<string | undefined>(selectedRunFromHash)
+  const [runId, chooseRun] = useHashParam('run')
   const [starting, setStarting] = useState(false)
   const savedPlans = plans.data ?? []
   const [planIndex, setPlanIndex] = useState<number>()
@@ -91,8 +87,7 @@ export function RunsView() {
         fields.flatMap((field) => (inputs[field.name] ? [[field.name, inputs[field.name]]] : [])),
       )
       const id = await serverApi.startRun({ plan: source, inputs: values })
-      setRunId(id)
-      window.history.replaceState(null, '', `#/runs?run=${encodeURIComponent(id)}`)
+      chooseRun(id)
       runs.reload()
     } catch (failure) {
       const refused = issuesFromRefusal(failure)
@@ -205,14 +200,7 @@ export function RunsView() {
                   <button
                     type="button"
                     className="ghost"
-                    onClick={() => {
-                      setRunId(summary.id)
-                      window.history.replaceState(
-                        null,
-                        '',
-                        `#/runs?run=${encodeURIComponent(summary.id)}`,
-                      )
-                    }}
+                    onClick={() => chooseRun(summary.id)}
                     aria-pressed={summary.id === runId}
                   >
                     {summary.planName ?? summary.name ?? summary.id}

@@ -1,13 +1,10 @@
 import { useAdvancedAgentStore, useAgentStore, useSwarmRun } from '@baton/surface'
 import { useState } from 'react'
 import { describeError } from '../ui/describe-error'
+import { useHashParam } from '../ui/use-hash-param'
 import { DeleteSwarmButton } from './delete-swarm-button'
 import { SwarmForm } from './swarm-form'
 import { SwarmRoundsView } from './swarm-rounds-view'
-
-function runFromHash(): string | undefined {
-  return new URLSearchParams(window.location.hash.split('?')[1]).get('run') ?? undefined
-}
 
 function SwarmRunView({ runId, threshold }: { runId: string; threshold: number }) {
   const run = useSwarmRun(runId)
@@ -37,7 +34,7 @@ export function SwarmsView() {
   const startSwarmRun = useAdvancedAgentStore((state) => state.startSwarmRun)
   const [swarmId, setSwarmId] = useState<string>()
   const [task, setTask] = useState('Which release plan should we pick?')
-  const [runId, setRunId] = useState(runFromHash)
+  const [runId, chooseRun] = useHashParam('run')
   const [error, setError] = useState<string>()
   // The swarm being edited (its form replaces the create form), and what the last change did.
   const [editing, setEditing] = useState<string>()
@@ -55,7 +52,7 @@ export function SwarmsView() {
     setError(undefined)
     setNotice(undefined)
     try {
-      setRunId(await startSwarmRun(chosen.id, task))
+      chooseRun(await startSwarmRun(chosen.id, task))
     } catch (failure) {
       setError(`The swarm run did not start: ${describeError(failure)}`)
     }
