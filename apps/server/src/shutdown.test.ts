@@ -38,6 +38,8 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
     BATON_DATA_DIR: dataDir,
     PORT: String(await freePort()),
     BATON_RATE_LIMIT: '1000000',
+    // Six runs at once: the first test's twelve are two waves, and the setting is checked too.
+    BATON_WORKER_CONCURRENCY: '6',
   })
   servers.push(server)
   return server
@@ -61,7 +63,7 @@ describe('shutdown on a single process (PGlite)', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-shutdown-'))
     folders.push(dataDir)
     let server = await startServer(dataDir)
-    // Four run at once (the in-process queue's concurrency); the other eight wait, queued.
+    // Six run at once (BATON_WORKER_CONCURRENCY); the other six wait, queued.
     const ids: string[] = []
     for (let index = 0; index < 12; index++) {
       const { status, json } = await post(`${server.url}/api/v1/runs`, {
@@ -74,9 +76,9 @@ describe('shutdown on a single process (PGlite)', () => {
       async () => {
         const statuses = await Promise.all(ids.map((id) => statusOf(server.url, id)))
         const running = ids.filter((_, index) => statuses[index] === 'running')
-        return running.length === 4 ? running : undefined
+        return running.length === 6 ? running : undefined
       },
-      { timeoutMs: 60_000, what: 'four runs to be running' },
+      { timeoutMs: 60_000, what: 'six runs to be running' },
     )
     const queued = ids.filter((id) => !inFlight.includes(id))
 
@@ -84,7 +86,7 @@ describe('shutdown on a single process (PGlite)', () => {
     server.child.kill('SIGTERM')
     expect(await server.exited, server.output()).toBe(0)
     const tookMs = Date.now() - signalledAt
-    console.log(`[shutdown] exited ${tookMs} ms after SIGTERM with 4 runs in flight, 8 queued`)
+    console.log(`[shutdown] exited ${tookMs} ms after SIGTERM with 6 runs in flight, 6 queued`)
     expect(tookMs).toBeLessThan(boundMs + marginMs)
 
     const { db } = await openDatabase({ dataDir })

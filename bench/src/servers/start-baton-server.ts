@@ -125,6 +125,10 @@ export async function startBatonServer(
     LOG_LEVEL: 'silent',
     BATON_RATE_LIMIT: '1000000000',
     BATON_SEED: 'false',
+    // Runs at once, when the measurement chooses (the server's default otherwise).
+    ...(process.env.BATON_WORKER_CONCURRENCY
+      ? { BATON_WORKER_CONCURRENCY: process.env.BATON_WORKER_CONCURRENCY }
+      : {}),
     // The PostgreSQL rows: a database of a throw-away cluster the measuring process started.
     ...(process.env.BATON_BENCH_DATABASE_URL
       ? { DATABASE_URL: process.env.BATON_BENCH_DATABASE_URL }

@@ -22,7 +22,7 @@ describe('serveHealthOnly', () => {
 describe('readSettings for scale-out', () => {
   it('reads the role, concurrency, worker name and lease, with their defaults', () => {
     const single = readSettings({})
-    expect(single).toMatchObject({ redisUrl: undefined, role: 'all', workerConcurrency: 8 })
+    expect(single).toMatchObject({ redisUrl: undefined, role: 'all', workerConcurrency: 16 })
     expect(single.workerName).toMatch(/:\d+$/)
     const many = readSettings({
       DATABASE_URL: 'postgres://baton@127.0.0.1:5432/baton',

@@ -186,12 +186,15 @@ export async function createServices(
     ...(settings.databaseUrl ? { secrets: createRuntimeSecretsRepository(db) } : {}),
   })
   // Trace context travels with each job; each attempt records its trace on the run.
-  const queue = tracedQueue(scale?.queue ?? createInProcessQueue({ concurrency: 4 }), {
-    name: 'baton-runs',
-    system: scale ? 'bullmq' : 'baton.in-process',
-    recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
-    onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
-  })
+  const queue = tracedQueue(
+    scale?.queue ?? createInProcessQueue({ concurrency: settings.workerConcurrency }),
+    {
+      name: 'baton-runs',
+      system: scale ? 'bullmq' : 'baton.in-process',
+      recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
+      onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
+    },
+  )
   const metrics = createServerMetrics({
     workerName: settings.workerName,
     queueDepth: () => queue.depth?.() ?? queue.size(),

@@ -65,8 +65,8 @@ export const SettingsSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
   /** `api` serves HTTP only, `worker` executes runs only, `all` does both. */
   BATON_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
-  /** Runs this process executes at once. */
-  BATON_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  /** Runs this process executes at once (its in-process queue, or its share of the BullMQ queue). */
+  BATON_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
   /** How this process is named in `executedBy` (default `hostname:pid`). */
   BATON_WORKER_NAME: z.string().min(1).optional(),
   /** How long a run's lease lasts without renewal before another process takes the run over. */
