@@ -17,8 +17,8 @@ describe('openPglite', () => {
     const settings = await first.query<{ setting: string; unit: string }>(
       "select setting, unit from pg_settings where name = 'shared_buffers'",
     )
-    // 1024 pages of 8 kB: 8 MB, not PostgreSQL's default 128 MB.
-    expect(settings.rows[0]).toEqual({ setting: '1024', unit: '8kB' })
+    // 4096 pages of 8 kB: 32 MB, not PostgreSQL's default 128 MB.
+    expect(settings.rows[0]).toEqual({ setting: '4096', unit: '8kB' })
     await first.query('create table kept (value text)')
     await first.query("insert into kept values ('still here')")
     await first.close()

@@ -9,14 +9,15 @@ import { PGlite } from '@electric-sql/pglite'
  * The embedded database's `postgresql.conf`, written at every open: what `initdb` writes
  * (locale, time zone, text search), with Baton's own sizing. PostgreSQL's default shared
  * buffers (128 MB) are touched as the WebAssembly heap fills, so an idle server held ~180 MB
- * of them; 8 MB holds a demo's data and more (16 MB cost an idle server ~10 MB more resident),
- * and the operating system's file cache keeps the rest of the files at hand. The WAL buffers
- * stay at what 16 MB of shared buffers gave them (1/32), so a large commit is not split. `startParams` cannot carry these: a `-c` there stops PGlite
- * from starting.
+ * of them. With 8 MB, a loaded server read its pages back through the file system at every
+ * statement (`read` was 11–14% of the server's CPU under `POST /api/v1/runs`); 32 MB holds
+ * the working set of that load and costs an idle server ~20 MB more resident. The WAL
+ * buffers stay at 512 kB (what 16 MB of shared buffers gave them, 1/32), so a large commit is
+ * not split. `startParams` cannot carry these: a `-c` there stops PGlite from starting.
  */
 export const pgliteConfiguration = [
   'max_connections = 10',
-  'shared_buffers = 8MB',
+  'shared_buffers = 32MB',
   'wal_buffers = 512kB',
   'dynamic_shared_memory_type = posix',
   'max_wal_size = 1GB',
