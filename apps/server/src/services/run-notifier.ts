@@ -4,10 +4,24 @@ import type { RunEvent } from '@baton/mal'
 export type RunDelta = Extract<RunEvent, { type: 'step-delta' }>
 
 // What a reader who joins a run from its start is given of the text streamed before it came:
-// at most this much per run, for at most this long after the run's last piece of text.
+// at most this much per run, for at most this long after the run's last piece of text, and at
+// most this much for all runs together (scaled out, every process keeps the text of every
+// process's runs, so the total is bounded, not only each run).
 const MAX_KEPT_CHARACTERS = 256 * 1024
 const KEPT_FOR_MS = 5 * 60_000
+const MAX_KEPT_TOTAL_CHARACTERS = 8 * 1024 * 1024
 type Kept = { at: number; characters: number; steps: Map<string, RunDelta> }
+
+export type RunNotifierOptions = {
+  /** The clock `keptForMs` is measured on (milliseconds). */
+  now?: () => number
+  /** How long a run's streamed text is kept after its last piece (default 5 minutes). */
+  keptForMs?: number
+  /** Streamed text kept per run, in characters (default 256 Ki). */
+  maxKeptCharacters?: number
+  /** Streamed text kept for all runs together, in characters (default 8 Mi). */
+  maxKeptTotalCharacters?: number
+}
 
 /**
  * Tells listeners that a run has new stored events (they read them from the database, so
@@ -18,25 +32,46 @@ type Kept = { at: number; characters: number; steps: Map<string, RunDelta> }
  * const off = notifier.listen(runId, () => sendStoredEventsAfter(lastSequence))
  * const offDeltas = notifier.listenDeltas(runId, (delta) => sendLive(delta))
  */
-export function createRunNotifier() {
+export function createRunNotifier(options: RunNotifierOptions = {}) {
+  const now = options.now ?? Date.now
+  const keptForMs = options.keptForMs ?? KEPT_FOR_MS
+  const maxPerRun = options.maxKeptCharacters ?? MAX_KEPT_CHARACTERS
+  const maxTotal = options.maxKeptTotalCharacters ?? MAX_KEPT_TOTAL_CHARACTERS
   const listeners = new Map<string, Set<() => void>>()
   const deltaListeners = new Map<string, Set<(delta: RunDelta) => void>>()
-  // The text each step of a run streamed so far, one delta per step (memory only).
+  // The text each step of a run streamed so far, one delta per step (memory only), the run
+  // that streamed least recently first: what has expired, or must go to stay under the total,
+  // is at the front, so a delta looks at no more runs than it drops.
   const kept = new Map<string, Kept>()
+  let keptTotal = 0
+  const drop = (runId: string) => {
+    const entry = kept.get(runId)
+    if (!entry) return
+    kept.delete(runId)
+    keptTotal -= entry.characters
+  }
   const keep = (delta: RunDelta) => {
-    const now = Date.now()
-    for (const [runId, entry] of kept) if (now - entry.at > KEPT_FOR_MS) kept.delete(runId)
-    let entry = kept.get(delta.runId)
-    if (!entry) {
-      entry = { at: now, characters: 0, steps: new Map() }
-      kept.set(delta.runId, entry)
+    const at = now()
+    for (const [runId, entry] of kept) {
+      if (at - entry.at <= keptForMs) break
+      drop(runId)
     }
-    entry.at = now
-    if (entry.characters + delta.text.length > MAX_KEPT_CHARACTERS) return
+    let entry = kept.get(delta.runId)
+    if (entry) kept.delete(delta.runId)
+    else entry = { at, characters: 0, steps: new Map() }
+    // To the back: it streamed last.
+    kept.set(delta.runId, entry)
+    entry.at = at
+    if (entry.characters + delta.text.length > maxPerRun) return
     entry.characters += delta.text.length
+    keptTotal += delta.text.length
     const key = `${delta.path}#${delta.iteration ?? ''}`
     const step = entry.steps.get(key)
     entry.steps.set(key, step ? { ...step, text: step.text + delta.text } : { ...delta })
+    for (const runId of kept.keys()) {
+      if (keptTotal <= maxTotal || runId === delta.runId) break
+      drop(runId)
+    }
   }
   const add = <T>(map: Map<string, Set<T>>, runId: string, listener: T): (() => void) => {
     let set = map.get(runId)
@@ -70,7 +105,7 @@ export function createRunNotifier() {
     },
     /** Drops what `textSoFar` keeps of a run (it ended here). */
     forget(runId: string): void {
-      kept.delete(runId)
+      drop(runId)
     },
     /** Hands a live-only event to the run's listeners, and keeps its text for `textSoFar`. */
     delta(delta: RunDelta): void {
