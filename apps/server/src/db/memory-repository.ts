@@ -1,27 +1,69 @@
 import type { MemoryEntry, MemoryStore } from '@baton/core'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
 
-type MemoryAppend = { scope: string; entries: MemoryEntry[] }
+/** A memory entry with the id the database gave it (ids grow in the order rows are inserted). */
+export type StoredMemoryEntry = { id: number; entry: MemoryEntry }
 
-/** Memory appends of a turn of the group commit, in one insert. */
-const memoryAppends: WriteChannel<MemoryAppend> = {
-  name: 'memory appends',
-  async store(executor, appends) {
-    await insertAppends(executor, appends).execute()
-  },
-  statement: (db, appends) => insertAppends(db, appends),
+/**
+ * The server's memory store: core's `MemoryStore`, and the same reads and appends with the
+ * entries' ids, so a copy kept elsewhere can put entries in the database's order.
+ */
+export type DatabaseMemoryStore = MemoryStore & {
+  /** The newest `limit` entries of `scope`, oldest first, with their ids. */
+  readStored(scope: string, options?: { limit?: number }): Promise<StoredMemoryEntry[]>
+  /** Appends `entries` to `scope`; resolves, once committed, with them and their ids. */
+  appendStored(scope: string, entries: MemoryEntry[]): Promise<StoredMemoryEntry[]>
 }
 
-function insertAppends(executor: WriteExecutor, appends: MemoryAppend[]) {
-  return executor
-    .insertInto('memory_entries')
-    .values(
-      appends.flatMap(({ scope, entries }) =>
-        entries.map((entry) => ({ scope, entry: JSON.stringify(entry) })),
-      ),
+type MemoryAppend = { scope: string; entries: MemoryEntry[] }
+type InsertedRow = { id: number | string }
+
+/**
+ * Memory appends of a turn of the group commit, in one insert: each append's caller gets the
+ * ids its entries were given (the rows are inserted in the order of the turn's entries, so
+ * their ids, in ascending order, are the entries' in turn).
+ */
+const memoryAppends: WriteChannel<MemoryAppend, number[]> = {
+  name: 'memory appends',
+  async store(executor, appends) {
+    const { rows } = await insertAppends(appends).execute(executor)
+    return idsOf(rows, appends)
+  },
+  statement: (db, appends) => {
+    const statement = insertAppends(appends)
+    return { compile: () => statement.compile(db) }
+  },
+  answers: (rows, appends) => idsOf(rows as InsertedRow[], appends),
+}
+
+// The final select has no parenthesis: beside other answering channels' in one statement.
+function insertAppends(appends: MemoryAppend[]) {
+  const values = sql.join(
+    appends.flatMap(({ scope, entries }) =>
+      entries.map((entry) => sql`(${scope}::text, ${JSON.stringify(entry)}::jsonb)`),
+    ),
+  )
+  return sql<InsertedRow>`with memory_inserted as (
+      insert into memory_entries (scope, entry) values ${values} returning id
     )
+    select id from memory_inserted`
+}
+
+function idsOf(rows: InsertedRow[], appends: MemoryAppend[]): number[][] {
+  const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b)
+  let next = 0
+  return appends.map(({ entries }) => {
+    const own = ids.slice(next, next + entries.length)
+    next += entries.length
+    return own
+  })
+}
+
+async function insertNow(executor: WriteExecutor, append: MemoryAppend): Promise<number[]> {
+  const { rows } = await insertAppends([append]).execute(executor)
+  return idsOf(rows, [append])[0]!
 }
 
 /**
@@ -34,26 +76,35 @@ function insertAppends(executor: WriteExecutor, appends: MemoryAppend[]) {
 export function createDatabaseMemoryStore(
   db: Kysely<Database>,
   options: { writer?: GroupCommit } = {},
-): MemoryStore {
+): DatabaseMemoryStore {
   const { writer } = options
+  const readStored: DatabaseMemoryStore['readStored'] = async (scope, options = {}) => {
+    const rows = await db
+      .selectFrom('memory_entries')
+      .select(['id', 'entry'])
+      .where('scope', '=', scope)
+      .orderBy('id', 'desc')
+      .limit(options.limit ?? 1000)
+      .execute()
+    return rows
+      .reverse()
+      .map((row) => ({ id: Number(row.id), entry: row.entry as unknown as MemoryEntry }))
+  }
+  const appendStored: DatabaseMemoryStore['appendStored'] = async (scope, entries) => {
+    if (entries.length === 0) return []
+    const ids = writer
+      ? await writer.write(memoryAppends, { scope, entries })
+      : await insertNow(db, { scope, entries })
+    return entries.map((entry, index) => ({ id: ids[index]!, entry }))
+  }
   return {
-    async read(scope, options = {}) {
-      const rows = await db
-        .selectFrom('memory_entries')
-        .select('entry')
-        .where('scope', '=', scope)
-        .orderBy('id', 'desc')
-        .limit(options.limit ?? 1000)
-        .execute()
-      return rows.reverse().map((row) => row.entry as unknown as MemoryEntry)
+    readStored,
+    appendStored,
+    async read(scope, options) {
+      return (await readStored(scope, options)).map((stored) => stored.entry)
     },
     async append(scope, entries) {
-      if (entries.length === 0) return
-      if (writer) return writer.write(memoryAppends, { scope, entries })
-      await db
-        .insertInto('memory_entries')
-        .values(entries.map((entry) => ({ scope, entry: JSON.stringify(entry) })))
-        .execute()
+      await appendStored(scope, entries)
     },
     async clear(scope) {
       await db.deleteFrom('memory_entries').where('scope', '=', scope).execute()

@@ -69,10 +69,7 @@ describe('cacheMemoryStore', () => {
 
   it('keeps its copy through appends that overlap when the store commits them in order (the group commit)', async () => {
     const writer = createGroupCommit(database.counter.db)
-    const { memory } = cacheMemoryStore(
-      createDatabaseMemoryStore(database.counter.db, { writer }),
-      { appendsInOrder: true },
-    )
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db, { writer }))
     await memory.read('ordered', { limit: 3 })
     const beforeAppends = database.counter.queries()
     // Ten at once, as ten A2A requests for one agent: one turn of the writer.
@@ -86,21 +83,19 @@ describe('cacheMemoryStore', () => {
     expect(contents(truth)).toEqual(['m7', 'm8', 'm9'])
   })
 
-  it('drops the copy when one of the appends in order fails, even if the others are stored', async () => {
+  it('drops the copy when one of the appends fails, even if the others are stored', async () => {
     const writer = createGroupCommit(database.counter.db)
     const stored = createDatabaseMemoryStore(database.counter.db, { writer })
     // A store whose append of "lost" commits and then fails (a connection lost before the
     // answer): the copy cannot know whether it is there.
-    const { memory } = cacheMemoryStore(
-      {
-        ...stored,
-        async append(scope, entries) {
-          await stored.append(scope, entries)
-          if (entries.some((entry) => entry.content === 'lost')) throw new Error('answer lost')
-        },
+    const { memory } = cacheMemoryStore({
+      ...stored,
+      async appendStored(scope, entries) {
+        const appended = await stored.appendStored(scope, entries)
+        if (entries.some((entry) => entry.content === 'lost')) throw new Error('answer lost')
+        return appended
       },
-      { appendsInOrder: true },
-    )
+    })
     await memory.read('faulty')
     const results = await Promise.allSettled([
       memory.append('faulty', [note('first')]),
@@ -111,6 +106,67 @@ describe('cacheMemoryStore', () => {
     const beforeRead = database.counter.queries()
     expect(contents(await memory.read('faulty'))).toEqual(['first', 'lost', 'last'])
     expect(database.counter.queries()).toBe(beforeRead + 1)
+  })
+
+  it("puts another process's appends into its copy in the database's order, whatever order they are announced in", async () => {
+    const cached = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
+    const elsewhere = createDatabaseMemoryStore(database.opened.db)
+    await elsewhere.append('merged', [note('old 1'), note('old 2')])
+    expect(contents(await cached.memory.read('merged', { limit: 3 }))).toEqual(['old 1', 'old 2'])
+    const first = await elsewhere.appendStored('merged', [note('first')])
+    const second = await elsewhere.appendStored('merged', [note('second')])
+    const beforeAnnouncements = database.counter.queries()
+    cached.appended('merged', second)
+    cached.appended('merged', first)
+    // Announced twice (a message seen again): kept once.
+    cached.appended('merged', second)
+    expect(contents(await cached.memory.read('merged', { limit: 3 }))).toEqual([
+      'old 2',
+      'first',
+      'second',
+    ])
+    expect(database.counter.queries()).toBe(beforeAnnouncements)
+    expect(contents(await elsewhere.read('merged', { limit: 3 }))).toEqual([
+      'old 2',
+      'first',
+      'second',
+    ])
+    // An entry older than every one a full copy holds is not among the newest: not added.
+    cached.appended('merged', [{ id: 1, entry: note('too old') }])
+    expect(contents(await cached.memory.read('merged', { limit: 3 }))).toEqual([
+      'old 2',
+      'first',
+      'second',
+    ])
+  })
+
+  it('adds what is appended while a read is on its way to what the read brings', async () => {
+    const slow = createDatabaseMemoryStore(database.counter.db)
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const cached = cacheMemoryStore({
+      ...slow,
+      async readStored(scope, options) {
+        // The read's snapshot is taken now; it answers only after the append below.
+        const read = await slow.readStored(scope, options)
+        await gate
+        return read
+      },
+    })
+    const reading = cached.memory.read('racing', { limit: 5 })
+    const late = await createDatabaseMemoryStore(database.opened.db).appendStored('racing', [
+      note('committed after the read'),
+    ])
+    cached.appended('racing', late)
+    release()
+    expect(contents(await reading)).toEqual(['committed after the read'])
+    const before = database.counter.queries()
+    expect(contents(await cached.memory.read('racing', { limit: 5 }))).toEqual([
+      'committed after the read',
+    ])
+    expect(database.counter.queries()).toBe(before)
   })
 
   it('forgets a copy after its time to live', async () => {

@@ -1,94 +1,61 @@
 import type { MemoryEntry, MemoryStore } from '@baton/core'
+import type { DatabaseMemoryStore, StoredMemoryEntry } from '../db/memory-repository'
 
 export type CachedMemoryStore = {
   /** The store, its `read` answered from memory while the scope has not changed. */
   memory: MemoryStore
   /** Forgets `scope` (or every scope): it changed in another process. */
   invalidate(scope?: string): void
+  /** Adds to the copy of `scope` what another process appended to it (with the entries' ids). */
+  appended(scope: string, entries: StoredMemoryEntry[]): void
 }
 
-type Kept = { entries: MemoryEntry[]; limit: number; complete: boolean; expiresAt: number }
-
-/** An append in flight, in a scope's queue of them (`appendsInOrder`). */
-type Pending = { entries: MemoryEntry[]; before: Kept | undefined; outcome?: 'stored' | 'failed' }
+/** A scope's copy: its newest `limit` entries, oldest first (`complete`: all the scope has). */
+type Kept = { entries: StoredMemoryEntry[]; limit: number; complete: boolean; expiresAt: number }
 
 /**
  * An agent's memory read from this process's copy while nobody changed it: the read before
- * an agent's model call costs no statement. What this process appends is added to its copy
- * (one append of a scope at a time; two at once drop the copy, since their order in the
- * database is not known here, unless the store commits appends in the order they are asked
- * for: `appendsInOrder`, as the process's group commit does); every write is then announced
- * through `onWrite` (scaled out,
- * on the registry's invalidation channel), and every other process drops its copy when the
- * announcement arrives (`invalidate`). A copy is kept at most `ttlMs`, the bound on staleness
- * if an announcement is lost (Redis down).
+ * an agent's model call costs no statement. Every entry carries the id the database gave it,
+ * and a copy is the scope's newest entries in id order, so what was appended — here, or in
+ * another process and announced (`appended`) — is put into the copy where the database has
+ * it, whatever order the appends end in: the copy stays what a read would answer. Appends are
+ * announced through `onWrite` with their entries (scaled out, on the registry's invalidation
+ * channel); a clear, a failed append (it may have committed) and `invalidate` drop the copy,
+ * which is read again. A copy is kept at most `ttlMs`, the bound on staleness if an
+ * announcement is lost (Redis down).
  *
  * @example
  * const cached = cacheMemoryStore(createDatabaseMemoryStore(db), { onWrite: announce })
  * await cached.memory.read('analyst', { limit: 20 }) // a query the first time only
  */
 export function cacheMemoryStore(
-  store: MemoryStore,
+  store: DatabaseMemoryStore,
   options: {
-    onWrite?: (scope: string) => Promise<void> | void
+    /** A write of `scope`: its appended entries, or undefined when the scope was cleared. */
+    onWrite?: (scope: string, appended?: StoredMemoryEntry[]) => Promise<void> | void
     ttlMs?: number
     maxScopes?: number
     now?: () => number
-    /**
-     * The store commits the appends of a scope in the order they are asked for (one writer
-     * that takes them in turn: `db/group-commit.ts`), so appends that overlap are added to
-     * the copy in that order instead of dropping it.
-     */
-    appendsInOrder?: boolean
   } = {},
 ): CachedMemoryStore {
   const ttlMs = options.ttlMs ?? 30_000
   const maxScopes = options.maxScopes ?? 10_000
   const now = options.now ?? Date.now
   const kept = new Map<string, Kept>()
-  const writing = new Map<string, number>()
-  // With appendsInOrder: each scope's appends in flight, oldest first.
-  const inOrder = new Map<string, Pending[]>()
-  // Bumped by every change, so a read that started before it does not keep what it read.
+  // Entries appended to a scope while a read of it is on its way (that read may be too early
+  // to see them): added to what the read brings before it is kept.
+  const reading = new Map<string, { reads: number; appended: StoredMemoryEntry[] }>()
+  // Bumped by every change that drops copies, so a read that started before it is not kept.
   let generation = 0
   const invalidate = (scope?: string) => {
     generation += 1
     if (scope === undefined) kept.clear()
     else kept.delete(scope)
   }
-  const announce = async (scope: string) => {
-    await options.onWrite?.(scope)
-  }
-  // Writes of a scope in flight: a read that sees one does not keep what it read.
-  const startWrite = (scope: string) => writing.set(scope, (writing.get(scope) ?? 0) + 1)
-  /** Ends a write of `scope`; true when no other write of it is still in flight. */
-  const endWrite = (scope: string): boolean => {
-    const left = (writing.get(scope) ?? 1) - 1
-    if (left === 0) writing.delete(scope)
-    else writing.set(scope, left)
-    return left === 0
-  }
-
-  const queue = (scope: string, pending: Pending): Pending => {
-    const queued = inOrder.get(scope)
-    if (queued) queued.push(pending)
-    else inOrder.set(scope, [pending])
-    return pending
-  }
-  // Adds to the copy what the appends that have ended store, oldest first; an append still
-  // in flight holds back those after it, so the copy keeps the database's order.
-  const applyInOrder = (scope: string) => {
-    const queued = inOrder.get(scope) ?? []
-    while (queued[0]?.outcome) {
-      const { outcome, entries, before } = queued.shift()!
-      const copy = kept.get(scope)
-      if (!copy) continue
-      // A failed append may still have committed; a copy that is not the one the append
-      // started from (dropped and read again since) may hold it already.
-      if (outcome === 'stored' && copy === before) addTo(copy, entries)
-      else kept.delete(scope)
-    }
-    if (queued.length === 0) inOrder.delete(scope)
+  const appended = (scope: string, entries: StoredMemoryEntry[]) => {
+    const copy = kept.get(scope)
+    if (copy) addTo(copy, entries)
+    reading.get(scope)?.appended.push(...entries)
   }
 
   const memory: MemoryStore = {
@@ -96,69 +63,82 @@ export function cacheMemoryStore(
       const limit = readOptions.limit ?? 1000
       const hit = kept.get(scope)
       if (hit && now() < hit.expiresAt && (hit.complete || hit.limit >= limit)) {
-        return hit.entries.slice(-limit)
+        return entriesOf(hit.entries.slice(-limit))
       }
       const started = generation
-      const entries = await store.read(scope, { limit })
-      if (started === generation && !writing.has(scope) && ttlMs > 0) {
-        kept.delete(scope)
-        kept.set(scope, {
-          entries: [...entries],
-          limit,
-          complete: entries.length < limit,
-          expiresAt: now() + ttlMs,
-        })
-        if (kept.size > maxScopes) kept.delete(kept.keys().next().value!)
+      let inFlight = reading.get(scope)
+      if (!inFlight) {
+        inFlight = { reads: 0, appended: [] }
+        reading.set(scope, inFlight)
       }
-      return entries
+      inFlight.reads += 1
+      let read: StoredMemoryEntry[]
+      try {
+        read = await store.readStored(scope, { limit })
+      } finally {
+        inFlight.reads -= 1
+        if (inFlight.reads === 0 && reading.get(scope) === inFlight) reading.delete(scope)
+      }
+      if (started !== generation || ttlMs <= 0) return entriesOf(read)
+      const copy: Kept = {
+        entries: [...read],
+        limit,
+        complete: read.length < limit,
+        expiresAt: now() + ttlMs,
+      }
+      addTo(copy, inFlight.appended)
+      kept.delete(scope)
+      kept.set(scope, copy)
+      if (kept.size > maxScopes) kept.delete(kept.keys().next().value!)
+      return entriesOf(copy.entries.slice(-limit))
     },
     async append(scope, entries) {
       if (entries.length === 0) return
-      generation += 1
-      const before = kept.get(scope)
-      startWrite(scope)
-      // Queued before the store is called: the store takes its appends in this same order.
-      const pending = options.appendsInOrder ? queue(scope, { entries, before }) : undefined
-      let alone = false
-      let stored = false
+      let stored: StoredMemoryEntry[]
       try {
-        await store.append(scope, entries)
-        stored = true
-      } finally {
-        const last = endWrite(scope)
-        if (pending) {
-          pending.outcome = stored ? 'stored' : 'failed'
-          applyInOrder(scope)
-        } else {
-          // A failed append may still have committed: the copy is not trusted after it.
-          alone = stored && last && before !== undefined && kept.get(scope) === before
-          // Another write of this scope overlapped this one: their order is the database's.
-          if (!alone) kept.delete(scope)
-        }
+        stored = await store.appendStored(scope, entries)
+      } catch (error) {
+        // It may have committed all the same: the copy is not trusted after it.
+        invalidate(scope)
+        throw error
       }
-      if (alone && before) addTo(before, entries)
-      await announce(scope)
+      appended(scope, stored)
+      await options.onWrite?.(scope, stored)
     },
     async clear(scope) {
       invalidate(scope)
-      startWrite(scope)
       try {
         await store.clear(scope)
       } finally {
-        endWrite(scope)
         invalidate(scope)
       }
-      await announce(scope)
+      await options.onWrite?.(scope)
     },
   }
-  return { memory, invalidate }
+  return { memory, invalidate, appended }
 }
 
-/** Adds entries a write stored to the copy, keeping at most the copy's limit of them. */
-function addTo(copy: Kept, entries: MemoryEntry[]): void {
-  copy.entries.push(...entries)
-  if (copy.entries.length > copy.limit) {
-    copy.entries.splice(0, copy.entries.length - copy.limit)
+/**
+ * Puts entries into a copy in id order (an id it holds already is skipped), keeping its newest
+ * `limit`: an entry older than every one a full copy holds is not among the scope's newest.
+ */
+function addTo(copy: Kept, entries: StoredMemoryEntry[]): void {
+  const held = copy.entries
+  for (const stored of entries) {
+    const oldest = held[0]?.id
+    if (!copy.complete && held.length >= copy.limit && oldest !== undefined && stored.id < oldest)
+      continue
+    let at = held.length
+    while (at > 0 && held[at - 1]!.id > stored.id) at -= 1
+    if (at > 0 && held[at - 1]!.id === stored.id) continue
+    held.splice(at, 0, stored)
+  }
+  if (held.length > copy.limit) {
+    held.splice(0, held.length - copy.limit)
     copy.complete = false
   }
+}
+
+function entriesOf(stored: StoredMemoryEntry[]): MemoryEntry[] {
+  return stored.map((each) => each.entry)
 }

@@ -8,6 +8,7 @@ import { countQueries } from '../__fixtures__/count-queries'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { openDatabase } from '../db/open-database'
 import { cacheMemoryStore } from '../memory/cache-memory-store'
+import { memoryAnnouncement, memoryTopics } from '../memory/memory-announcements'
 import type { BatonServices } from '../services'
 import { shareRegistryInvalidation } from './share-registry-invalidation'
 
@@ -75,18 +76,22 @@ async function memoryProcess(databaseUrl: string) {
   const { db } = await openDatabase({ dataDir: '', databaseUrl })
   const counted = countQueries(db)
   const each = processRegistry()
-  let invalidate: (scope: string) => void = () => {}
+  // Filled in once the copies exist (their announcements go through `shared`).
+  const topics: Record<string, (key: string) => void> = {}
   const shared = await shareRegistryInvalidation(each.registry, {
     ...each,
     channel: 'test:memory',
-    topics: { memory: (scope) => invalidate(scope) },
+    topics,
   })
-  // Copies that outlive the test: only an announcement can drop them.
+  // Copies that outlive the test: only an announcement can change them.
   const cached = cacheMemoryStore(createDatabaseMemoryStore(counted.db), {
-    onWrite: (scope) => shared.announce('memory', scope),
+    onWrite: (scope, appended) => {
+      const { topic, key } = memoryAnnouncement(scope, appended)
+      return shared.announce(topic, key)
+    },
     ttlMs: 10 * 60_000,
   })
-  invalidate = cached.invalidate
+  Object.assign(topics, memoryTopics(cached))
   return { db, memory: cached.memory, shared, queries: counted.queries }
 }
 
@@ -127,6 +132,17 @@ describe.runIf(canRun && (postgresUrl !== '' || process.env.CI === 'true'))(
           'from a',
           'from b',
         ])
+        // b's append came with its entries: a added it to its copy, and read nothing again.
+        expect(a.queries()).toBe(afterAppend)
+
+        // A clear in b drops a's copy: a reads the database again.
+        await b.memory.clear('analyst')
+        await waitFor(
+          async () =>
+            (await a.memory.read('analyst', { limit: 20 })).length === 0 ? true : undefined,
+          { what: "b's clear in a's reads", timeoutMs: 10_000 },
+        )
+        expect(a.queries()).toBeGreaterThan(afterAppend)
       } finally {
         for (const each of [a, b]) {
           await each.shared.close()

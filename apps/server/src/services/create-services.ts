@@ -12,6 +12,7 @@ import { createRuntimeSecretsRepository } from '../db/runtime-secrets-repository
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
 import { cacheMemoryStore } from '../memory/cache-memory-store'
+import { memoryAnnouncement, memoryTopics } from '../memory/memory-announcements'
 import { createInProcessQueue } from '../queue'
 import { loadRuntimeSigner } from '../receipt/load-runtime-signer'
 import { cacheAgentListing } from '../registry/cache-agent-listing'
@@ -36,7 +37,6 @@ export const shutdownDrainMs = 10_000
 const guardMemoryMs = 60 * 60 * 1000
 // Topics of the invalidation channel besides the registry's wallets.
 const swarmsTopic = 'swarms'
-const memoryTopic = 'memory'
 
 export type CreatedServices = BatonServices & {
   agentHost: ServerAgentHost
@@ -89,9 +89,10 @@ export async function createServices(
   })
   const cachedMemory = cacheMemoryStore(createDatabaseMemoryStore(db, { writer }), {
     // Awaited: the write is known to other processes before the run that made it goes on.
-    onWrite: (scope) => announce(memoryTopic, scope),
-    // Its appends go through the writer, which commits them in the order they come.
-    appendsInOrder: true,
+    onWrite: (scope, appended) => {
+      const { topic, key } = memoryAnnouncement(scope, appended)
+      return announce(topic, key)
+    },
   })
   const repositories = { ...stored, agents: listing.agents, swarms: swarms.swarms }
   // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
@@ -114,7 +115,7 @@ export async function createServices(
   if (scale) {
     const shared = await scale.shareRegistry(ownRegistry, {
       [swarmsTopic]: () => swarms.invalidate(),
-      [memoryTopic]: (scope) => cachedMemory.invalidate(scope),
+      ...memoryTopics(cachedMemory),
     })
     announce = (topic, key) => shared.announce(topic, key)
     registry = shared

@@ -1,0 +1,63 @@
+import type { StoredMemoryEntry } from '../db/memory-repository'
+import type { CachedMemoryStore } from './cache-memory-store'
+
+// Topics of the invalidation channel: a scope to read again, or entries to add to its copy.
+const droppedTopic = 'memory'
+const appendedTopic = 'memory-appended'
+// Larger appends are announced as a scope to read again: every process receives them.
+const maxAppendedCharacters = 64 * 1024
+
+/**
+ * What a memory write of this process tells the others, as a topic and a key of the
+ * invalidation channel: the appended entries with their ids (each other process adds them to
+ * its copy, so an agent whose runs go to every process is not read again at every run), or,
+ * for a clear or a large append, the scope alone (each other process drops its copy).
+ *
+ * @example
+ * const { topic, key } = memoryAnnouncement('analyst', stored)
+ * await shared.announce(topic, key)
+ */
+export function memoryAnnouncement(
+  scope: string,
+  appended: StoredMemoryEntry[] | undefined,
+): { topic: string; key: string } {
+  if (appended) {
+    const key = JSON.stringify({ scope, appended })
+    if (key.length <= maxAppendedCharacters) return { topic: appendedTopic, key }
+  }
+  return { topic: droppedTopic, key: scope }
+}
+
+/**
+ * The invalidation channel's handlers of what other processes announced with
+ * `memoryAnnouncement`. A message that does not read as an append drops every copy.
+ *
+ * @example
+ * await scale.shareRegistry(registry, { ...memoryTopics(cachedMemory) })
+ */
+export function memoryTopics(cached: CachedMemoryStore): Record<string, (key: string) => void> {
+  return {
+    [droppedTopic]: (scope) => cached.invalidate(scope),
+    [appendedTopic]: (key) => {
+      const announced = readAppended(key)
+      if (announced) cached.appended(announced.scope, announced.appended)
+      else cached.invalidate()
+    },
+  }
+}
+
+function readAppended(key: string): { scope: string; appended: StoredMemoryEntry[] } | undefined {
+  try {
+    const value = JSON.parse(key) as { scope?: unknown; appended?: unknown }
+    if (typeof value.scope !== 'string' || !Array.isArray(value.appended)) return undefined
+    const wellFormed = value.appended.every(
+      (each: { id?: unknown; entry?: unknown }) =>
+        Number.isSafeInteger(each?.id) && typeof each?.entry === 'object' && each.entry !== null,
+    )
+    return wellFormed
+      ? { scope: value.scope, appended: value.appended as StoredMemoryEntry[] }
+      : undefined
+  } catch {
+    return undefined
+  }
+}
