@@ -12,6 +12,7 @@ import {
 } from '../../servers/cluster-fixture'
 import { SEEDED_AGENT } from '../../servers/start-baton-server'
 import type { Size, Subjects } from '../types'
+import { type BackendCounts, readBackendCounts } from './backend-counts'
 import { processTreeCpuMs } from './process-cpu'
 import { WORKER_COUNTS } from './scale-out-case'
 
@@ -83,12 +84,22 @@ async function measure(options: {
       await mkdir(profileDirectory, { recursive: true })
       for (const pid of pids) process.kill(pid, 'SIGUSR2')
     }
+    const countsBefore = await readBackendCounts(options.databaseUrl, options.redisUrl)
     const cpuBefore = processTreeCpuMs(pids)
     const begin = performance.now()
     await runThrough(processes, options.runs + warm)
     const seconds = (performance.now() - begin) / 1000
     const cpuMs = processTreeCpuMs(pids) - cpuBefore
-    return { perSecond: options.runs / seconds, cpuMsPerRun: cpuMs / options.runs }
+    const countsAfter = await readBackendCounts(options.databaseUrl, options.redisUrl)
+    const perRun = (key: keyof BackendCounts) =>
+      (countsAfter[key] - countsBefore[key]) / options.runs
+    return {
+      perSecond: options.runs / seconds,
+      cpuMsPerRun: cpuMs / options.runs,
+      transactionsPerRun: perRun('transactions'),
+      redisCommandsPerRun: perRun('redisCommands'),
+      publishesPerRun: perRun('publishes'),
+    }
   } finally {
     await options.fixture.stopCluster(started)
     await rm(dataDir, { recursive: true, force: true })
@@ -144,8 +155,11 @@ export const scaleOutSubjects: Subjects = {
         })
         details[`runsPerSecond${workers}`] = row.perSecond
         details[`cpuMsPerRun${workers}`] = row.cpuMsPerRun
+        details[`transactionsPerRun${workers}`] = row.transactionsPerRun
+        details[`redisCommandsPerRun${workers}`] = row.redisCommandsPerRun
+        details[`publishesPerRun${workers}`] = row.publishesPerRun
         parts.push(
-          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run)`,
+          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run; ${formatNumber(row.transactionsPerRun)} transactions, ${formatNumber(row.redisCommandsPerRun)} Redis commands of which ${formatNumber(row.publishesPerRun)} publishes)`,
         )
       }
       return {
