@@ -27,10 +27,7 @@ type InsertedRow = { id: number | string }
  */
 const memoryAppends: WriteChannel<MemoryAppend, number[]> = {
   name: 'memory appends',
-  async store(executor, appends) {
-    const { rows } = await insertAppends(appends).execute(executor)
-    return idsOf(rows, appends)
-  },
+  store: insertWithIds,
   statement: (db, appends) => {
     const statement = insertAppends(appends)
     return { compile: () => statement.compile(db) }
@@ -61,9 +58,9 @@ function idsOf(rows: InsertedRow[], appends: MemoryAppend[]): number[][] {
   })
 }
 
-async function insertNow(executor: WriteExecutor, append: MemoryAppend): Promise<number[]> {
-  const { rows } = await insertAppends([append]).execute(executor)
-  return idsOf(rows, [append])[0]!
+async function insertWithIds(executor: WriteExecutor, appends: MemoryAppend[]) {
+  const { rows } = await insertAppends(appends).execute(executor)
+  return idsOf(rows, appends)
 }
 
 /**
@@ -94,7 +91,7 @@ export function createDatabaseMemoryStore(
     if (entries.length === 0) return []
     const ids = writer
       ? await writer.write(memoryAppends, { scope, entries })
-      : await insertNow(db, { scope, entries })
+      : (await insertWithIds(db, [{ scope, entries }]))[0]!
     return entries.map((entry, index) => ({ id: ids[index]!, entry }))
   }
   return {

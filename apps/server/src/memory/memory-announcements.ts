@@ -1,3 +1,5 @@
+import type { MemoryEntry } from '@baton/core'
+import { z } from 'zod'
 import type { StoredMemoryEntry } from '../db/memory-repository'
 import type { CachedMemoryStore } from './cache-memory-store'
 
@@ -46,17 +48,21 @@ export function memoryTopics(cached: CachedMemoryStore): Record<string, (key: st
   }
 }
 
-function readAppended(key: string): { scope: string; appended: StoredMemoryEntry[] } | undefined {
+// What another process announced; a malformed one drops every copy instead.
+const Appended = z.object({
+  scope: z.string(),
+  appended: z.array(
+    z.object({
+      id: z.number().int(),
+      entry: z.custom<MemoryEntry>((entry) => typeof entry === 'object' && entry !== null),
+    }),
+  ),
+})
+
+function readAppended(key: string): z.output<typeof Appended> | undefined {
   try {
-    const value = JSON.parse(key) as { scope?: unknown; appended?: unknown }
-    if (typeof value.scope !== 'string' || !Array.isArray(value.appended)) return undefined
-    const wellFormed = value.appended.every(
-      (each: { id?: unknown; entry?: unknown }) =>
-        Number.isSafeInteger(each?.id) && typeof each?.entry === 'object' && each.entry !== null,
-    )
-    return wellFormed
-      ? { scope: value.scope, appended: value.appended as StoredMemoryEntry[] }
-      : undefined
+    const parsed = Appended.safeParse(JSON.parse(key))
+    return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
   }
