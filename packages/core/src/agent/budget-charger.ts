@@ -30,11 +30,19 @@ export type BudgetMiddlewareOptions = {
   wallet?: string
   /** Called with the charge of every call that returned. */
   onCharge?: (charge: CallCharge) => void
+  /**
+   * A call with no abort signal of its own is given the budget's, so aborting the budget
+   * aborts the call. The signal is made only if the model reads it (a budget makes its signal
+   * when first asked): many calls on budgets nobody listens to make none.
+   */
+  signalFromBudget?: boolean
 }
 
 // Without a caller-set limit a call may answer in at most this many tokens. Reserving "all
 // the money left" instead would starve every concurrent sibling on the same parent budget.
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
+
+const NO_WALLET = Object.freeze({})
 
 type Generated = Awaited<ReturnType<LanguageModelV3['doGenerate']>>
 type Streamed = Awaited<ReturnType<LanguageModelV3['doStream']>>
@@ -110,8 +118,10 @@ export class BudgetCharger {
     }
     // The call's signal and the budget's: a provider that ignores an abort never closes its
     // stream, so the reservation is released on the signal itself, not on the stream's end.
+    // (The same one when the call was given the budget's.)
     const signals = [call.abortSignal, budget.signal].filter(
-      (signal): signal is AbortSignal => signal !== undefined,
+      (signal, index, all): signal is AbortSignal =>
+        signal !== undefined && all.indexOf(signal) === index,
     )
     // Only a recording span is told what the stream said: no SDK, nothing gathered.
     const streamed = chat.records
@@ -156,7 +166,7 @@ export class BudgetCharger {
       tokens: Math.min(estimate.tokens, left.tokens),
       costUsd: Math.min(estimate.costUsd, left.costUsd),
     })
-    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens }
+    const call = this.#call(params, maxOutputTokens)
     return { reservation, call, inputEstimate, maxOutputTokens }
   }
 
@@ -180,8 +190,23 @@ export class BudgetCharger {
     // BudgetExceededError that names the budget and the dimension.
     const estimate = this.#reservedEstimate(inputEstimate, wanted)
     const reservation = budget.reserve({ calls: 1, ...estimate })
-    const call: LanguageModelV3CallOptions = { ...params, maxOutputTokens: wanted }
+    const call = this.#call(params, wanted)
     return { reservation, call, inputEstimate, maxOutputTokens: wanted }
+  }
+
+  /** The call as the model gets it: with the budget's signal, read when the model reads it. */
+  #call(params: LanguageModelV3CallOptions, maxOutputTokens: number): LanguageModelV3CallOptions {
+    const { budget, signalFromBudget } = this.#options
+    if (!signalFromBudget || params.abortSignal !== undefined) {
+      return { ...params, maxOutputTokens }
+    }
+    return {
+      ...params,
+      maxOutputTokens,
+      get abortSignal() {
+        return budget.signal
+      },
+    }
   }
 
   #reservedEstimate(inputEstimate: number, outputTokens: number) {
@@ -199,7 +224,7 @@ export class BudgetCharger {
     const outputTokens = usage.outputTokens.total ?? held.maxOutputTokens
     const costUsd = priceUsage(model, { inputTokens, outputTokens }, prices)
     const tokens = inputTokens + outputTokens
-    held.reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : {})
+    held.reservation.settle({ calls: 1, tokens, costUsd }, wallet ? { wallet } : NO_WALLET)
     const charge = { inputTokens, outputTokens, tokens, costUsd }
     onCharge?.(charge)
     return charge

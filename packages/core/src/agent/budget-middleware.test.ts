@@ -1,9 +1,14 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider'
 import { streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createBudget } from '../budget'
 import { createOfflineModel, defaultPriceTable } from '../models'
 import { ADA_WALLET } from './__fixtures__/make-agent'
+import { BudgetCharger } from './budget-charger'
 import { budgetMiddleware, type CallCharge, estimateInputTokens } from './budget-middleware'
 
 describe('budgetMiddleware', () => {
@@ -141,6 +146,84 @@ describe('budgetMiddleware with a stream that does not finish', () => {
     await result.consumeStream()
     expect(budget.spent().calls).toBe(0)
     expect(budget.remaining()).toMatchObject({ calls: 3, tokens: 100_000 })
+  })
+})
+
+describe('BudgetCharger with signalFromBudget', () => {
+  const prompt = (text: string): LanguageModelV3CallOptions => ({
+    prompt: [{ role: 'user', content: [{ type: 'text', text }] }],
+  })
+  const charger = (budget: ReturnType<typeof createBudget>) =>
+    new BudgetCharger({
+      budget,
+      model: 'offline:default',
+      prices: defaultPriceTable,
+      signalFromBudget: true,
+    })
+
+  it("gives a call with no signal of its own the budget's, made only if the model reads it", async () => {
+    const Original = globalThis.AbortController
+    let made = 0
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super()
+        made += 1
+      }
+    }
+    try {
+      const budget = createBudget({ calls: 3 })
+      const offline = createOfflineModel()
+      // A model that never looks at its signal: none is made.
+      const seen: LanguageModelV3CallOptions[] = []
+      const unread: LanguageModelV3 = {
+        ...offline,
+        doGenerate: (call) => {
+          seen.push(call)
+          return offline.doGenerate({ prompt: call.prompt })
+        },
+      }
+      await charger(budget).generate(prompt('[[answer:one]]'), unread)
+      expect(made).toBe(0)
+      expect('abortSignal' in seen[0]!).toBe(true)
+      // The offline model reads it: the budget's own signal, made then.
+      const result = await charger(budget).generate(prompt('[[answer:two]]'), offline)
+      expect(result.content).toEqual([{ type: 'text', text: 'two' }])
+      expect(made).toBe(1)
+      expect(seen[0]!.abortSignal).toBe(budget.signal)
+      expect(budget.spent().calls).toBe(2)
+    } finally {
+      globalThis.AbortController = Original
+    }
+  })
+
+  it('aborts a call in flight when its budget is cancelled, and gives its reservation back', async () => {
+    const budget = createBudget({ calls: 2 }, { name: 'run' })
+    const call = charger(budget).generate(prompt('[[sleep:20000]] slow'), createOfflineModel())
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(budget.remaining().calls).toBe(1)
+    const started = Date.now()
+    budget.cancel('the user stopped it')
+    await expect(call).rejects.toMatchObject({
+      message: 'Budget "run" was cancelled: the user stopped it.',
+    })
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it("keeps a call's own signal", async () => {
+    const budget = createBudget()
+    const own = new AbortController()
+    const seen: (AbortSignal | undefined)[] = []
+    const offline = createOfflineModel()
+    const model: LanguageModelV3 = {
+      ...offline,
+      doGenerate: (call) => {
+        seen.push(call.abortSignal)
+        return offline.doGenerate(call)
+      },
+    }
+    await charger(budget).generate({ ...prompt('hi'), abortSignal: own.signal }, model)
+    expect(seen).toEqual([own.signal])
   })
 })
 

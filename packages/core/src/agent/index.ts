@@ -1,4 +1,5 @@
 export { AgentRunError } from './agent-errors'
+export { BudgetCharger } from './budget-charger'
 export {
   type BudgetMiddlewareOptions,
   budgetMiddleware,

@@ -54,8 +54,11 @@ export class BudgetNode implements Budget {
   readonly #root: BudgetNode
   // One controller per node, linked by the tree itself: aborting a node aborts its children
   // directly, with no AbortSignal.any per node (whose order of events differs between runtimes).
-  readonly #controller = new AbortController()
-  readonly signal: AbortSignal
+  // Made when the signal is first read: on Node.js 20 a signal and its abort event cost more
+  // than the rest of the node, and most budgets of a fan-out are never listened to.
+  #controller: AbortController | undefined
+  /** Why this budget was aborted; set once, whether or not its signal was made yet. */
+  #reason: Error | undefined
   readonly #books: NodeBooks
   // Made on first use: a busy tree makes a node per delegation, and most never need them.
   #listeners: Set<(event: ChargeEvent) => void> | undefined
@@ -98,22 +101,31 @@ export class BudgetNode implements Budget {
     this.#root = parent ? parent.#root : this
     this.#limitedAbove = parent ? parent.#firstLimited : undefined
     this.#firstLimited = !parent || this.#books.limited() ? this : (this.#limitedAbove ?? this)
-    this.signal = this.#controller.signal
-    ownSignal(this, this.signal)
     // A deadline no earlier than an ancestor's is reached by the ancestor's timer.
     if (this.#deadline < above) {
       this.#timer = new DeadlineTimer({
         deadline: this.#deadline,
         now,
         onDue: () => this.#checkDeadline(),
-        isDone: () => this.signal.aborted,
+        isDone: () => this.#reason !== undefined,
       })
     }
   }
 
+  /** Aborted on exhaustion, on the wall deadline, on `cancel`, or when an ancestor aborts. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      const controller = new AbortController()
+      if (this.#reason) controller.abort(this.#reason)
+      ownSignal(this, controller.signal)
+      this.#controller = controller
+    }
+    return this.#controller.signal
+  }
+
   get aborted(): boolean {
     this.#checkDeadline()
-    return this.signal.aborted
+    return this.#reason !== undefined
   }
 
   child(limits?: BudgetInput, options: ChildOptions = {}): Budget {
@@ -147,7 +159,7 @@ export class BudgetNode implements Budget {
 
   canAfford(usage: ChargeInput): boolean {
     this.#checkDeadline()
-    if (this.signal.aborted) return false
+    if (this.#reason) return false
     const { books, spend } = toBooks(usage)
     // Asking is not trying: unlike a refused charge, a "no" here aborts nothing.
     return this.#refusal(books, spend, 'charge') === undefined
@@ -211,7 +223,10 @@ export class BudgetNode implements Budget {
   }
 
   spent(): Spend & { wallMs: number } {
-    return { ...this.#books.spent(), wallMs: this.#now() - this.#startedAt }
+    // The books' copy is made for this call: the time goes on it, with no second object.
+    const spent = this.#books.spent() as Spend & { wallMs: number }
+    spent.wallMs = this.#now() - this.#startedAt
+    return spent
   }
 
   spentByWallet(): Record<string, Spend> {
@@ -219,12 +234,12 @@ export class BudgetNode implements Budget {
   }
 
   cancel(reason?: string): void {
-    if (!this.signal.aborted) this.#abort(new BudgetCancelledError(this.name, reason))
+    if (!this.#reason) this.#abort(new BudgetCancelledError(this.name, reason))
   }
 
   throwIfAborted(): void {
     this.#checkDeadline()
-    if (this.signal.aborted) throw this.signal.reason
+    if (this.#reason) throw this.#reason
   }
 
   onCharge(listener: (event: ChargeEvent) => void): () => void {
@@ -352,7 +367,7 @@ export class BudgetNode implements Budget {
    */
   #checkDeadline(): void {
     // Aborted here means nothing above is left to expire either (the signal follows ancestors).
-    if (!this.#deadlineInChain || this.signal.aborted) return
+    if (!this.#deadlineInChain || this.#reason) return
     const now = this.#now()
     // Nothing in the chain is due before its earliest deadline.
     if (this.#chainDeadline > now) return
@@ -378,9 +393,10 @@ export class BudgetNode implements Budget {
 
   /** Aborts this budget, then every descendant not aborted yet, with the same reason. */
   #abort(reason: Error): void {
-    if (this.signal.aborted) return
+    if (this.#reason) return
+    this.#reason = reason
     this.#timer?.clear()
-    this.#controller.abort(reason)
+    this.#controller?.abort(reason)
     for (const ref of this.#children ?? []) {
       const child = ref.deref()
       if (child) child.#abort(reason)

@@ -16,6 +16,24 @@ function thrown(action: () => unknown): BatonError {
   throw new Error('expected the action to throw')
 }
 
+/** Counts the `AbortController`s made until `restore` is called. */
+function countAbortControllers(): { readonly count: number; restore: () => void } {
+  const Original = globalThis.AbortController
+  const counter = {
+    count: 0,
+    restore: () => {
+      globalThis.AbortController = Original
+    },
+  }
+  globalThis.AbortController = class extends Original {
+    constructor() {
+      super()
+      counter.count += 1
+    }
+  }
+  return counter
+}
+
 function aborted(budget: Budget): Promise<unknown> {
   if (budget.signal.aborted) return Promise.resolve(budget.signal.reason)
   return new Promise((resolve) =>
@@ -469,6 +487,57 @@ describe('createBudget', () => {
       const budget = createBudget({ seconds: 30 * 24 * 3600 })
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(budget.aborted).toBe(false)
+    })
+  })
+
+  describe('signal, made when first read', () => {
+    it('makes no signal for budgets nobody listens to, and an aborted one when asked late', () => {
+      const made = countAbortControllers()
+      try {
+        const root = createBudget({ calls: 100 }, { name: 'root' })
+        const branches = Array.from({ length: 20 }, () => root.child())
+        for (const branch of branches) branch.charge({ calls: 1 })
+        root.cancel('the run has finished')
+        expect(branches.every((branch) => branch.aborted)).toBe(true)
+        expect(thrown(() => branches[3]!.charge({ calls: 1 }))).toBeInstanceOf(BudgetCancelledError)
+        expect(made.count).toBe(0)
+        const late = branches[5]!.signal
+        expect(made.count).toBe(1)
+        expect(late.aborted).toBe(true)
+        expect(late.reason).toBeInstanceOf(BudgetCancelledError)
+        expect(late.reason).toBe(root.signal.reason)
+        expect(branches[5]!.signal).toBe(late)
+      } finally {
+        made.restore()
+      }
+    })
+
+    it('aborts a signal read before the abort, with every listener told once', () => {
+      const root = createBudget({}, { name: 'root' })
+      const child = root.child({}, { name: 'child' })
+      const unread = child.child({}, { name: 'unread' })
+      const heard: string[] = []
+      child.signal.addEventListener('abort', () => heard.push('child'))
+      root.cancel('stop')
+      root.cancel('again')
+      expect(heard).toEqual(['child'])
+      expect(child.signal.reason).toBe(unread.signal.reason)
+      expect((unread.signal.reason as Error).message).toBe('Budget "root" was cancelled: stop.')
+    })
+
+    it('tells the signals a budget follows without making its own', () => {
+      const made = countAbortControllers()
+      try {
+        const root = createBudget()
+        const rootSignal = root.signal
+        const child = root.child().child()
+        expect(followsSignal(child, rootSignal)).toBe(true)
+        expect(followsSignal(child, new AbortController().signal)).toBe(false)
+        // The root's signal and the foreign one: none for the child.
+        expect(made.count).toBe(2)
+      } finally {
+        made.restore()
+      }
     })
   })
 

@@ -16,12 +16,13 @@ export function ownSignal(budget: Budget, signal: AbortSignal): void {
  * followsSignal(root.child(), root.signal) // true
  */
 export function followsSignal(budget: Budget, signal: AbortSignal): boolean {
-  // A budget's own signal (a view of a budget shares the signal of the budget it shows).
-  if (budget.signal === signal) return true
+  // Every budget's signal is recorded as it is made: one no budget owns is no budget's.
   const owner = budgetOfSignal.get(signal)
   if (!owner) return false
   for (let node: Budget | undefined = budget; node; node = node.parent) {
     if (node === owner) return true
   }
-  return false
+  // A view of a budget shares the signal of the budget it shows. Asked last: a budget's
+  // signal is made when first read.
+  return budget.signal === signal
 }

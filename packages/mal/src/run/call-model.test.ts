@@ -20,6 +20,37 @@ const fanoutOfThree = (budget: Record<string, number>) => ({
   ],
 })
 
+const fanout = (width: number, prompt: string) => ({
+  steps: [
+    {
+      op: 'fanout',
+      saveAs: 'all',
+      branches: Array.from({ length: width }, (_, index) => ({
+        id: `b${index}`,
+        steps: [{ op: 'models_call', saveAs: `v${index}`, model: 'offline:x', prompt }],
+      })),
+    },
+  ],
+})
+
+/** How many `AbortController`s `work` made. */
+async function countingAbortControllers(work: () => Promise<void>): Promise<number> {
+  const Original = globalThis.AbortController
+  let made = 0
+  globalThis.AbortController = class extends Original {
+    constructor() {
+      super()
+      made += 1
+    }
+  }
+  try {
+    await work()
+  } finally {
+    globalThis.AbortController = Original
+  }
+  return made
+}
+
 describe('callModel', () => {
   it('lets every branch of a fanout call under a token budget (no branch takes it all)', async () => {
     const result = await runPlan(fanoutOfThree({ tokens: 10_000 }), { registry })
@@ -32,6 +63,40 @@ describe('callModel', () => {
     const result = await runPlan(fanoutOfThree({ cost: 1 }), { registry })
     expect(result.error).toBeUndefined()
     expect(result.status).toBe('done')
+  })
+
+  it('makes no abort signal per branch for a model that never reads one', async () => {
+    const offline = offlineModels()
+    // The offline model, less the signal: what the model never reads, no branch makes.
+    const blind: ModelRegistry = {
+      ...offline,
+      languageModel: (ref) => {
+        const model = offline.languageModel(ref)
+        // (Naming `abortSignal`, even to leave it out, reads it.)
+        return {
+          ...model,
+          doGenerate: (call) =>
+            model.doGenerate({ prompt: call.prompt, maxOutputTokens: call.maxOutputTokens }),
+        }
+      },
+    }
+    const made = (width: number) =>
+      countingAbortControllers(async () => {
+        const result = await runPlan(fanout(width, 'hi'), { registry, models: blind })
+        expect(result.status).toBe('done')
+      })
+    expect(await made(40)).toBe(await made(2))
+  })
+
+  it("aborts every branch's call in flight when the run is cancelled", async () => {
+    const cancel = new AbortController()
+    const started = Date.now()
+    const run = runPlan(fanout(3, '[[sleep:20000]] slow'), { registry, signal: cancel.signal })
+    setTimeout(() => cancel.abort(), 50)
+    const result = await run
+    expect(result.status).toBe('cancelled')
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(result.usage.calls).toBe(0)
   })
 
   it('asks for a bounded answer, not all the money left, at real prices', async () => {

@@ -1,7 +1,7 @@
 import {
   BatonError,
   type Budget,
-  budgetMiddleware,
+  BudgetCharger,
   defaultPriceTable,
   type ModelRegistry,
   type PriceTable,
@@ -75,11 +75,13 @@ async function readText(
  */
 export async function callModel(options: CallModelOptions): Promise<CallModelResult> {
   const { budget, model: ref } = options
-  const signal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : budget.signal
+  // Without a signal of the caller's, the call gets the budget's from the charger, made only
+  // if the model reads it: a fan-out's branches each have a budget, and most models never do.
+  const signal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : undefined
   budget.throwIfAborted()
-  signal.throwIfAborted()
+  signal?.throwIfAborted()
   let charged: { inputTokens: number; outputTokens: number } | undefined
-  const middleware = budgetMiddleware({
+  const charger = new BudgetCharger({
     budget,
     model: ref,
     prices: options.prices ?? options.models.prices ?? defaultPriceTable,
@@ -87,30 +89,26 @@ export async function callModel(options: CallModelOptions): Promise<CallModelRes
     onCharge: (charge) => {
       charged = charge
     },
+    signalFromBudget: true,
   })
-  const params: CallParams = {
-    prompt: [
-      ...(options.system ? [{ role: 'system' as const, content: options.system }] : []),
-      { role: 'user', content: [{ type: 'text', text: options.prompt }] },
-    ],
-    abortSignal: signal,
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+  const user: CallParams['prompt'][number] = {
+    role: 'user',
+    content: [{ type: 'text', text: options.prompt }],
   }
+  const params: CallParams = {
+    prompt: options.system ? [{ role: 'system', content: options.system }, user] : [user],
+  }
+  if (signal) params.abortSignal = signal
+  if (options.temperature !== undefined) params.temperature = options.temperature
   try {
     const languageModel = options.models.languageModel(ref)
-    const call = {
-      doGenerate: () => languageModel.doGenerate(params),
-      doStream: () => languageModel.doStream(params),
-      params,
-      model: languageModel,
-    }
     let text: string
     if (options.onText) {
-      const { stream } = await middleware.wrapStream!(call)
+      const { stream } = await charger.stream(params, languageModel)
       text = await readText(stream, options.onText)
     } else {
-      const result = await middleware.wrapGenerate!(call)
-      text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+      const result = await charger.generate(params, languageModel)
+      text = textOf(result.content)
     }
     return {
       text,
@@ -118,7 +116,8 @@ export async function callModel(options: CallModelOptions): Promise<CallModelRes
       outputTokens: charged?.outputTokens ?? 0,
     }
   } catch (error) {
-    if (signal.aborted) throw signal.reason
+    if (signal?.aborted) throw signal.reason
+    if (budget.aborted) throw budget.signal.reason
     if (BatonError.isInstance(error)) throw error
     throw new ModelCallError({
       model: ref,
@@ -126,4 +125,13 @@ export async function callModel(options: CallModelOptions): Promise<CallModelRes
       cause: error,
     })
   }
+}
+
+type Content = Awaited<ReturnType<LanguageModel['doGenerate']>>['content']
+
+// The answer's text parts, joined; one part (the usual answer) as it is.
+function textOf(content: Content): string {
+  let text = ''
+  for (const part of content) if (part.type === 'text') text += part.text
+  return text
 }

@@ -10,7 +10,7 @@ import { runConclaveStep } from './ops/run-conclave-step'
 import { runModelStep } from './ops/run-model-step'
 import { runSearchStep } from './ops/run-search-step'
 import { runScratchStep, runToolStep } from './ops/run-tool-step'
-import type { RunServices, StepOutcome } from './ops/step-context'
+import type { RunServices, StepContext, StepOutcome } from './ops/step-context'
 
 export type { BlockOutcome, Frame, Pause, Stop } from './interpreter-types'
 
@@ -143,10 +143,6 @@ export class PlanInterpreter {
     const limits = stepLimits(step)
     const shared = limits === undefined
     const spentBefore = shared && !SPENDS_NOTHING.has(step.op) ? frame.budget.spent() : undefined
-    const usage = (): RunUsage => {
-      if (spentBefore) return spentSince(frame.budget, spentBefore)
-      return usageOf(shared || borrowed ? undefined : budget)
-    }
     try {
       if (shared) {
         // As a child of it would be refused: a cancelled or timed-out block runs no more steps.
@@ -158,44 +154,45 @@ export class PlanInterpreter {
         borrowed = carved.borrowed
       }
       const scope: TemplateScope = { inputs: this.#options.inputs, values: frame.values }
-      const context: StepContextBase = { path, budget, scope, services: this.#options.services }
+      // One object per step, the step in it: each op's runner reads the fields it needs.
+      const context: StepContext<Step> = {
+        step,
+        path,
+        budget,
+        scope,
+        services: this.#options.services,
+      }
       if (text) context.onText = (chunk: string) => text.push(chunk)
       let outcome: StepOutcome
-      let result: StepResult = { kind: 'next' }
+      let result: StepResult = NEXT
       switch (step.op) {
         case 'task':
         case 'delegate':
-          outcome = await runAgentStep(
-            {
-              ...context,
-              step,
-              onToolCall: (event) => emit(toolCallRunEvent(where, event)),
-              ...(this.#options.services.files
-                ? { onFiles: keepFiles(this.#options.services.files, where, emit) }
-                : {}),
-            },
-            (agent) => {
-              wallet = agent.wallet
-            },
-          )
+          context.onToolCall = (event) => emit(toolCallRunEvent(where, event))
+          if (this.#options.services.files) {
+            context.onFiles = keepFiles(this.#options.services.files, where, emit)
+          }
+          outcome = await runAgentStep(context as StepContext<typeof step>, (agent) => {
+            wallet = agent.wallet
+          })
           break
         case 'models_call':
         case 'synthesize':
-          outcome = await runModelStep({ ...context, step })
+          outcome = await runModelStep(context as StepContext<typeof step>)
           break
         case 'tool':
-          outcome = await runToolStep({ ...context, step })
+          outcome = await runToolStep(context as StepContext<typeof step>)
           break
         case 'scratch':
-          outcome = runScratchStep({ ...context, step })
+          outcome = runScratchStep(context as StepContext<typeof step>)
           break
         case 'search_agents':
         case 'search_tools':
         case 'search_models':
-          outcome = await runSearchStep({ ...context, step })
+          outcome = await runSearchStep(context as StepContext<typeof step>)
           break
         case 'conclave':
-          outcome = await runConclaveStep({ ...context, step })
+          outcome = await runConclaveStep(context as StepContext<typeof step>)
           break
         case 'ask_user': {
           if (!resume) {
@@ -241,7 +238,7 @@ export class PlanInterpreter {
       text?.finish()
       const finish = stepEvent('step-finish', where)
       finish.value = outcome.value
-      finish.usage = usage()
+      finish.usage = stepUsage(frame.budget, spentBefore, shared || borrowed ? undefined : budget)
       finish.wallet = outcome.wallet
       finish.durationMs = Date.now() - started
       if (text?.firstTextMs !== undefined) finish.firstTextMs = text.firstTextMs
@@ -259,7 +256,7 @@ export class PlanInterpreter {
           : error instanceof Error
             ? error.message
             : String(error),
-        usage: usage(),
+        usage: stepUsage(frame.budget, spentBefore, shared || borrowed ? undefined : budget),
         ...(wallet ? { wallet } : {}),
       })
       throw error
@@ -312,12 +309,15 @@ export class PlanInterpreter {
 /** The fields every event of a step starts with. */
 type StepWhere = { path: string; op: string; saveAs?: string; iteration?: number }
 
-type StepContextBase = {
-  path: string
-  budget: Budget
-  scope: TemplateScope
-  services: RunServices
-  onText?: (chunk: string) => void
+// A step that goes on to the next: one object, read and never changed.
+const NEXT: StepResult = Object.freeze({ kind: 'next' })
+
+/**
+ * A step's usage: what its block's budget spent since `before` when it ran on that budget,
+ * else what its own budget spent (nothing when it had none).
+ */
+function stepUsage(block: Budget, before: RunUsage | undefined, own: Budget | undefined): RunUsage {
+  return before ? spentSince(block, before) : usageOf(own)
 }
 
 /**

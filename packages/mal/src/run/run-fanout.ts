@@ -52,12 +52,13 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
       const values = Object.create(frame.values) as Record<string, unknown>
       try {
         const budget = budgets.get(index)!
-        const outcome = await runBlock(branch.steps, {
-          ...frame,
+        const branchFrame: Frame = {
           budget,
           values,
           path: `${frame.path}.branches[${index}].steps`,
-        })
+        }
+        if (frame.iteration !== undefined) branchFrame.iteration = frame.iteration
+        const outcome = await runBlock(branch.steps, branchFrame)
         if (settled) continue
         const value =
           outcome.kind === 'stop' ? outcome.output : outcome.kind === 'next' ? outcome.last : null
@@ -77,16 +78,18 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   if (gather === 'all') {
     const [first] = failures.values()
     if (failures.size > 0) throw first
-    return Object.fromEntries(
-      branches.map((branch, index) => [branch.id, successes.get(index) ?? null]),
+    return gathered(
+      branches,
+      branches.map((_, index) => index),
+      successes,
     )
   }
   if (gather === 'first' && winner !== undefined) return successes.get(winner) ?? null
   if (gather === 'any-success' && successes.size > 0) {
-    return Object.fromEntries(
-      [...successes]
-        .sort(([a], [b]) => a - b)
-        .map(([index, value]) => [branches[index]!.id, value]),
+    return gathered(
+      branches,
+      [...successes.keys()].sort((a, b) => a - b),
+      successes,
     )
   }
   throw new FanoutFailedError({
@@ -97,4 +100,32 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
       message: error instanceof Error ? error.message : String(error),
     })),
   })
+}
+
+/**
+ * The values of the branches at `indices`, by branch id in that order (`null` for one with
+ * none). Set key by key: `Object.fromEntries` made a pair array per branch.
+ */
+function gathered(
+  branches: FanoutStep['branches'],
+  indices: number[],
+  successes: Map<number, unknown>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {}
+  for (const index of indices) {
+    const id = branches[index]!.id
+    const value = successes.get(index) ?? null
+    // As `fromEntries` has it: an id of `__proto__` is a key like any other.
+    if (id === '__proto__') {
+      Object.defineProperty(result, id, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    } else {
+      result[id] = value
+    }
+  }
+  return result
 }

@@ -314,6 +314,37 @@ describe('runPlan ops', () => {
     expect(iterations).toEqual([1, 2])
   })
 
+  it("gathers a fanout's values by branch id, in branch order, any name a key like any other", async () => {
+    const branch = (id: string, answer: string) => ({
+      id,
+      steps: [
+        {
+          op: 'models_call',
+          saveAs: `v${answer}`,
+          model: 'offline:x',
+          prompt: `[[answer:${answer}]]`,
+        },
+      ],
+    })
+    const result = await runPlan(
+      {
+        steps: [
+          {
+            op: 'fanout',
+            saveAs: 'views',
+            branches: [branch('z', 'Z'), branch('__proto__', 'P'), branch('a', 'A')],
+          },
+        ],
+      },
+      { registry: registry() },
+    )
+    expect(result.status).toBe('done')
+    const views = result.values.views as Record<string, unknown>
+    expect(Object.keys(views)).toEqual(['z', '__proto__', 'a'])
+    expect(Object.getOwnPropertyDescriptor(views, '__proto__')?.value).toBe('P')
+    expect(Object.getPrototypeOf(views)).toBe(Object.prototype)
+  })
+
   it('runs fanout branches with each gather mode', async () => {
     const branches = [
       {

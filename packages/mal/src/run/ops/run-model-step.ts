@@ -1,7 +1,7 @@
 import type { ModelsCallStep, SynthesizeStep } from '../../plan'
 import { renderTemplate, toText } from '../../template'
 import { lookupReference } from '../../template/template-scope'
-import { callModel } from '../call-model'
+import { type CallModelOptions, callModel } from '../call-model'
 import type { StepContext, StepOutcome } from './step-context'
 
 const SYNTHESIZE_SYSTEM =
@@ -18,21 +18,23 @@ export async function runModelStep(
   context: StepContext<ModelsCallStep | SynthesizeStep>,
 ): Promise<StepOutcome> {
   const { step, budget, scope, services, onText } = context
-  const streamed = onText ? { onText } : {}
   const wallet = services.coordinatorWallet
   if (step.op === 'models_call') {
-    const result = await callModel({
+    // Field by field: a fan-out makes one of these per branch, and spreads cost more.
+    const call: CallModelOptions = {
       models: services.models(),
       model: step.model,
       prompt: renderTemplate(step.prompt, scope),
-      ...(step.system === undefined ? {} : { system: renderTemplate(step.system, scope) }),
-      ...(step.temperature === undefined ? {} : { temperature: step.temperature }),
       budget,
       wallet,
-      ...streamed,
-    })
+    }
+    if (step.system !== undefined) call.system = renderTemplate(step.system, scope)
+    if (step.temperature !== undefined) call.temperature = step.temperature
+    if (onText) call.onText = onText
+    const result = await callModel(call)
     return { value: result.text, wallet }
   }
+  const streamed = onText ? { onText } : {}
   const sections = step.from.map((name) => {
     const found = lookupReference(scope, { source: name, root: name, path: [], offset: 0 })
     return `## ${name}\n${found.found ? toText(found.value) : '(no value)'}`
