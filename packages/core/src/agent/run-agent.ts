@@ -106,7 +106,7 @@ async function runAgentTurn(
     : parseWith(RunOptions, options, 'runAgent options')
   if (typeof input !== 'string') parseWith(Input, input, 'agent input')
   const { budget } = options
-  if (budget.signal.aborted) throw budget.signal.reason
+  budget.throwIfAborted()
   if (options.signal?.aborted) throw options.signal.reason
 
   const tools = bindTools(card.tools, options)
@@ -127,6 +127,7 @@ async function runAgentTurn(
       prices,
       wallet: card.wallet,
       onCharge: (charge) => charges.push(charge),
+      signalFromBudget: true,
     }),
   )
   // Its own memory unless its card names a scope it shares with others.
@@ -141,7 +142,9 @@ async function runAgentTurn(
   // A caller's signal that is the budget's own or an ancestor's is followed already.
   const callerSignal =
     options.signal && !followsSignal(budget, options.signal) ? options.signal : undefined
-  const { signal, dispose } = linkedSignal(budget.signal, callerSignal)
+  // With no other signal the run's is the budget's, made only when something needs it (a
+  // model that reads its call's, a tool, a retry): a sub-agent per branch makes none.
+  const linked = callerSignal ? linkedSignal(budget.signal, callerSignal) : undefined
 
   try {
     const result = await runAgentLoop({
@@ -150,7 +153,8 @@ async function runAgentTurn(
       messages: toMessages(memory, input),
       tools,
       maxSteps: Math.min(settings.maxIterations ?? card.maxIterations, card.maxIterations),
-      signal,
+      signal: linked ? () => linked.signal : () => budget.signal,
+      callSignal: linked?.signal,
       maxRetries: settings.maxRetries ?? 2,
       output: options.output,
       temperature: card.temperature,
@@ -190,7 +194,8 @@ async function runAgentTurn(
     }
   } catch (error) {
     // Whatever the SDK made of an abort, the caller gets the reason (budget exhausted, cancelled...).
-    if (signal.aborted) throw signal.reason
+    if (linked?.signal.aborted) throw linked.signal.reason
+    if (budget.aborted) throw budget.signal.reason
     if (BatonError.isInstance(error)) throw error
     throw new AgentRunError({
       agent: card.name,
@@ -199,7 +204,7 @@ async function runAgentTurn(
       cause: error,
     })
   } finally {
-    dispose()
+    linked?.dispose()
   }
 }
 

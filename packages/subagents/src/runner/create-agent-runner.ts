@@ -1,4 +1,5 @@
-import { runAgent } from '@baton/core'
+import { type RunAgentOptions, runAgent } from '@baton/core'
+import { signalIsBudgets } from './turn-signal'
 import type { SubagentRunner } from './types'
 
 /**
@@ -14,13 +15,12 @@ export function createAgentRunner(): SubagentRunner {
     // runAgent touches the directory only through the file tools it is given.
     filesOnlyThroughTools: true,
     async run(turn) {
-      const result = await runAgent(turn.agent, turn.messages, {
-        budget: turn.budget,
-        signal: turn.signal,
-        extraTools: turn.tools,
-        ...(turn.models ? { models: turn.models } : {}),
-        ...(turn.toolRegistry ? { toolRegistry: turn.toolRegistry } : {}),
-      })
+      const options: RunAgentOptions = { budget: turn.budget, extraTools: turn.tools }
+      // The budget's own signal is followed by runAgent anyway; asking for it would make it.
+      if (!signalIsBudgets(turn)) options.signal = turn.signal
+      if (turn.models) options.models = turn.models
+      if (turn.toolRegistry) options.toolRegistry = turn.toolRegistry
+      const result = await runAgent(turn.agent, turn.messages, options)
       return { text: result.text, messages: result.messages }
     },
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
-import { createBudget } from '@baton/core'
+import { createBudget, createModelRegistry, createOfflineModel } from '@baton/core'
 import { waitFor } from '@baton/testing/processes'
 import { tool } from 'ai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -61,6 +61,40 @@ describe('createSupervisor', () => {
     expect(spent.costUsd).toBeCloseTo(a.costUsd + b.costUsd + c.costUsd, 12)
     expect(spent.costUsd).toBeGreaterThan(0)
     expect(budget.spentByWallet()[makeAgent().wallet]?.calls).toBe(6)
+  })
+
+  it('makes no abort signal for sub-agents whose model never reads one', async () => {
+    const Original = globalThis.AbortController
+    let made = 0
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super()
+        made += 1
+      }
+    }
+    try {
+      const offline = createOfflineModel()
+      // The offline model, handed only what it answers from (naming `abortSignal` reads it).
+      const blind: ReturnType<typeof createOfflineModel> = {
+        ...offline,
+        doGenerate: (call) => offline.doGenerate({ prompt: call.prompt }),
+      }
+      const supervisor = createSupervisor({
+        agent: makeAgent(),
+        workspace: { kind: 'directory', root },
+        budget: createBudget({ calls: 100 }),
+        models: createModelRegistry({ providers: { offline: () => blind } }),
+      })
+      const ids = Array.from({ length: 20 }, (_, index) =>
+        supervisor.delegate(`[[answer:part ${index}]]`),
+      )
+      const reports = (await supervisor.waitAgents(ids)) ?? {}
+      expect(Object.values(reports).map((report) => report.status)).toEqual(ids.map(() => 'done'))
+      expect(reports[ids[7]!]?.result).toBe('part 7')
+      expect(made).toBe(0)
+    } finally {
+      globalThis.AbortController = Original
+    }
   })
 
   it("lets two supervisors share one budget, naming their sub-agents' budgets apart", async () => {

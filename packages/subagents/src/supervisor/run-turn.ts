@@ -1,6 +1,7 @@
 import type { ToolSet } from 'ai'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
+import { withBudgetSignal } from '../runner/turn-signal'
 import type { WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
 import { cancelOpenChildren, disposeHeld } from './cancel-subagent'
@@ -58,18 +59,18 @@ async function runModelTurn(
   })
   // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
   tools.ask_caller = createAskCallerTool((question) => ask(node, subagent, question))
-  const result = await runner.run({
+  const turn = withBudgetSignal({
     // The supervisor grants; the card records the grant, so a runner that gates tools by the
     // card (as `runAgent` does) binds exactly these and nothing else.
     agent: grantedCard(subagent.agent, Object.keys(tools)),
     messages: [...subagent.conversation],
     budget: subagent.budget,
-    signal: subagent.budget.signal,
     tools,
     directory: subagent.workspace.root,
-    ...(options.models ? { models: options.models } : {}),
-    ...(options.toolRegistry ? { toolRegistry: options.toolRegistry } : {}),
   })
+  if (options.models) turn.models = options.models
+  if (options.toolRegistry) turn.toolRegistry = options.toolRegistry
+  const result = await runner.run(turn)
   subagent.conversation.push(...result.messages)
   subagent.result = result.text
 }
