@@ -512,6 +512,17 @@ describe('createBudget', () => {
       }
     })
 
+    it('cancels every live child of a parent that has made hundreds, read or not', () => {
+      const root = createBudget({}, { name: 'root' })
+      const children = Array.from({ length: 300 }, () => root.child())
+      const heard: number[] = []
+      children[0]!.signal.addEventListener('abort', () => heard.push(0))
+      children[299]!.signal.addEventListener('abort', () => heard.push(299))
+      root.cancel('done')
+      expect(children.filter((child) => !child.aborted)).toEqual([])
+      expect(heard).toEqual([0, 299])
+    })
+
     it('aborts a signal read before the abort, with every listener told once', () => {
       const root = createBudget({}, { name: 'root' })
       const child = root.child({}, { name: 'child' })

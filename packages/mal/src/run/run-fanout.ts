@@ -48,8 +48,13 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
       const index = next++
       const branch = branches[index]!
       // A branch reads what the run saved before the fanout (through its prototype, with no
-      // copy); what it saves stays in it.
-      const values = Object.create(frame.values) as Record<string, unknown>
+      // copy); what it saves stays in it. Made from a null-prototype object, which V8 keeps as
+      // a dictionary: branches save under names of their own, and on `Object.create(values)`
+      // each new name made a hidden class of its own (15% of a 1000-branch fan-out's profile).
+      const values = Object.setPrototypeOf(Object.create(null), frame.values) as Record<
+        string,
+        unknown
+      >
       try {
         const budget = budgets.get(index)!
         const branchFrame: Frame = {
