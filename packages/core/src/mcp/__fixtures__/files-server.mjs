@@ -1,7 +1,7 @@
 // An MCP server written with the official SDK, for tests: `node files-server.mjs ROOT` speaks
 // stdio; `node files-server.mjs ROOT --http` listens on 127.0.0.1 (a free port, printed as
 // `listening <url>`) and speaks Streamable HTTP.
-import { writeFileSync } from 'node:fs'
+import { renameSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import path from 'node:path'
@@ -44,8 +44,11 @@ function buildServer() {
         const timer = setTimeout(resolve, ms)
         extra.signal.addEventListener('abort', () => {
           clearTimeout(timer)
-          // Tells the test the cancellation reached the server.
-          writeFileSync(path.join(root, 'cancelled.txt'), String(ms))
+          // Tells the test the cancellation reached the server. Written whole, then renamed:
+          // a test polling the file never reads it empty between its creation and its write.
+          const marker = path.join(root, 'cancelled.txt')
+          writeFileSync(`${marker}.${process.pid}.tmp`, String(ms))
+          renameSync(`${marker}.${process.pid}.tmp`, marker)
           reject(new Error('cancelled'))
         })
       })
