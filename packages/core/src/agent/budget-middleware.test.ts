@@ -3,6 +3,7 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider'
+import { countAbortControllers } from '@baton/testing/abort-controllers'
 import { streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createBudget } from '../budget'
@@ -162,14 +163,7 @@ describe('BudgetCharger with signalFromBudget', () => {
     })
 
   it("gives a call with no signal of its own the budget's, made only if the model reads it", async () => {
-    const Original = globalThis.AbortController
-    let made = 0
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super()
-        made += 1
-      }
-    }
+    const made = countAbortControllers()
     try {
       const budget = createBudget({ calls: 3 })
       const offline = createOfflineModel()
@@ -183,16 +177,16 @@ describe('BudgetCharger with signalFromBudget', () => {
         },
       }
       await charger(budget).generate(prompt('[[answer:one]]'), unread)
-      expect(made).toBe(0)
+      expect(made.count).toBe(0)
       expect('abortSignal' in seen[0]!).toBe(true)
       // The offline model reads it: the budget's own signal, made then.
       const result = await charger(budget).generate(prompt('[[answer:two]]'), offline)
       expect(result.content).toEqual([{ type: 'text', text: 'two' }])
-      expect(made).toBe(1)
+      expect(made.count).toBe(1)
       expect(seen[0]!.abortSignal).toBe(budget.signal)
       expect(budget.spent().calls).toBe(2)
     } finally {
-      globalThis.AbortController = Original
+      made.restore()
     }
   })
 

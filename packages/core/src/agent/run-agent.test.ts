@@ -1,4 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
+import { countAbortControllers } from '@baton/testing/abort-controllers'
 import { Output, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -443,14 +444,7 @@ describe('runAgent', () => {
   })
 
   it('makes no abort signal for a run whose model and tools never need one', async () => {
-    const Original = globalThis.AbortController
-    let made = 0
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super()
-        made += 1
-      }
-    }
+    const made = countAbortControllers()
     try {
       const offline = createOfflineModel()
       // The offline model, handed only what it answers from (naming `abortSignal` reads it).
@@ -467,9 +461,9 @@ describe('runAgent', () => {
         })
         expect(result.text).toBe(String(index))
       }
-      expect(made).toBe(0)
+      expect(made.count).toBe(0)
     } finally {
-      globalThis.AbortController = Original
+      made.restore()
     }
   })
 

@@ -1,3 +1,4 @@
+import { countAbortControllers } from '@baton/testing/abort-controllers'
 import { describe, expect, it } from 'vitest'
 import { BatonError, ValidationError } from '../errors/baton-error'
 import { BudgetCancelledError, BudgetExceededError } from './budget-errors'
@@ -14,24 +15,6 @@ function thrown(action: () => unknown): BatonError {
     throw error
   }
   throw new Error('expected the action to throw')
-}
-
-/** Counts the `AbortController`s made until `restore` is called. */
-function countAbortControllers(): { readonly count: number; restore: () => void } {
-  const Original = globalThis.AbortController
-  const counter = {
-    count: 0,
-    restore: () => {
-      globalThis.AbortController = Original
-    },
-  }
-  globalThis.AbortController = class extends Original {
-    constructor() {
-      super()
-      counter.count += 1
-    }
-  }
-  return counter
 }
 
 function aborted(budget: Budget): Promise<unknown> {

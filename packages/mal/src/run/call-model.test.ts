@@ -1,4 +1,5 @@
 import { createStaticRegistry, defaultPriceTable, type ModelRegistry } from '@baton/core'
+import { countAbortControllers } from '@baton/testing/abort-controllers'
 import { describe, expect, it } from 'vitest'
 import { type CallOptions, offlineModels } from '../__fixtures__/offline-models'
 import { runPlan } from './run-plan'
@@ -35,20 +36,13 @@ const fanout = (width: number, prompt: string) => ({
 
 /** How many `AbortController`s `work` made. */
 async function countingAbortControllers(work: () => Promise<void>): Promise<number> {
-  const Original = globalThis.AbortController
-  let made = 0
-  globalThis.AbortController = class extends Original {
-    constructor() {
-      super()
-      made += 1
-    }
-  }
+  const made = countAbortControllers()
   try {
     await work()
   } finally {
-    globalThis.AbortController = Original
+    made.restore()
   }
-  return made
+  return made.count
 }
 
 describe('callModel', () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile, symlink } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget, createModelRegistry, createOfflineModel } from '@baton/core'
+import { countAbortControllers } from '@baton/testing/abort-controllers'
 import { waitFor } from '@baton/testing/processes'
 import { tool } from 'ai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -64,14 +65,7 @@ describe('createSupervisor', () => {
   })
 
   it('makes no abort signal for sub-agents whose model never reads one', async () => {
-    const Original = globalThis.AbortController
-    let made = 0
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super()
-        made += 1
-      }
-    }
+    const made = countAbortControllers()
     try {
       const offline = createOfflineModel()
       // The offline model, handed only what it answers from (naming `abortSignal` reads it).
@@ -91,9 +85,9 @@ describe('createSupervisor', () => {
       const reports = (await supervisor.waitAgents(ids)) ?? {}
       expect(Object.values(reports).map((report) => report.status)).toEqual(ids.map(() => 'done'))
       expect(reports[ids[7]!]?.result).toBe('part 7')
-      expect(made).toBe(0)
+      expect(made.count).toBe(0)
     } finally {
-      globalThis.AbortController = Original
+      made.restore()
     }
   })
 
