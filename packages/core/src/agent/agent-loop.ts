@@ -74,8 +74,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   const { model, system, messages, tools, signal, callSignal, output } = options
   const urls = model.supportedUrls
   const supportedUrls = 'then' in urls ? await urls : urls
-  const definitions =
-    Object.keys(tools).length > 0 ? (madeModelTools(tools) ?? (await modelTools(tools))) : undefined
+  const definitions = hasKeys(tools)
+    ? (madeModelTools(tools) ?? (await modelTools(tools)))
+    : undefined
   const responseFormat = output ? await output.responseFormat : undefined
   const retries = { maxRetries: options.maxRetries, signal }
   // The SDK's own check of the setting, before any call (its retry is made on a first failure).
@@ -84,7 +85,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   }
   const added: ModelMessage[] = []
   for (let step = 1; ; step++) {
-    const conversation = [...messages, ...added]
+    // The first call's conversation is the caller's messages as they are (nothing changes them).
+    const conversation = added.length === 0 ? messages : [...messages, ...added]
     const prompt =
       plainModelPrompt(system, conversation) ??
       (await toModelPrompt({ system, messages: conversation, supportedUrls, signal: signal() }))
@@ -100,13 +102,21 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
     const onDelta = options.onDelta
     const index = step - 1
     // Only opening the stream is retried: a retry after deltas went out would repeat them.
-    const result = onDelta
-      ? await collectStream({
-          stream: (await withRetries(() => model.doStream(call), retries)).stream,
-          step: index,
-          onDelta,
-        })
-      : await withRetries(() => model.doGenerate(call), retries)
+    let result: Awaited<ReturnType<typeof collectStream>>
+    if (onDelta) {
+      result = await collectStream({
+        stream: (await withRetries(() => model.doStream(call), retries)).stream,
+        step: index,
+        onDelta,
+      })
+    } else {
+      // Awaited here, the retry's closure made only on a failure: most calls never fail.
+      try {
+        result = await model.doGenerate(call)
+      } catch (error) {
+        result = await retryAfter(() => model.doGenerate(call), error, retries)
+      }
+    }
     const finishReason = result.finishReason.unified
     const calls: LanguageModelV3ToolCall[] = []
     let text = ''
@@ -169,6 +179,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
   }
 }
 
+function hasKeys(record: object): boolean {
+  for (const _ in record) return true
+  return false
+}
+
 /** Adds the assistant message of one call, and the tool message with its tools' results. */
 function pushResponseMessages(
   added: ModelMessage[],
@@ -220,26 +235,30 @@ function pushResponseMessages(
  * exponential back-off, `RetryError` after the last) only once it failed: the retry wrapper's
  * async layer and closures are made for a call that needs them, not for every call.
  */
-function withRetries<T>(
-  attempt: () => PromiseLike<T>,
-  retries: { maxRetries: number; signal: () => AbortSignal },
-): Promise<T> {
-  const retryAfter = (error: unknown): Promise<T> => {
-    // The SDK's retry sees the first failure as its own first attempt's.
-    let failed = false
-    return Promise.resolve(
-      prepareRetries({ maxRetries: retries.maxRetries, abortSignal: retries.signal() }).retry(
-        () => {
-          if (failed) return attempt()
-          failed = true
-          throw error
-        },
-      ),
-    )
-  }
+function withRetries<T>(attempt: () => PromiseLike<T>, retries: Retries): Promise<T> {
   try {
-    return Promise.resolve(attempt()).then(undefined, retryAfter)
+    return Promise.resolve(attempt()).then(undefined, (error) =>
+      retryAfter(attempt, error, retries),
+    )
   } catch (error) {
-    return retryAfter(error)
+    return retryAfter(attempt, error, retries)
   }
+}
+
+type Retries = { maxRetries: number; signal: () => AbortSignal }
+
+/** The SDK's retry of `attempt` after its first failure, which it sees as its own first attempt's. */
+function retryAfter<T>(
+  attempt: () => PromiseLike<T>,
+  error: unknown,
+  retries: Retries,
+): Promise<T> {
+  let failed = false
+  return Promise.resolve(
+    prepareRetries({ maxRetries: retries.maxRetries, abortSignal: retries.signal() }).retry(() => {
+      if (failed) return attempt()
+      failed = true
+      throw error
+    }),
+  )
 }

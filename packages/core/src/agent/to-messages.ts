@@ -12,8 +12,10 @@ export function toMessages(
   memory: readonly MemoryEntry[],
   input: string | readonly ModelMessage[],
 ): ModelMessage[] {
-  const recalled = memory.map(
-    (entry): ModelMessage =>
+  // One array, filled in order: a run makes it on every call.
+  const messages: ModelMessage[] = []
+  for (const entry of memory) {
+    messages.push(
       entry.role === 'assistant'
         ? { role: 'assistant', content: entry.content, providerOptions: memoryMessageOptions }
         : {
@@ -21,10 +23,11 @@ export function toMessages(
             content: entry.role === 'note' ? `(note) ${entry.content}` : entry.content,
             providerOptions: memoryMessageOptions,
           },
-  )
-  const current: ModelMessage[] =
-    typeof input === 'string' ? [{ role: 'user', content: input }] : [...input]
-  return [...recalled, ...current]
+    )
+  }
+  if (typeof input === 'string') messages.push({ role: 'user', content: input })
+  else for (const message of input) messages.push(message)
+  return messages
 }
 
 /**

@@ -32,4 +32,20 @@ describe('priceUsage', () => {
     expect(priceUsage('offline:premium', { inputTokens: 1_000_000 }, table)).toBe(10)
     expect(priceUsage('offline:default', { inputTokens: 1_000_000 }, table)).toBeCloseTo(0.1, 10)
   })
+
+  it('reads a table that changes between calls as it is at each call', () => {
+    const table: Record<string, { inputPerMTok: number; outputPerMTok: number }> = {
+      'acme:*': { inputPerMTok: 1, outputPerMTok: 1 },
+    }
+    expect(findPrice('acme:fast', table).inputPerMTok).toBe(1)
+    table['acme:*'] = { inputPerMTok: 2, outputPerMTok: 2 }
+    expect(findPrice('acme:fast', table).inputPerMTok).toBe(2)
+    table['acme:fast'] = { inputPerMTok: 3, outputPerMTok: 3 }
+    expect(findPrice('acme:fast', table).inputPerMTok).toBe(3)
+    // A frozen table's fallbacks are kept, and give the same answer every time.
+    const frozen = Object.freeze({ 'acme:*': { inputPerMTok: 4, outputPerMTok: 4 } })
+    expect(findPrice('acme:fast', frozen)).toBe(findPrice('acme:fast', frozen))
+    expect(findPrice('acme:fast', frozen).inputPerMTok).toBe(4)
+    expect(findPrice('other:model', frozen)).toEqual({ inputPerMTok: 0, outputPerMTok: 0 })
+  })
 })

@@ -38,9 +38,27 @@ export function findPrice(
   ref: string,
   table: Readonly<PriceTable> = defaultPriceTable,
 ): ModelPrice {
+  const exact = table[ref]
+  if (exact) return exact
+  // A frozen table (the default one) cannot change: what a ref falls back to is kept.
+  const frozen = Object.isFrozen(table)
+  let known = frozen ? fallbacks.get(table) : undefined
+  const kept = known?.get(ref)
+  if (kept) return kept
   const provider = ref.slice(0, Math.max(0, ref.indexOf(':')))
-  return table[ref] ?? table[`${provider}:*`] ?? { inputPerMTok: 0, outputPerMTok: 0 }
+  const price = table[`${provider}:*`] ?? FREE
+  if (frozen) {
+    if (!known) {
+      known = new Map()
+      fallbacks.set(table, known)
+    }
+    known.set(ref, price)
+  }
+  return price
 }
+
+const FREE: ModelPrice = Object.freeze({ inputPerMTok: 0, outputPerMTok: 0 })
+const fallbacks = new WeakMap<object, Map<string, ModelPrice>>()
 
 /**
  * Turns the tokens of one or more model calls into USD through a price table.

@@ -31,4 +31,21 @@ describe('roundUsd', () => {
     expect(roundUsd(123.456)).toBe(123.456)
     expect(fromUsdUnits(-5n)).toBe(-5e-15)
   })
+
+  it('rounds amounts under a dollar exactly as the books do', () => {
+    // Its shortcut for them must give what a round trip through the books' units gives.
+    let seed = 7
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    }
+    const samples = [Number.MIN_VALUE, 5e-16, 1.5e-15, 2.5e-15, 0.1 + 0.2, 1 - Number.EPSILON]
+    for (let index = 0; index < 2000; index++) samples.push(next() * 10 ** -Math.floor(next() * 16))
+    for (const value of samples) {
+      expect(roundUsd(value)).toBe(fromUsdUnits(toUsdUnits(value)))
+      expect(roundUsd(-value)).toBe(-fromUsdUnits(toUsdUnits(value)))
+    }
+    expect(Object.is(roundUsd(0), 0)).toBe(true)
+    expect(Object.is(roundUsd(-0), 0)).toBe(true)
+  })
 })

@@ -57,6 +57,9 @@ export function fromUsdUnits(units: bigint): number {
  */
 export function roundUsd(value: number): number {
   if (!Number.isFinite(value)) return value
+  // Under a dollar both conversions are exact on numbers (see toUsdUnits and fromUsdUnits):
+  // the same result without making a bigint, which a step's usage pays for on every call.
+  if (value > 0 && value < 1) return Math.round(value * 1e15) / 1e15
   return value < 0 ? -fromUsdUnits(toUsdUnits(-value)) : fromUsdUnits(toUsdUnits(value))
 }
 

@@ -22,4 +22,18 @@ describe('withGrantedTools', () => {
     expect(withGrantedTools(agent, ['lookup'])).toBe(agent)
     expect(withGrantedTools(agent, [])).toBe(agent)
   })
+
+  it('tells grants apart when one agent is granted different names in turn', async () => {
+    const registry = createStaticRegistry([agentRecord({ tools: ['lookup'] })])
+    const agent = await registry.ensureRegisteredAgent(analystWallet)
+    const names = ['conclave_read', 'conclave_write']
+    const both = withGrantedTools(agent, names)
+    const one = withGrantedTools(agent, ['conclave_read'])
+    expect(one.tools).toEqual(['lookup', 'conclave_read'])
+    expect(withGrantedTools(agent, [...names])).toBe(both)
+    // The caller's array changed after the grant: the grant follows what it holds now.
+    names.pop()
+    expect(withGrantedTools(agent, names)).toBe(one)
+    expect(withGrantedTools(agent, ['conclave_write']).tools).toEqual(['lookup', 'conclave_write'])
+  })
 })

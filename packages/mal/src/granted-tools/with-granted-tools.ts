@@ -16,6 +16,27 @@ const copies = new WeakMap<Agent, Map<string, { listed: Agent['tools']; agent: A
  */
 export function withGrantedTools(agent: Agent, names: readonly string[]): Agent {
   if (names.length === 0) return agent
+  // The names of the agent's last grant, compared one by one: a hop grants the same names
+  // (property names, so each comparison is one of pointers) and joining them cost more.
+  const last = lastGrants.get(agent)
+  if (last && last.listed === agent.tools && sameNames(last.names, names)) return last.agent
+  const result = grantedCopy(agent, names)
+  lastGrants.set(agent, { names: names.slice(), listed: agent.tools, agent: result })
+  return result
+}
+
+const lastGrants = new WeakMap<
+  Agent,
+  { names: readonly string[]; listed: Agent['tools']; agent: Agent }
+>()
+
+function sameNames(kept: readonly string[], names: readonly string[]): boolean {
+  if (kept.length !== names.length) return false
+  for (let index = 0; index < names.length; index++) if (kept[index] !== names[index]) return false
+  return true
+}
+
+function grantedCopy(agent: Agent, names: readonly string[]): Agent {
   // Looked up by the names asked for before anything is copied: a hop grants the same names
   // to the same agent every time, and `grantTools` copies the whole card to find its list.
   const asked = names.join('\n')
