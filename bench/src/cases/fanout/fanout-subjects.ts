@@ -12,26 +12,37 @@ import {
   createInstantLanguageModel,
   createInstantModels,
 } from '../../instant'
-import { withPeakRss } from '../../measure'
+import { timeRuns } from '../../measure'
 import { createLooseGraph } from '../../peers'
+import { formatNumber } from '../../report/format-number'
 import type { Figure, Size, Subjects } from '../types'
 import { fanoutWidth } from './fanout-case'
 
-/** A warm-up at a tenth of the width (imports, JIT), then the timed, memory-sampled run. */
+/**
+ * The fan-out at full width, warm (see `timeRuns`): the mean of the timed runs, and the first
+ * run's time, after a warm-up at a tenth of the width, with the resident set it added.
+ * Removing a run's directories is not part of its fan-out; it happens off the clock.
+ */
 async function measure(size: Size, fanOut: (width: number) => Promise<FanOut>): Promise<Figure> {
   const width = fanoutWidth(size)
-  await (await fanOut(Math.max(1, width / 10))).cleanup?.()
-  let elapsed = 0
-  const { result, peakMiB } = await withPeakRss(async () => {
-    const started = performance.now()
-    const outcome = await fanOut(width)
-    elapsed = performance.now() - started
-    return outcome
+  const { ms, cpuMs, firstMs, peakMiB, runs } = await timeRuns({
+    warmUp: async () => (await fanOut(Math.max(1, width / 10))).cleanup?.(),
+    run: async () => {
+      const outcome = await fanOut(width)
+      if (outcome.done !== width) {
+        await outcome.cleanup?.()
+        throw new Error(`${outcome.done} of ${width} finished`)
+      }
+      return outcome
+    },
+    cleanup: (outcome) => outcome.cleanup?.(),
   })
-  // Removing directories is not part of the fan-out; it happens after the figures are taken.
-  await result.cleanup?.()
-  if (result.done !== width) throw new Error(`${result.done} of ${width} finished`)
-  return { value: elapsed, memoryMiB: peakMiB }
+  return {
+    value: ms,
+    text: `${formatNumber(ms)} (CPU ${formatNumber(cpuMs)}; first run ${formatNumber(firstMs)})`,
+    memoryMiB: peakMiB,
+    details: { cpuMilliseconds: cpuMs, firstMilliseconds: firstMs, runs },
+  }
 }
 
 type FanOut = { done: number; cleanup?: () => Promise<void> }

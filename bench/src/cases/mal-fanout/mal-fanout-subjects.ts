@@ -2,33 +2,32 @@ import { createBudget, createStaticRegistry } from '@baton/core'
 import { parsePlan, runPlan } from '@baton/mal'
 import { benchAgentInput } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels, INSTANT_MODEL_REF } from '../../instant'
-import { withPeakRss } from '../../measure'
+import { timeRuns } from '../../measure'
 import { formatNumber } from '../../report/format-number'
 import { assertDone } from '../assert-done'
 import type { Figure, Size, Subjects } from '../types'
 import { branchCount } from './mal-fanout-case'
 
+/**
+ * The fan-out at full width, warm (see `timeRuns`): the mean of the timed runs, its CPU beside
+ * it (on a shared machine, wall time also counts the waits for a core), and the first run's
+ * time, after a warm-up at a tenth of the width, with the resident set it added.
+ */
 async function measure(size: Size, fanOut: (width: number) => Promise<number>): Promise<Figure> {
   const width = branchCount(size)
-  await fanOut(Math.max(1, width / 10))
-  let elapsed = 0
-  let cpuMs = 0
-  const { result, peakMiB } = await withPeakRss(async () => {
-    const cpuBefore = process.cpuUsage()
-    const started = performance.now()
-    const done = await fanOut(width)
-    elapsed = performance.now() - started
-    const cpu = process.cpuUsage(cpuBefore)
-    cpuMs = (cpu.user + cpu.system) / 1000
-    return done
+  const { ms, cpuMs, firstMs, peakMiB, runs } = await timeRuns({
+    warmUp: () => fanOut(Math.max(1, width / 10)),
+    run: async () => {
+      const done = await fanOut(width)
+      if (done !== width) throw new Error(`${done} of ${width} branches answered`)
+      return done
+    },
   })
-  if (result !== width) throw new Error(`${result} of ${width} branches answered`)
-  // CPU time beside it: on a shared machine, wall time also counts the waits for a core.
   return {
-    value: elapsed,
-    text: `${formatNumber(elapsed)} (CPU ${formatNumber(cpuMs)})`,
+    value: ms,
+    text: `${formatNumber(ms)} (CPU ${formatNumber(cpuMs)}; first run ${formatNumber(firstMs)})`,
     memoryMiB: peakMiB,
-    details: { cpuMilliseconds: cpuMs },
+    details: { cpuMilliseconds: cpuMs, firstMilliseconds: firstMs, runs },
   }
 }
 
