@@ -1,5 +1,6 @@
 import { BatonError, type Budget } from '@baton/core'
 import type { FanoutStep, Step } from '../plan'
+import { branchValues } from '../template/template-scope'
 import { carveBudget, throwIfStopped } from './carve-budget'
 import type { BlockOutcome, Frame } from './interpreter-types'
 import { FanoutFailedError } from './run-errors'
@@ -27,12 +28,9 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   // during a step is that step's usage, whatever the other branches spend meanwhile. All are
   // made before any branch spends: a child is capped by what its parent has left when it is
   // made, so one made while a sibling holds a reservation would be starved for good.
-  const budgets = new Map<number, Budget>()
+  const budgets: Budget[] = []
   for (let index = 0; index < branches.length; index++) {
-    budgets.set(
-      index,
-      carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`).budget,
-    )
+    budgets.push(carveBudget(frame.budget, undefined, `${frame.path}.branches[${index}]`).budget)
   }
   const successes = new Map<number, unknown>()
   const failures = new Map<number, unknown>()
@@ -40,23 +38,22 @@ export async function runFanout(options: RunFanoutOptions): Promise<unknown> {
   let settled = false
   const cancelOthers = (except: number, reason: string) => {
     settled = true
-    for (const [index, budget] of budgets) if (index !== except) budget.cancel(reason)
+    for (let index = 0; index < budgets.length; index++) {
+      if (index !== except) budgets[index]!.cancel(reason)
+    }
   }
   let next = 0
   const worker = async () => {
     while (next < branches.length && !settled) {
       const index = next++
       const branch = branches[index]!
-      // A branch reads what the run saved before the fanout (through its prototype, with no
-      // copy); what it saves stays in it. Made from a null-prototype object, which V8 keeps as
-      // a dictionary: branches save under names of their own, and on `Object.create(values)`
-      // each new name made a hidden class of its own (15% of a 1000-branch fan-out's profile).
-      const values = Object.setPrototypeOf(Object.create(null), frame.values) as Record<
-        string,
-        unknown
-      >
+      // A branch reads what the run saved before the fanout (through a link, with no copy);
+      // what it saves stays in it. A null-prototype object, which V8 keeps as a dictionary:
+      // branches save under names of their own, and on `Object.create(values)` each new name
+      // made a hidden class of its own (15% of a 1000-branch fan-out's profile).
+      const values = branchValues(frame.values)
       try {
-        const budget = budgets.get(index)!
+        const budget = budgets[index]!
         const branchFrame: Frame = {
           budget,
           values,

@@ -46,6 +46,49 @@ describe('runPlan values', () => {
     expect(result.values.all).toEqual({ one: 1 })
   })
 
+  it('lets a branch, and a fanout nested in it, read the values of the blocks around them', async () => {
+    const result = await runPlan(
+      {
+        steps: [
+          { op: 'scratch', action: 'write', key: 'r', value: 'run', saveAs: 'atRun' },
+          {
+            op: 'fanout',
+            saveAs: 'outer',
+            branches: ['a', 'b'].map((id) => ({
+              id,
+              steps: [
+                { op: 'scratch', action: 'write', key: `k${id}`, value: id, saveAs: `own_${id}` },
+                {
+                  op: 'fanout',
+                  saveAs: `inner_${id}`,
+                  branches: [
+                    {
+                      id: 'deep',
+                      steps: [
+                        {
+                          op: 'scratch',
+                          action: 'write',
+                          key: `d${id}`,
+                          value: `{{atRun}}/{{own_${id}}}`,
+                          saveAs: `deep_${id}`,
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            })),
+          },
+          { op: 'stop', output: '{{outer}}' },
+        ],
+      },
+      { registry },
+    )
+    expect(result.status).toBe('done')
+    expect(result.output).toEqual({ a: { deep: 'run/a' }, b: { deep: 'run/b' } })
+    expect(Object.keys(result.values).sort()).toEqual(['atRun', 'outer'])
+  })
+
   it('keeps a bounded number of events in the result of a 10 000-iteration loop', async () => {
     let streamed = 0
     const result = await runPlan(

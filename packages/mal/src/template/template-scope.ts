@@ -9,17 +9,43 @@ export type TemplateScope = {
 
 export type Lookup = { found: true; value: unknown } | { found: false; reason: string }
 
-// A fanout branch's values inherit (by prototype) the values saved before the fanout, so a
-// branch reads them without a copy; plain objects' own prototype is not part of the scope.
-function hasValue(values: Record<string, unknown>, name: string): boolean {
-  for (
-    let level: object | null = values;
-    level !== null && level !== Object.prototype;
-    level = Object.getPrototypeOf(level)
-  ) {
-    if (Object.hasOwn(level, name)) return true
+/**
+ * Where a fanout branch's values keep the values of the block around it: a branch reads them
+ * through this link with no copy, and what it saves stays its own. (A prototype did the same,
+ * but setting one on each of a thousand branches' objects cost more than the rest of making
+ * them.) Not an own string key: `Object.keys`, `for in` and JSON do not see it.
+ */
+export const PARENT_VALUES: unique symbol = Symbol('baton.parentValues')
+
+/**
+ * A fanout branch's values: empty, reading `parent`'s through `PARENT_VALUES`.
+ *
+ * @example
+ * const values = branchValues(frame.values)
+ */
+export function branchValues(parent: Record<string, unknown>): Record<string, unknown> {
+  const values = Object.create(null) as Record<string, unknown> & {
+    [PARENT_VALUES]?: Record<string, unknown>
   }
-  return false
+  values[PARENT_VALUES] = parent
+  return values
+}
+
+/** The values object that holds `name`: `values` itself or one it reads through. */
+function holderOf(
+  values: Record<string, unknown>,
+  name: string,
+): Record<string, unknown> | undefined {
+  for (
+    let level:
+      | (Record<string, unknown> & { [PARENT_VALUES]?: Record<string, unknown> })
+      | undefined = values;
+    level !== undefined;
+    level = level[PARENT_VALUES]
+  ) {
+    if (Object.hasOwn(level, name)) return level
+  }
+  return undefined
 }
 
 /**
@@ -31,7 +57,8 @@ function hasValue(values: Record<string, unknown>, name: string): boolean {
  */
 export function lookupReference(scope: TemplateScope, reference: TemplateReference): Lookup {
   let current: unknown
-  if (hasValue(scope.values, reference.root)) current = scope.values[reference.root]
+  const holder = holderOf(scope.values, reference.root)
+  if (holder) current = holder[reference.root]
   else if (reference.root === 'inputs') current = scope.inputs
   else if (Object.hasOwn(scope.inputs, reference.root)) current = scope.inputs[reference.root]
   else return { found: false, reason: `names "${reference.root}", which has no value yet` }
