@@ -588,6 +588,32 @@ describe('createBudget', () => {
       expect(child.spentByWallet()).toEqual({ [analyst]: { calls: 2, tokens: 15, costUsd: 0.01 } })
     })
 
+    it('keeps each wallet apart when a budget spent by one wallet is spent by another', () => {
+      const root = createBudget()
+      const left = root.child()
+      const right = root.child()
+      const leaf = left.child()
+      leaf.charge({ calls: 1, tokens: 3 }, { wallet: analyst })
+      right.charge({ calls: 1, tokens: 4 }, { wallet: reviewer })
+      // Read between charges, so a wallet's spend is rolled up before the next wallet spends.
+      expect(root.spentByWallet()).toEqual({
+        [analyst]: { calls: 1, tokens: 3, costUsd: 0 },
+        [reviewer]: { calls: 1, tokens: 4, costUsd: 0 },
+      })
+      leaf.charge({ calls: 1, tokens: 5, costUsd: 0.02 }, { wallet: reviewer })
+      leaf.charge({ calls: 1, tokens: 1 }, { wallet: analyst })
+      expect(leaf.spentByWallet()).toEqual({
+        [analyst]: { calls: 2, tokens: 4, costUsd: 0 },
+        [reviewer]: { calls: 1, tokens: 5, costUsd: 0.02 },
+      })
+      expect(left.spentByWallet()).toEqual(leaf.spentByWallet())
+      expect(root.spentByWallet()).toEqual({
+        [analyst]: { calls: 2, tokens: 4, costUsd: 0 },
+        [reviewer]: { calls: 2, tokens: 9, costUsd: 0.02 },
+      })
+      expect(root.spent()).toMatchObject({ calls: 4, tokens: 13, costUsd: 0.02 })
+    })
+
     it('returns copies that do not change the budget', () => {
       const root = createBudget()
       root.charge({ calls: 1 }, { wallet: analyst })

@@ -24,10 +24,10 @@ export class SpendRollup {
   readonly #parent: SpendRollup | undefined
   /** Everything taken in so far: this budget's own charges and what descendants rolled up. */
   readonly #spent = zero()
-  #byWallet: Map<string, Books> | undefined
+  #byWallet: PerWallet | undefined
   /** In `#spent` already, not yet in the parent's. */
   #pending: Books | undefined
-  #pendingByWallet: Map<string, Books> | undefined
+  #pendingByWallet: PerWallet | undefined
   /** Children with spend (their own or their descendants') this budget has not taken in. */
   #waiting: Set<SpendRollup> | undefined
   /** Whether this budget is in its parent's `#waiting`. */
@@ -52,7 +52,9 @@ export class SpendRollup {
   /** Spend per wallet key, this budget's and its descendants'. */
   byWallet(): ReadonlyMap<string, Books> {
     this.#takeIn()
-    return this.#byWallet ?? new Map()
+    const byWallet = this.#byWallet
+    if (byWallet instanceof Map) return byWallet
+    return byWallet ? new Map([[byWallet.wallet, byWallet]]) : new Map()
   }
 
   /** Puts this budget in its parent's waiting set, and so on up to one that is there already. */
@@ -79,7 +81,12 @@ export class SpendRollup {
       child.#takeIn()
       child.#queued = false
       if (child.#pending) this.#takeBooks(child.#pending, undefined)
-      for (const [wallet, books] of child.#pendingByWallet ?? []) this.#takeWallet(wallet, books)
+      const pending = child.#pendingByWallet
+      if (pending instanceof Map) {
+        for (const [wallet, books] of pending) this.#takeWallet(wallet, books)
+      } else if (pending) {
+        this.#takeWallet(pending.wallet, pending)
+      }
       child.#pending = undefined
       child.#pendingByWallet = undefined
     }
@@ -97,17 +104,39 @@ export class SpendRollup {
   }
 
   #takeWallet(wallet: string, books: Books): void {
-    this.#byWallet ??= new Map()
-    addTo(this.#byWallet, wallet, books)
-    if (this.#parent) {
-      this.#pendingByWallet ??= new Map()
-      addTo(this.#pendingByWallet, wallet, books)
-    }
+    this.#byWallet = addPerWallet(this.#byWallet, wallet, books)
+    if (this.#parent) this.#pendingByWallet = addPerWallet(this.#pendingByWallet, wallet, books)
   }
+}
+
+/**
+ * Spend per wallet key. Most budgets are spent by one agent's wallet: its books alone (with
+ * the wallet on them) until a second wallet spends, then a map. A map per budget and per
+ * pending roll-up was two of them for every sub-agent's or fanout branch's budget.
+ */
+type PerWallet = WalletBooks | Map<string, Books>
+type WalletBooks = Books & { wallet: string }
+
+function addPerWallet(per: PerWallet | undefined, wallet: string, books: Books): PerWallet {
+  if (per === undefined)
+    return { calls: books.calls, tokens: books.tokens, cost: books.cost, wallet }
+  if (per instanceof Map) {
+    addTo(per, wallet, books)
+    return per
+  }
+  if (per.wallet === wallet) {
+    add(per, books, 1)
+    return per
+  }
+  const map = new Map<string, Books>([
+    [per.wallet, { calls: per.calls, tokens: per.tokens, cost: per.cost }],
+  ])
+  addTo(map, wallet, books)
+  return map
 }
 
 function addTo(byWallet: Map<string, Books>, wallet: string, books: Books): void {
   const entry = byWallet.get(wallet)
   if (entry) add(entry, books, 1)
-  else byWallet.set(wallet, { ...books })
+  else byWallet.set(wallet, { calls: books.calls, tokens: books.tokens, cost: books.cost })
 }
