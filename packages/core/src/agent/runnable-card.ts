@@ -46,9 +46,9 @@ const checkedMutableCards = new WeakMap<object, { card: RunnableCard; read: unkn
 export function runnableCard(agent: Agent): RunnableCard {
   const known = checkedCards.get(agent)
   if (known) return known
-  const read = valuesRead(agent)
   const checked = checkedMutableCards.get(agent)
-  if (checked && sameValues(checked.read, read)) return checked.card
+  if (checked && readMatches(agent, checked.read)) return checked.card
+  const read = valuesRead(agent)
   const card = parseWith(RunnableAgent, agent, 'agent')
   if (isDeepFrozen(agent)) checkedCards.set(agent, card)
   else checkedMutableCards.set(agent, { card, read })
@@ -80,12 +80,43 @@ function valuesRead(agent: Agent): unknown[] {
   return read
 }
 
-function sameValues(before: unknown[], now: unknown[]): boolean {
-  if (before.length !== now.length) return false
-  for (let index = 0; index < now.length; index++) {
-    if (!Object.is(before[index], now[index])) return false
+/**
+ * Whether `valuesRead(agent)` would equal `read`, compared as it walks: an agent that is not
+ * frozen (a plain object a host passes on every run) is checked on every run, and building
+ * the list to compare was most of that check.
+ */
+function readMatches(agent: Agent, read: unknown[]): boolean {
+  const fields = agent as unknown as Record<string, unknown>
+  const agentCard = fields.agentCard as Record<string, unknown> | undefined
+  if (
+    !Object.is(read[0], fields.name) ||
+    !Object.is(read[1], fields.type) ||
+    !Object.is(read[2], fields.wallet) ||
+    !Object.is(read[3], fields.model) ||
+    !Object.is(read[4], fields.persona) ||
+    !Object.is(read[5], fields.memoryScope) ||
+    !Object.is(read[6], fields.maxIterations) ||
+    !Object.is(read[7], fields.temperature) ||
+    !Object.is(read[8], agentCard)
+  ) {
+    return false
   }
-  return true
+  let index = 9
+  if (typeof agentCard === 'object' && agentCard !== null) {
+    // Own enumerable string keys in `Object.keys` order, as `valuesRead` lists them.
+    for (const key in agentCard) {
+      if (!Object.hasOwn(agentCard, key)) continue
+      if (read[index] !== key || !Object.is(read[index + 1], agentCard[key])) return false
+      index += 2
+    }
+  }
+  const tools = fields.tools
+  if (!Object.is(read[index++], tools)) return false
+  if (Array.isArray(tools)) {
+    if (read[index++] !== tools.length) return false
+    for (const tool of tools) if (!Object.is(read[index++], tool)) return false
+  }
+  return index === read.length
 }
 
 const systemPrompts = new WeakMap<RunnableCard, string>()

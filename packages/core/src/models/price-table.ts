@@ -40,20 +40,18 @@ export function findPrice(
 ): ModelPrice {
   const exact = table[ref]
   if (exact) return exact
-  // A frozen table (the default one) cannot change: what a ref falls back to is kept.
-  const frozen = Object.isFrozen(table)
-  let known = frozen ? fallbacks.get(table) : undefined
+  // A frozen table (the default one, a model registry's) cannot change: what a ref falls back
+  // to is kept. Asked of the kept ones first: `Object.isFrozen` reads every property's flags.
+  let known = fallbacks.get(table)
+  if (!known && Object.isFrozen(table)) {
+    known = new Map()
+    fallbacks.set(table, known)
+  }
   const kept = known?.get(ref)
   if (kept) return kept
   const provider = ref.slice(0, Math.max(0, ref.indexOf(':')))
   const price = table[`${provider}:*`] ?? FREE
-  if (frozen) {
-    if (!known) {
-      known = new Map()
-      fallbacks.set(table, known)
-    }
-    known.set(ref, price)
-  }
+  known?.set(ref, price)
   return price
 }
 
