@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider'
-import { readPrompt } from '../models/offline/read-prompt'
+import { promptCharacters } from '../models/offline/read-prompt'
 import { toolDefinitionsLength } from './tool-definitions-length'
 
 /**
@@ -14,7 +14,7 @@ export function estimateInputTokens(
   params: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools'>,
   model: string,
 ): number {
-  const characters = readPrompt(params.prompt).characters
+  const characters = promptCharacters(params.prompt)
   if (model.startsWith('offline:')) return Math.ceil(characters / 4)
   const tools = params.tools?.length ? toolDefinitionsLength(params.tools) : 0
   return Math.ceil((characters + tools) / 3) + 16

@@ -33,21 +33,54 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
     }
     const texts: string[] = []
     for (const part of message.content) {
-      if (part.type === 'text' || part.type === 'reasoning') {
-        texts.push(part.text)
-        view.characters += part.text.length
-      } else if (part.type === 'tool-call') {
-        view.characters += part.toolName.length + JSON.stringify(part.input ?? {}).length
-      } else if (part.type === 'tool-result') {
+      if (part.type === 'tool-result') {
         const output = renderOutput(part.output)
         view.characters += output.length
         view.toolResults.push({ toolName: part.toolName, output })
+        continue
       }
+      if (part.type === 'text' || part.type === 'reasoning') texts.push(part.text)
+      view.characters += partCharacters(part)
     }
     if (message.role === 'user' && !recalled) view.userTexts.push(texts.join('\n'))
   }
   view.system = systems.join('\n')
   return view
+}
+
+/**
+ * `readPrompt(prompt).characters` alone, with nothing else built: what a budget's estimate of a
+ * call's input tokens reads before every call.
+ *
+ * @example
+ * promptCharacters([{ role: 'system', content: 'Be brief.' }]) // 9
+ */
+export function promptCharacters(prompt: LanguageModelV3Prompt): number {
+  let characters = 0
+  for (const message of prompt) {
+    if (message.role === 'system') {
+      characters += message.content.length
+      continue
+    }
+    for (const part of message.content) characters += partCharacters(part)
+  }
+  return characters
+}
+
+type PromptPart = Exclude<LanguageModelV3Prompt[number]['content'], string>[number]
+
+function partCharacters(part: PromptPart): number {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return part.text.length
+    case 'tool-call':
+      return part.toolName.length + JSON.stringify(part.input ?? {}).length
+    case 'tool-result':
+      return renderOutput(part.output).length
+    default:
+      return 0
+  }
 }
 
 function renderOutput(output: LanguageModelV3ToolResultOutput): string {
