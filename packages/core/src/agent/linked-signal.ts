@@ -29,3 +29,24 @@ export function linkedSignal(
     },
   }
 }
+
+/**
+ * A signal of one call's own that aborts when `outer` does, with its reason, for a library
+ * that leaves its abort listener on the signal it is given (the MCP SDK's `request` does):
+ * `dispose` takes this one listener off `outer`, so a run's or a budget's signal that outlives
+ * thousands of calls keeps none of them.
+ *
+ * @example
+ * const own = callSignal(runSignal)
+ * try { await client.callTool(params, undefined, { signal: own.signal }) } finally { own.dispose() }
+ */
+export function callSignal(outer: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController()
+  if (outer.aborted) {
+    controller.abort(outer.reason)
+    return { signal: controller.signal, dispose: NOTHING }
+  }
+  const onAbort = () => controller.abort(outer.reason)
+  outer.addEventListener('abort', onAbort, { once: true })
+  return { signal: controller.signal, dispose: () => outer.removeEventListener('abort', onAbort) }
+}

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -207,6 +208,36 @@ describe('createMcpServers over stdio', () => {
     setTimeout(() => controller.abort(new Error('the run was cancelled')), 200)
     await expect(call).rejects.toThrow('the run was cancelled')
     expect(await waitFor(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20001')
+  })
+
+  it('leaves no listener on a long-lived signal after its calls, and still aborts by it', async () => {
+    const tools = await stdioServers().toolsFor(makeAgent({ tools: ['mcp__files__*'] }))
+    // A run's signal (or its budget's) outlives many calls: each call must let go of it.
+    const controller = new AbortController()
+    for (let index = 0; index < 12; index += 1) {
+      await tools.mcp__files__read_file!.execute!(
+        { path: 'notes.txt' },
+        { toolCallId: `t${index}`, messages: [], abortSignal: controller.signal },
+      )
+    }
+    await expect(
+      tools.mcp__files__slow!.execute!(
+        { ms: 1 },
+        { toolCallId: 'quick', messages: [], abortSignal: controller.signal },
+      ),
+    ).resolves.toBeDefined()
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+
+    const marker = path.join(root, 'cancelled.txt')
+    await rm(marker, { force: true })
+    const call = tools.mcp__files__slow!.execute!(
+      { ms: 20_002 },
+      { toolCallId: 'slow', messages: [], abortSignal: controller.signal },
+    )
+    setTimeout(() => controller.abort(new Error('the run was cancelled')), 200)
+    await expect(call).rejects.toThrow('the run was cancelled')
+    expect(await waitFor(() => readFile(marker, 'utf8').catch(() => undefined))).toBe('20002')
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
   it('passes on only the environment its settings name, and starts in its cwd', async () => {

@@ -7,6 +7,7 @@ import {
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
+import { callSignal } from '../agent/linked-signal'
 import type { ParsedMcpServerConfig } from './mcp-config'
 import { McpServerUnavailableError, McpTimeoutError } from './mcp-errors'
 
@@ -94,10 +95,13 @@ export class McpConnection {
   ): Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown }> {
     const client = await this.#connected()
     options.onSent?.()
+    // The SDK never takes its abort listener off the signal it is given; the caller's (a run's,
+    // a budget's) outlives many calls, so the SDK gets one of the call's own.
+    const own = options.signal ? callSignal(options.signal) : undefined
     try {
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: this.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(own ? { signal: own.signal } : {}),
       })) as { content?: unknown; structuredContent?: unknown; isError?: unknown }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error
@@ -108,6 +112,8 @@ export class McpConnection {
         throw this.#unavailable('the connection closed during the call', error)
       }
       throw error
+    } finally {
+      own?.dispose()
     }
   }
 
