@@ -46,8 +46,8 @@ export async function timeRuns<T>(options: {
   })
   await cleanup?.(first)
   const warmStarted = performance.now()
+  // No forced collection here, as in `timePerOperation`: it would undo the warm-up.
   while (performance.now() - warmStarted < timing.warmUpMs) await cleanup?.(await run())
-  globalThis.gc?.()
   let wallMs = 0
   let cpuMicroseconds = 0
   let runs = 0

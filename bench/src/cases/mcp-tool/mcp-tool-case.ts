@@ -1,6 +1,6 @@
 import type { BenchCase, Size } from '../types'
 
-/** How many tool calls are timed (after a warm-up of a tenth as many). */
+/** How many tool calls one timed loop makes (after a second of warm-up). */
 export const mcpCallCount = (size: Size): number => (size === 'full' ? 1000 : 30)
 
 /**
