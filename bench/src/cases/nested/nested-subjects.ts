@@ -6,6 +6,7 @@ import { createAgentRunner, createSupervisor, type SubagentRunner } from '@baton
 import type { ToolExecutionOptions, ToolSet } from 'ai'
 import { delegatingAgent } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels } from '../../instant'
+import { timeRuns } from '../../measure'
 import { formatNumber } from '../../report/format-number'
 import type { Figure, Subjects } from '../types'
 import { depthsOf } from './nested-case'
@@ -52,7 +53,10 @@ function delegatingRunner(depth: number, reached: { depth: number }): SubagentRu
   }
 }
 
-async function nest(depth: number): Promise<{ msPerLevel: number; cleanupMs: number }> {
+type Nested = { depth: number; cleanup: () => Promise<void> }
+
+/** One tree of `depth` levels, timed to its last report; its clean-up is left to the caller. */
+async function nest(depth: number): Promise<Nested> {
   const root = await mkdtemp(path.join(tmpdir(), 'baton-bench-nested-'))
   const reached = { depth: 0 }
   const supervisor = createSupervisor({
@@ -63,22 +67,40 @@ async function nest(depth: number): Promise<{ msPerLevel: number; cleanupMs: num
     runner: delegatingRunner(depth, reached),
     maxDepth: depth,
   })
-  try {
-    const started = performance.now()
-    const id = supervisor.delegate('level 1')
-    const report = (await supervisor.waitAgents([id]))?.[id]
-    const elapsed = performance.now() - started
-    if (report?.status !== 'done' || reached.depth < depth) {
-      throw new Error(
-        `depth ${depth}: reached level ${reached.depth}, ${report?.status}: ${report?.error ?? ''}`,
-      )
+  const cleanup = async () => {
+    try {
+      await supervisor.cleanup()
+    } finally {
+      await rm(root, { recursive: true, force: true })
     }
-    const cleanupStarted = performance.now()
-    await supervisor.cleanup()
-    return { msPerLevel: elapsed / depth, cleanupMs: performance.now() - cleanupStarted }
-  } finally {
-    await rm(root, { recursive: true, force: true })
   }
+  const id = supervisor.delegate('level 1')
+  const report = (await supervisor.waitAgents([id]))?.[id]
+  if (report?.status !== 'done' || reached.depth < depth) {
+    await cleanup()
+    throw new Error(
+      `depth ${depth}: reached level ${reached.depth}, ${report?.status}: ${report?.error ?? ''}`,
+    )
+  }
+  return { depth, cleanup }
+}
+
+/**
+ * A tree's time per level, warm (see `timeRuns`: the mean of the timed trees after the first
+ * and a second untimed), with the first tree's beside; the last tree's clean-up is timed apart.
+ */
+async function perLevel(depth: number, warmUp?: () => Promise<unknown>) {
+  let cleanupMs = 0
+  const timed = await timeRuns({
+    ...(warmUp ? { warmUp } : {}),
+    run: () => nest(depth),
+    cleanup: async (tree) => {
+      const started = performance.now()
+      await tree.cleanup()
+      cleanupMs = performance.now() - started
+    },
+  })
+  return { ms: timed.ms / depth, firstMs: timed.firstMs / depth, cleanupMs }
 }
 
 /** A tree of N levels, each waiting for the one below it. */
@@ -90,12 +112,9 @@ export const nestedSubjects: Subjects = {
       await model.doGenerate({ prompt: [] })
       if (index < depth) await level(index + 1, depth)
     }
-    const timeOf = async (depth: number) => {
-      await level(1, depth)
-      const started = performance.now()
-      await level(1, depth)
-      return (performance.now() - started) / depth
-    }
+    // Warm, as Baton's trees are.
+    const timeOf = async (depth: number) =>
+      (await timeRuns({ run: () => level(1, depth) })).ms / depth
     const shallowMs = await timeOf(shallow)
     const deepMs = await timeOf(deep)
     return {
@@ -107,17 +126,18 @@ export const nestedSubjects: Subjects = {
 
   async baton(size): Promise<Figure> {
     const [shallow, deep] = depthsOf(size)
-    await nest(Math.min(5, shallow))
-    const first = await nest(shallow)
-    const shallowText = `${formatNumber(first.msPerLevel)} at depth ${shallow}`
+    const first = await perLevel(shallow, async () => (await nest(Math.min(5, shallow))).cleanup())
+    const shallowText = `${formatNumber(first.ms)} at depth ${shallow}`
     try {
-      const second = await nest(deep)
+      const second = await perLevel(deep)
       return {
-        value: second.msPerLevel,
-        text: `${shallowText}, ${formatNumber(second.msPerLevel)} at depth ${deep} (cleanup ${formatNumber(second.cleanupMs)} ms)`,
+        value: second.ms,
+        text: `${shallowText}, ${formatNumber(second.ms)} at depth ${deep} (first tree ${formatNumber(second.firstMs)}; cleanup ${formatNumber(second.cleanupMs)} ms)`,
         details: {
-          shallowMs: first.msPerLevel,
-          deepMs: second.msPerLevel,
+          shallowMs: first.ms,
+          deepMs: second.ms,
+          shallowFirstMs: first.firstMs,
+          deepFirstMs: second.firstMs,
           deepCleanupMs: second.cleanupMs,
         },
       }
@@ -125,9 +145,9 @@ export const nestedSubjects: Subjects = {
       // The shallow figure still stands; the row says why the deep tree did not.
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
       return {
-        value: first.msPerLevel,
+        value: first.ms,
         text: `${shallowText}; depth ${deep} failed: ${reason?.slice(0, 120)}`,
-        details: { shallowMs: first.msPerLevel, deepError: reason ?? '' },
+        details: { shallowMs: first.ms, deepError: reason ?? '' },
       }
     }
   },

@@ -1,6 +1,8 @@
 import { ValidationError } from '../errors/baton-error'
 import type { ChildOptions } from './budget-types'
 
+const SLASH = 47 // '/'
+
 /**
  * The names of one budget's children, unique among siblings: explicit names as given (or
  * numbered, `name#2`, when taken and `ifTaken: 'number'`), automatic ones `{parent}/{n}`.
@@ -62,9 +64,12 @@ export class ChildNames {
   /** Whether a child of this budget was given `name`, explicitly or automatically. */
   #isTaken(name: string): boolean {
     if (this.#takenNames?.has(name)) return true
-    const prefix = `${this.#parentName}/`
-    if (!name.startsWith(prefix)) return false
-    const digits = name.slice(prefix.length)
+    // An automatic name is `{parent}/{n}`. The character before the number is tried first: a
+    // sub-agent's name shares its parent's long prefix (`root/1.1.1` under `root/1.1`), and
+    // comparing that whole prefix, then building it, cost O(depth) per child of a deep tree.
+    const parent = this.#parentName
+    if (name.charCodeAt(parent.length) !== SLASH || !name.startsWith(parent)) return false
+    const digits = name.slice(parent.length + 1)
     if (!/^[1-9]\d*$/.test(digits)) return false
     const number = Number(digits)
     // Every child took a number; those explicit children took were not given as names.

@@ -270,6 +270,26 @@ describe('createBudget', () => {
     expect(root.child().name).toBe('root/7')
   })
 
+  it('tells an automatic name from one that only shares its parent’s prefix, down a deep chain', () => {
+    // Sub-agents name their budgets `{root}/{id}`: each shares all of its parent's name.
+    let parent = createBudget({}, { name: 'tree' })
+    let id = '1'
+    for (let depth = 0; depth < 200; depth += 1) {
+      parent = parent.child({}, { name: `tree/${id}` })
+      id = `${id}.1`
+    }
+    expect(parent.name).toBe(`tree/${'1.'.repeat(199)}1`)
+    expect(parent.child({}, { name: `${parent.name}.1` }).name).toBe(`${parent.name}.1`)
+    expect(parent.child().name).toBe(`${parent.name}/2`)
+    expect(thrown(() => parent.child({}, { name: `${parent.name}/2` }))).toBeInstanceOf(
+      ValidationError,
+    )
+    expect(parent.child({}, { name: parent.name }).name).toBe(parent.name)
+    expect(parent.child({}, { name: `${parent.name.slice(0, -1)}2/3` }).name).toBe(
+      `${parent.name.slice(0, -1)}2/3`,
+    )
+  })
+
   it('numbers a taken name when asked, with the first number no sibling has', () => {
     const root = createBudget({}, { name: 'plan' })
     root.child({}, { name: 'steps[0].do[1]#3' })
