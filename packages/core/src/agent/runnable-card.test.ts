@@ -42,4 +42,32 @@ describe('runnableCard', () => {
     ;(agent as { tools: unknown }).tools = [42]
     expect(() => runnableCard(agent)).toThrow(/tools/)
   })
+
+  it('gives a new object with the values of the card checked last that card, and checks any other', () => {
+    const agent = makeAgent({ tools: ['lookup'], agentCard: { canDelegate: true } })
+    const card = runnableCard(agent)
+    // A sub-agent's `{ ...caller, model }`, a host's copy per run: equal values, new objects.
+    expect(runnableCard({ ...agent })).toBe(card)
+    expect(runnableCard({ ...agent, tools: ['lookup'], agentCard: { ...agent.agentCard } })).toBe(
+      card,
+    )
+
+    const more = runnableCard({ ...agent, tools: ['lookup', 'search'] })
+    expect(more).not.toBe(card)
+    expect(more.tools).toEqual(['lookup', 'search'])
+    const fewerFields = runnableCard({ ...agent, agentCard: {} } as never)
+    expect(fewerFields.agentCard).toEqual({ capabilityDescription: '' })
+    const moreFields = runnableCard({
+      ...agent,
+      agentCard: { canDelegate: true, region: 'eu' },
+    } as never)
+    expect(moreFields.agentCard).toMatchObject({ canDelegate: true, region: 'eu' })
+    expect(runnableCard({ ...agent, agentCard: undefined }).agentCard).toBeUndefined()
+    expect(runnableCard({ ...agent, model: 'offline:small' }).model).toBe('offline:small')
+
+    // A copy that differs in one bad field is refused, however like the last one it is.
+    runnableCard(agent)
+    expect(() => runnableCard({ ...agent, wallet: '0x12' })).toThrow(/wallet/)
+    expect(() => runnableCard({ ...agent, tools: ['lookup', 7] } as never)).toThrow(/tools/)
+  })
 })

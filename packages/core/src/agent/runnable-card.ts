@@ -35,7 +35,23 @@ const checkedCards = new WeakMap<object, RunnableCard>()
  * object whose fields are still those values reuses it (a comparison of a dozen values against
  * a zod parse and a wallet checksum); a changed field is checked again.
  */
-const checkedMutableCards = new WeakMap<object, { card: RunnableCard; read: unknown[] }>()
+const checkedMutableCards = new WeakMap<object, Checked>()
+
+type Checked = { card: RunnableCard; read: unknown[] }
+
+/**
+ * The last card checked, with what the check read: a new object with the same values (a
+ * sub-agent's `{ ...caller, model }`, a host's copy of a card per run) gets the same card,
+ * which a parse would have made equal, without the parse. The values are compared as they are,
+ * not the objects that hold them, so an equal tools list or agent card in a new object matches.
+ */
+let lastChecked: Checked | undefined
+
+// Where the agent card's fields and the tools list start in `read`: symbols no field can equal,
+// so a card with fewer or more of them never lines up with one checked before.
+const CARD_FIELDS = Symbol('agentCard fields')
+const TOOLS = Symbol('tools')
+const TOOL_NAMES = Symbol('tool names')
 
 /**
  * The fields of an agent a run reads, checked (a `ValidationError` names each bad one).
@@ -48,14 +64,21 @@ export function runnableCard(agent: Agent): RunnableCard {
   if (known) return known
   const checked = checkedMutableCards.get(agent)
   if (checked && readMatches(agent, checked.read)) return checked.card
+  if (lastChecked && lastChecked !== checked && readMatches(agent, lastChecked.read)) {
+    return lastChecked.card
+  }
   const read = valuesRead(agent)
   const card = parseWith(RunnableAgent, agent, 'agent')
+  lastChecked = { card, read }
   if (isDeepFrozen(agent)) checkedCards.set(agent, card)
-  else checkedMutableCards.set(agent, { card, read })
+  else checkedMutableCards.set(agent, lastChecked)
   return card
 }
 
-/** Every value `RunnableAgent` reads of an agent, in a fixed order (the tools one by one). */
+/**
+ * Every value `RunnableAgent` reads of an agent, in a fixed order: the agent card's fields and
+ * the tools one by one, each list after its marker.
+ */
 function valuesRead(agent: Agent): unknown[] {
   const fields = agent as unknown as Record<string, unknown>
   const tools = fields.tools
@@ -69,14 +92,15 @@ function valuesRead(agent: Agent): unknown[] {
     fields.memoryScope,
     fields.maxIterations,
     fields.temperature,
-    agentCard,
   ]
   // The card's own fields pass through the check (it is loose): each one is compared.
   if (typeof agentCard === 'object' && agentCard !== null) {
+    read.push(CARD_FIELDS)
     for (const key of Object.keys(agentCard)) read.push(key, agentCard[key])
-  }
-  read.push(tools)
-  if (Array.isArray(tools)) read.push(tools.length, ...tools)
+  } else read.push(agentCard)
+  read.push(TOOLS)
+  if (Array.isArray(tools)) read.push(TOOL_NAMES, tools.length, ...tools)
+  else read.push(tools)
   return read
 }
 
@@ -96,26 +120,26 @@ function readMatches(agent: Agent, read: unknown[]): boolean {
     !Object.is(read[4], fields.persona) ||
     !Object.is(read[5], fields.memoryScope) ||
     !Object.is(read[6], fields.maxIterations) ||
-    !Object.is(read[7], fields.temperature) ||
-    !Object.is(read[8], agentCard)
+    !Object.is(read[7], fields.temperature)
   ) {
     return false
   }
-  let index = 9
+  let index = 8
   if (typeof agentCard === 'object' && agentCard !== null) {
+    if (read[index++] !== CARD_FIELDS) return false
     // Own enumerable string keys in `Object.keys` order, as `valuesRead` lists them.
     for (const key in agentCard) {
       if (!Object.hasOwn(agentCard, key)) continue
       if (read[index] !== key || !Object.is(read[index + 1], agentCard[key])) return false
       index += 2
     }
-  }
+  } else if (!Object.is(read[index++], agentCard)) return false
+  if (read[index++] !== TOOLS) return false
   const tools = fields.tools
-  if (!Object.is(read[index++], tools)) return false
   if (Array.isArray(tools)) {
-    if (read[index++] !== tools.length) return false
+    if (read[index++] !== TOOL_NAMES || read[index++] !== tools.length) return false
     for (const tool of tools) if (!Object.is(read[index++], tool)) return false
-  }
+  } else if (!Object.is(read[index++], tools)) return false
   return index === read.length
 }
 
