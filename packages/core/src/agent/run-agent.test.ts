@@ -675,6 +675,42 @@ describe('runAgent', () => {
     expect(second.steps).toHaveLength(1)
   })
 
+  it('takes a conversation of text messages as it is, and refuses a bad message by its place', async () => {
+    const agent = makeAgent()
+    const plain = await runAgent(
+      agent,
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: '[[answer:ok]]' },
+      ],
+      { budget: createBudget() },
+    )
+    expect(plain.text).toBe('ok')
+    for (const bad of [
+      [{ role: 'tool', content: 'x' }],
+      [{ role: 'user', content: 'hi' }, { role: 'user' }],
+      [{ role: 'user', content: 42 }],
+      [{ role: 'robot', content: 'hi' }],
+      [null],
+      [],
+    ]) {
+      const budget = createBudget()
+      const error = await runAgent(agent, bad as never, { budget }).catch((caught) => caught)
+      expect(error).toBeInstanceOf(ValidationError)
+      expect(String(error.message)).toContain('agent input')
+      expect(budget.spent().calls).toBe(0)
+    }
+    // Fields beyond role and content go through the AI SDK's schema, which takes these.
+    const withOptions = await runAgent(
+      agent,
+      [{ role: 'user', content: '[[answer:yes]]', providerOptions: { offline: { note: 1 } } }],
+      { budget: createBudget() },
+    )
+    expect(withOptions.text).toBe('yes')
+  })
+
   it('attributes spend to the checksummed wallet, whatever case the card uses', async () => {
     const agent = { ...makeAgent(), wallet: ADA_WALLET.toLowerCase() } as ReturnType<
       typeof makeAgent

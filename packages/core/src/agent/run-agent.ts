@@ -42,6 +42,29 @@ function isPlainlyValid(options: RunAgentOptions): boolean {
   )
 }
 
+/**
+ * A conversation of text messages only (`{ role: 'system' | 'user' | 'assistant', content:
+ * string }`, nothing else), as a sub-agent's turn or a host's chat builds it: valid by the AI
+ * SDK's schema without running it. Anything else goes through the schema.
+ */
+function isPlainConversation(input: unknown): boolean {
+  if (!Array.isArray(input) || input.length === 0) return false
+  for (const message of input) {
+    if (typeof message !== 'object' || message === null) return false
+    const { role, content } = message as { role?: unknown; content?: unknown }
+    if (role !== 'user' && role !== 'assistant' && role !== 'system') return false
+    if (typeof content !== 'string') return false
+    let fields = 0
+    for (const key in message) {
+      if (!Object.hasOwn(message, key)) continue
+      fields += 1
+      if (fields > 2) return false
+    }
+    if (fields !== 2) return false
+  }
+  return true
+}
+
 function isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false
   for (const entry of value) if (typeof entry !== 'string') return false
@@ -104,7 +127,9 @@ async function runAgentTurn(
   const settings = isPlainlyValid(options)
     ? options
     : parseWith(RunOptions, options, 'runAgent options')
-  if (typeof input !== 'string') parseWith(Input, input, 'agent input')
+  if (typeof input !== 'string' && !isPlainConversation(input)) {
+    parseWith(Input, input, 'agent input')
+  }
   const { budget } = options
   budget.throwIfAborted()
   if (options.signal?.aborted) throw options.signal.reason
