@@ -279,6 +279,24 @@ describe('createSupervisor', () => {
     expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
   })
 
+  it('reports in the order asked, reading the disk only for a child that shares it, and names bad options', async () => {
+    const { supervisor } = supervise()
+    const own = supervisor.delegate(
+      `Write ${directive('write_file', { path: 'own.md', content: 'mine' })}`,
+    )
+    const shared = supervisor.delegate(
+      `Write ${directive('write_file', { path: 'shared.md', content: 'ours' })}`,
+      { workspace: 'share' },
+    )
+    const reports = await supervisor.waitAgents([shared, own, shared])
+    expect(Object.keys(reports ?? {})).toEqual([shared, own])
+    expect(reports?.[shared]).toMatchObject({ status: 'done', files: ['shared.md'] })
+    expect(reports?.[own]).toMatchObject({ status: 'done', files: ['own.md'] })
+    await expect(supervisor.waitAgents([own], { timeoutMs: -1 })).rejects.toThrow(/timeoutMs/)
+    await expect(supervisor.waitAgents([own], [] as never)).rejects.toThrow(/waitAgents options/)
+    expect((await supervisor.waitAgents([own], {}))?.[own]?.status).toBe('done')
+  })
+
   it('shows running for a slow child when waitAgents times out', async () => {
     const { budget, supervisor } = supervise()
     const id = supervisor.delegate('[[sleep:20000]] Very slow work')

@@ -112,17 +112,29 @@ export function secondsOf(subagent: Subagent): number {
  * const report = await reportOf(subagent) // { id: 'sub-1', status: 'done', files: ['notes.md'], ... }
  */
 export async function reportOf(subagent: Subagent): Promise<SubagentReport> {
+  return knownReportOf(subagent) ?? reportWith(subagent, await changedFilesOf(subagent))
+}
+
+/**
+ * The report at once when its files are known without reading the disk (only its file tools
+ * wrote there: what they wrote is the list); `undefined` when `reportOf` must compare snapshots.
+ */
+export function knownReportOf(subagent: Subagent): SubagentReport | undefined {
+  return subagent.filesOnlyThroughTools
+    ? reportWith(subagent, [...subagent.written].sort())
+    : undefined
+}
+
+async function changedFilesOf(subagent: Subagent): Promise<string[]> {
+  const [before, after] = await Promise.all([
+    subagent.baseline,
+    snapshotFiles(subagent.workspace.root),
+  ])
+  return changedFiles(before, after)
+}
+
+function reportWith(subagent: Subagent, files: string[]): SubagentReport {
   const spent = subagent.budget.spent()
-  // Only its file tools write there: what they wrote is the list, and the disk is not read.
-  let files: string[]
-  if (subagent.filesOnlyThroughTools) files = [...subagent.written].sort()
-  else {
-    const [before, after] = await Promise.all([
-      subagent.baseline,
-      snapshotFiles(subagent.workspace.root),
-    ])
-    files = changedFiles(before, after)
-  }
   return {
     id: subagent.id,
     status: subagent.status,

@@ -6,7 +6,7 @@ import { cleanupSubagents } from './cleanup-subagents'
 import { delegateSubagent } from './delegate-subagent'
 import { grantedTools } from './granted-tools'
 import { runTurn } from './run-turn'
-import { reportOf, runsOf, type Subagent, secondsOf } from './subagent'
+import { knownReportOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import { SubagentUnavailableError, UnknownSubagentError } from './supervisor-errors'
 import { WaitOptionsSchema } from './supervisor-schemas'
 import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
@@ -22,6 +22,12 @@ import type {
 
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
 const Message = z.string().min(1, 'must not be empty')
+const NO_WAIT_OPTIONS: { timeoutMs?: number } = {}
+
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false
+  return true
+}
 
 /**
  * The `Supervisor` of one caller in a tree: the public API over its state. Delegating,
@@ -55,7 +61,11 @@ export class SupervisorNode implements Supervisor {
     ids?: string[],
     options: { timeoutMs?: number } = {},
   ): Promise<Record<string, SubagentReport> | null> {
-    const { timeoutMs } = parseWith(WaitOptionsSchema, options, 'waitAgents options')
+    // Most waits give no options: their defaults need no parse.
+    const { timeoutMs } =
+      typeof options === 'object' && options !== null && !Array.isArray(options) && isEmpty(options)
+        ? NO_WAIT_OPTIONS
+        : parseWith(WaitOptionsSchema, options, 'waitAgents options')
     const node = this.#node
     const targets = (ids ?? [...node.children.keys()]).map((id) => this.#get(id))
     if (node.paused) return null
@@ -83,8 +93,25 @@ export class SupervisorNode implements Supervisor {
       check()
     })
     if (!settled) return null
-    const reports = await Promise.all(targets.map((subagent) => reportOf(subagent)))
-    return Object.fromEntries(reports.map((report) => [report.id, report]))
+    // Most reports are known at once; only those that compare the disk are awaited, and the
+    // ids keep the order they were asked in.
+    const reports: Record<string, SubagentReport> = {}
+    let reading: Promise<void>[] | undefined
+    for (const subagent of targets) {
+      const known = knownReportOf(subagent)
+      if (known) reports[subagent.id] = known
+      else {
+        reports[subagent.id] = undefined as never
+        reading ??= []
+        reading.push(
+          reportOf(subagent).then((report) => {
+            reports[subagent.id] = report
+          }),
+        )
+      }
+    }
+    if (reading) await Promise.all(reading)
+    return reports
   }
 
   sendAgent(id: string, text: string): void {
