@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { createDirectoryWorkspace } from '../workspace/create-directory-workspace'
+import { directoryWorkspaceAt } from '../workspace/create-directory-workspace'
 import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
 import type { Workspace, WorkspaceProvider } from '../workspace/types'
 import {
@@ -59,8 +59,11 @@ const MAX_ID_NAME_BYTES = 100
  */
 export function subagentDirectory(tree: Pick<SupervisorTree, 'root' | 'directories'>, id: string) {
   tree.directories += 1
-  // At most 3 bytes per UTF-16 unit: a short id needs no count of its bytes.
-  const fits = id.length * 3 <= MAX_ID_NAME_BYTES || Buffer.byteLength(id) <= MAX_ID_NAME_BYTES
+  // At most 3 bytes per UTF-16 unit and at least 1: a short id needs no count of its bytes, and
+  // a long one (deep in a tree) none either.
+  const fits =
+    id.length * 3 <= MAX_ID_NAME_BYTES ||
+    (id.length <= MAX_ID_NAME_BYTES && Buffer.byteLength(id) <= MAX_ID_NAME_BYTES)
   const name = fits ? id : `${id.slice(0, 40)}~${tree.directories}`
   // An id is never `.`, `..` or has a separator, so joining it on needs no normalising.
   return `${subagentsRootOf(tree)}${path.sep}${name}`
@@ -72,7 +75,8 @@ const subagentsRoots = new WeakMap<object, { root: string; joined: string }>()
 function subagentsRootOf(tree: Pick<SupervisorTree, 'root'>): string {
   let known = subagentsRoots.get(tree)
   if (known?.root !== tree.root) {
-    known = { root: tree.root, joined: path.join(tree.root, SUBAGENTS_DIRECTORY) }
+    // Resolved once, so each sub-agent's directory under it is absolute and normalised.
+    known = { root: tree.root, joined: path.resolve(tree.root, SUBAGENTS_DIRECTORY) }
     subagentsRoots.set(tree, known)
   }
   return known.joined
@@ -101,12 +105,8 @@ export function makeWorkspace(options: {
   // A plain directory is made off the main thread (`delegate` stays cheap for a fan-out of a
   // thousand), and only its file operations wait for it; a provider is promised one that exists.
   if (!provider) {
-    return createDirectoryWorkspace({
-      root: directory,
-      createRoot: false,
-      ready: options.ready,
-      onWrite: options.onWrite,
-    })
+    // `directory` is absolute and normalised (see `subagentDirectory`).
+    return directoryWorkspaceAt(directory, { ready: options.ready, onWrite: options.onWrite })
   }
   mkdirSync(directory, { recursive: true })
   return provider.create({ id, directory, parent: caller })

@@ -40,6 +40,17 @@ export function createDirectoryWorkspace(options: CreateDirectoryWorkspaceOption
   return new DirectoryWorkspace(root, options, undefined)
 }
 
+/**
+ * `createDirectoryWorkspace` for a root that is absolute and normalised already (a sub-agent's
+ * directory under its tree's resolved root), made later by `ready`: no resolving per sub-agent.
+ */
+export function directoryWorkspaceAt(
+  root: string,
+  options: Omit<CreateDirectoryWorkspaceOptions, 'root' | 'createRoot'>,
+): Workspace {
+  return new DirectoryWorkspace(root, options, undefined)
+}
+
 class DirectoryWorkspace implements WorkspaceLease {
   readonly root: string
   readonly kind: string
