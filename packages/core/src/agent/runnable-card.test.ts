@@ -62,7 +62,7 @@ describe('runnableCard', () => {
       agentCard: { canDelegate: true, region: 'eu' },
     } as never)
     expect(moreFields.agentCard).toMatchObject({ canDelegate: true, region: 'eu' })
-    expect(runnableCard({ ...agent, agentCard: undefined }).agentCard).toBeUndefined()
+    expect(runnableCard({ ...agent, agentCard: undefined } as never).agentCard).toBeUndefined()
     expect(runnableCard({ ...agent, model: 'offline:small' }).model).toBe('offline:small')
 
     // A copy that differs in one bad field is refused, however like the last one it is.

@@ -44,17 +44,17 @@ export function createDirectoryWorkspace(options: CreateDirectoryWorkspaceOption
  * `createDirectoryWorkspace` for a root that is absolute and normalised already (a sub-agent's
  * directory under its tree's resolved root), made later by `ready`: no resolving per sub-agent.
  */
-export function directoryWorkspaceAt(
-  root: string,
-  options: Omit<CreateDirectoryWorkspaceOptions, 'root' | 'createRoot'>,
-): Workspace {
+export function directoryWorkspaceAt(root: string, options: WorkspaceOptions): Workspace {
   return new DirectoryWorkspace(root, options, undefined)
 }
+
+/** What a directory workspace keeps of its options: its root is resolved apart. */
+type WorkspaceOptions = Omit<CreateDirectoryWorkspaceOptions, 'root' | 'createRoot'>
 
 class DirectoryWorkspace implements WorkspaceLease {
   readonly root: string
   readonly kind: string
-  readonly #options: CreateDirectoryWorkspaceOptions
+  readonly #options: WorkspaceOptions
   readonly #lender: DirectoryWorkspace | undefined
   readonly reportsWrites: boolean
   #holder: string | undefined
@@ -62,7 +62,7 @@ class DirectoryWorkspace implements WorkspaceLease {
 
   constructor(
     root: string,
-    options: CreateDirectoryWorkspaceOptions,
+    options: WorkspaceOptions,
     lender: DirectoryWorkspace | undefined,
     reportsWrites = false,
   ) {
