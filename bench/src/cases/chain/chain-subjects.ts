@@ -8,6 +8,7 @@ import {
 import { timePerOperation } from '../../measure'
 import { createLooseGraph } from '../../peers'
 import { formatNumber } from '../../report/format-number'
+import { timedFigure } from '../../report/timed-figure'
 import type { Subjects } from '../types'
 import { chainRun } from './chain-run'
 import { hops } from './hops'
@@ -117,20 +118,7 @@ export const chainSubjects: Subjects = {
   async baton(size) {
     const count = hops(size)
     const run = chainRun(count)
-    const { microseconds, cpuMicroseconds, firstMicroseconds } = await timePerOperation({
-      operations: count,
-      work: run,
-    })
     // The first chain's figure beside it: what a process pays before V8 has optimised the path.
-    const first =
-      firstMicroseconds === undefined ? '' : `; first chain ${formatNumber(firstMicroseconds)}`
-    return {
-      value: microseconds,
-      text: `${formatNumber(microseconds)} (CPU ${formatNumber(cpuMicroseconds)}${first})`,
-      details: {
-        cpuMicroseconds,
-        ...(firstMicroseconds === undefined ? {} : { firstMicroseconds }),
-      },
-    }
+    return timedFigure(await timePerOperation({ operations: count, work: run }), 'first chain')
   },
 }

@@ -7,7 +7,7 @@ import { createMcpServers } from '@baton/core/mcp'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { timePerOperation, timing } from '../../measure'
-import { formatNumber } from '../../report/format-number'
+import { timedFigure } from '../../report/timed-figure'
 import type { Figure, Subjects } from '../types'
 import { mcpCallCount } from './mcp-tool-case'
 
@@ -27,7 +27,7 @@ async function folder(): Promise<string> {
 // those threads take turns with the calls. Baton's path (the agent loop, two model calls, the
 // SDK's client) took 3 000–4 000 calls (4–5 s) to settle, the SDK client alone about 1 000.
 async function loop(count: number, call: () => Promise<unknown>): Promise<Figure> {
-  const { microseconds, cpuMicroseconds, firstMicroseconds } = await timePerOperation({
+  const timed = await timePerOperation({
     operations: count,
     warmUpMs: 6 * timing.warmUpMs,
     minMs: 3 * timing.minMs,
@@ -35,15 +35,7 @@ async function loop(count: number, call: () => Promise<unknown>): Promise<Figure
       for (let index = 0; index < count; index += 1) await call()
     },
   })
-  const first = firstMicroseconds === undefined ? '' : `; first ${formatNumber(firstMicroseconds)}`
-  return {
-    value: microseconds,
-    text: `${formatNumber(microseconds)} (CPU ${formatNumber(cpuMicroseconds)}${first})`,
-    details: {
-      cpuMicroseconds,
-      ...(firstMicroseconds === undefined ? {} : { firstMicroseconds }),
-    },
-  }
+  return timedFigure(timed)
 }
 
 export const mcpToolSubjects: Subjects = {
