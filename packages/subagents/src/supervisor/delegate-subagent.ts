@@ -7,6 +7,7 @@ import { SUBAGENTS_DIRECTORY, snapshotFiles } from '../workspace/snapshot-files'
 import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { WorkspaceUnavailableError } from '../workspace/workspace-errors'
 import { checkWorkspaceKind, makeWorkspace, subagentDirectory } from './choose-workspace'
+import { hasKeys } from './has-keys'
 import { runTurn } from './run-turn'
 import { createSealableBudget } from './sealable-budget'
 import { currentWorkspaceOf, runsOf, type Subagent } from './subagent'
@@ -22,11 +23,6 @@ const Task = z.string().min(1, 'must say what to do')
 const NO_OPTIONS = DelegateOptionsSchema.parse({})
 // Shared by every sub-agent until its first write; never added to.
 const NOTHING_WRITTEN: ReadonlySet<string> = new Set<string>()
-
-function hasKeys(value: object): boolean {
-  for (const _ in value) return true
-  return false
-}
 
 /**
  * Starts a sub-agent of `node` and returns its id at once. Every check that can refuse the

@@ -5,6 +5,7 @@ import { cancelSubagent } from './cancel-subagent'
 import { cleanupSubagents } from './cleanup-subagents'
 import { delegateSubagent } from './delegate-subagent'
 import { grantedTools } from './granted-tools'
+import { hasKeys } from './has-keys'
 import { runTurn } from './run-turn'
 import { knownReportOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import { SubagentUnavailableError, UnknownSubagentError } from './supervisor-errors'
@@ -22,12 +23,7 @@ import type {
 
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
 const Message = z.string().min(1, 'must not be empty')
-const NO_WAIT_OPTIONS: { timeoutMs?: number } = {}
-
-function isEmpty(value: object): boolean {
-  for (const key in value) if (Object.hasOwn(value, key)) return false
-  return true
-}
+const NO_WAIT_OPTIONS = WaitOptionsSchema.parse({})
 
 /**
  * The `Supervisor` of one caller in a tree: the public API over its state. Delegating,
@@ -63,7 +59,10 @@ export class SupervisorNode implements Supervisor {
   ): Promise<Record<string, SubagentReport> | null> {
     // Most waits give no options: their defaults need no parse.
     const { timeoutMs } =
-      typeof options === 'object' && options !== null && !Array.isArray(options) && isEmpty(options)
+      typeof options === 'object' &&
+      options !== null &&
+      !Array.isArray(options) &&
+      !hasKeys(options)
         ? NO_WAIT_OPTIONS
         : parseWith(WaitOptionsSchema, options, 'waitAgents options')
     const node = this.#node
