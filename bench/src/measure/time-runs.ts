@@ -21,9 +21,12 @@ export type TimedRuns<T> = {
  * Measures `run` the way `timePerOperation` measures a loop, for work that is one operation:
  * once after `warmUp` (the first run, whose time is `firstMs` and whose peak resident set is
  * `peakMiB`), then again and again for `timing.warmUpMs` untimed, then at least `minRuns` times
- * and `timing.minMs` timed, each run apart, `cleanup` of its result outside the clock. One run
- * alone measured V8's tiers as much as the work (the same fan-out took 79 ms first and 16–31
- * ms warm); memory stays the first run's, as it was.
+ * (default 30) and `timing.minMs` timed, each run apart, `cleanup` of its result outside the
+ * clock. One run alone measured V8's tiers as much as the work (the same fan-out took 79 ms
+ * first and 16–31 ms warm); memory stays the first run's, as it was. A warm run's time depends
+ * on where it falls in the collector's cycle (one fan-out of 1000 sub-agents: 10–13 ms with no
+ * scavenge in it, 35 ms with one), so the mean is taken over runs enough to span several
+ * cycles: with 5, the same row read 25–45 ms from one process to the next; with 30, 31–34.
  *
  * @example
  * const { ms, firstMs, peakMiB } = await timeRuns({ warmUp: () => fanOut(100), run: () => fanOut(1000) })
@@ -35,7 +38,7 @@ export async function timeRuns<T>(options: {
   minRuns?: number
 }): Promise<TimedRuns<T>> {
   const { run, cleanup } = options
-  const minRuns = options.minRuns ?? (timing.warmUpMs > 0 ? 5 : 1)
+  const minRuns = options.minRuns ?? (timing.warmUpMs > 0 ? 30 : 1)
   await options.warmUp?.()
   let firstMs = 0
   const { result: first, peakMiB } = await withPeakRss(async () => {

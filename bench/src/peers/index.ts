@@ -1,1 +1,0 @@
-export { createLooseGraph, type GraphState, type LooseGraph } from './loose-graph'
