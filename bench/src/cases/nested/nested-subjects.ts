@@ -2,8 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createBudget } from '@baton/core'
-import { createAgentRunner, createSupervisor, type SubagentRunner } from '@baton/subagents'
-import type { ToolExecutionOptions, ToolSet } from 'ai'
+import {
+  createAgentRunner,
+  createSupervisor,
+  type SubagentRunner,
+  type SubagentTurn,
+} from '@baton/subagents'
+import type { ToolExecutionOptions } from 'ai'
 import { delegatingAgent } from '../../fixtures'
 import { createInstantLanguageModel, createInstantModels } from '../../instant'
 import { timeRuns } from '../../measure'
@@ -11,11 +16,12 @@ import { formatNumber } from '../../report/format-number'
 import type { Figure, Subjects } from '../types'
 import { depthsOf } from './nested-case'
 
-const call: ToolExecutionOptions = { toolCallId: 'bench', messages: [] }
-
-async function execute(tools: ToolSet, name: string, input: unknown): Promise<unknown> {
-  const found = tools[name]
+/** Calls one of the turn's tools as `runAgent` calls it for a model: with the turn's context. */
+async function execute(turn: SubagentTurn, name: string, input: unknown): Promise<unknown> {
+  const found = turn.tools[name]
   if (!found?.execute) throw new Error(`the sub-agent has no ${name} tool`)
+  const call: ToolExecutionOptions = { toolCallId: 'bench', messages: [] }
+  if (turn.toolContext !== undefined) call.experimental_context = turn.toolContext
   return found.execute(input as never, call)
 }
 
@@ -31,15 +37,17 @@ function delegatingRunner(depth: number, reached: { depth: number }): SubagentRu
     // (this runner writes none itself), so directories are made when a file tool first needs
     // one, as the default runner's are.
     filesOnlyThroughTools: base.filesOnlyThroughTools === true,
+    // It calls the tools as `runAgent` does, handing each call the turn's context.
+    passesToolContext: base.passesToolContext === true,
     async run(turn) {
       const result = await base.run(turn)
       const level = Number(/level (\d+)/.exec(String(turn.messages.at(-1)?.content))?.[1])
       reached.depth = Math.max(reached.depth, level)
       if (level < depth) {
-        const { id } = (await execute(turn.tools, 'delegate_agent', {
+        const { id } = (await execute(turn, 'delegate_agent', {
           task: `level ${level + 1}`,
         })) as { id: string }
-        const reports = (await execute(turn.tools, 'wait_agents', { ids: [id] })) as Record<
+        const reports = (await execute(turn, 'wait_agents', { ids: [id] })) as Record<
           string,
           { status: string; error?: string }
         >

@@ -52,6 +52,8 @@ export type AgentLoopOptions = {
   onDelta?: ((delta: AgentDelta) => void) | undefined
   /** Hears of each tool call before it runs and after (see `runToolCalls`). */
   onToolCall?: ((report: ToolCallReport) => void) | undefined
+  /** Handed to each tool's `execute` as `experimental_context`. */
+  toolContext?: unknown
 }
 
 /**
@@ -135,6 +137,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
               messages: conversation,
               signal: signal(),
               onReport: options.onToolCall,
+              context: options.toolContext,
             })
           : calls.map((part) => ({
               toolCallId: part.toolCallId,

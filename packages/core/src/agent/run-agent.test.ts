@@ -194,6 +194,40 @@ describe('runAgent', () => {
     expect(result.text).toContain('read_file → contents')
   })
 
+  it("hands each run's toolContext to a tool made once, and no context key when none is given", async () => {
+    const seen: { context: unknown; keys: string[] }[] = []
+    // One tool for every run: what differs per run comes from the context.
+    const whoami = tool({
+      inputSchema: z.object({}),
+      execute: async (_input, options) => {
+        seen.push({ context: options.experimental_context, keys: Object.keys(options) })
+        return (options.experimental_context as { user?: string } | undefined)?.user ?? 'nobody'
+      },
+    })
+    const agent = makeAgent({ tools: ['whoami'] })
+    const run = (toolContext?: unknown) =>
+      runAgent(agent, '[[tool:whoami {}]]', {
+        budget: createBudget(),
+        extraTools: { whoami },
+        ...(toolContext === undefined ? {} : { toolContext }),
+      })
+    const [ada, grace, none] = await Promise.all([
+      run({ user: 'ada' }),
+      run({ user: 'grace' }),
+      run(),
+    ])
+    expect(ada.text).toContain('whoami → ada')
+    expect(grace.text).toContain('whoami → grace')
+    expect(none.text).toContain('whoami → nobody')
+    expect(seen.map((call) => call.context)).toEqual([
+      { user: 'ada' },
+      { user: 'grace' },
+      undefined,
+    ])
+    expect(seen[0]?.keys).toContain('experimental_context')
+    expect(seen[2]?.keys).not.toContain('experimental_context')
+  })
+
   it('gates the extra tools by the card: one the card does not list is no tool of the run', async () => {
     const { toolRegistry, calls } = addTools()
     const ran: string[] = []

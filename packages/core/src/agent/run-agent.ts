@@ -187,6 +187,7 @@ async function runAgentTurn(
       onToolCall: options.onToolCall
         ? (report) => options.onToolCall?.({ ...report, wallet: card.wallet })
         : undefined,
+      toolContext: options.toolContext,
       onStep: (step) => {
         const agentStep = toAgentStep({ step, index: steps.length, charge: charges[steps.length] })
         steps.push(agentStep)

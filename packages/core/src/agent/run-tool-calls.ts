@@ -41,14 +41,24 @@ export async function runToolCalls(options: {
   messages: ModelMessage[]
   signal: AbortSignal
   onReport?: ((report: ToolCallReport) => void) | undefined
+  /** Handed to each `execute` as `experimental_context` (see `RunAgentOptions.toolContext`). */
+  context?: unknown
 }): Promise<ToolOutcome[]> {
-  const { calls, tools, messages, signal, onReport } = options
+  const { calls, tools, messages, signal, onReport, context } = options
   return Promise.all(
     calls.map(async (call): Promise<ToolOutcome> => {
       const tool = Object.hasOwn(tools, call.toolName) ? tools[call.toolName] : undefined
       const reported = reporter(call, tool, onReport)
       const available = () => Object.keys(tools)
-      const outcome = await runToolCall({ call, tool, available, messages, signal, reported })
+      const outcome = await runToolCall({
+        call,
+        tool,
+        available,
+        messages,
+        signal,
+        reported,
+        context,
+      })
       reported?.finished(outcome)
       return outcome
     }),
@@ -101,8 +111,9 @@ async function runToolCall(options: {
   messages: ModelMessage[]
   signal: AbortSignal
   reported: Reported | undefined
+  context: unknown
 }): Promise<ToolOutcome> {
-  const { call, tool, messages, signal, reported } = options
+  const { call, tool, messages, signal, reported, context } = options
   const base = { toolCallId: call.toolCallId, toolName: call.toolName }
   if (!tool) {
     const error = new NoSuchToolError({
@@ -127,11 +138,17 @@ async function runToolCall(options: {
     const output = await withToolSpan(
       { toolName: call.toolName, toolCallId: call.toolCallId, input: parsed.value },
       async () => {
-        const value: unknown = await execute(parsed.value, {
-          toolCallId: call.toolCallId,
-          messages,
-          abortSignal: signal,
-        })
+        const value: unknown = await execute(
+          parsed.value,
+          context === undefined
+            ? { toolCallId: call.toolCallId, messages, abortSignal: signal }
+            : {
+                toolCallId: call.toolCallId,
+                messages,
+                abortSignal: signal,
+                experimental_context: context,
+              },
+        )
         // A streaming tool yields partial outputs; its result is the last one.
         if (!isAsyncIterable(value)) return value
         let last: unknown

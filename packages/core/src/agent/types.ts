@@ -43,6 +43,13 @@ export type RunAgentOptions = {
    */
   extraTools?: ToolSet
   /**
+   * Handed to every tool's `execute` as `experimental_context`, the AI SDK's field for it
+   * (`execute(input, { toolCallId, messages, abortSignal, experimental_context })`): tools made
+   * once can serve many runs, each finding its own user, workspace or handle there. Left out
+   * of the call when not given.
+   */
+  toolContext?: unknown
+  /**
    * What a tool the card lists, and neither `toolRegistry` nor `extraTools` provides, does:
    * `'throw'` (the default) is an `UnknownToolError` before any model call; `'skip'` leaves it
    * out of this run; a list of names leaves out those and throws for any other. For a runtime

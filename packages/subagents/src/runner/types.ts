@@ -22,6 +22,12 @@ export type SubagentTurn = {
   tools: ToolSet
   /** Its workspace directory. */
   directory: string
+  /**
+   * Set when `tools` are the ones its tree makes once for all its sub-agents (for a runner
+   * that `passesToolContext`): each finds this sub-agent through it, handed to `execute` as
+   * `experimental_context` (`runAgent`'s `toolContext`).
+   */
+  toolContext?: unknown
   models?: ModelRegistry
   toolRegistry?: ToolRegistry
 }
@@ -42,4 +48,14 @@ export interface SubagentRunner {
    * Leave it out for a runner that writes to `directory` itself.
    */
   readonly filesOnlyThroughTools?: boolean
+  /**
+   * True when the runner hands `turn.toolContext` to every call of `turn.tools` it makes, as
+   * `experimental_context` (`runAgent` does, given it as `toolContext`). Its sub-agents then
+   * share the tools their tree makes once, which find their sub-agent through it, instead of
+   * each getting tools of its own: a fan-out of 1000 sub-agents holds no tool objects per
+   * sub-agent. Leave it out for a runner that calls the tools without it: it gets tools bound
+   * to the sub-agent. A shared tool called without its context refuses with
+   * `SubagentToolContextError`.
+   */
+  readonly passesToolContext?: boolean
 }

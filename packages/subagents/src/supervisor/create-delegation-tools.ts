@@ -1,4 +1,4 @@
-import { type ToolSet, tool } from 'ai'
+import { type ToolExecutionOptions, type ToolSet, tool } from 'ai'
 import { z } from 'zod'
 import type { Supervisor } from './types'
 
@@ -35,23 +35,36 @@ const CancelInput = z.object({ id: z.string() })
  * await runAgent(grantTools(agent, Object.keys(extraTools)), task, { budget, extraTools })
  */
 export function createDelegationTools(supervisor: Supervisor): ToolSet {
+  return delegationToolsFor(() => supervisor)
+}
+
+/**
+ * The same tools, each call's supervisor found by `supervisorOf` from the call's options: made
+ * once, they serve every supervisor that the call's `experimental_context` leads to.
+ *
+ * @example
+ * const tools = delegationToolsFor((options) => supervisorOf(options.experimental_context))
+ */
+export function delegationToolsFor(
+  supervisorOf: (options: ToolExecutionOptions) => Supervisor,
+): ToolSet {
   return {
     delegate_agent: tool({
       description:
         'Starts a sub-agent on part of your task and returns its id. It does not see your conversation: say what to do and what to report. Then wait_agents.',
       inputSchema: DelegateInput,
-      execute: async ({ task, ...options }) => ({
-        id: supervisor.delegate(task, withoutUndefined(options)),
+      execute: async ({ task, ...options }, call) => ({
+        id: supervisorOf(call).delegate(task, withoutUndefined(options)),
       }),
     }),
     wait_agents: tool({
       description:
         'Waits until your sub-agents (all, or those in ids) have finished their turn or asked you a question, and returns their reports.',
       inputSchema: WaitInput,
-      execute: async ({ ids, timeoutMs }, { abortSignal }) => {
+      execute: async ({ ids, timeoutMs }, call) => {
         const reports = await untilAborted(
-          supervisor.waitAgents(ids, timeoutMs === undefined ? {} : { timeoutMs }),
-          abortSignal,
+          supervisorOf(call).waitAgents(ids, timeoutMs === undefined ? {} : { timeoutMs }),
+          call.abortSignal,
         )
         return reports ?? { paused: true }
       },
@@ -60,15 +73,15 @@ export function createDelegationTools(supervisor: Supervisor): ToolSet {
       description:
         'Answers a sub-agent that asked you a question, or gives a multi-turn one more to do.',
       inputSchema: SendInput,
-      execute: async ({ id, text }) => {
-        supervisor.sendAgent(id, text)
+      execute: async ({ id, text }, call) => {
+        supervisorOf(call).sendAgent(id, text)
         return { sent: true }
       },
     }),
     cancel_agent: tool({
       description: 'Stops a sub-agent and everything it started; returns its report.',
       inputSchema: CancelInput,
-      execute: async ({ id }) => supervisor.cancelAgent(id),
+      execute: async ({ id }, call) => supervisorOf(call).cancelAgent(id),
     }),
   }
 }

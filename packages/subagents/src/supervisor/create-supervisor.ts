@@ -35,6 +35,7 @@ export function createSupervisor(options: CreateSupervisorOptions): Supervisor {
     root: workspace.root,
     budgetName: options.budget.name,
     directories: 0,
+    sharedTools: [],
     createNode: (state) => new SupervisorNode(state),
   }
   const root: SupervisorNodeState = {

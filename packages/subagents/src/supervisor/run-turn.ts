@@ -2,10 +2,12 @@ import type { ToolSet } from 'ai'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import { withBudgetSignal } from '../runner/turn-signal'
-import type { WorkspaceLease } from '../workspace/types'
+import type { Workspace, WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
 import { cancelOpenChildren, disposeHeld } from './cancel-subagent'
 import { grantedTools } from './granted-tools'
+import { hasKeys } from './has-keys'
+import { SubagentToolContext, sharedTurnTools } from './shared-turn-tools'
 import { messageOf, statusOf } from './status-of'
 import type { Subagent } from './subagent'
 import { grantedCard } from './subagent-card'
@@ -49,30 +51,51 @@ async function runModelTurn(
   subagent: Subagent,
   text: string,
 ): Promise<void> {
-  const { options, runner } = node.tree
+  const { tree } = node
+  const { options, runner } = tree
   subagent.conversation.push({ role: 'user', content: text })
-  // A new object each call: `ask_caller` is added to it in place.
-  const tools: ToolSet = grantedTools({
+  // A runner that hands the turn's context to every tool call (the default one does) gets the
+  // tools its tree made once. Any other runner may call the tools without the context, and a
+  // workspace kind may bring tools of its own: those get tools bound to their sub-agent.
+  const shared =
+    runner.passesToolContext === true && !bringsTools(subagent.workspace)
+      ? sharedTurnTools(tree, subagent.agent, ask)
+      : undefined
+  const tools = shared?.tools ?? boundTools(node, subagent)
+  const turn = withBudgetSignal({
+    // The supervisor grants; the card records the grant, so a runner that gates tools by the
+    // card (as `runAgent` does) binds exactly these and nothing else.
+    agent: grantedCard(subagent.agent, shared?.names ?? Object.keys(tools)),
+    messages: [...subagent.conversation],
+    budget: subagent.budget,
+    tools,
+    directory: subagent.workspace.root,
+  })
+  if (shared) turn.toolContext = new SubagentToolContext(node, subagent)
+  if (options.models) turn.models = options.models
+  if (options.toolRegistry) turn.toolRegistry = options.toolRegistry
+  const result = await runner.run(turn)
+  subagent.conversation.push(...result.messages)
+  subagent.result = result.text
+}
+
+// Whether the workspace's kind grants tools of its own (a browser's, a display's).
+function bringsTools(workspace: Workspace): boolean {
+  const own = workspace.tools?.()
+  return own !== undefined && hasKeys(own)
+}
+
+// The tools of one sub-agent's turn, bound to it (a new object each call: `ask_caller` is
+// added to it in place).
+function boundTools(node: SupervisorNodeState, subagent: Subagent): ToolSet {
+  const tools = grantedTools({
     agent: subagent.agent,
     workspace: subagent.workspace,
     supervisor: subagent.supervisor,
   })
   // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
   tools.ask_caller = createAskCallerTool((question) => ask(node, subagent, question))
-  const turn = withBudgetSignal({
-    // The supervisor grants; the card records the grant, so a runner that gates tools by the
-    // card (as `runAgent` does) binds exactly these and nothing else.
-    agent: grantedCard(subagent.agent, Object.keys(tools)),
-    messages: [...subagent.conversation],
-    budget: subagent.budget,
-    tools,
-    directory: subagent.workspace.root,
-  })
-  if (options.models) turn.models = options.models
-  if (options.toolRegistry) turn.toolRegistry = options.toolRegistry
-  const result = await runner.run(turn)
-  subagent.conversation.push(...result.messages)
-  subagent.result = result.text
+  return tools
 }
 
 async function runAdapterTurn(

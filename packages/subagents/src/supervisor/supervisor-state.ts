@@ -2,6 +2,7 @@ import type { Agent, Budget } from '@baton/core'
 import type { AgentAdapter } from '../adapters/types'
 import type { SubagentRunner } from '../runner/types'
 import type { Workspace } from '../workspace/types'
+import type { SharedTools } from './shared-turn-tools'
 import type { Subagent } from './subagent'
 import type { SupervisorEventHub } from './supervisor-event-hub'
 import type { CreateSupervisorOptions, Supervisor } from './types'
@@ -21,6 +22,8 @@ export type SupervisorTree = {
   budgetName: string
   /** Numbers the sub-agent directories of the tree whose ids are too long for a name. */
   directories: number
+  /** The tools made once for the tree's sub-agents, per grant (see `sharedTurnTools`). */
+  sharedTools: SharedTools[]
   /** Makes the supervisor of a new sub-agent (kept here so the files do not import each other). */
   createNode(state: SupervisorNodeState): Supervisor
 }

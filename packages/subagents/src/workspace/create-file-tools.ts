@@ -1,4 +1,4 @@
-import { type ToolSet, tool } from 'ai'
+import { type ToolExecutionOptions, type ToolSet, tool } from 'ai'
 import { z } from 'zod'
 import type { WorkspaceFiles } from './types'
 
@@ -16,25 +16,39 @@ const ListInput = z.object({ path: z.string().optional() })
  * const result = await runAgent(grantTools(agent, Object.keys(extraTools)), task, { budget, extraTools })
  */
 export function createFileTools(files: WorkspaceFiles): ToolSet {
+  return fileToolsFor(() => files)
+}
+
+/**
+ * The same tools, each call's workspace found by `filesOf` from the call's options: made once,
+ * they serve every workspace that the call's `experimental_context` leads to.
+ *
+ * @example
+ * const tools = fileToolsFor((options) => workspaceOf(options.experimental_context))
+ */
+export function fileToolsFor(filesOf: (options: ToolExecutionOptions) => WorkspaceFiles): ToolSet {
   return {
     read_file: tool({
       description: 'Reads a text file of your workspace. `path` is relative to the workspace.',
       inputSchema: ReadInput,
-      execute: async ({ path }) => ({ path, content: await files.readFile(path) }),
+      execute: async ({ path }, options) => ({
+        path,
+        content: await filesOf(options).readFile(path),
+      }),
     }),
     write_file: tool({
       description:
         'Writes a text file in your workspace (creating folders on the way). `path` is relative.',
       inputSchema: WriteInput,
-      execute: async ({ path, content }) => {
-        await files.writeFile(path, content)
+      execute: async ({ path, content }, options) => {
+        await filesOf(options).writeFile(path, content)
         return { path, bytes: Buffer.byteLength(content) }
       },
     }),
     list_files: tool({
       description: 'Lists the files of your workspace, or of one folder in it.',
       inputSchema: ListInput,
-      execute: async ({ path }) => ({ files: await files.listFiles(path) }),
+      execute: async ({ path }, options) => ({ files: await filesOf(options).listFiles(path) }),
     }),
   }
 }
