@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { createBudget, createToolRegistry } from '@baton/core'
-import { type ToolSet, tool } from 'ai'
+import { type Agent, createBudget, createToolRegistry } from '@baton/core'
+import { tool } from 'ai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createAgentRunner } from '../runner/create-agent-runner'
@@ -26,6 +26,57 @@ function watchedDefaultRunner(): { runner: SubagentRunner; turns: SubagentTurn[]
     return run(turn)
   }
   return { runner, turns }
+}
+
+/** A supervisor of `agent` on a watched default runner. */
+function superviseWatched(agent: Agent) {
+  const { runner, turns } = watchedDefaultRunner()
+  const supervisor = createSupervisor({
+    agent,
+    workspace: { kind: 'directory', root },
+    budget: createBudget({ calls: 100 }),
+    runner,
+  })
+  return { supervisor, turns }
+}
+
+/**
+ * Two sub-agents on a runner of its own that calls `write_file` itself (with the turn's
+ * context or without it, as it declares) before the default runner's turn; each must have
+ * written its task into its own `direct.md`. Returns the turns it was given.
+ */
+async function twoDirectWrites(passesToolContext: boolean): Promise<SubagentTurn[]> {
+  const base = createAgentRunner()
+  const turns: SubagentTurn[] = []
+  const runner: SubagentRunner = {
+    filesOnlyThroughTools: true,
+    passesToolContext,
+    async run(turn) {
+      turns.push(turn)
+      await turn.tools.write_file!.execute!(
+        { path: 'direct.md', content: turn.messages.at(-1)!.content as string },
+        passesToolContext
+          ? { toolCallId: 'direct', messages: [], experimental_context: turn.toolContext }
+          : { toolCallId: 'direct', messages: [] },
+      )
+      return base.run(turn)
+    },
+  }
+  const supervisor = createSupervisor({
+    agent: makeAgent(),
+    workspace: { kind: 'directory', root },
+    budget: createBudget({ calls: 100 }),
+    runner,
+  })
+  const ids = ['one', 'two'].map((task) => supervisor.delegate(task))
+  const reports = (await supervisor.waitAgents(ids)) ?? {}
+  for (const [index, task] of ['one', 'two'].entries()) {
+    const report = reports[ids[index]!]!
+    expect(report.status).toBe('done')
+    expect(report.files).toEqual(['direct.md'])
+    expect(await readFile(path.join(report.directory, 'direct.md'), 'utf8')).toBe(task)
+  }
+  return turns
 }
 
 describe('the tools of sub-agents on the default runner', () => {
@@ -87,13 +138,7 @@ describe('the tools of sub-agents on the default runner', () => {
   })
 
   it("answers each one's question to it", async () => {
-    const { runner, turns } = watchedDefaultRunner()
-    const supervisor = createSupervisor({
-      agent: makeAgent(),
-      workspace: { kind: 'directory', root },
-      budget: createBudget({ calls: 100 }),
-      runner,
-    })
+    const { supervisor, turns } = superviseWatched(makeAgent())
     const ids = ['red', 'blue'].map(() =>
       supervisor.delegate(directive('ask_caller', { question: 'Which colour?' })),
     )
@@ -108,13 +153,7 @@ describe('the tools of sub-agents on the default runner', () => {
   })
 
   it('refuses a call made without the turn context, by name', async () => {
-    const { runner, turns } = watchedDefaultRunner()
-    const supervisor = createSupervisor({
-      agent: makeAgent(),
-      workspace: { kind: 'directory', root },
-      budget: createBudget({ calls: 100 }),
-      runner,
-    })
+    const { supervisor, turns } = superviseWatched(makeAgent())
     const id = supervisor.delegate('Report')
     await supervisor.waitAgents([id])
     const write = turns[0]!.tools.write_file!.execute!
@@ -129,78 +168,19 @@ describe('the tools of sub-agents on the default runner', () => {
   })
 
   it('gives a runner of its own tools bound to the sub-agent, which it may call directly', async () => {
-    const base = createAgentRunner()
-    const kept: ToolSet[] = []
-    const runner: SubagentRunner = {
-      filesOnlyThroughTools: true,
-      async run(turn) {
-        expect(turn.toolContext).toBeUndefined()
-        kept.push(turn.tools)
-        // Called as a runner of its own may: no context.
-        await turn.tools.write_file!.execute!(
-          { path: 'direct.md', content: turn.messages.at(-1)!.content as string },
-          { toolCallId: 'direct', messages: [] },
-        )
-        return base.run(turn)
-      },
-    }
-    const supervisor = createSupervisor({
-      agent: makeAgent(),
-      workspace: { kind: 'directory', root },
-      budget: createBudget({ calls: 100 }),
-      runner,
-    })
-    const ids = ['one', 'two'].map((task) => supervisor.delegate(task))
-    const reports = (await supervisor.waitAgents(ids)) ?? {}
-    expect(kept[0]).not.toBe(kept[1])
-    for (const [index, task] of ['one', 'two'].entries()) {
-      const report = reports[ids[index]!]!
-      expect(report.status).toBe('done')
-      expect(await readFile(path.join(report.directory, 'direct.md'), 'utf8')).toBe(task)
-    }
+    const turns = await twoDirectWrites(false)
+    expect(turns.map((turn) => turn.toolContext)).toEqual([undefined, undefined])
+    expect(turns[0]!.tools).not.toBe(turns[1]!.tools)
   })
 
   it('gives a runner of its own that passes the context the shared tools, and its calls work', async () => {
-    const base = createAgentRunner()
-    const turns: SubagentTurn[] = []
-    const runner: SubagentRunner = {
-      filesOnlyThroughTools: true,
-      passesToolContext: true,
-      async run(turn) {
-        turns.push(turn)
-        await turn.tools.write_file!.execute!(
-          { path: 'direct.md', content: turn.messages.at(-1)!.content as string },
-          { toolCallId: 'direct', messages: [], experimental_context: turn.toolContext },
-        )
-        return base.run(turn)
-      },
-    }
-    const supervisor = createSupervisor({
-      agent: makeAgent(),
-      workspace: { kind: 'directory', root },
-      budget: createBudget({ calls: 100 }),
-      runner,
-    })
-    const ids = ['one', 'two'].map((task) => supervisor.delegate(task))
-    const reports = (await supervisor.waitAgents(ids)) ?? {}
+    const turns = await twoDirectWrites(true)
     expect(turns[0]!.tools).toBe(turns[1]!.tools)
-    for (const [index, task] of ['one', 'two'].entries()) {
-      const report = reports[ids[index]!]!
-      expect(report.status).toBe('done')
-      expect(report.files).toEqual(['direct.md'])
-      expect(await readFile(path.join(report.directory, 'direct.md'), 'utf8')).toBe(task)
-    }
   })
 
   it('makes other tools for a card that grants differently, and reuses them when it grants the same again', async () => {
-    const { runner, turns } = watchedDefaultRunner()
     const agent = makeAgent()
-    const supervisor = createSupervisor({
-      agent,
-      workspace: { kind: 'directory', root },
-      budget: createBudget({ calls: 100 }),
-      runner,
-    })
+    const { supervisor, turns } = superviseWatched(agent)
     const run = async (task: string) => {
       const id = supervisor.delegate(task)
       expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
