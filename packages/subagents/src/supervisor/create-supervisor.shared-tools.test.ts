@@ -16,6 +16,18 @@ let remove: () => Promise<void>
 beforeEach(async () => ({ root, remove } = await makeTempRoot()))
 afterEach(() => remove())
 
+// What a sub-agent of `makeAgent()` is granted, in the order its card records it.
+const GRANT = [
+  'read_file',
+  'write_file',
+  'list_files',
+  'delegate_agent',
+  'wait_agents',
+  'send_agent',
+  'cancel_agent',
+  'ask_caller',
+]
+
 /** The default runner, watched: the same object (so it is still the default), its turns kept. */
 function watchedDefaultRunner(): { runner: SubagentRunner; turns: SubagentTurn[] } {
   const runner = createAgentRunner()
@@ -119,16 +131,7 @@ describe('the tools of sub-agents on the default runner', () => {
     expect(turns).toHaveLength(6)
     expect(new Set(turns.map((turn) => turn.tools)).size).toBe(1)
     expect(new Set(turns.map((turn) => turn.toolContext)).size).toBe(6)
-    expect(Object.keys(turns[0]!.tools)).toEqual([
-      'read_file',
-      'write_file',
-      'list_files',
-      'delegate_agent',
-      'wait_agents',
-      'send_agent',
-      'cancel_agent',
-      'ask_caller',
-    ])
+    expect(Object.keys(turns[0]!.tools)).toEqual(GRANT)
     // The grant is on each card, as it was with tools of its own.
     expect([...turns[0]!.agent.tools!].sort()).toEqual(
       [...Object.keys(turns[0]!.tools), 'peek'].sort(),
@@ -170,6 +173,9 @@ describe('the tools of sub-agents on the default runner', () => {
   it('gives a runner of its own tools bound to the sub-agent, which it may call directly', async () => {
     const turns = await twoDirectWrites(false)
     expect(turns.map((turn) => turn.toolContext)).toEqual([undefined, undefined])
+    // Granted as the shared tools are, in the same order, and recorded on the card alike.
+    expect(Object.keys(turns[0]!.tools)).toEqual(GRANT)
+    expect(turns[0]!.agent.tools).toEqual(GRANT)
     expect(turns[0]!.tools).not.toBe(turns[1]!.tools)
   })
 

@@ -3,6 +3,7 @@ import type { ToolExecutionOptions, ToolSet } from 'ai'
 import { fileToolsFor } from '../workspace/create-file-tools'
 import { createAskCallerTool } from './ask-caller-tool'
 import { delegationToolsFor } from './create-delegation-tools'
+import { composeGrant } from './granted-tools'
 import type { Subagent } from './subagent'
 import type { SupervisorNodeState, SupervisorTree } from './supervisor-state'
 
@@ -86,19 +87,12 @@ export function sharedTurnTools(
   for (const grant of grants) {
     if (grant.delegates === delegates && sameNames(grant.listed, listed)) return grant
   }
-  const tools: ToolSet = {}
-  if (listed.length > 0) {
-    const files = fileToolsFor((options) => SubagentToolContext.subagentOf(options).workspace)
-    for (const name of listed) {
-      if (Object.hasOwn(files, name)) tools[name] = files[name]!
-    }
-  }
-  if (delegates) {
-    const delegation = delegationToolsFor(
-      (options) => SubagentToolContext.subagentOf(options).supervisor,
-    )
-    for (const name in delegation) tools[name] = delegation[name]!
-  }
+  const tools = composeGrant({
+    agent,
+    files: () => fileToolsFor((options) => SubagentToolContext.subagentOf(options).workspace),
+    delegation: () =>
+      delegationToolsFor((options) => SubagentToolContext.subagentOf(options).supervisor),
+  })
   // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
   tools.ask_caller = createAskCallerTool((question, options) =>
     ask(SubagentToolContext.callerOf(options), SubagentToolContext.subagentOf(options), question),
