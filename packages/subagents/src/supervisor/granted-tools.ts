@@ -17,12 +17,14 @@ export function grantedTools(options: {
   agent: Pick<Agent, 'tools'> & { agentCard?: { canDelegate?: boolean } }
   workspace: Workspace
   supervisor: Supervisor
+  /** The workspace kind's own tools, when the caller has asked for them already. */
+  own?: ToolSet | undefined
 }): ToolSet {
   const { agent, workspace, supervisor } = options
   return composeGrant({
     agent,
     files: () => createFileTools(workspace),
-    own: workspace.tools?.(),
+    own: 'own' in options ? options.own : workspace.tools?.(),
     // The same for every turn of one supervisor: made once.
     delegation: () => {
       let delegation = delegationTools.get(supervisor)

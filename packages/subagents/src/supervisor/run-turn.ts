@@ -2,7 +2,7 @@ import type { ToolSet } from 'ai'
 import { startAdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
 import { withBudgetSignal } from '../runner/turn-signal'
-import type { Workspace, WorkspaceLease } from '../workspace/types'
+import type { WorkspaceLease } from '../workspace/types'
 import { createAskCallerTool } from './ask-caller-tool'
 import { cancelOpenChildren, disposeHeld } from './cancel-subagent'
 import { grantedTools } from './granted-tools'
@@ -57,11 +57,12 @@ async function runModelTurn(
   // A runner that hands the turn's context to every tool call (the default one does) gets the
   // tools its tree made once. Any other runner may call the tools without the context, and a
   // workspace kind may bring tools of its own: those get tools bound to their sub-agent.
+  const own = subagent.workspace.tools?.()
   const shared =
-    runner.passesToolContext === true && !bringsTools(subagent.workspace)
+    runner.passesToolContext === true && (own === undefined || !hasKeys(own))
       ? sharedTurnTools(tree, subagent.agent, ask)
       : undefined
-  const tools = shared?.tools ?? boundTools(node, subagent)
+  const tools = shared?.tools ?? boundTools(node, subagent, own)
   const turn = withBudgetSignal({
     // The supervisor grants; the card records the grant, so a runner that gates tools by the
     // card (as `runAgent` does) binds exactly these and nothing else.
@@ -79,19 +80,18 @@ async function runModelTurn(
   subagent.result = result.text
 }
 
-// Whether the workspace's kind grants tools of its own (a browser's, a display's).
-function bringsTools(workspace: Workspace): boolean {
-  const own = workspace.tools?.()
-  return own !== undefined && hasKeys(own)
-}
-
 // The tools of one sub-agent's turn, bound to it (a new object each call: `ask_caller` is
 // added to it in place).
-function boundTools(node: SupervisorNodeState, subagent: Subagent): ToolSet {
+function boundTools(
+  node: SupervisorNodeState,
+  subagent: Subagent,
+  own: ToolSet | undefined,
+): ToolSet {
   const tools = grantedTools({
     agent: subagent.agent,
     workspace: subagent.workspace,
     supervisor: subagent.supervisor,
+    own,
   })
   // Always: it is how a sub-agent reports back that it is stuck, and it reaches no one else.
   tools.ask_caller = createAskCallerTool((question) => ask(node, subagent, question))
