@@ -30,7 +30,10 @@ async function execute(turn: SubagentTurn, name: string, input: unknown): Promis
  * then, above the bottom level, one `delegate_agent` to the next level and a `wait_agents` for it:
  * the tool calls a model would make, made by the runner so the model stays instant.
  */
-function delegatingRunner(depth: number, reached: { depth: number }): SubagentRunner {
+function delegatingRunner(
+  depth: number,
+  reached: { depth: number; atBottom?: () => void },
+): SubagentRunner {
   const base = createAgentRunner()
   return {
     // What a model would do through the default runner: files change only through the tools
@@ -43,6 +46,7 @@ function delegatingRunner(depth: number, reached: { depth: number }): SubagentRu
       const result = await base.run(turn)
       const level = Number(/level (\d+)/.exec(String(turn.messages.at(-1)?.content))?.[1])
       reached.depth = Math.max(reached.depth, level)
+      if (level === depth) reached.atBottom?.()
       if (level < depth) {
         const { id } = (await execute(turn, 'delegate_agent', {
           task: `level ${level + 1}`,
@@ -64,9 +68,9 @@ function delegatingRunner(depth: number, reached: { depth: number }): SubagentRu
 type Nested = { depth: number; cleanup: () => Promise<void> }
 
 /** One tree of `depth` levels, timed to its last report; its clean-up is left to the caller. */
-async function nest(depth: number): Promise<Nested> {
+async function nest(depth: number, atBottom?: () => void): Promise<Nested> {
   const root = await mkdtemp(path.join(tmpdir(), 'baton-bench-nested-'))
-  const reached = { depth: 0 }
+  const reached = { depth: 0, ...(atBottom ? { atBottom } : {}) }
   const supervisor = createSupervisor({
     agent: delegatingAgent,
     workspace: { kind: 'directory', root },
@@ -111,6 +115,25 @@ async function perLevel(depth: number, warmUp?: () => Promise<unknown>) {
   return { ms: timed.ms / depth, firstMs: timed.firstMs / depth, cleanupMs }
 }
 
+/**
+ * The heap each waiting level holds: one more tree, untimed, measured when its bottom level
+ * runs (every level above it waiting), against the settled heap before it. `undefined` when the
+ * process has no `gc()` to settle the heap with.
+ */
+async function heapPerLevel(depth: number): Promise<number | undefined> {
+  const gc = globalThis.gc
+  if (!gc) return undefined
+  gc()
+  const before = process.memoryUsage().heapUsed
+  let bottom = before
+  const tree = await nest(depth, () => {
+    gc()
+    bottom = process.memoryUsage().heapUsed
+  })
+  await tree.cleanup()
+  return (bottom - before) / (depth - 1)
+}
+
 /** A tree of N levels, each waiting for the one below it. */
 export const nestedSubjects: Subjects = {
   async bare(size) {
@@ -138,10 +161,16 @@ export const nestedSubjects: Subjects = {
     const shallowText = `${formatNumber(first.ms)} at depth ${shallow}`
     try {
       const second = await perLevel(deep)
+      const heapBytes = await heapPerLevel(deep)
+      const heapText =
+        heapBytes === undefined
+          ? ''
+          : `; heap ${formatNumber(heapBytes / 1024)} KiB per waiting level`
       return {
         value: second.ms,
-        text: `${shallowText}, ${formatNumber(second.ms)} at depth ${deep} (first tree ${formatNumber(second.firstMs)}; cleanup ${formatNumber(second.cleanupMs)} ms)`,
+        text: `${shallowText}, ${formatNumber(second.ms)} at depth ${deep} (first tree ${formatNumber(second.firstMs)}; cleanup ${formatNumber(second.cleanupMs)} ms${heapText})`,
         details: {
+          ...(heapBytes === undefined ? {} : { deepHeapBytesPerLevel: Math.round(heapBytes) }),
           shallowMs: first.ms,
           deepMs: second.ms,
           shallowFirstMs: first.firstMs,

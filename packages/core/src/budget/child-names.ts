@@ -68,6 +68,12 @@ export class ChildNames {
     // sub-agent's name shares its parent's long prefix (`root/1.1.1` under `root/1.1`), and
     // comparing that whole prefix, then building it, cost O(depth) per child of a deep tree.
     const parent = this.#parentName
+    // Lengths first: reading any character of a name built by concatenation makes V8 copy it
+    // into one flat string, held as long as the budget. In a deep tree each name is as long as
+    // the depth, so a copy per level is O(depth²) memory for the tree, for names that cannot
+    // be automatic anyway (none taken yet, or longer than `{parent}/{count}`).
+    const numberLength = name.length - parent.length - 1
+    if (numberLength < 1 || numberLength > digitsOf(this.#count)) return false
     if (name.charCodeAt(parent.length) !== SLASH || !name.startsWith(parent)) return false
     const digits = name.slice(parent.length + 1)
     if (!/^[1-9]\d*$/.test(digits)) return false
@@ -99,4 +105,11 @@ export class ChildNames {
     }
     return name
   }
+}
+
+/** How many decimal digits `count` has (0 for 0, so that nothing fits before the first child). */
+function digitsOf(count: number): number {
+  let digits = 0
+  for (let rest = count; rest >= 1; rest /= 10) digits += 1
+  return digits
 }

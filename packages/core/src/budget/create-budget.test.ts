@@ -270,6 +270,21 @@ describe('createBudget', () => {
     expect(root.child().name).toBe('root/7')
   })
 
+  it('counts a name as automatic only as long as the numbers given so far, and from the first child', () => {
+    const root = createBudget({}, { name: 'root' })
+    // No child yet: no automatic name is taken.
+    expect(root.child({}, { name: 'root/1' }).name).toBe('root/1')
+    const nine = Array.from({ length: 8 }, () => root.child().name)
+    expect(nine.at(-1)).toBe('root/9')
+    // Nine children so far: a two-digit number was never given, a one-digit one was.
+    expect(root.child({}, { name: 'root/10' }).name).toBe('root/10')
+    expect(thrown(() => root.child({}, { name: 'root/9' }))).toBeInstanceOf(ValidationError)
+    expect(root.child().name).toBe('root/11')
+    expect(thrown(() => root.child({}, { name: 'root/11' }))).toBeInstanceOf(ValidationError)
+    expect(root.child({}, { name: 'root/12' }).name).toBe('root/12')
+    expect(root.child({}, { name: 'root/' }).name).toBe('root/')
+  })
+
   it('tells an automatic name from one that only shares its parent’s prefix, down a deep chain', () => {
     // Sub-agents name their budgets `{root}/{id}`: each shares all of its parent's name.
     let parent = createBudget({}, { name: 'tree' })

@@ -61,7 +61,11 @@ export function delegateSubagent(
     caller: node.workspace,
     providers: tree.options.workspaceProviders ?? {},
   })
-  const id = `${node.idPrefix}${node.count + 1}`
+  // Joined, not concatenated: `+` and template literals make V8 keep a tree of the parts (a
+  // cons string), so each id would hold its caller's, a tree as deep as the sub-agent, walked
+  // again wherever it is first hashed (a map key, its budget's name): ~3× the cost of one flat
+  // copy per level in a 1000-deep tree.
+  const id = [node.idPrefix, node.count + 1].join('')
   // Carved last: every check that can refuse has passed, so nothing is left half-made.
   // Named after the root's budget: the id already says where it is, and a name that grew
   // with every level would cost O(depth) per level to build and hold. Numbered when taken:
