@@ -1,6 +1,6 @@
 import type { WorkspaceLease } from '../workspace/types'
 import type { Subagent } from './subagent'
-import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
+import { closeChild, notifyChanged, type SupervisorNodeState } from './supervisor-state'
 import type { SubagentStatus } from './types'
 
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
@@ -72,7 +72,7 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
   // Whatever the runner does later (a settle of a call it let go on, a charge), nothing more
   // reaches the books of this subtree: it is refused and reported as `charge-refused`.
   subagent.seal()
-  node.open.delete(subagent)
+  closeChild(node, subagent)
 }
 
 /**

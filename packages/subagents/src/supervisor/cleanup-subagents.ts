@@ -3,7 +3,7 @@ import path from 'node:path'
 import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
 import { cancelSubagent, disposeHeld } from './cancel-subagent'
 import type { Subagent } from './subagent'
-import type { SupervisorNodeState } from './supervisor-state'
+import { forgetChild, forgetChildren, type SupervisorNodeState } from './supervisor-state'
 
 /**
  * Cancels `targets` (sub-agents of `node`) and removes them and everything below them in one
@@ -35,14 +35,8 @@ export async function cleanupSubagents(
       }
     }),
   )
-  for (const subagent of subtree) {
-    subagent.node.children.clear()
-    subagent.node.open.clear()
-  }
-  for (const subagent of targets) {
-    node.children.delete(subagent.id)
-    node.open.delete(subagent)
-  }
+  for (const subagent of subtree) forgetChildren(subagent.node)
+  for (const subagent of targets) forgetChild(node, subagent)
   // Only removed when empty: other callers may keep sub-agents there too.
   await rmdir(path.join(node.tree.root, SUBAGENTS_DIRECTORY)).catch(() => {})
 }

@@ -587,6 +587,38 @@ describe('createSupervisor', () => {
     )
   })
 
+  it('keeps each sub-agent’s own children apart, across siblings, trees and a cleanup', async () => {
+    const budget = createBudget({ calls: 30 })
+    const supervise = () =>
+      createSupervisor({ agent: makeAgent(), workspace: { kind: 'directory', root }, budget })
+    const supervisor = supervise()
+    const parent = supervisor.delegate(
+      `${directive('delegate_agent', { task: 'Child' })}${directive('wait_agents')}`,
+    )
+    const leaf = supervisor.delegate('Nothing to hand on')
+    const reports = await supervisor.waitAgents([parent, leaf])
+    expect([reports?.[parent]?.status, reports?.[leaf]?.status]).toEqual(['done', 'done'])
+    const shape = (nodes: ReturnType<typeof supervisor.tree>): unknown =>
+      nodes.map((node) => [node.id, shape(node.children)])
+    expect(shape(supervisor.tree())).toEqual([
+      [parent, [[`${parent}.1`, []]]],
+      [leaf, []],
+    ])
+    // Another tree started after it knows none of its sub-agents.
+    const other = supervise()
+    expect(other.tree()).toEqual([])
+    expect(await other.waitAgents()).toEqual({})
+    // Cleaned up, the tree knows nothing, and takes new sub-agents again.
+    await supervisor.cleanup()
+    expect(supervisor.tree()).toEqual([])
+    const again = supervisor.delegate(
+      `${directive('delegate_agent', { task: 'Child again' })}${directive('wait_agents')}`,
+    )
+    expect((await supervisor.waitAgents([again]))?.[again]?.status).toBe('done')
+    expect(shape(supervisor.tree())).toEqual([[again, [[`${again}.1`, []]]]])
+    expect(other.tree()).toEqual([])
+  })
+
   it('reports a throwing event listener as a warning without failing the child', async () => {
     const { supervisor } = supervise()
     const warnings: Error[] = []

@@ -5,7 +5,13 @@ import { createDirectoryWorkspace } from '../workspace/create-directory-workspac
 import { createSupervisorEventHub } from './supervisor-event-hub'
 import { SupervisorNode } from './supervisor-node'
 import { SupervisorOptionsSchema } from './supervisor-schemas'
-import type { SupervisorNodeState, SupervisorTree } from './supervisor-state'
+import {
+  NO_CHILDREN,
+  NO_LISTENERS,
+  NONE_OPEN,
+  type SupervisorNodeState,
+  type SupervisorTree,
+} from './supervisor-state'
 import type { CreateSupervisorOptions, Supervisor } from './types'
 
 /**
@@ -46,9 +52,9 @@ export function createSupervisor(options: CreateSupervisorOptions): Supervisor {
     agent: options.agent,
     budget: options.budget,
     workspace,
-    children: new Map(),
-    open: new Set(),
-    changeListeners: new Set(),
+    children: NO_CHILDREN,
+    open: NONE_OPEN,
+    changeListeners: NO_LISTENERS,
     count: 0,
     paused: false,
     supervisor: undefined as never,

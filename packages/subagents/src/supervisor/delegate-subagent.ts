@@ -14,7 +14,14 @@ import { currentWorkspaceOf, runsOf, type Subagent } from './subagent'
 import { subagentCard } from './subagent-card'
 import { MaxDepthExceededError, ModelProviderMismatchError } from './supervisor-errors'
 import { DelegateOptionsSchema } from './supervisor-schemas'
-import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
+import {
+  addChild,
+  NO_CHILDREN,
+  NO_LISTENERS,
+  NONE_OPEN,
+  notifyChanged,
+  type SupervisorNodeState,
+} from './supervisor-state'
 import type { DelegateOptions } from './types'
 import { unavailableWorkspace } from './unavailable-workspace'
 
@@ -23,6 +30,8 @@ const Task = z.string().min(1, 'must say what to do')
 const NO_OPTIONS = DelegateOptionsSchema.parse({})
 // Shared by every sub-agent until its first write; never added to.
 const NOTHING_WRITTEN: ReadonlySet<string> = new Set<string>()
+// The baseline of a sub-agent whose report does not compare the disk: shared, never written.
+const NO_BASELINE: Promise<ReadonlyMap<string, string>> = Promise.resolve(new Map())
 
 /**
  * Starts a sub-agent of `node` and returns its id at once. Every check that can refuse the
@@ -158,7 +167,7 @@ export function delegateSubagent(
     baseline:
       settings.workspace === 'share' && workspaceError === undefined && !filesOnlyThroughTools
         ? snapshotFiles(workspace.root)
-        : Promise.resolve(new Map()),
+        : NO_BASELINE,
     ensureDirectory: ready,
     // Plain fields, kept up to date by `ready` and `noteWrite`: getters on an object literal
     // cost an accessor pair per sub-agent.
@@ -179,17 +188,16 @@ export function delegateSubagent(
     agent,
     budget,
     workspace: currentWorkspaceOf(subagent),
-    children: new Map(),
-    open: new Set(),
-    changeListeners: new Set(),
+    children: NO_CHILDREN,
+    open: NONE_OPEN,
+    changeListeners: NO_LISTENERS,
     count: 0,
     paused: false,
     supervisor: undefined as never,
   }
   subagent.node = child
   subagent.supervisor = tree.createNode(child)
-  node.children.set(id, subagent)
-  node.open.add(subagent)
+  addChild(node, subagent)
   tree.events.emit('agent-start', {
     id,
     parentId: node.ownerId,

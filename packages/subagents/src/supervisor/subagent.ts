@@ -2,7 +2,7 @@ import type { Agent, Budget } from '@baton/core'
 import type { ModelMessage } from 'ai'
 import type { AdapterProcess } from '../adapters/start-adapter-process'
 import type { AgentAdapter } from '../adapters/types'
-import { changedFiles, type FileSnapshot, snapshotFiles } from '../workspace/snapshot-files'
+import { changedFiles, snapshotFiles } from '../workspace/snapshot-files'
 import type { LendOptions, Workspace } from '../workspace/types'
 import type { SupervisorNodeState } from './supervisor-state'
 import type { SubagentReport, SubagentStatus, Supervisor } from './types'
@@ -31,7 +31,7 @@ export type Subagent = {
   conversation: ModelMessage[]
   startedAt: number
   endedAt?: number
-  baseline: Promise<FileSnapshot>
+  baseline: Promise<ReadonlyMap<string, string>>
   /**
    * Makes its directory, once, off the main thread: at its first file operation, or before a
    * turn of anything that may touch the directory without the file tools.

@@ -39,18 +39,72 @@ export type SupervisorNodeState = {
   agent: Agent
   budget: Budget
   workspace: Workspace
-  children: Map<string, Subagent>
-  /** Those whose budget is not cancelled yet: what a cancel must still reach. */
-  open: Set<Subagent>
-  /** Called with the sub-agent that changed (none: the supervisor itself, e.g. paused). */
-  changeListeners: Set<(changed?: Subagent) => void>
+  /** Changed only through `addChild`, `forgetChild` and `forgetChildren`. */
+  children: ReadonlyMap<string, Subagent>
+  /**
+   * Those whose budget is not cancelled yet: what a cancel must still reach. Changed only
+   * through `addChild`, `closeChild`, `forgetChild` and `forgetChildren`.
+   */
+  open: ReadonlySet<Subagent>
+  /**
+   * Called with the sub-agent that changed (none: the supervisor itself, e.g. paused). Changed
+   * only through `listenForChanges`.
+   */
+  changeListeners: ReadonlySet<ChangeListener>
   count: number
   paused: boolean
   /** This state's own supervisor (its delegation tools). */
   supervisor: Supervisor
 }
 
+export type ChangeListener = (changed?: Subagent) => void
+
+// What a supervisor holds before its first sub-agent and its first waiter: most sub-agents
+// never start one of their own (every leaf of a tree), and three empty collections each were
+// ~600 bytes of every running sub-agent. Shared, so never written: the helpers below replace
+// them with a collection of the node's own on its first addition.
+export const NO_CHILDREN: ReadonlyMap<string, Subagent> = new Map()
+export const NONE_OPEN: ReadonlySet<Subagent> = new Set()
+export const NO_LISTENERS: ReadonlySet<ChangeListener> = new Set()
+
+/** Records `subagent` as a child of `node`, open until it is closed. */
+export function addChild(node: SupervisorNodeState, subagent: Subagent): void {
+  if (node.children === NO_CHILDREN) node.children = new Map()
+  if (node.open === NONE_OPEN) node.open = new Set()
+  ;(node.children as Map<string, Subagent>).set(subagent.id, subagent)
+  ;(node.open as Set<Subagent>).add(subagent)
+}
+
+/** `subagent` is closed: a cancel of `node` no longer needs to reach it. */
+export function closeChild(node: SupervisorNodeState, subagent: Subagent): void {
+  if (node.open !== NONE_OPEN) (node.open as Set<Subagent>).delete(subagent)
+}
+
+/** `subagent` is cleaned up: `node` no longer knows it. */
+export function forgetChild(node: SupervisorNodeState, subagent: Subagent): void {
+  if (node.children !== NO_CHILDREN) (node.children as Map<string, Subagent>).delete(subagent.id)
+  closeChild(node, subagent)
+}
+
+/** Every child of `node` is cleaned up. */
+export function forgetChildren(node: SupervisorNodeState): void {
+  node.children = NO_CHILDREN
+  node.open = NONE_OPEN
+}
+
+/** Calls `listener` on every change of `node` until the function returned is called. */
+export function listenForChanges(node: SupervisorNodeState, listener: ChangeListener): () => void {
+  if (node.changeListeners === NO_LISTENERS) node.changeListeners = new Set()
+  ;(node.changeListeners as Set<ChangeListener>).add(listener)
+  return () => {
+    if (node.changeListeners !== NO_LISTENERS) {
+      ;(node.changeListeners as Set<ChangeListener>).delete(listener)
+    }
+  }
+}
+
 /** Tells waiters of one supervisor that `changed` (or the supervisor itself) changed. */
 export function notifyChanged(node: SupervisorNodeState, changed?: Subagent): void {
+  if (node.changeListeners.size === 0) return
   for (const listener of [...node.changeListeners]) listener(changed)
 }

@@ -51,7 +51,10 @@ function listEntries(root: string) {
  * @example
  * changedFiles(new Map(), new Map([['a.txt', '1:2']])) // ['a.txt']
  */
-export function changedFiles(before: FileSnapshot, after: FileSnapshot): string[] {
+export function changedFiles(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): string[] {
   return [...after]
     .filter(([file, fingerprint]) => before.get(file) !== fingerprint)
     .map(([file]) => file)
