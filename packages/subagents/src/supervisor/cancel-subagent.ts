@@ -1,4 +1,5 @@
 import type { WorkspaceLease } from '../workspace/types'
+import { sealBudget } from './sealable-budget'
 import type { Subagent } from './subagent'
 import { closeChild, notifyChanged, type SupervisorNodeState } from './supervisor-state'
 import type { SubagentStatus } from './types'
@@ -53,7 +54,7 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
   // Sealed at once when nothing of it runs (its turn settled, no process): nothing can be
   // recorded against it from here on, and its budget need not be aborted (an abort builds an
   // error and reaches every signal below it, for a sub-agent that no longer listens).
-  if (subagent.turnSettled && !subagent.process) subagent.seal()
+  if (subagent.turnSettled && !subagent.process) sealBudget(subagent.budget)
   // From here on nothing new is recorded against it, even for calls already in flight.
   else subagent.budget.cancel(`sub-agent ${subagent.id} was cancelled by its caller`)
   // What its workspace holds (a browser context, a display and its programs) ends now, with
@@ -71,7 +72,7 @@ async function close(node: SupervisorNodeState, subagent: Subagent): Promise<voi
   if (!subagent.turnSettled) await settledWithin(subagent.turn, CANCEL_UNWIND_MS)
   // Whatever the runner does later (a settle of a call it let go on, a charge), nothing more
   // reaches the books of this subtree: it is refused and reported as `charge-refused`.
-  subagent.seal()
+  sealBudget(subagent.budget)
   closeChild(node, subagent)
 }
 

@@ -85,7 +85,7 @@ export function delegateSubagent(
   })
   node.count += 1
   // Sealed when its cancel returns: from then on nothing is recorded against it.
-  const { budget, seal } = createSealableBudget(carved, (usage) =>
+  const budget = createSealableBudget(carved, (usage) =>
     tree.events.emit('charge-refused', {
       id,
       parentId: node.ownerId,
@@ -156,7 +156,6 @@ export function delegateSubagent(
     result: '',
     agent,
     budget,
-    seal,
     workspaceKind: settings.workspace,
     workspace,
     multiTurn: settings.multiTurn,

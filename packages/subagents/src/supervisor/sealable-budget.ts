@@ -6,45 +6,45 @@ import {
   type Reservation,
 } from '@baton/core'
 
-/** A budget that refuses everything, late settles included, once its owner seals it. */
-export type SealableBudget = {
-  budget: Budget
-  /** From now on nothing is recorded: a charge or a settle is refused and reported instead. */
-  seal(): void
-  readonly sealed: boolean
+/** What every view carved from one sealable budget shares: sealing it seals them all. */
+class SealState {
+  sealed = false
+  readonly onRefused: (usage: ChargeInput) => void
+
+  constructor(onRefused: (usage: ChargeInput) => void) {
+    this.onRefused = onRefused
+  }
 }
 
-type SealState = { sealed: boolean; onRefused: (usage: ChargeInput) => void }
-
 /**
- * Wraps a sub-agent's budget so that, once its cancel has returned, nothing more can be
- * recorded against it or anything carved from it, whatever its runner does. A cancelled
- * budget of `@baton/core` still records the settle of a call that was in flight (it was
- * paid for); after `seal()` such a late settle is released instead and reported to
+ * Wraps a sub-agent's budget so that, once its cancel has returned (`sealBudget`), nothing
+ * more can be recorded against it or anything carved from it, whatever its runner does. A
+ * cancelled budget of `@baton/core` still records the settle of a call that was in flight (it
+ * was paid for); once sealed, such a late settle is released instead and reported to
  * `onRefused`, so it appears in the events, not on the books.
  *
  * @example
- * const { budget, seal } = createSealableBudget(parent.child({ calls: 4 }), (usage) => log(usage))
- * seal() // budget.reserve(...).settle(...) now records nothing and calls log
+ * const budget = createSealableBudget(parent.child({ calls: 4 }), (usage) => log(usage))
+ * sealBudget(budget) // budget.reserve(...).settle(...) now records nothing and calls log
  */
 export function createSealableBudget(
   inner: Budget,
   onRefused: (usage: ChargeInput) => void,
-): SealableBudget {
-  const state: SealState = { sealed: false, onRefused }
-  return {
-    // One view deep, however deep the tree: a budget carved from another sub-agent's view is
-    // unwrapped first. Each sub-agent is sealed by its own cancel (an ancestor's cancel
-    // reaches every open descendant), so it needs no check of its ancestors' seals, and a
-    // charge at depth 1000 goes through one view, not a thousand.
-    budget: new SealedBudgetView(SealedBudgetView.unwrap(inner), state),
-    seal: () => {
-      state.sealed = true
-    },
-    get sealed() {
-      return state.sealed
-    },
-  }
+): Budget {
+  // One view deep, however deep the tree: a budget carved from another sub-agent's view is
+  // unwrapped first. Each sub-agent is sealed by its own cancel (an ancestor's cancel reaches
+  // every open descendant), so it needs no check of its ancestors' seals, and a charge at
+  // depth 1000 goes through one view, not a thousand.
+  return new SealedBudgetView(SealedBudgetView.unwrap(inner), new SealState(onRefused))
+}
+
+/**
+ * From now on nothing is recorded against `budget` (made by `createSealableBudget`) or
+ * anything carved from it: a charge or a settle is refused and reported instead. A function,
+ * not a method of the budget, so that a runner handed the budget cannot seal it.
+ */
+export function sealBudget(budget: Budget): void {
+  SealedBudgetView.seal(budget)
 }
 
 class SealedBudgetView implements Budget {
@@ -58,6 +58,10 @@ class SealedBudgetView implements Budget {
 
   static unwrap(budget: Budget): Budget {
     return budget instanceof SealedBudgetView ? budget.#inner : budget
+  }
+
+  static seal(budget: Budget): void {
+    if (budget instanceof SealedBudgetView) budget.#state.sealed = true
   }
 
   get name() {
@@ -92,16 +96,7 @@ class SealedBudgetView implements Budget {
 
   reserve(estimate: ChargeInput): Reservation {
     if (this.#state.sealed) this.#refuse(estimate)
-    const reservation = this.#inner.reserve(estimate)
-    return {
-      amount: reservation.amount,
-      settle: (actual, options) => {
-        if (!this.#state.sealed) return reservation.settle(actual, options)
-        reservation.release()
-        this.#state.onRefused(actual)
-      },
-      release: () => reservation.release(),
-    }
+    return new SealedReservation(this.#inner.reserve(estimate), this.#state)
   }
 
   nextRelease() {
@@ -129,5 +124,30 @@ class SealedBudgetView implements Budget {
   #refuse(usage: ChargeInput): never {
     this.#state.onRefused(usage)
     throw this.#inner.signal.reason ?? new BudgetCancelledError(this.#inner.name, 'it was sealed')
+  }
+}
+
+/** A reservation of a sealable budget: its settle is refused once the budget is sealed. */
+class SealedReservation implements Reservation {
+  readonly #inner: Reservation
+  readonly #state: SealState
+
+  constructor(inner: Reservation, state: SealState) {
+    this.#inner = inner
+    this.#state = state
+  }
+
+  get amount() {
+    return this.#inner.amount
+  }
+
+  settle(...[actual, options]: Parameters<Reservation['settle']>) {
+    if (!this.#state.sealed) return this.#inner.settle(actual, options)
+    this.#inner.release()
+    this.#state.onRefused(actual)
+  }
+
+  release() {
+    this.#inner.release()
   }
 }

@@ -16,9 +16,8 @@ export type Subagent = {
   question?: string
   error?: string
   agent: Agent
+  /** Sealed (`sealBudget`) at the end of its cancel: nothing more is recorded against it. */
   budget: Budget
-  /** Seals its budget (at the end of its cancel): nothing more is recorded against it. */
-  seal: () => void
   workspaceKind: string
   /** Its workspace; for `share`, the lease of the current turn. */
   workspace: Workspace
