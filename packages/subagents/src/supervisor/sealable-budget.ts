@@ -7,14 +7,7 @@ import {
 } from '@baton/core'
 
 /** What every view carved from one sealable budget shares: sealing it seals them all. */
-class SealState {
-  sealed = false
-  readonly onRefused: (usage: ChargeInput) => void
-
-  constructor(onRefused: (usage: ChargeInput) => void) {
-    this.onRefused = onRefused
-  }
-}
+type SealState = { sealed: boolean; readonly onRefused: (usage: ChargeInput) => void }
 
 /**
  * Wraps a sub-agent's budget so that, once its cancel has returned (`sealBudget`), nothing
@@ -35,7 +28,7 @@ export function createSealableBudget(
   // unwrapped first. Each sub-agent is sealed by its own cancel (an ancestor's cancel reaches
   // every open descendant), so it needs no check of its ancestors' seals, and a charge at
   // depth 1000 goes through one view, not a thousand.
-  return new SealedBudgetView(SealedBudgetView.unwrap(inner), new SealState(onRefused))
+  return new SealedBudgetView(SealedBudgetView.unwrap(inner), { sealed: false, onRefused })
 }
 
 /**

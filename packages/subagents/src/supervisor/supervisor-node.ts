@@ -10,7 +10,12 @@ import { runTurn } from './run-turn'
 import { knownReportOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import { SubagentUnavailableError, UnknownSubagentError } from './supervisor-errors'
 import { WaitOptionsSchema } from './supervisor-schemas'
-import { listenForChanges, notifyChanged, type SupervisorNodeState } from './supervisor-state'
+import {
+  listenForChanges,
+  notifyChanged,
+  type SupervisorNodeState,
+  stopListening,
+} from './supervisor-state'
 import type {
   DelegateOptions,
   SubagentReport,
@@ -75,7 +80,7 @@ export class SupervisorNode implements Supervisor {
       const running = new Set(targets.filter((subagent) => subagent.status === 'running'))
       const finish = (value: boolean) => {
         clearTimeout(timer)
-        stopListening()
+        stopListening(node, check)
         resolve(value)
       }
       const check = (changed?: Subagent) => {
@@ -87,7 +92,7 @@ export class SupervisorNode implements Supervisor {
         else if (wanted.has(changed)) running.add(changed)
         if (running.size === 0) finish(true)
       }
-      const stopListening = listenForChanges(node, check)
+      listenForChanges(node, check)
       if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs)
       check()
     })

@@ -92,14 +92,15 @@ export function forgetChildren(node: SupervisorNodeState): void {
   node.open = NONE_OPEN
 }
 
-/** Calls `listener` on every change of `node` until the function returned is called. */
-export function listenForChanges(node: SupervisorNodeState, listener: ChangeListener): () => void {
+/** Calls `listener` on every change of `node` until `stopListening`. */
+export function listenForChanges(node: SupervisorNodeState, listener: ChangeListener): void {
   if (node.changeListeners === NO_LISTENERS) node.changeListeners = new Set()
   ;(node.changeListeners as Set<ChangeListener>).add(listener)
-  return () => {
-    if (node.changeListeners !== NO_LISTENERS) {
-      ;(node.changeListeners as Set<ChangeListener>).delete(listener)
-    }
+}
+
+export function stopListening(node: SupervisorNodeState, listener: ChangeListener): void {
+  if (node.changeListeners !== NO_LISTENERS) {
+    ;(node.changeListeners as Set<ChangeListener>).delete(listener)
   }
 }
 
