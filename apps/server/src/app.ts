@@ -135,12 +135,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
   // Labelled by route pattern (`/api/v1/runs/:id`), never by raw URL: ids would explode the series.
   app.addHook('onResponse', (request, reply, done) => {
-    services.metrics.httpRequest({
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      statusCode: reply.statusCode,
-      seconds: reply.elapsedTime / 1000,
-    })
+    services.metrics.httpRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    )
     done()
   })
 

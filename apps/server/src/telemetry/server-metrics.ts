@@ -2,6 +2,7 @@ import { type ModelCallRecord, onTelemetry, type ToolCallRecord } from '@baton/c
 import { metrics as otelMetrics } from '@opentelemetry/api'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { processRegistry } from './process-registry'
+import { RequestDurations } from './request-durations'
 
 export type ServerMetricsOptions = {
   /** This process's name (`BATON_WORKER_NAME`): the `worker` label of the per-process gauges. */
@@ -93,10 +94,10 @@ export function createServerMetrics(options: ServerMetricsOptions) {
     help: 'Server-sent event streams open now.',
     registers,
   })
-  const httpDuration = new Histogram({
+  // Every response observes this one: a histogram made for that (see RequestDurations).
+  const httpDuration = new RequestDurations({
     name: 'baton_http_request_duration_seconds',
     help: 'HTTP request duration, by method, route and status code.',
-    labelNames: ['method', 'route', 'status_code'],
     buckets: SECONDS,
     registers,
   })
@@ -192,17 +193,13 @@ export function createServerMetrics(options: ServerMetricsOptions) {
       sseClients.dec()
       otel.sseClients.add(-1)
     },
-    httpRequest(request: { method: string; route: string; statusCode: number; seconds: number }) {
-      const labels = {
-        method: request.method,
-        route: request.route,
-        status_code: String(request.statusCode),
-      }
-      httpDuration.observe(labels, request.seconds)
-      otel.httpDuration.record(request.seconds, {
-        'http.request.method': request.method,
-        'http.route': request.route,
-        'http.response.status_code': request.statusCode,
+    /** A response sent: its method, route pattern (`/api/v1/runs/:id`), status and duration. */
+    httpRequest(method: string, route: string, statusCode: number, seconds: number): void {
+      httpDuration.observe(method, route, statusCode, seconds)
+      otel.httpDuration.record(seconds, {
+        'http.request.method': method,
+        'http.route': route,
+        'http.response.status_code': statusCode,
       })
     },
     /** Stops counting this process's model and tool calls (the app is closing). */
