@@ -14,7 +14,14 @@ export const chainTelemetryCase: BenchCase = {
   unit: '% over no telemetry',
   target: {
     text: '≤ 10 with the SDK, ≤ 1 without',
-    met: (baton) => baton.value <= 10 && Number(baton.details?.noSdkPercent) <= 1,
+    // With the SDK: the chain's figure within 10 even at the far end of its noise (a run whose
+    // noise is larger than the distance to the target has not shown it met), and the hop's
+    // calls with the SDK, timed apart, within 10 of the hop too. Without: the calls timed
+    // apart (the chain cannot resolve 1%).
+    met: (baton) =>
+      baton.value + Number(baton.details?.noisePercent) <= 10 &&
+      Number(baton.details?.sdkCallsPercent) <= 10 &&
+      Number(baton.details?.noSdkPercent) <= 1,
   },
   subjects: ['baton'],
   // Its process profiles each variant itself (chain-none, chain-api, ... .cpuprofile).
