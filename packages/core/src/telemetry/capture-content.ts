@@ -1,5 +1,4 @@
-/** The setting as read in this turn of the event loop (an environment read costs ~1 µs). */
-let known: boolean | undefined
+import { environment, perTurn } from '../environment/per-turn'
 
 /**
  * Whether spans may carry prompts, completions, tool arguments and results: only when
@@ -11,19 +10,6 @@ let known: boolean | undefined
  * @example
  * if (capturesMessageContent()) span.setAttribute('gen_ai.input.messages', JSON.stringify(messages))
  */
-export function capturesMessageContent(): boolean {
-  if (known !== undefined) return known
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env
-  known = env?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true'
-  forgetNextTurn()
-  return known
-}
-
-function forgetNextTurn(): void {
-  const forget = () => {
-    known = undefined
-  }
-  if (typeof setImmediate === 'function') setImmediate(forget).unref?.()
-  else setTimeout(forget, 0)
-}
+export const capturesMessageContent: () => boolean = perTurn(
+  () => environment()?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true',
+)
