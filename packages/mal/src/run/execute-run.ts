@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { BatonError, type Budget, createModelRegistry, type ModelRegistry } from '@baton/core'
+import { BatonError, type Budget, defaultModelRegistry, type ModelRegistry } from '@baton/core'
 import { processConclave } from '../conclave/process-conclave'
 import { createDefaultHost } from '../host'
 import type { Plan } from '../plan'
@@ -66,7 +66,8 @@ async function executeRunInSpan(input: ExecuteRunInput): Promise<RunResult> {
 
   let models: ModelRegistry | undefined
   const modelsOf = () => {
-    models ??= options.models ?? createModelRegistry()
+    // The host's registry of the built-in providers, as a `delegate` to an agent uses: made once.
+    models ??= options.models ?? defaultModelRegistry()
     return models
   }
   const services: RunServices = {
