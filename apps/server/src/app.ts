@@ -148,9 +148,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The Swagger UI and the playground load their own scripts and styles.
     contentSecurityPolicy: false,
   })
-  await app.register(fastifyCors, {
-    origin: settings.corsOrigins.length > 0 ? settings.corsOrigins : false,
-  })
+  // Only with origins to allow: with none (the default) the plugin would still run its hook on
+  // every request, to add nothing, and its OPTIONS route would answer the same 404 as no route.
+  if (settings.corsOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: settings.corsOrigins })
+  }
   // CORS stops a foreign page reading answers, not sending requests: those are refused here.
   refuseForeignOrigins(app, {
     corsOrigins: settings.corsOrigins,
