@@ -18,11 +18,11 @@ export function perTurn<T>(read: () => T): () => T {
   }
   return () => {
     if (value !== unread) return value
-    const read_ = read()
-    value = read_
+    const fresh = read()
+    value = fresh
     if (typeof setImmediate === 'function') setImmediate(forget).unref?.()
     else setTimeout(forget, 0)
-    return read_
+    return fresh
   }
 }
 
