@@ -2,7 +2,6 @@ import type { Metric, Registry } from 'prom-client'
 
 /** One series: a method, route and status code, its counts per bucket, sum and count. */
 type Series = {
-  readonly method: string
   readonly statusCode: number
   /** The series' labels, one object for every line it prints (prom-client caches it so). */
   readonly labels: { method: string; route: string; status_code: string }
@@ -79,10 +78,9 @@ export class RequestDurations {
       this.#byRoute.set(route, all)
     }
     for (const series of all) {
-      if (series.statusCode === statusCode && series.method === method) return series
+      if (series.statusCode === statusCode && series.labels.method === method) return series
     }
     const series: Series = {
-      method,
       statusCode,
       labels: { method, route, status_code: String(statusCode) },
       counts: new Float64Array(this.#bounds.length + 1),
