@@ -23,14 +23,23 @@ const plan = {
 const body = JSON.stringify({ plan })
 // Requests in flight at once, spread round-robin over the processes.
 const inFlight = 16
+// Runs each process serves before the clock: V8 compiles a process's hot path over its first
+// hundred or so runs, on threads whose CPU the process's figure counts. With 2 runs per process
+// a cold process's compiling was measured as if every run cost it (1 worker 4.6–5.25 ms per run
+// warmed with 2, 3.7–4.1 with 150; 3 workers 6.8–7.4 → 5–6), in proportion to how few runs
+// each process served: more workers, each colder.
+const warmRunsPerProcess = 150
 
 async function total(url: string, status: string): Promise<number> {
   const response = await fetch(`${url}/api/v1/runs?status=${status}&limit=1`)
   return ((await response.json()) as { total: number }).total
 }
 
-/** Starts `runs` one-step runs through `processes` and waits until every one has ended. */
-async function runThrough(processes: ClusterProcess[], runs: number): Promise<void> {
+/**
+ * Starts `runs` one-step runs through `processes` and waits until every one has ended:
+ * until the database holds `runs + before` done, `before` being those done before them.
+ */
+async function runThrough(processes: ClusterProcess[], runs: number, before = 0): Promise<void> {
   let next = 0
   const submit = async () => {
     while (next < runs) {
@@ -49,7 +58,7 @@ async function runThrough(processes: ClusterProcess[], runs: number): Promise<vo
   await Promise.all(Array.from({ length: inFlight }, submit))
   const started = performance.now()
   for (;;) {
-    const done = await total(processes[0]!.url, 'done')
+    const done = (await total(processes[0]!.url, 'done')) - before
     if (done >= runs) return
     const failed = await total(processes[0]!.url, 'failed')
     if (failed > 0) throw new Error(`${failed} of ${runs} runs failed`)
@@ -77,9 +86,9 @@ async function measure(options: {
       started,
     })
     const pids = processes.map((server) => server.child.pid!)
-    // A few runs first, so each process has loaded what a run needs before the clock.
-    await runThrough(processes, processes.length * 2)
-    const warm = processes.length * 2
+    // Each process warm before the clock: it has loaded and compiled what a run needs.
+    const warm = processes.length * warmRunsPerProcess
+    await runThrough(processes, warm)
     if (profileDirectory) {
       await mkdir(profileDirectory, { recursive: true })
       for (const pid of pids) process.kill(pid, 'SIGUSR2')
@@ -87,7 +96,7 @@ async function measure(options: {
     const countsBefore = await readBackendCounts(options.databaseUrl, options.redisUrl)
     const cpuBefore = processTreeCpuMs(pids)
     const begin = performance.now()
-    await runThrough(processes, options.runs + warm)
+    await runThrough(processes, options.runs, warm)
     const seconds = (performance.now() - begin) / 1000
     const cpuMs = processTreeCpuMs(pids) - cpuBefore
     const countsAfter = await readBackendCounts(options.databaseUrl, options.redisUrl)
