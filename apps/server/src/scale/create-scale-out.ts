@@ -82,7 +82,9 @@ export async function createScaleOut(
     connections.push(client)
     return client
   }
-  const main = connect()
+  // Publishes (run notices, registry invalidations) made in one turn of the event loop, by
+  // every run and request of that turn, go to Redis as one write.
+  const main = connect({ ...patient, enableAutoPipelining: true })
   await main.connect()
   const subscriber = connect()
   await subscriber.connect()
@@ -93,7 +95,7 @@ export async function createScaleOut(
 
   const queue = createBullmqQueue({
     connection: requests,
-    workerConnection: main.duplicate(),
+    workerConnection: main.duplicate({ enableAutoPipelining: false }),
     addTimeoutMs: settings.redisTimeoutMs,
     concurrency: settings.workerConcurrency,
     leaseMs: settings.leaseMs,
