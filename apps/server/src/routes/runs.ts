@@ -157,14 +157,17 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       // A step's streamed text (live only, never stored) is sent once the stored event it
       // follows has been: a delta waits here while the stored events catch up to it.
       const deltas = createDeltaQueue((delta) => sse.send({ event: delta.type, data: delta }))
-      const offDeltas = service.notifier.listenDeltas(run.id, (delta) => {
-        deltas.add(delta)
-        deltas.sendUpTo(last)
-      })
-      // A reader from the start is given the text streamed before it came, one piece per step
-      // (in the same turn as it starts listening, so nothing falls between); a reader resuming
-      // after an id had that text already, and gets the text from now on.
-      if (last === -1) for (const delta of service.notifier.textSoFar(run.id)) deltas.add(delta)
+      // A reader from the start is given the text streamed before it came first (nothing falls
+      // between it and the live text); a reader resuming after an id had that text already,
+      // and gets the text from now on.
+      const offDeltas = service.notifier.listenDeltas(
+        run.id,
+        (delta) => {
+          deltas.add(delta)
+          deltas.sendUpTo(last)
+        },
+        { fromStart: last === -1 },
+      )
       sse.onClose(offDeltas)
       // Reads what is stored after the last event sent: live and late readers alike.
       const pump = async () => {

@@ -36,33 +36,89 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     await server?.stop()
   })
 
-  const delta = (text: string): RunDelta => ({
+  const delta = (text: string, runId = 'run-1', path = 'steps[0]'): RunDelta => ({
     type: 'step-delta',
-    runId: 'run-1',
+    runId,
     sequence: 1,
     at: new Date().toISOString(),
-    path: 'steps[0]',
+    path,
     op: 'delegate',
     wallet: '0x1111111111111111111111111111111111111111',
     text,
   })
+  const received = (origin: string) => {
+    const messages: string[] = []
+    subscribers.get(origin)!.on('message', (channel: string) => messages.push(channel))
+    return messages
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
 
-  it("hands a run's streamed text to readers in another process, whole and in order, and keeps it for a late reader", async () => {
+  it("hands a run's streamed text to a reader in another process from the start, whole, in order and once, and to no process that does not read it", async () => {
     const executing = await notifier('host-a:1')
     const reading = await notifier('host-b:2')
+    await notifier('host-f:6')
+    const atIdle = received('host-f:6')
     const here: string[] = []
-    const there: string[] = []
     executing.listenDeltas('run-1', (each) => here.push(each.text))
-    reading.listenDeltas('run-1', (each) => there.push(each.text))
+    // Streamed before any reader elsewhere: kept for a reader from the start.
     executing.delta(delta('Hello'))
+    const there: RunDelta[] = []
+    const off = reading.listenDeltas('run-1', (each) => there.push(each), { fromStart: true })
+    // Streamed while that reader's subscription and its read of the text so far are on their way.
     executing.delta(delta(', "world"\n'))
-    await waitFor(() => (there.length === 2 ? true : undefined))
-    expect(here).toEqual(['Hello', ', "world"\n'])
-    expect(there).toEqual(['Hello', ', "world"\n'])
-    // A reader joining from the start on either process is given the text so far.
-    expect(reading.textSoFar('run-1').map((each) => each.text)).toEqual(['Hello, "world"\n'])
-    reading.forget('run-1')
-    expect(reading.textSoFar('run-1')).toEqual([])
+    const joined = () => there.map((each) => each.text).join('')
+    await waitFor(() => (joined() === 'Hello, "world"\n' ? true : undefined))
+    // Live from then on.
+    executing.delta(delta('!'))
+    await waitFor(() => (joined().endsWith('!') ? true : undefined))
+    await settle()
+    // The process that reads nothing of the run was sent nothing of it.
+    expect(atIdle).toEqual([])
+    expect(joined()).toBe('Hello, "world"\n!')
+    expect(here).toEqual(['Hello', ', "world"\n', '!'])
+    expect(there.every((each) => each.runId === 'run-1' && each.path === 'steps[0]')).toBe(true)
+    // A reader from the start on the executing process is given its text in the same turn.
+    const sameProcess: string[] = []
+    executing.listenDeltas('run-1', (each) => sameProcess.push(each.text), { fromStart: true })
+    expect(sameProcess).toEqual(['Hello, "world"\n!'])
+    off()
+
+    // Once the run has ended, a late reader elsewhere reads its stored events: no text is kept.
+    executing.forget('run-1')
+    await settle()
+    const late: RunDelta[] = []
+    reading.listenDeltas('run-1', (each) => late.push(each), { fromStart: true })
+    await settle()
+    expect(late).toEqual([])
+  })
+
+  it('gives each of many readers from the start every piece of each step once, however its reads and the live text cross', async () => {
+    const executing = await notifier('host-g:7')
+    const reading = await notifier('host-h:8')
+    const texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee']
+    for (let round = 0; round < 20; round++) {
+      const runId = `crossing-${round}`
+      // Some text before the reader, some while it joins, some after, on two steps.
+      const before = round % texts.length
+      for (const text of texts.slice(0, before)) executing.delta(delta(text, runId))
+      executing.delta(delta('x', runId, 'steps[1]'))
+      const there: RunDelta[] = []
+      reading.listenDeltas(runId, (each) => there.push(each), { fromStart: true })
+      for (const text of texts.slice(before)) executing.delta(delta(text, runId))
+      executing.delta(delta('y', runId, 'steps[1]'))
+      const of = (path: string) =>
+        there
+          .filter((each) => each.path === path)
+          .map((each) => each.text)
+          .join('')
+      await waitFor(() =>
+        of('steps[0]').length >= 15 && of('steps[1]').length >= 2 ? true : undefined,
+      )
+      await settle()
+      expect(of('steps[0]')).toBe(texts.join(''))
+      expect(of('steps[1]')).toBe('xy')
+      executing.forget(runId)
+    }
   })
 
   it("wakes a reader of a run in another process, and sends a run's notices to no process that does not read it", async () => {
@@ -70,11 +126,6 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     const reading = await notifier('host-d:4')
     // A third process, which reads nothing of the run.
     await notifier('host-e:5')
-    const received = (origin: string) => {
-      const messages: string[] = []
-      subscribers.get(origin)!.on('message', (channel: string) => messages.push(channel))
-      return messages
-    }
     const atReader = received('host-d:4')
     const atIdle = received('host-e:5')
     let woken = 0

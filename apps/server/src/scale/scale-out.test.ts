@@ -114,13 +114,25 @@ describe.runIf(canRun)('scale-out: three server processes on one PostgreSQL and 
     const reader = processes.find((server) => server.name !== run.executedBy)!
     const response = await fetch(`${reader.url}/api/v1/runs/${id}/events`)
     const received: { id: number; type: string }[] = []
+    // The live step-delta events (a step's streamed text, never stored) come besides.
+    const streamed = new Map<string, string>()
     for await (const event of readSse(response.body!)) {
-      // The live step-delta events (a step's streamed text, never stored) come besides.
-      if (event.event === 'step-delta') continue
+      if (event.event === 'step-delta') {
+        const delta = JSON.parse(event.data) as { path: string; text: string }
+        streamed.set(delta.path, (streamed.get(delta.path) ?? '') + delta.text)
+        continue
+      }
       received.push({ id: Number(event.id), type: event.event ?? '' })
     }
     const stored = await repositories.runs.events(id!)
     expect(received).toEqual(stored.map((event) => ({ id: event.sequence, type: event.type })))
+    // A reader from the start on another process: each step's text whole, each piece once,
+    // whether it came in the text so far or live.
+    const finished = stored
+      .map((each) => each.event as { type: string; path?: string; value?: unknown })
+      .filter((each) => each.type === 'step-finish' && typeof each.value === 'string')
+    expect(finished.length).toBeGreaterThan(0)
+    for (const step of finished) expect(streamed.get(step.path!)).toBe(step.value)
     expect(received.at(-1)?.type).toBe('run-finish')
     expect((await repositories.runs.find(id!))?.executedBy).toBe(run.executedBy)
 

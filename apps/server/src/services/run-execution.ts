@@ -64,6 +64,9 @@ export async function executeJob(context: RunContext, job: RunJob): Promise<void
     }),
   }
   context.active.set(run.id, active)
+  // A run executed again (taken over, resumed, answered) streams its step anew: the text a
+  // former attempt streamed, here or elsewhere, is not this one's.
+  if (attempt > 1) context.notifier.forget(run.id)
   try {
     if (job.kind === 'swarm') await executeSwarm(context, run, attempt, active)
     else await executePlan(context, run, job, attempt, active)

@@ -32,6 +32,25 @@ describe('createRunNotifier', () => {
     expect(notifier.textSoFar('run-1')).toEqual([])
   })
 
+  it('hands a listener from the start the text so far, one delta per step, in the same turn, then the live text', () => {
+    const notifier = createRunNotifier()
+    notifier.delta(delta('run-1', 'Hel'))
+    notifier.delta(delta('run-1', 'Other', 'steps[1]'))
+    notifier.delta(delta('run-1', 'lo'))
+    const heard: string[] = []
+    notifier.listenDeltas('run-1', (each) => heard.push(`${each.path}:${each.text}`), {
+      fromStart: true,
+    })
+    expect(heard).toEqual(['steps[0]:Hello', 'steps[1]:Other'])
+    notifier.delta(delta('run-1', '!'))
+    expect(heard).toEqual(['steps[0]:Hello', 'steps[1]:Other', 'steps[0]:!'])
+    // Without it, only what streams from now on.
+    const later: string[] = []
+    notifier.listenDeltas('run-1', (each) => later.push(each.text))
+    notifier.delta(delta('run-1', '?'))
+    expect(later).toEqual(['?'])
+  })
+
   it("forgets a run's text once it has streamed nothing for keptForMs, and keeps a run that streamed since", () => {
     let now = 0
     const notifier = createRunNotifier({ now: () => now, keptForMs: 100 })

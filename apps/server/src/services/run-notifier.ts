@@ -5,12 +5,21 @@ export type RunDelta = Extract<RunEvent, { type: 'step-delta' }>
 
 // What a reader who joins a run from its start is given of the text streamed before it came:
 // at most this much per run, for at most this long after the run's last piece of text, and at
-// most this much for all runs together (scaled out, every process keeps the text of every
-// process's runs, so the total is bounded, not only each run).
-const MAX_KEPT_CHARACTERS = 256 * 1024
-const KEPT_FOR_MS = 5 * 60_000
+// most this much for all runs together (the runs a process executes are its to bound).
+export const MAX_KEPT_CHARACTERS = 256 * 1024
+export const KEPT_FOR_MS = 5 * 60_000
 const MAX_KEPT_TOTAL_CHARACTERS = 8 * 1024 * 1024
 type Kept = { at: number; characters: number; steps: Map<string, RunDelta> }
+
+/** Which step (and iteration) of its run a delta's text belongs to. */
+export function stepKeyOf(delta: RunDelta): string {
+  return `${delta.path}#${delta.iteration ?? ''}`
+}
+
+export type DeltaListenOptions = {
+  /** Hand over the text the run streamed before the listener came, then the live text. */
+  fromStart?: boolean
+}
 
 export type RunNotifierOptions = {
   /** The clock `keptForMs` is measured on (milliseconds). */
@@ -65,7 +74,7 @@ export function createRunNotifier(options: RunNotifierOptions = {}) {
     if (entry.characters + delta.text.length > maxPerRun) return
     entry.characters += delta.text.length
     keptTotal += delta.text.length
-    const key = `${delta.path}#${delta.iteration ?? ''}`
+    const key = stepKeyOf(delta)
     const step = entry.steps.get(key)
     entry.steps.set(key, step ? { ...step, text: step.text + delta.text } : { ...delta })
     for (const runId of kept.keys()) {
@@ -85,6 +94,8 @@ export function createRunNotifier(options: RunNotifierOptions = {}) {
       if (set.size === 0 && map.get(runId) === set) map.delete(runId)
     }
   }
+  const textSoFar = (runId: string): RunDelta[] =>
+    [...(kept.get(runId)?.steps.values() ?? [])].sort((a, b) => a.sequence - b.sequence)
   return {
     listen(runId: string, listener: () => void): () => void {
       return add(listeners, runId, listener)
@@ -92,17 +103,24 @@ export function createRunNotifier(options: RunNotifierOptions = {}) {
     notify(runId: string): void {
       for (const listener of listeners.get(runId) ?? []) listener()
     },
-    /** Listens to the run's live-only events (`step-delta`). */
-    listenDeltas(runId: string, listener: (delta: RunDelta) => void): () => void {
+    /**
+     * Listens to the run's live-only events (`step-delta`). `fromStart`: the text streamed
+     * before, one delta per step, is handed over first, in this same turn (nothing falls
+     * between it and the live text).
+     */
+    listenDeltas(
+      runId: string,
+      listener: (delta: RunDelta) => void,
+      options: DeltaListenOptions = {},
+    ): () => void {
+      if (options.fromStart) for (const delta of textSoFar(runId)) listener(delta)
       return add(deltaListeners, runId, listener)
     },
     /**
      * The text the run's steps streamed so far, one delta per step (with the `sequence` of its
      * first piece), for a reader who joins from the start; kept in memory a few minutes.
      */
-    textSoFar(runId: string): RunDelta[] {
-      return [...(kept.get(runId)?.steps.values() ?? [])].sort((a, b) => a.sequence - b.sequence)
-    },
+    textSoFar,
     /** Drops what `textSoFar` keeps of a run (it ended here). */
     forget(runId: string): void {
       drop(runId)
