@@ -87,6 +87,37 @@ describe('createA2ATaskStore (a task executing here is answered from memory)', (
     expect((await here.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING)
   })
 
+  it('keeps what was saved as it was, whatever the SDK then changes on the objects it holds', async () => {
+    // What the SDK's result manager and request handler do to a task they loaded or saved:
+    // replace its fields, push to and replace entries of its artifacts, set an artifact's fields.
+    const changeInPlace = (task: Task) => {
+      task.status = { ...task.status!, state: TaskState.TASK_STATE_FAILED }
+      task.history = [...task.history, { messageId: 'm', role: 1, parts: [] } as never]
+      task.metadata = { changed: true }
+      const [first] = task.artifacts
+      first!.parts = [...first!.parts, first!.parts[0]!]
+      first!.name = 'renamed'
+      first!.metadata = { changed: true }
+      task.artifacts.push({ ...first!, artifactId: 'b' })
+      task.artifacts[0] = { ...first!, artifactId: 'replaced' }
+    }
+    const seen = (task: Task | undefined) => JSON.stringify(task)
+    const here = createA2ATaskStore(services.db)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    const saved = taskIn(id, TaskState.TASK_STATE_WORKING, 'half')
+    const expected = seen(saved)
+    await here.save(saved, context)
+    changeInPlace(saved)
+    expect(seen(await here.load(id, context))).toBe(expected)
+
+    changeInPlace((await here.load(id, context))!)
+    const loaded = (await here.load(id, context))!
+    expect(seen(loaded)).toBe(expected)
+    expect(loaded.artifacts[0]?.parts).toHaveLength(1)
+    expect(loaded.status?.state).toBe(TaskState.TASK_STATE_WORKING)
+  })
+
   it('keeps tasks of different callers apart', async () => {
     const here = createA2ATaskStore(services.db)
     const other = new ServerCallContext({
