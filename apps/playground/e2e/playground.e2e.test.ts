@@ -60,12 +60,20 @@ describe.skipIf(!run)('the playground in a real browser against a real server', 
     await server?.dispose()
   })
 
-  it('says in words that nothing is spent yet on a fresh server', async () => {
+  it('says in words that nothing is spent, run or sent yet on a fresh server', async () => {
     await open('spend')
     const empty = page.locator('[data-spend-empty]')
     await expect.poll(() => empty.count(), { timeout: 15_000 }).toBe(2)
     expect(await empty.first().textContent()).toMatch(/Nothing spent yet/)
     expect(await page.locator('.recharts-surface').count()).toBe(0)
+
+    // The runs and the bus's conversations say so too, rather than show an empty box.
+    await open('runs')
+    await page.locator('[data-runs-empty]').waitFor({ timeout: 15_000 })
+    expect(await page.locator('[data-run-item]').count()).toBe(0)
+    await open('bus')
+    await page.locator('[data-conversations-empty]').waitFor({ timeout: 15_000 })
+    expect(await page.locator('table').isVisible()).toBe(false)
   }, 60_000)
 
   it('opens on the seeded agents and swarm, as cards', async () => {

@@ -1,5 +1,5 @@
 import { useAgentCommunicationStore, useAgentStore } from '@baton/surface'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useStore } from 'zustand'
 import { serverApi } from '../api/client'
 import { stores } from '../api/stores'
@@ -17,15 +17,20 @@ export function BusView() {
     (right.messages.at(-1)?.createdAt ?? '').localeCompare(left.messages.at(-1)?.createdAt ?? ''),
   )
   const agents = useAgentStore((state) => state.agents)
+  // Whether the stored conversations were read: until then, no conversation is not "none".
+  const [read, setRead] = useState(false)
   // The stream brings new messages only: the stored conversations are read once on opening.
   useEffect(() => {
-    void serverApi.listConversations().then(
-      (listed) =>
-        Promise.all(
-          listed.map((row) => stores.comm.getState().loadConversation(row.correlationId)),
-        ),
-      () => undefined,
-    )
+    void serverApi
+      .listConversations()
+      .then(
+        (listed) =>
+          Promise.all(
+            listed.map((row) => stores.comm.getState().loadConversation(row.correlationId)),
+          ),
+        () => undefined,
+      )
+      .finally(() => setRead(true))
   }, [])
   return (
     <section className="stack" aria-labelledby="bus-title">
@@ -44,7 +49,16 @@ export function BusView() {
         ))}
       </div>
       <h2 style={{ fontSize: '1.1rem' }}>Conversations ({conversations.length})</h2>
-      <div className="panel" style={{ overflowX: 'auto' }}>
+      {read && conversations.length === 0 ? (
+        <p className="muted" data-conversations-empty>
+          None yet: send a message above, or @mention an agent in Chat. Each conversation is listed
+          here with who took part and its hops.
+        </p>
+      ) : null}
+      <div
+        className="panel"
+        style={{ overflowX: 'auto', display: conversations.length === 0 ? 'none' : undefined }}
+      >
         <table>
           <thead>
             <tr>

@@ -194,6 +194,11 @@ export function RunsView() {
           <div className="panel">
             <h2 style={{ marginTop: 0, fontSize: '1rem' }}>Recent runs</h2>
             {runs.error ? <p className="error-text">{runs.error}</p> : null}
+            {runs.data?.length === 0 ? (
+              <p className="muted" data-runs-empty style={{ margin: 0 }}>
+                None yet: run a plan and it is listed here, with its status.
+              </p>
+            ) : null}
             <ul style={{ paddingLeft: '1.1rem', margin: 0 }}>
               {(runs.data ?? []).slice(0, 8).map((summary) => (
                 <li key={summary.id} data-run-item={summary.id} data-status={summary.status}>
