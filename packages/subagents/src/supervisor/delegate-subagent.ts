@@ -48,7 +48,8 @@ export function delegateSubagent(
   task: string,
   options: DelegateOptions = {},
 ): string {
-  parseWith(Task, task, 'task')
+  // Checked by hand first: a parse answers an object per call, for every sub-agent.
+  if (typeof task !== 'string' || task.length === 0) parseWith(Task, task, 'task')
   // Most delegations give no options: their defaults need no parse.
   const settings =
     typeof options === 'object' && options !== null && !hasKeys(options)

@@ -59,7 +59,7 @@ type SharedTools = {
   delegates: boolean
   tools: ToolSet
   /** `Object.keys(tools)`, for the grant recorded on the card. */
-  names: string[]
+  names: readonly string[]
 }
 
 // A tree whose sub-agents' cards differ in more ways than this keeps the grants seen last.
@@ -80,7 +80,7 @@ export function sharedTurnTools(
   tree: SupervisorTree,
   agent: Pick<Agent, 'tools'> & { agentCard?: { canDelegate?: boolean } },
   ask: (node: SupervisorNodeState, subagent: Subagent, question: string) => Promise<string>,
-): { tools: ToolSet; names: string[] } {
+): { tools: ToolSet; names: readonly string[] } {
   const listed = agent.tools ?? []
   const delegates = agent.agentCard?.canDelegate === true
   const grants = tree.sharedTools
@@ -101,7 +101,8 @@ export function sharedTurnTools(
     listed: [...listed],
     delegates,
     tools,
-    names: Object.keys(tools),
+    // Frozen: the cards granted it key their cache on this very list.
+    names: Object.freeze(Object.keys(tools)),
   }
   if (grants.length === MAX_GRANTS) grants.shift()
   grants.push(grant)

@@ -62,18 +62,49 @@ describe('sub-agent cards', () => {
     expect(caller.tools).toEqual(['read_file'])
   })
 
-  it('copies a card that can still change for every sub-agent, and freezes nothing of it', async () => {
+  it('gives sub-agents of a card that can still change one frozen copy of it, made again when it changes, and freezes nothing of the caller’s', async () => {
     const runner = recordingRunner()
-    const caller = makeAgent({ tools: ['read_file'] })
+    const caller = makeAgent({
+      tools: ['read_file'],
+      agentCard: { canDelegate: false },
+      config: { team: { lead: 'ops' } },
+    })
+    await delegateTwice(caller, runner)
+    const [first, second] = runner.turns.map((turn) => turn.agent)
+    expect(second).toBe(first)
+    expect(first).not.toBe(caller)
+    expect(Object.isFrozen(first)).toBe(true)
+    expect(Object.isFrozen(first!.tools)).toBe(true)
+    expect(first!.tools).toEqual(['read_file', 'ask_caller'])
+    expect(Object.isFrozen(caller)).toBe(false)
+    expect(Object.isFrozen(caller.tools)).toBe(false)
+    expect(Object.isFrozen(caller.config.team)).toBe(false)
+    expect(caller.tools).toEqual(['read_file'])
+
+    // A change to the caller's card, at its top or deep inside, is seen by the sub-agents
+    // delegated after it; the ones delegated before keep the card they started with.
+    caller.persona = 'Terse.'
+    await delegateTwice(caller, runner)
+    const afterPersona = runner.turns.at(-1)?.agent
+    expect(afterPersona?.persona).toBe('Terse.')
+    expect(afterPersona).not.toBe(first)
+    expect(first!.persona).toBeUndefined()
+    ;(caller.config.team as { lead: string }).lead = 'dev'
+    caller.tools.push('list_files')
+    await delegateTwice(caller, runner)
+    const afterDeep = runner.turns.at(-1)?.agent
+    expect(afterDeep?.config).toEqual({ team: { lead: 'dev' } })
+    expect(afterDeep?.tools).toEqual(['read_file', 'list_files', 'ask_caller'])
+    expect(afterPersona?.config).toEqual({ team: { lead: 'ops' } })
+  })
+
+  it('copies a card holding more than plain data for every sub-agent, as before', async () => {
+    const runner = recordingRunner()
+    const caller = makeAgent({ tools: ['read_file'], config: { onEvent: () => undefined } })
     await delegateTwice(caller, runner)
     const [first, second] = runner.turns.map((turn) => turn.agent)
     expect(second).not.toBe(first)
     expect(second).toEqual(first)
-    expect(Object.isFrozen(first)).toBe(false)
-    expect(Object.isFrozen(caller.tools)).toBe(false)
-    // A change to the caller's card is seen by the sub-agents delegated after it.
-    caller.persona = 'Terse.'
-    await delegateTwice(caller, runner)
-    expect(runner.turns.at(-1)?.agent.persona).toBe('Terse.')
+    expect(Object.isFrozen(caller.config)).toBe(false)
   })
 })
