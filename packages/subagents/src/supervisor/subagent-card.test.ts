@@ -98,13 +98,18 @@ describe('sub-agent cards', () => {
     expect(afterPersona?.config).toEqual({ team: { lead: 'ops' } })
   })
 
-  it('copies a card holding more than plain data for every sub-agent, as before', async () => {
-    const runner = recordingRunner()
-    const caller = makeAgent({ tools: ['read_file'], config: { onEvent: () => undefined } })
-    await delegateTwice(caller, runner)
-    const [first, second] = runner.turns.map((turn) => turn.agent)
-    expect(second).not.toBe(first)
-    expect(second).toEqual(first)
-    expect(Object.isFrozen(caller.config)).toBe(false)
+  it('copies a card holding more than plain data, a cycle or a large config for every sub-agent, as before', async () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' }
+    cyclic.self = cyclic
+    const large = { rows: Array.from({ length: 2_000 }, (_, index) => ({ index })) }
+    for (const config of [{ onEvent: () => undefined }, { cyclic }, large]) {
+      const runner = recordingRunner()
+      const caller = makeAgent({ tools: ['read_file'], config })
+      await delegateTwice(caller, runner)
+      const [first, second] = runner.turns.map((turn) => turn.agent)
+      expect(second).not.toBe(first)
+      expect(second?.config).toBe(caller.config)
+      expect(Object.isFrozen(caller.config)).toBe(false)
+    }
   })
 })

@@ -91,12 +91,13 @@ function isDeepFrozen(value: unknown): boolean {
 /**
  * The frozen copy of a card that can still change, made again when its data changed;
  * undefined for a card holding what is not plain data (a class instance, a function in its
- * `config`), which is copied for each sub-agent instead.
+ * `config`), a cycle, or more than `MAX_COPIED` objects and arrays (it would be compared at
+ * every delegation), which is copied for each sub-agent instead.
  */
 function frozenCopyOf(card: Agent): Agent | undefined {
   const known = frozenCopies.get(card)
   if (known && sameData(card, known)) return known
-  const copy = plainCopy(card)
+  const copy = plainCopy(card, { left: MAX_COPIED })
   if (copy === NOT_PLAIN) return undefined
   const frozen = freezeThrough(copy) as Agent
   frozenCopies.set(card, frozen)
@@ -104,6 +105,8 @@ function frozenCopyOf(card: Agent): Agent | undefined {
 }
 
 const NOT_PLAIN = Symbol('not plain data')
+// A card's own fields, its tools and its agent card are a few dozen; a `config` is the user's.
+const MAX_COPIED = 1_000
 
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value)
@@ -113,15 +116,17 @@ function isPlainObject(value: object): boolean {
   )
 }
 
-function plainCopy(value: unknown): unknown {
+function plainCopy(value: unknown, budget: { left: number }): unknown {
   if (value === null || typeof value !== 'object') {
     return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value
   }
-  if (!isPlainObject(value)) return NOT_PLAIN
+  // Past the budget (a cycle comes here too): not worth sharing.
+  budget.left -= 1
+  if (budget.left < 0 || !isPlainObject(value)) return NOT_PLAIN
   if (Array.isArray(value)) {
     const items: unknown[] = []
     for (const item of value) {
-      const copied = plainCopy(item)
+      const copied = plainCopy(item, budget)
       if (copied === NOT_PLAIN) return NOT_PLAIN
       items.push(copied)
     }
@@ -129,7 +134,7 @@ function plainCopy(value: unknown): unknown {
   }
   const fields: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
-    const copied = plainCopy((value as Record<string, unknown>)[key])
+    const copied = plainCopy((value as Record<string, unknown>)[key], budget)
     if (copied === NOT_PLAIN) return NOT_PLAIN
     fields[key] = copied
   }
