@@ -19,12 +19,21 @@ import { ownSignal } from './follows-signal'
 import { HeldReservation, type HeldReservationBooks } from './held-reservation'
 import { type Dimension, NodeBooks } from './node-books'
 import { normalizeLimits } from './normalize-limits'
+import { membersOf, type OneOrMore, withMember } from './one-or-more'
 import { type ReleaseWaiters, waitForRelease, wakeReleaseWaiters } from './release-waiters'
 
 // Finished children are collected (they are reached through weak references); the set's dead
 // references are swept out once it has doubled since its last sweep, O(1) per child amortised.
 // A FinalizationRegistry did that per child, and its register was 11% of a fan-out's profile.
 const FIRST_SWEEP = 64
+
+// The limits of a budget that has none of its own (most children): one object for all.
+const NO_LIMITS: Readonly<BudgetLimits> = Object.freeze({})
+
+function hasLimit(limits: BudgetLimits): boolean {
+  for (const _key in limits) return true
+  return false
+}
 
 export class BudgetNode implements Budget {
   readonly name: string
@@ -67,7 +76,7 @@ export class BudgetNode implements Budget {
    */
   #releaseWaiters: ReleaseWaiters | undefined
   #timer: DeadlineTimer | undefined
-  #children: Set<WeakRef<BudgetNode>> | undefined
+  #children: OneOrMore<WeakRef<BudgetNode>>
   /** The number of children's references at which the dead ones are next swept out. */
   #sweepAt = FIRST_SWEEP
   /** The names its children took. */
@@ -80,7 +89,7 @@ export class BudgetNode implements Budget {
     now: () => number,
   ) {
     this.name = name
-    this.limits = Object.freeze({ ...limits })
+    this.limits = hasLimit(limits) ? Object.freeze({ ...limits }) : NO_LIMITS
     this.parent = parent
     this.#now = now
     this.#startedAt = now()
@@ -135,10 +144,9 @@ export class BudgetNode implements Budget {
     this.#childNames ??= new ChildNames(this.name)
     const explicit = options.name === undefined ? undefined : this.#childNames.explicit(options)
     const child = new BudgetNode(capped, this.#childNames.take(explicit), this, this.#now)
-    this.#children ??= new Set()
-    const children = this.#children
-    children.add(new WeakRef(child))
-    if (children.size >= this.#sweepAt) {
+    const children = withMember(this.#children, new WeakRef(child))
+    this.#children = children
+    if (children instanceof Set && children.size >= this.#sweepAt) {
       for (const ref of children) if (ref.deref() === undefined) children.delete(ref)
       this.#sweepAt = Math.max(FIRST_SWEEP, children.size * 2)
     }
@@ -398,7 +406,7 @@ export class BudgetNode implements Budget {
     this.#reason = reason
     this.#timer?.clear()
     this.#controller?.abort(reason)
-    for (const ref of this.#children ?? []) {
+    for (const ref of membersOf(this.#children)) {
       const child = ref.deref()
       if (child) child.#abort(reason)
     }

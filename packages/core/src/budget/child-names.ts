@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/baton-error'
 import type { ChildOptions } from './budget-types'
+import { hasMember, type OneOrMore, withMember } from './one-or-more'
 
 const SLASH = 47 // '/'
 
@@ -15,9 +16,9 @@ const SLASH = 47 // '/'
 export class ChildNames {
   readonly #parentName: string
   /** The names given explicitly to its children, which neither siblings nor automatic names reuse. */
-  #takenNames: Set<string> | undefined
+  #takenNames: OneOrMore<string>
   /** The numbers explicit children took: `{name}/{n}` for any other n ≤ the count is automatic. */
-  #explicitNumbers: Set<number> | undefined
+  #explicitNumbers: OneOrMore<number>
   /** Per name numbered because it was taken: the next number to try, so a loop costs O(1). */
   #nextNumber: Map<string, number> | undefined
   #count = 0
@@ -63,7 +64,7 @@ export class ChildNames {
 
   /** Whether a child of this budget was given `name`, explicitly or automatically. */
   #isTaken(name: string): boolean {
-    if (this.#takenNames?.has(name)) return true
+    if (hasMember(this.#takenNames, name)) return true
     // An automatic name is `{parent}/{n}`. The character before the number is tried first: a
     // sub-agent's name shares its parent's long prefix (`root/1.1.1` under `root/1.1`), and
     // comparing that whole prefix, then building it, cost O(depth) per child of a deep tree.
@@ -79,7 +80,7 @@ export class ChildNames {
     if (!/^[1-9]\d*$/.test(digits)) return false
     const number = Number(digits)
     // Every child took a number; those explicit children took were not given as names.
-    return number <= this.#count && !this.#explicitNumbers?.has(number)
+    return number <= this.#count && !hasMember(this.#explicitNumbers, number)
   }
 
   /**
@@ -90,16 +91,14 @@ export class ChildNames {
     // Every child takes a number, so an automatic name says which child it was.
     this.#count += 1
     if (explicit !== undefined) {
-      this.#takenNames ??= new Set()
-      this.#takenNames.add(explicit)
-      this.#explicitNumbers ??= new Set()
-      this.#explicitNumbers.add(this.#count)
+      this.#takenNames = withMember(this.#takenNames, explicit)
+      this.#explicitNumbers = withMember(this.#explicitNumbers, this.#count)
       return explicit
     }
     // The counter only grows, so automatic names never collide with each other; only an
     // explicit name of the automatic shape can be in the way.
     let name = `${this.#parentName}/${this.#count}`
-    while (this.#takenNames?.has(name)) {
+    while (hasMember(this.#takenNames, name)) {
       this.#count += 1
       name = `${this.#parentName}/${this.#count}`
     }

@@ -7,6 +7,12 @@ import { SpendRollup } from './spend-rollup'
 export const DIMENSIONS = ['calls', 'tokens', 'costUsd'] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
+// Most budgets never hold anything (only those with limits, and the root, do): they share
+// these empty books instead of keeping their own (~70 bytes of every budget of a tree).
+// Never written (`hold` replaces them first); not frozen, so that they have the shape of
+// the books that replace them and reading either stays one fast path.
+const NOTHING_HELD: Books = zero()
+
 /**
  * One budget's own limits and books, in exact units: what it and its descendants spent (rolled
  * up from the descendants when read, see `SpendRollup`), what reservations hold on it, and
@@ -25,7 +31,8 @@ export class NodeBooks {
   /** Whether any limit is set: a budget without one never refuses, nor reads its spend to check. */
   readonly #limited: boolean
   readonly #rollup: SpendRollup
-  readonly #reserved = zero()
+  /** What reservations hold here: the shared `NOTHING_HELD` until the first hold. */
+  #reserved: Books = NOTHING_HELD
 
   constructor(limits: Readonly<BudgetLimits>, parent: NodeBooks | undefined) {
     this.#rollup = new SpendRollup(parent ? parent.#rollup : undefined)
@@ -117,6 +124,7 @@ export class NodeBooks {
 
   /** Holds `books` for a reservation (`1`) or gives them back (`-1`). */
   hold(books: Books, sign: 1 | -1): void {
+    if (this.#reserved === NOTHING_HELD) this.#reserved = zero()
     add(this.#reserved, books, sign)
   }
 

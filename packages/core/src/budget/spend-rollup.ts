@@ -1,4 +1,5 @@
 import { add, type Books, zero } from './books'
+import { type OneOrMore, sizeOf, withMember } from './one-or-more'
 
 /** Past this many children waiting to be rolled up, a budget takes their spend in at once. */
 const MAX_WAITING = 256
@@ -29,7 +30,7 @@ export class SpendRollup {
   #pending: Books | undefined
   #pendingByWallet: PerWallet | undefined
   /** Children with spend (their own or their descendants') this budget has not taken in. */
-  #waiting: Set<SpendRollup> | undefined
+  #waiting: OneOrMore<SpendRollup>
   /** Whether this budget is in its parent's `#waiting`. */
   #queued = false
 
@@ -65,32 +66,38 @@ export class SpendRollup {
       node = parent, parent = node.#parent
     ) {
       node.#queued = true
-      parent.#waiting ??= new Set()
-      const waiting = parent.#waiting
-      waiting.add(node)
+      parent.#waiting = withMember(parent.#waiting, node)
       // A parent nobody reads (a long-lived root) would otherwise hold every child it had.
-      if (waiting.size > MAX_WAITING) parent.#takeIn()
+      if (sizeOf(parent.#waiting) > MAX_WAITING) parent.#takeIn()
     }
   }
 
   /** Takes in what waiting descendants spent, deepest first. */
   #takeIn(): void {
     const waiting = this.#waiting
-    if (!waiting || waiting.size === 0) return
-    for (const child of waiting) {
-      child.#takeIn()
-      child.#queued = false
-      if (child.#pending) this.#takeBooks(child.#pending, undefined)
-      const pending = child.#pendingByWallet
-      if (pending instanceof Map) {
-        for (const [wallet, books] of pending) this.#takeWallet(wallet, books)
-      } else if (pending) {
-        this.#takeWallet(pending.wallet, pending)
-      }
-      child.#pending = undefined
-      child.#pendingByWallet = undefined
+    if (waiting === undefined) return
+    if (waiting instanceof Set) {
+      for (const child of waiting) this.#takeInChild(child)
+      // Kept: a budget with many children waiting will likely have many again.
+      waiting.clear()
+    } else {
+      this.#waiting = undefined
+      this.#takeInChild(waiting)
     }
-    waiting.clear()
+  }
+
+  #takeInChild(child: SpendRollup): void {
+    child.#takeIn()
+    child.#queued = false
+    if (child.#pending) this.#takeBooks(child.#pending, undefined)
+    const pending = child.#pendingByWallet
+    if (pending instanceof Map) {
+      for (const [wallet, books] of pending) this.#takeWallet(wallet, books)
+    } else if (pending) {
+      this.#takeWallet(pending.wallet, pending)
+    }
+    child.#pending = undefined
+    child.#pendingByWallet = undefined
   }
 
   /** Adds to what this budget spent and, below the root, to what its parent has still to take in. */

@@ -61,13 +61,13 @@ export function delegationToolsFor(
       description:
         'Waits until your sub-agents (all, or those in ids) have finished their turn or asked you a question, and returns their reports.',
       inputSchema: WaitInput,
-      execute: async ({ ids, timeoutMs }, call) => {
-        const reports = await untilAborted(
+      // Returns the wait without awaiting it here: a suspended frame more (~250 bytes) was
+      // held by every sub-agent waiting for its own in a deep tree.
+      execute: async ({ ids, timeoutMs }, call) =>
+        untilAborted(
           supervisorOf(call).waitAgents(ids, timeoutMs === undefined ? {} : { timeoutMs }),
           call.abortSignal,
-        )
-        return reports ?? { paused: true }
-      },
+        ).then(reportsOrPaused),
     }),
     send_agent: tool({
       description:
@@ -91,6 +91,12 @@ function withoutUndefined<T extends object>(value: T): T {
 }
 
 // A run that is stopped must not sit in a wait for sub-agents that may never end.
+function reportsOrPaused(
+  reports: Record<string, unknown> | null,
+): Record<string, unknown> | { paused: true } {
+  return reports ?? { paused: true }
+}
+
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise
   if (signal.aborted) return Promise.reject(signal.reason)

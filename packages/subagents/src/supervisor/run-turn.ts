@@ -46,11 +46,9 @@ export async function runTurn(
   finishTurn(node, subagent, 'done')
 }
 
-async function runModelTurn(
-  node: SupervisorNodeState,
-  subagent: Subagent,
-  text: string,
-): Promise<void> {
+// Not async: its caller awaits it in a `try`, where a throw here lands as a rejection would,
+// and a turn in progress holds one suspended frame (its caller's) instead of two.
+function runModelTurn(node: SupervisorNodeState, subagent: Subagent, text: string): Promise<void> {
   const { tree } = node
   const { options, runner } = tree
   subagent.conversation.push({ role: 'user', content: text })
@@ -75,9 +73,11 @@ async function runModelTurn(
   if (shared) turn.toolContext = new SubagentToolContext(node, subagent)
   if (options.models) turn.models = options.models
   if (options.toolRegistry) turn.toolRegistry = options.toolRegistry
-  const result = await runner.run(turn)
-  subagent.conversation.push(...result.messages)
-  subagent.result = result.text
+  // A runner written in JavaScript may answer with the result itself, as `await` allowed.
+  return Promise.resolve(runner.run(turn)).then((result) => {
+    subagent.conversation.push(...result.messages)
+    subagent.result = result.text
+  })
 }
 
 // The tools of one sub-agent's turn, bound to it (a new object each call: `ask_caller` is

@@ -1,3 +1,4 @@
+import type { Agent } from '@baton/core'
 import { createBudget } from '@baton/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createAgentRunner } from '../runner/create-agent-runner'
@@ -111,5 +112,54 @@ describe('sub-agent cards', () => {
       expect(second?.config).toBe(caller.config)
       expect(Object.isFrozen(caller.config)).toBe(false)
     }
+  })
+
+  it('gives a chain of sub-agents on one model one card, and a new card only where the model changes', async () => {
+    // Level n delegates level n + 1 (on the model its task names, if any) and waits for it,
+    // through the tools a model would call.
+    const cards = new Map<number, Agent>()
+    const base = createAgentRunner()
+    const runner: SubagentRunner = {
+      filesOnlyThroughTools: true,
+      passesToolContext: true,
+      async run(turn) {
+        const result = await base.run(turn)
+        const level = Number(/level (\d+)/.exec(String(turn.messages.at(-1)?.content))?.[1])
+        cards.set(level, turn.agent)
+        if (level < 4) {
+          const call = { toolCallId: 'c', messages: [], experimental_context: turn.toolContext }
+          const model = level === 2 ? 'offline:small' : undefined
+          const { id } = (await turn.tools.delegate_agent!.execute!(
+            { task: `level ${level + 1}`, ...(model ? { model } : {}) },
+            call,
+          )) as { id: string }
+          const reports = (await turn.tools.wait_agents!.execute!({ ids: [id] }, call)) as Record<
+            string,
+            { status: string }
+          >
+          expect(reports[id]?.status).toBe('done')
+        }
+        return result
+      },
+    }
+    const supervisor = createSupervisor({
+      agent: deepFreeze(makeAgent({ tools: ['read_file'] })),
+      workspace: { kind: 'directory', root },
+      budget: createBudget({ calls: 20 }),
+      runner,
+      maxDepth: 4,
+    })
+    const id = supervisor.delegate('level 1')
+    expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
+    expect([...cards.keys()].sort()).toEqual([1, 2, 3, 4])
+    // Levels 1 and 2 run on the caller's model with one card; level 2 delegated on another
+    // model, so levels 3 and 4 share another card, which differs from it only in the model.
+    expect(cards.get(2)).toBe(cards.get(1))
+    expect(cards.get(4)).toBe(cards.get(3))
+    expect(cards.get(3)).not.toBe(cards.get(1))
+    expect([cards.get(1)?.model, cards.get(3)?.model]).toEqual(['offline:default', 'offline:small'])
+    const { model: _first, ...restOfFirst } = cards.get(1)!
+    const { model: _third, ...restOfThird } = cards.get(3)!
+    expect(restOfThird).toEqual(restOfFirst)
   })
 })

@@ -28,6 +28,9 @@ const unshared = new WeakSet<Agent>()
 export function subagentCard(caller: Agent, model: string): Agent {
   const base = isDeepFrozen(caller) ? caller : frozenCopyOf(caller)
   if (!base) return { ...caller, model }
+  // A sub-agent's sub-agent on the same model has the same card: one for the whole chain, not
+  // a card (and two caches of cards made from it) per level of a deep tree.
+  if (base.model === model) return base
   return cached(byModel, base, model, () => ({ ...base, model }))
 }
 

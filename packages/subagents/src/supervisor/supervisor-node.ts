@@ -75,9 +75,7 @@ export class SupervisorNode implements Supervisor {
     if (node.paused) return null
     const settled = await new Promise<boolean>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined
-      // Counted down as they end: one change costs O(1), not a pass over every target.
-      const wanted = new Set(targets)
-      const running = new Set(targets.filter((subagent) => subagent.status === 'running'))
+      const anyRunning = runningCheck(targets)
       const finish = (value: boolean) => {
         clearTimeout(timer)
         stopListening(node, check)
@@ -85,12 +83,7 @@ export class SupervisorNode implements Supervisor {
       }
       const check = (changed?: Subagent) => {
         if (node.paused) return finish(false)
-        if (changed === undefined) {
-          for (const subagent of running)
-            if (subagent.status !== 'running') running.delete(subagent)
-        } else if (changed.status !== 'running') running.delete(changed)
-        else if (wanted.has(changed)) running.add(changed)
-        if (running.size === 0) finish(true)
+        if (!anyRunning(changed)) finish(true)
       }
       listenForChanges(node, check)
       if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs)
@@ -222,5 +215,28 @@ export class SupervisorNode implements Supervisor {
       throw new UnknownSubagentError({ id, known: [...this.#node.children.keys()] })
     }
     return subagent
+  }
+}
+
+/**
+ * Whether any of `targets` still runs, told of each change (`changed`; none: look at all).
+ * One target (a model's usual wait) is simply looked at, with nothing kept while it waits.
+ */
+function runningCheck(targets: Subagent[]): (changed?: Subagent) => boolean {
+  if (targets.length !== 1) return anyRunning(targets)
+  const target = targets[0]!
+  return () => target.status === 'running'
+}
+
+/** Several targets are counted down as they end: a change costs O(1), not a pass over all. */
+function anyRunning(targets: Subagent[]): (changed?: Subagent) => boolean {
+  const wanted = new Set(targets)
+  const running = new Set(targets.filter((subagent) => subagent.status === 'running'))
+  return (changed) => {
+    if (changed === undefined) {
+      for (const subagent of running) if (subagent.status !== 'running') running.delete(subagent)
+    } else if (changed.status !== 'running') running.delete(changed)
+    else if (wanted.has(changed)) running.add(changed)
+    return running.size > 0
   }
 }
