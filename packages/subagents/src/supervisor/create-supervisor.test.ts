@@ -279,6 +279,32 @@ describe('createSupervisor', () => {
     expect((await supervisor.waitAgents([id]))?.[id]?.status).toBe('done')
   })
 
+  it('serves several waits of one supervisor at once, each ending when its own sub-agents do', async () => {
+    const { supervisor } = supervise()
+    const fast = supervisor.delegate('Quick work')
+    const slow = supervisor.delegate('[[sleep:1500]] Slow work')
+    const ended: string[] = []
+    const noted = <T>(name: string, wait: Promise<T>) =>
+      wait.then((reports) => {
+        ended.push(name)
+        return reports
+      })
+    const both = noted('both', supervisor.waitAgents([fast, slow]))
+    const onlySlow = noted('slow', supervisor.waitAgents([slow]))
+    const onlyFast = noted('fast', supervisor.waitAgents([fast]))
+    const timed = noted('timed', supervisor.waitAgents([slow], { timeoutMs: 50 }))
+    expect((await onlyFast)?.[fast]?.status).toBe('done')
+    expect((await timed)?.[slow]?.status).toBe('running')
+    // Neither wait for the slow one ended with the others.
+    expect(ended.sort()).toEqual(['fast', 'timed'])
+    expect((await supervisor.report(slow)).status).toBe('running')
+    const [bothReports, slowReports] = await Promise.all([both, onlySlow])
+    expect([bothReports?.[fast]?.status, bothReports?.[slow]?.status]).toEqual(['done', 'done'])
+    expect(slowReports?.[slow]?.status).toBe('done')
+    // A wait after they all ended has nobody to wait for.
+    expect((await supervisor.waitAgents([fast, slow]))?.[slow]?.status).toBe('done')
+  })
+
   it('reports in the order asked, reading the disk only for a child that shares it, and names bad options', async () => {
     const { supervisor } = supervise()
     const own = supervisor.delegate(

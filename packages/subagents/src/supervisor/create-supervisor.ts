@@ -7,7 +7,6 @@ import { SupervisorNode } from './supervisor-node'
 import { SupervisorOptionsSchema } from './supervisor-schemas'
 import {
   NO_CHILDREN,
-  NO_LISTENERS,
   NONE_OPEN,
   type SupervisorNodeState,
   type SupervisorTree,
@@ -54,7 +53,7 @@ export function createSupervisor(options: CreateSupervisorOptions): Supervisor {
     workspace,
     children: NO_CHILDREN,
     open: NONE_OPEN,
-    changeListeners: NO_LISTENERS,
+    changeListeners: undefined,
     count: 0,
     paused: false,
     supervisor: undefined as never,

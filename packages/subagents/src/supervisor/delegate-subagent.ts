@@ -17,7 +17,6 @@ import { DelegateOptionsSchema } from './supervisor-schemas'
 import {
   addChild,
   NO_CHILDREN,
-  NO_LISTENERS,
   NONE_OPEN,
   notifyChanged,
   type SupervisorNodeState,
@@ -190,7 +189,7 @@ export function delegateSubagent(
     workspace: currentWorkspaceOf(subagent),
     children: NO_CHILDREN,
     open: NONE_OPEN,
-    changeListeners: NO_LISTENERS,
+    changeListeners: undefined,
     count: 0,
     paused: false,
     supervisor: undefined as never,

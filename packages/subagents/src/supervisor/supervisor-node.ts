@@ -10,12 +10,7 @@ import { runTurn } from './run-turn'
 import { knownReportOf, reportOf, runsOf, type Subagent, secondsOf } from './subagent'
 import { SubagentUnavailableError, UnknownSubagentError } from './supervisor-errors'
 import { WaitOptionsSchema } from './supervisor-schemas'
-import {
-  listenForChanges,
-  notifyChanged,
-  type SupervisorNodeState,
-  stopListening,
-} from './supervisor-state'
+import { notifyChanged, type SupervisorNodeState } from './supervisor-state'
 import type {
   DelegateOptions,
   SubagentReport,
@@ -25,6 +20,7 @@ import type {
   SupervisorEventName,
   SupervisorEvents,
 } from './types'
+import { Waiter } from './waiter'
 
 const LIVE: readonly SubagentStatus[] = ['running', 'asking']
 const Message = z.string().min(1, 'must not be empty')
@@ -73,22 +69,7 @@ export class SupervisorNode implements Supervisor {
     const node = this.#node
     const targets = (ids ?? [...node.children.keys()]).map((id) => this.#get(id))
     if (node.paused) return null
-    const settled = await new Promise<boolean>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const anyRunning = runningCheck(targets)
-      const finish = (value: boolean) => {
-        clearTimeout(timer)
-        stopListening(node, check)
-        resolve(value)
-      }
-      const check = (changed?: Subagent) => {
-        if (node.paused) return finish(false)
-        if (!anyRunning(changed)) finish(true)
-      }
-      listenForChanges(node, check)
-      if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs)
-      check()
-    })
+    const settled = await Waiter.wait(node, targets, timeoutMs)
     if (!settled) return null
     // Most reports are known at once; only those that compare the disk are awaited, and the
     // ids keep the order they were asked in.
@@ -215,28 +196,5 @@ export class SupervisorNode implements Supervisor {
       throw new UnknownSubagentError({ id, known: [...this.#node.children.keys()] })
     }
     return subagent
-  }
-}
-
-/**
- * Whether any of `targets` still runs, told of each change (`changed`; none: look at all).
- * One target (a model's usual wait) is simply looked at, with nothing kept while it waits.
- */
-function runningCheck(targets: Subagent[]): (changed?: Subagent) => boolean {
-  if (targets.length !== 1) return anyRunning(targets)
-  const target = targets[0]!
-  return () => target.status === 'running'
-}
-
-/** Several targets are counted down as they end: a change costs O(1), not a pass over all. */
-function anyRunning(targets: Subagent[]): (changed?: Subagent) => boolean {
-  const wanted = new Set(targets)
-  const running = new Set(targets.filter((subagent) => subagent.status === 'running'))
-  return (changed) => {
-    if (changed === undefined) {
-      for (const subagent of running) if (subagent.status !== 'running') running.delete(subagent)
-    } else if (changed.status !== 'running') running.delete(changed)
-    else if (wanted.has(changed)) running.add(changed)
-    return running.size > 0
   }
 }

@@ -47,25 +47,28 @@ export type SupervisorNodeState = {
    */
   open: ReadonlySet<Subagent>
   /**
-   * Called with the sub-agent that changed (none: the supervisor itself, e.g. paused). Changed
-   * only through `listenForChanges`.
+   * Told of the sub-agent that changed (none: the supervisor itself, e.g. paused): none, one,
+   * or a set of several (most supervisors have one waiter at a time, or none). Changed only
+   * through `listenForChanges` and `stopListening`.
    */
-  changeListeners: ReadonlySet<ChangeListener>
+  changeListeners: ChangeListener | ReadonlySet<ChangeListener> | undefined
   count: number
   paused: boolean
   /** This state's own supervisor (its delegation tools). */
   supervisor: Supervisor
 }
 
-export type ChangeListener = (changed?: Subagent) => void
+/** Told of every change of a supervisor's sub-agents (see `listenForChanges`). */
+export interface ChangeListener {
+  changed(changed?: Subagent): void
+}
 
-// What a supervisor holds before its first sub-agent and its first waiter: most sub-agents
-// never start one of their own (every leaf of a tree), and three empty collections each were
-// ~600 bytes of every running sub-agent. Shared, so never written: the helpers below replace
-// them with a collection of the node's own on its first addition.
+// What a supervisor holds before its first sub-agent: most sub-agents never start one of
+// their own (every leaf of a tree), and empty collections each were ~400 bytes of every running
+// sub-agent. Shared, so never written: the helpers below replace them with collections of the
+// node's own on its first addition.
 export const NO_CHILDREN: ReadonlyMap<string, Subagent> = new Map()
 export const NONE_OPEN: ReadonlySet<Subagent> = new Set()
-export const NO_LISTENERS: ReadonlySet<ChangeListener> = new Set()
 
 /** Records `subagent` as a child of `node`, open until it is closed. */
 export function addChild(node: SupervisorNodeState, subagent: Subagent): void {
@@ -92,20 +95,28 @@ export function forgetChildren(node: SupervisorNodeState): void {
   node.open = NONE_OPEN
 }
 
-/** Calls `listener` on every change of `node` until `stopListening`. */
+/** Tells `listener` of every change of `node` until `stopListening`. */
 export function listenForChanges(node: SupervisorNodeState, listener: ChangeListener): void {
-  if (node.changeListeners === NO_LISTENERS) node.changeListeners = new Set()
-  ;(node.changeListeners as Set<ChangeListener>).add(listener)
+  const listeners = node.changeListeners
+  if (listeners === undefined) node.changeListeners = listener
+  else if (listeners instanceof Set) (listeners as Set<ChangeListener>).add(listener)
+  else node.changeListeners = new Set([listeners as ChangeListener, listener])
 }
 
 export function stopListening(node: SupervisorNodeState, listener: ChangeListener): void {
-  if (node.changeListeners !== NO_LISTENERS) {
-    ;(node.changeListeners as Set<ChangeListener>).delete(listener)
-  }
+  const listeners = node.changeListeners
+  if (listeners === listener) node.changeListeners = undefined
+  else if (listeners instanceof Set) (listeners as Set<ChangeListener>).delete(listener)
 }
 
 /** Tells waiters of one supervisor that `changed` (or the supervisor itself) changed. */
 export function notifyChanged(node: SupervisorNodeState, changed?: Subagent): void {
-  if (node.changeListeners.size === 0) return
-  for (const listener of [...node.changeListeners]) listener(changed)
+  const listeners = node.changeListeners
+  if (listeners === undefined) return
+  if (listeners instanceof Set) {
+    // A copy: a listener that is done stops listening while the others are told.
+    for (const listener of [...listeners] as ChangeListener[]) listener.changed(changed)
+  } else {
+    ;(listeners as ChangeListener).changed(changed)
+  }
 }
