@@ -18,14 +18,6 @@ export function withMember<T>(members: OneOrMore<T>, member: T): OneOrMore<T> {
   return new Set([members as T, member])
 }
 
-export function withoutMember<T>(members: OneOrMore<T>, member: T): OneOrMore<T> {
-  if (members instanceof Set) {
-    members.delete(member)
-    return members
-  }
-  return members === member ? undefined : members
-}
-
 export function hasMember<T>(members: OneOrMore<T>, member: T): boolean {
   if (members instanceof Set) return members.has(member)
   return members !== undefined && members === member

@@ -64,9 +64,9 @@ export interface ChangeListener {
 }
 
 // What a supervisor holds before its first sub-agent: most sub-agents never start one of
-// their own (every leaf of a tree), and empty collections each were ~400 bytes of every running
-// sub-agent. Shared, so never written: the helpers below replace them with collections of the
-// node's own on its first addition.
+// their own (every leaf of a tree), and an empty map and set of its own were ~400 bytes of
+// every running sub-agent. Shared, so never written: the helpers below replace them with
+// collections of the node's own on its first addition.
 export const NO_CHILDREN: ReadonlyMap<string, Subagent> = new Map()
 export const NONE_OPEN: ReadonlySet<Subagent> = new Set()
 
