@@ -90,13 +90,14 @@ function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T
 }
 
-// A run that is stopped must not sit in a wait for sub-agents that may never end.
+// What `wait_agents` answers: the reports, or that its caller was paused (`waitAgents`: null).
 function reportsOrPaused(
   reports: Record<string, unknown> | null,
 ): Record<string, unknown> | { paused: true } {
   return reports ?? { paused: true }
 }
 
+// A run that is stopped must not sit in a wait for sub-agents that may never end.
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise
   if (signal.aborted) return Promise.reject(signal.reason)
