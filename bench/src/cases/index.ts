@@ -4,6 +4,7 @@ import { agentsListCase } from './agents-list/agents-list-case'
 import { browserWorkspacesCase } from './browser-workspaces/browser-workspaces-case'
 import { budgetTreeCase } from './budget-tree/budget-tree-case'
 import { busCase } from './bus/bus-case'
+import { busRailCase } from './bus-rail/bus-rail-case'
 import { chainCase } from './chain/chain-case'
 import { chainTelemetryCase } from './chain-telemetry/chain-telemetry-case'
 import { fanoutCase } from './fanout/fanout-case'
@@ -33,6 +34,7 @@ export const CASES: readonly BenchCase[] = [
   fanoutCase,
   malFanoutCase,
   busCase,
+  busRailCase,
   budgetTreeCase,
   registryCase,
   validatePlanCase,

@@ -1,6 +1,7 @@
 export * from './a2a'
 export * from './agent'
 export * from './budget'
+export * from './collections'
 export * from './errors'
 export * from './memory'
 export * from './models'

@@ -1,4 +1,5 @@
 import type { Envelope, Escalation } from '@baton/comm'
+import { OldestFirst } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
@@ -42,9 +43,10 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
   }
   // Ids of the envelopes this process stored last (oldest dropped first).
   const justStored = new Set<string>()
+  const oldestStored = new OldestFirst(justStored)
   const rememberStored = (id: string) => {
     justStored.add(id)
-    if (justStored.size > 1_000) justStored.delete(justStored.values().next().value!)
+    oldestStored.trimTo(1_000)
   }
   return {
     /**

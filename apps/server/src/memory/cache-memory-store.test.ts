@@ -41,6 +41,24 @@ describe('cacheMemoryStore', () => {
     expect(contents(await memory.read('kept', { limit: 10 }))).toEqual(['one', 'two', 'three'])
   })
 
+  it('keeps at most maxScopes copies, dropping the one read longest ago', async () => {
+    const { memory } = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db), {
+      maxScopes: 2,
+    })
+    const queriesOf = async (scope: string) => {
+      const before = database.counter.queries()
+      await memory.read(scope)
+      return database.counter.queries() - before
+    }
+    for (const scope of ['first', 'second', 'third']) await queriesOf(scope)
+    expect(await queriesOf('second')).toBe(0)
+    expect(await queriesOf('third')).toBe(0)
+    // 'first' was dropped: it is read again, and 'second' (now the oldest copy) makes room
+    expect(await queriesOf('first')).toBeGreaterThan(0)
+    expect(await queriesOf('third')).toBe(0)
+    expect(await queriesOf('second')).toBeGreaterThan(0)
+  })
+
   it('sees a write made behind its back once invalidated, and a clear at once', async () => {
     const cached = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
     const behind = createDatabaseMemoryStore(database.opened.db)

@@ -1,4 +1,4 @@
-import type { MemoryEntry, MemoryStore } from '@baton/core'
+import { type MemoryEntry, type MemoryStore, OldestFirst } from '@baton/core'
 import type { DatabaseMemoryStore, StoredMemoryEntry } from '../db/memory-repository'
 
 export type CachedMemoryStore = {
@@ -42,6 +42,7 @@ export function cacheMemoryStore(
   const maxScopes = options.maxScopes ?? 10_000
   const now = options.now ?? Date.now
   const kept = new Map<string, Kept>()
+  const oldestKept = new OldestFirst(kept)
   // Entries appended to a scope while a read of it is on its way (that read may be too early
   // to see them): added to what the read brings before it is kept.
   const reading = new Map<string, { reads: number; appended: StoredMemoryEntry[] }>()
@@ -89,7 +90,7 @@ export function cacheMemoryStore(
       addTo(copy, inFlight.appended)
       kept.delete(scope)
       kept.set(scope, copy)
-      if (kept.size > maxScopes) kept.delete(kept.keys().next().value!)
+      oldestKept.trimTo(maxScopes)
       return entriesOf(copy.entries.slice(-limit))
     },
     async append(scope, entries) {

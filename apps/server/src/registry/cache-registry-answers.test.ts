@@ -5,6 +5,7 @@ import { seedDemo } from '../seed/seed-demo'
 import { cacheRegistryAnswers } from './cache-registry-answers'
 
 const analyst = '0x1111111111111111111111111111111111111111'
+const coder = '0x2222222222222222222222222222222222222222'
 
 describe('cacheRegistryAnswers', () => {
   let app: FastifyInstance
@@ -34,5 +35,14 @@ describe('cacheRegistryAnswers', () => {
       code: 'UNREGISTERED_AGENT',
     })
     expect(answers.kept(`0x${'9'.repeat(40)}`)).toBeUndefined()
+  })
+
+  it('keeps at most maxAnswers answers, dropping the oldest first', async () => {
+    const answers = cacheRegistryAnswers(app.baton.registry, { maxAnswers: 1 })
+    const first = await answers.answer(analyst)
+    expect(answers.kept(analyst)).toBe(first)
+    await answers.answer(coder)
+    expect(answers.kept(analyst)).toBeUndefined()
+    expect(answers.kept(coder)).toBeDefined()
   })
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { parseWallet } from '@baton/core'
+import { OldestFirst, parseWallet } from '@baton/core'
 import type { BatonServices } from '../services'
 
 /** `GET /agent/:wallet`'s answer for one wallet: its JSON and that JSON's entity tag. */
@@ -33,6 +33,7 @@ export function cacheRegistryAnswers(
   const maxAnswers = options.maxAnswers ?? 10_000
   const now = options.now ?? Date.now
   const answers = new Map<string, RegistryAnswer & { expiresAt: number }>()
+  const oldest = new OldestFirst(answers)
   // Bumped by every invalidation, so an answer read before it is not kept after it.
   let generation = 0
   const kept = (wallet: string) => {
@@ -51,7 +52,7 @@ export function cacheRegistryAnswers(
       const answer = { body, etag, expiresAt: now() + ttlMs }
       if (started === generation && ttlMs > 0) {
         answers.set(wallet, answer)
-        if (answers.size > maxAnswers) answers.delete(answers.keys().next().value!)
+        oldest.trimTo(maxAnswers)
       }
       return answer
     },

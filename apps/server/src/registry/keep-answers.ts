@@ -1,3 +1,5 @@
+import { OldestFirst } from '@baton/core'
+
 /** Answers kept by key until cleared or expired (see `keepAnswers`). */
 export type KeptAnswers = {
   /** The kept answer of `key`, or `read()`'s, kept unless a `clear()` came while it ran. */
@@ -31,6 +33,7 @@ export function keepAnswers(options: {
 }): KeptAnswers {
   const now = options.now ?? Date.now
   const answers = new Map<string, { answer: Promise<unknown>; expiresAt: number }>()
+  const oldest = new OldestFirst(answers)
   // Bumped by every clear, so an answer read before it is not kept after it.
   let generation = 0
   const clear = () => {
@@ -44,7 +47,7 @@ export function keepAnswers(options: {
       const started = generation
       const answer = read()
       answers.set(key, { answer, expiresAt: now() + options.ttlMs })
-      if (answers.size > options.maxEntries) answers.delete(answers.keys().next().value!)
+      oldest.trimTo(options.maxEntries)
       const forget = () => {
         if (answers.get(key)?.answer === answer) answers.delete(key)
       }

@@ -1,3 +1,4 @@
+import { OldestFirst } from '@baton/core'
 import type { Plan } from '@baton/mal'
 
 // Plans of runs accepted here and not yet started: enough for a burst of runs queued at once;
@@ -14,10 +15,11 @@ const kept = 1000
  */
 export function createValidatedPlans() {
   const plans = new Map<string, Plan>()
+  const oldest = new OldestFirst(plans)
   return {
     keep(runId: string, plan: Plan): void {
       plans.set(runId, plan)
-      if (plans.size > kept) plans.delete(plans.keys().next().value as string)
+      oldest.trimTo(kept)
     },
     take(runId: string): Plan | undefined {
       const plan = plans.get(runId)

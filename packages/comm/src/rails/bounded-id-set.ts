@@ -1,10 +1,14 @@
+import { OldestFirst } from '@baton/core'
+
 /**
  * Remembers the most recent `capacity` ids, forgetting the oldest first: enough to drop the
- * duplicates an at-least-once rail produces, without growing for ever.
+ * duplicates an at-least-once rail produces, without growing for ever. Adding is O(1) however
+ * long the rail runs (see `OldestFirst`).
  */
 export class BoundedIdSet {
   readonly #capacity: number
   readonly #ids = new Set<string>()
+  readonly #oldest = new OldestFirst(this.#ids)
 
   constructor(capacity: number) {
     this.#capacity = capacity
@@ -16,12 +20,10 @@ export class BoundedIdSet {
 
   /** Adds `id`; false when it was already there. */
   add(id: string): boolean {
-    if (this.#ids.has(id)) return false
+    const known = this.#ids.size
     this.#ids.add(id)
-    if (this.#ids.size > this.#capacity) {
-      const oldest = this.#ids.values().next().value
-      if (oldest !== undefined) this.#ids.delete(oldest)
-    }
+    if (this.#ids.size === known) return false
+    this.#oldest.trimTo(this.#capacity)
     return true
   }
 

@@ -1,0 +1,1 @@
+export { type InsertionOrdered, OldestFirst } from './oldest-first'
