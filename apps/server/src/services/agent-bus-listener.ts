@@ -50,11 +50,13 @@ export function createAgentBusListener({
       if (message.type !== 'direct') return
       let text: string
       const granted = takeGrant(message.id)
+      // Made here, so ended here once the agent has answered (see the hosted run's own).
+      const budget = granted ? createBudget(granted) : undefined
       const streaming = replyListeners.size > 0
       try {
         const result = await run(
           {
-            ...(granted ? { budget: createBudget(granted) } : {}),
+            ...(budget ? { budget } : {}),
             agent: agentId,
             input: message.content,
             correlationId: message.correlationId,
@@ -86,6 +88,8 @@ export function createAgentBusListener({
           return
         text = `[error] ${BatonError.isInstance(error) ? error.shortMessage : (error as Error).message}`
         options.logger.warn({ err: error, agentId }, 'hosted agent failed a message')
+      } finally {
+        budget?.cancel('the agent has answered')
       }
       await options.bus.reply(message, text).catch((error: unknown) => {
         options.logger.warn({ err: error, agentId }, 'reply refused')

@@ -98,6 +98,9 @@ export function createHostedAgentRun({
         hop: input.hop ?? message?.hop ?? 0,
       }
     } finally {
+      // A budget made here ends with its run: its wall-limit timer would keep it, and all
+      // it holds, alive until the deadline (two minutes by default) after every message.
+      if (!input.budget) budget.cancel('the agent has answered')
       // A message's answer is booked with its conversation, so the conversation can show it.
       const conversation = message
         ? { correlationId: message.correlationId, messageId: message.id }

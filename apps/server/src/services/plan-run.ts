@@ -221,6 +221,9 @@ export async function executePlan(
     throw error
   } finally {
     stopRecording()
+    // The attempt is over: its budget's wall-limit timer would keep the budget, and all it
+    // holds, alive until the deadline (ten minutes by default) after every run.
+    budget.cancel('the run has ended')
   }
   await writer.flush().catch((error: unknown) => {
     noteFault(error)

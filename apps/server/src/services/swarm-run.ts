@@ -93,7 +93,11 @@ export async function executeSwarm(
       writer.write(() => runs.appendEvents(run.id, [stored], { executedBy: context.me }))
       return undefined
     })
-    .finally(stopRecording)
+    .finally(() => {
+      stopRecording()
+      // The attempt is over: see plan-run's.
+      budget.cancel('the run has ended')
+    })
   // The ledger rows were written as each member call was charged; the finish writes none.
   await writer.flush().catch((error: unknown) => {
     context.options.logger.error({ err: error, runId: run.id }, 'storing swarm events failed')
