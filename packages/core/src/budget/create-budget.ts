@@ -17,7 +17,9 @@ export type {
 export { followsSignal } from './follows-signal'
 
 /**
- * Creates a root budget. Limits left out are unlimited.
+ * Creates a root budget. Limits left out are unlimited. A wall limit (`seconds`, `maxWallMs`)
+ * is a timer that keeps the budget alive until its deadline: `cancel()` a budget whose work is
+ * over.
  *
  * @example
  * const budget = createBudget({ calls: 20, cost: 0.5, seconds: 60 })
