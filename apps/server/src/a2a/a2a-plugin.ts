@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { hasScope, type Principal } from '../auth/principal'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
+import { shutdownDrainMs } from '../services/create-services'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -80,6 +81,22 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
       ...(shared ? { cancelElsewhere: (taskId: string) => shared.requestCancel(taskId) } : {}),
     })
     shared?.onCancelRequest((taskId, bus) => void executor.cancelTask(taskId, bus))
+    // A stop waits for the tasks executing here, then for the saves that settle them, before
+    // the database closes (the services' close is an onClose hook: after every preClose). A
+    // task answered at once, or whose client went away, holds no request open meanwhile. The
+    // wait starts as the server begins to stop, beside the runs' drain, not after it.
+    let drained: Promise<void> | undefined
+    const drain = () => {
+      drained ??= executor.drain(services.stopWithinMs ?? shutdownDrainMs).then(async () => {
+        const until = Date.now() + 5_000
+        while (taskStore.unsettled > 0 && Date.now() < until) {
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
+      })
+      return drained
+    }
+    services.closing?.addEventListener('abort', () => void drain(), { once: true })
+    app.addHook('preClose', drain)
 
     app.get(
       '/.well-known/agent-card.json',

@@ -47,6 +47,13 @@ export type A2AServices = {
   db: Kysely<any>
   /** The process's group commit on `db` (its tasks' saves go through it); else one of the endpoints' own. */
   writer?: GroupCommit
+  /**
+   * How long a stop waits for the tasks executing here before it fails what is left (default
+   * the server's shutdown bound, 10 s).
+   */
+  stopWithinMs?: number
+  /** Aborted when the server begins to stop: the tasks executing here are drained from then. */
+  closing?: AbortSignal
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
   /**
@@ -98,6 +105,7 @@ export type ServerServicesForA2A = {
   // biome-ignore lint/suspicious/noExplicitAny: see A2AServices.db.
   db: Kysely<any>
   writer?: GroupCommit
+  closing?: AbortSignal
   repositories: {
     agents: {
       findById(id: string): Promise<Agent | undefined>
@@ -135,6 +143,7 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
       : {}),
     db: baton.db,
     ...(baton.writer ? { writer: baton.writer } : {}),
+    ...(baton.closing ? { closing: baton.closing } : {}),
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
     registrationOf: async (agent) =>
       (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,

@@ -37,6 +37,8 @@ export type A2ATaskStore = TaskStore & {
    * it answers "none" without asking the database (no one else can know the id yet).
    */
   expectNew(taskId: string, context: ServerCallContext): void
+  /** Tasks of this process not yet settled and stored (a stop waits for none to be left). */
+  readonly unsettled: number
 }
 
 /**
@@ -89,6 +91,10 @@ class ExecutingTaskCache implements A2ATaskStore {
     this.#inner = inner
     this.#writer = writer
     this.#alone = alone
+  }
+
+  get unsettled(): number {
+    return this.#running.size
   }
 
   expectNew(taskId: string, context: ServerCallContext): void {

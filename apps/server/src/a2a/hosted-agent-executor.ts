@@ -23,6 +23,15 @@ export type HostedAgentExecutorOptions = Pick<
   expectNewTask?: (taskId: string, context: ServerCallContext) => void
 }
 
+/** The executor, and what a stopping server asks of it. */
+export type HostedAgentExecutor = AgentExecutor & {
+  /**
+   * Waits, at most `timeoutMs`, for the tasks executing here to end; what is still executing
+   * then is stopped and failed ("the server stopped"), so no task is left working for ever.
+   */
+  drain(timeoutMs: number): Promise<void>
+}
+
 /** Where the endpoint leaves the hosted agent for the executor, in the call context's state. */
 export const HOSTED_AGENT_STATE_KEY = 'baton.hosted-agent'
 
@@ -37,11 +46,17 @@ export const HOSTED_AGENT_STATE_KEY = 'baton.hosted-agent'
  * const executor = createHostedAgentExecutor({ ...services, agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent })
  * new DefaultRequestHandler(card, taskStore, executor)
  */
-export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): AgentExecutor {
+export function createHostedAgentExecutor(
+  options: HostedAgentExecutorOptions,
+): HostedAgentExecutor {
   const running = new Map<string, RunningTask>()
   const controllers = new Map<string, AbortController>()
+  // Every execution, until it ends: a stop waits for them (a client that went away, or one
+  // answered at once, does not hold its request open while its task runs).
+  const executing = new Set<Promise<void>>()
+  let stopping = false
 
-  return {
+  const executor: AgentExecutor = {
     async execute(context: RequestContext, bus: ExecutionEventBus) {
       const { taskId, contextId } = context
       const agent = options.agentOf(context)
@@ -129,7 +144,7 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
           from,
           ...(streaming ? { onDelta } : {}),
         })
-        if (controller.signal.aborted) return
+        if (controller.signal.aborted && !stopping) return
         bus.publish(
           AgentEvent.artifactUpdate({
             taskId,
@@ -142,8 +157,10 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         )
         publishStatus(TaskState.TASK_STATE_COMPLETED)
       } catch (error) {
-        if (controller.signal.aborted) return
-        publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(context, errorText(error)))
+        // Cancelled: the cancel says so. Stopped with the server: failed, and said why.
+        if (controller.signal.aborted && !stopping) return
+        const why = stopping ? 'The server stopped before the agent answered.' : errorText(error)
+        publishStatus(TaskState.TASK_STATE_FAILED, agentMessage(context, why))
       } finally {
         controllers.delete(taskId)
         running.delete(taskId)
@@ -168,6 +185,27 @@ export function createHostedAgentExecutor(options: HostedAgentExecutorOptions): 
         }),
       )
       bus.finished()
+    },
+  }
+
+  return {
+    execute(context, bus) {
+      const work = executor.execute(context, bus)
+      executing.add(work)
+      const forget = () => executing.delete(work)
+      work.then(forget, forget)
+      return work
+    },
+    cancelTask: (taskId, bus) => executor.cancelTask(taskId, bus),
+    async drain(timeoutMs) {
+      const ended = Promise.allSettled([...executing]).then(() => true)
+      const late = new Promise<false>((resolve) => setTimeout(resolve, timeoutMs, false).unref())
+      if (await Promise.race([ended, late])) return
+      stopping = true
+      for (const controller of controllers.values()) {
+        controller.abort(new Error('the server is stopping'))
+      }
+      await Promise.allSettled([...executing])
     },
   }
 }
