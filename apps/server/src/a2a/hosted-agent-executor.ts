@@ -7,6 +7,7 @@ import {
   type ServerCallContext,
 } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
+import { drainWithin } from '../services/drain-within'
 import type { A2AServices } from './a2a-services'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
 import { NEW_CONTEXT_STATE_KEY, STREAMING_STATE_KEY } from './handle-json-rpc'
@@ -198,14 +199,12 @@ export function createHostedAgentExecutor(
     },
     cancelTask: (taskId, bus) => executor.cancelTask(taskId, bus),
     async drain(timeoutMs) {
-      const ended = Promise.allSettled([...executing]).then(() => true)
-      const late = new Promise<false>((resolve) => setTimeout(resolve, timeoutMs, false).unref())
-      if (await Promise.race([ended, late])) return
-      stopping = true
-      for (const controller of controllers.values()) {
-        controller.abort(new Error('the server is stopping'))
-      }
-      await Promise.allSettled([...executing])
+      await drainWithin(executing, timeoutMs, () => {
+        stopping = true
+        for (const controller of controllers.values()) {
+          controller.abort(new Error('the server is stopping'))
+        }
+      })
     },
   }
 }

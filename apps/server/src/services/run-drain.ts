@@ -1,4 +1,5 @@
 import { HttpError } from '../http/http-errors'
+import { drainWithin } from './drain-within'
 import { type RunContext, ShutdownStop } from './run-context'
 
 /** See `RunService.drain`. */
@@ -8,21 +9,9 @@ export async function drainRuns(context: RunContext, timeoutMs: number): Promise
   // Nothing new starts here from now on: without this, every job that waited would start
   // (and be stopped again) as one in flight made room, and the bound would not hold.
   await context.options.queue.pause()
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs)
-  })
-  const outcome = await Promise.race([settled(context), timeout])
-  clearTimeout(timer)
-  if (outcome === 'timeout') {
+  await drainWithin(context.executing, timeoutMs, () => {
     for (const active of context.active.values()) active.controller.abort(new ShutdownStop())
-    await settled(context)
-  }
-}
-
-/** Resolves once every job given to this process has settled (those given meanwhile too). */
-async function settled(context: RunContext): Promise<void> {
-  while (context.executing.size > 0) await Promise.allSettled([...context.executing])
+  })
 }
 
 /** Refuses a new request (503) once the service is draining. */
