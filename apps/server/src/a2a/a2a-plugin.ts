@@ -15,6 +15,7 @@ import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-b
 import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
 import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
+import { watchTasksOfGoneProcesses } from './tasks-left-in-progress'
 
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
 const BATON_USER: User = { isAuthenticated: true, userName: 'baton' }
@@ -71,7 +72,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     // One for the server: a cancel or a resubscribe must find the bus of a task started by
     // an earlier request — on any process of the deployment when there is a Redis.
     const shared = services.redisUrl
-      ? await connectTaskBuses(services.redisUrl, taskStore, app)
+      ? await connectTaskBuses(services.redisUrl, taskStore, app, services)
       : undefined
     const buses = shared ?? new DefaultExecutionEventBusManager()
     const executor = createHostedAgentExecutor({
@@ -220,7 +221,9 @@ async function connectTaskBuses(
   url: string,
   taskStore: ReturnType<typeof createA2ATaskStore>,
   app: FastifyInstance,
+  services: A2AServices,
 ): Promise<RedisTaskBuses> {
+  const leaseMs = services.taskLeaseMs ?? 15_000
   // ioredis is loaded only by a deployment that has a Redis.
   const { Redis } = await import('ioredis')
   const connect = async () => {
@@ -236,9 +239,20 @@ async function connectTaskBuses(
     subscriber,
     // The SDK always passes the caller's context (tasks are scoped by tenant and owner).
     loadTask: async (taskId, context) => (context ? taskStore.load(taskId, context) : undefined),
+    leaseMs,
     onError: (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'),
   })
+  // A process killed leaves its tasks in progress, marked by no one: some process fails them.
+  const gone = watchTasksOfGoneProcesses({
+    db: services.db,
+    leaseMs,
+    executedSomewhere: (taskIds) => buses.executedSomewhere(taskIds),
+    onFailed: (taskIds) =>
+      app.log.warn({ tasks: taskIds }, 'A2A tasks of a process that is gone failed'),
+    onError: (error) => app.log.warn({ err: error }, 'A2A tasks of gone processes: look failed'),
+  })
   app.addHook('onClose', async () => {
+    await gone.stop()
     await buses.close()
     publisher.disconnect()
     subscriber.disconnect()

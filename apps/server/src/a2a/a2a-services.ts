@@ -54,6 +54,11 @@ export type A2AServices = {
   stopWithinMs?: number
   /** Aborted when the server begins to stop: the tasks executing here are drained from then. */
   closing?: AbortSignal
+  /**
+   * With Redis: how long a process's mark on a task it executes outlives it (BATON_LEASE_MS,
+   * default 15 s here). A task whose process has been gone that long, twice over, is failed.
+   */
+  taskLeaseMs?: number
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
   /**
@@ -99,6 +104,7 @@ export type ServerServicesForA2A = {
     redisUrl?: string | undefined
     publicUrl?: string | undefined
     a2aRootAgent?: string | undefined
+    leaseMs?: number
     host?: string
     port?: number
   }
@@ -144,6 +150,7 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
     db: baton.db,
     ...(baton.writer ? { writer: baton.writer } : {}),
     ...(baton.closing ? { closing: baton.closing } : {}),
+    ...(baton.settings.leaseMs !== undefined ? { taskLeaseMs: baton.settings.leaseMs } : {}),
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
     registrationOf: async (agent) =>
       (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,

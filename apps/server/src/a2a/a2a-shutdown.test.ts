@@ -4,6 +4,7 @@ import path from 'node:path'
 import Fastify from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { buildApp } from '../app'
 import { openDatabase } from '../db/open-database'
 import { seedDemo } from '../seed/seed-demo'
@@ -106,4 +107,55 @@ describe('stopping the server while an A2A task outlasts the stop bound', () => 
       await services.close()
     }
   })
+})
+
+describe('a server killed while an A2A task executes, started again', () => {
+  let server: ServerProcess | undefined
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('fails the task its last run left in progress, saying why, and leaves the tasks that ended as they were', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-a2a-killed-'))
+    folders.push(dataDir)
+    server = await startServerProcess({ PORT: '0', BATON_DATA_DIR: dataDir })
+    const rpc = async (body: string) => {
+      const response = await fetch(`${server!.url}/a2a/analyst`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body,
+      })
+      return (await response.json()) as {
+        result: { task: { id: string; status: { state: string } } } & {
+          id: string
+          status: { state: string; message?: { parts: { text?: string }[] } }
+        }
+      }
+    }
+    const getTask = (id: string) =>
+      rpc(JSON.stringify({ jsonrpc: '2.0', id: 'get', method: 'GetTask', params: { id } }))
+
+    const done = await rpc(sendMessage('done', 'answered before the kill'))
+    expect(done.result.task.status.state).toBe('TASK_STATE_COMPLETED')
+    const cut = await rpc(
+      sendMessage('cut', '[[sleep:60000]] never answered', { returnImmediately: true }),
+    )
+    const cutId = cut.result.task.id
+    // Acknowledged, so stored: in progress, and the process that executes it is killed.
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(
+      (await getTask(cutId)).result.status.state,
+    )
+    await server.stop({ signal: 'SIGKILL' })
+
+    server = await startServerProcess({ PORT: '0', BATON_DATA_DIR: dataDir })
+    const after = (await getTask(cutId)).result
+    expect(after.status.state).toBe('TASK_STATE_FAILED')
+    expect(after.status.message?.parts[0]?.text).toBe(
+      'The server executing this task stopped before the agent answered.',
+    )
+    expect((await getTask(done.result.task.id)).result.status.state).toBe('TASK_STATE_COMPLETED')
+    // The agent answers the next message as before.
+    const next = await rpc(sendMessage('next', 'after the restart'))
+    expect(next.result.task.status.state).toBe('TASK_STATE_COMPLETED')
+  }, 120_000)
 })

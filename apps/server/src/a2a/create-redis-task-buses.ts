@@ -35,6 +35,8 @@ export type RedisTaskBuses = ExecutionEventBusManager & {
   onCancelRequest(handler: (taskId: string, bus: ExecutionEventBus) => void): void
   /** Asks the process executing `taskId`, wherever it is, to cancel it. */
   requestCancel(taskId: string): void
+  /** The ids, of those given, that a live process (this one or another) marks as executing. */
+  executedSomewhere(taskIds: readonly string[]): Promise<Set<string>>
   close(): Promise<void>
 }
 
@@ -42,6 +44,12 @@ type Wire =
   | { kind: 'event'; event: AgentExecutionEvent }
   | { kind: 'finished' }
   | { kind: 'cancel' }
+
+/**
+ * How many leases a follower waits, once a task's executor is gone, for the task's stored end
+ * (a look of every process fails such a task within three).
+ */
+const GIVE_UP_AFTER_LEASES = 4
 
 const terminal = new Set<TaskState>([
   TaskState.TASK_STATE_COMPLETED,
@@ -59,8 +67,9 @@ const terminal = new Set<TaskState>([
  * ownership mark alive (`leaseMs`). Another process asked about the task gets a following bus:
  * it subscribes, then re-reads the stored task (so nothing published before the subscription
  * is missed), delivers live events, and ends when the executor says `finished` — or, when the
- * mark lapses without it (the executor died), with the stored task. A cancel on a following
- * bus reaches the executor, whose own `cancelTask` stops the agent.
+ * mark lapses without it (the executor died), with the stored task once it has ended (some
+ * process fails it: `watchTasksOfGoneProcesses`), or after a few leases without that. A cancel
+ * on a following bus reaches the executor, whose own `cancelTask` stops the agent.
  *
  * @example
  * const buses = createRedisTaskBuses({ publisher, subscriber, loadTask: (id, context) => store.load(id, context) })
@@ -163,6 +172,8 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     #watch: NodeJS.Timeout | undefined
     #unlisten: (() => void) | undefined
     #done = false
+    // When this follower first found no live executor (undefined while there is one).
+    #goneSince: number | undefined
     constructor(taskId: string, context: ServerCallContext | undefined) {
       super()
       this.#taskId = taskId
@@ -181,9 +192,10 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
         const task = await options.loadTask(this.#taskId, this.#context)
         if (this.#done) return
         if (task) super.publish(AgentEvent.task(task))
-        if (!task || isTerminal(task) || !(await this.#alive())) return this.#end()
+        if (!task || isTerminal(task)) return this.#end()
         this.#watch = setInterval(() => void this.#check(), Math.max(100, Math.floor(leaseMs / 3)))
         this.#watch.unref()
+        await this.#check()
       } catch (error) {
         onError(error)
         this.#end()
@@ -192,11 +204,19 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     async #alive(): Promise<boolean> {
       return (await options.publisher.exists(ownerKey(this.#taskId))) === 1
     }
-    // The executor is gone without saying `finished` (killed): end with what was stored.
+    // No live executor (killed, or done without a word that reached here): the task's end is
+    // what is stored once a process fails it (see `watchTasksOfGoneProcesses`). Followed until
+    // then, or for a few leases at most, and ended with what was stored.
     async #check(): Promise<void> {
-      if (this.#done || (await this.#alive().catch(() => true))) return
+      if (this.#done || (await this.#alive().catch(() => true))) {
+        this.#goneSince = undefined
+        return
+      }
+      this.#goneSince ??= Date.now()
       const task = await options.loadTask(this.#taskId, this.#context).catch(() => undefined)
       if (this.#done) return
+      const givenUp = Date.now() - this.#goneSince >= GIVE_UP_AFTER_LEASES * leaseMs
+      if (task && !isTerminal(task) && !givenUp) return
       if (task) super.publish(AgentEvent.task(task))
       this.#end()
     }
@@ -239,6 +259,11 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     requestCancel(taskId) {
       if (executing.has(taskId)) return
       send(taskId, { kind: 'cancel' })
+    },
+    async executedSomewhere(taskIds) {
+      if (taskIds.length === 0) return new Set()
+      const marks = await options.publisher.mget(...taskIds.map(ownerKey))
+      return new Set(taskIds.filter((_taskId, index) => marks[index] !== null))
     },
     async close() {
       for (const bus of executing.values()) bus.release()

@@ -1,8 +1,11 @@
+import { GetTaskRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
+import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
 import type { Repositories } from '../db/repositories'
 import type { ClusterProcess } from './__fixtures__/cluster'
@@ -46,8 +49,11 @@ beforeAll(async () => {
   if (!canRun) return
   await cluster.start({
     postgresUrl,
-    names: ['a', 'b', 'c', 'd'],
-    // A short lease, so a killed process's runs are taken over within seconds.
+    // e serves HTTP only (it takes no run): the A2A tasks it executes are killed with it.
+    names: ['a', 'b', 'c', 'd', 'e'],
+    environmentOf: { e: { BATON_ROLE: 'api' } },
+    // A short lease, so a killed process's runs are taken over within seconds (and its A2A
+    // tasks failed).
     environment: {
       BATON_LEASE_MS: '3000',
       BATON_WORKER_CONCURRENCY: '4',
@@ -177,6 +183,43 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     }
     await checks.assertLedgerMatches(ids)
   }, 300_000)
+
+  it('fails the A2A task of a process killed with SIGKILL once its lease lapses: a follower on another process hears the end, GetTask anywhere shows why', async () => {
+    const victim = byName('e')
+    // The two processes still alive after the swarm test's kill.
+    const [other, third] = started.filter(
+      (server) => server !== victim && server.child.exitCode === null && !server.child.signalCode,
+    ) as [ClusterProcess, ClusterProcess]
+    const clientOf = (server: ClusterProcess) =>
+      new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(
+        `${server.url}/a2a/analyst/.well-known/agent-card.json`,
+        '',
+      )
+    const task = await startTask(await clientOf(victim), '[[sleep:120000]] a review cut short')
+    const following = followTask(await clientOf(other), task.id)
+    await waitFor(
+      async () => (following.states.includes(TaskState.TASK_STATE_WORKING) ? true : undefined),
+      { timeoutMs: 30_000, what: 'the follower to see the task working' },
+    )
+    await victim.stop({ signal: 'SIGKILL' })
+    const killedAt = Date.now()
+    await following.done
+    const endedAfterMs = Date.now() - killedAt
+    console.log(`[scale-faults] A2A task of a killed process ended after ${endedAfterMs} ms`)
+    expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_FAILED)
+    // Its mark lapses within a lease (3 s), and it is failed at the second look after.
+    expect(endedAfterMs).toBeLessThan(4 * 3_000 + 5_000)
+    for (const server of [other, third]) {
+      const stored = (await (
+        await clientOf(server)
+      ).getTask(GetTaskRequest.fromJSON({ id: task.id }))) as Task
+      expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+      const why = stored.status?.message?.parts[0]?.content
+      expect(why?.$case === 'text' ? why.value : undefined).toBe(
+        'The server executing this task stopped before the agent answered.',
+      )
+    }
+  }, 120_000)
 
   it('finishes every run once when Redis is down 20 s with a 3 s lease: none lost, none taken over twice', async () => {
     const survivors = started.filter(

@@ -2,6 +2,7 @@ import { createMessageBus } from '@baton/comm'
 import { createModelRegistry } from '@baton/core'
 import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
+import { failTasksOfLastRun } from '../a2a/tasks-left-in-progress'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import { writableFolderProblem } from '../db/data-folder'
 import { createGroupCommit } from '../db/group-commit'
@@ -231,6 +232,11 @@ export async function createServices(
     logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
   if (recovered?.queued.length)
     logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
+  // Alone, A2A tasks left in progress were this process's too, and no one will end them now
+  // (among many, each process fails those of a process whose lease lapsed: see the A2A plugin).
+  const failedTasks = scale ? [] : await failTasksOfLastRun(db)
+  if (failedTasks.length > 0)
+    logger.warn({ tasks: failedTasks }, 'A2A tasks cut off by the last stop, failed')
 
   const closing = new AbortController()
   let closed = false

@@ -15,6 +15,7 @@ import * as swarmOwners from './0015-swarm-owners'
 import * as runFiles from './0016-run-files'
 import * as ledgerConversation from './0017-ledger-conversation'
 import * as memoryEntriesNewest from './0018-memory-entries-newest'
+import * as a2aTasksInProgress from './0019-a2a-tasks-in-progress'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0016-run-files': runFiles,
   '0017-ledger-conversation': ledgerConversation,
   '0018-memory-entries-newest': memoryEntriesNewest,
+  '0019-a2a-tasks-in-progress': a2aTasksInProgress,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
