@@ -88,12 +88,10 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     // wait starts as the server begins to stop, beside the runs' drain, not after it.
     let drained: Promise<void> | undefined
     const drain = () => {
-      drained ??= executor.drain(services.stopWithinMs ?? shutdownDrainMs).then(async () => {
-        const until = Date.now() + 5_000
-        while (taskStore.unsettled > 0 && Date.now() < until) {
-          await new Promise((resolve) => setTimeout(resolve, 10))
-        }
-      })
+      drained ??= executor
+        .drain(services.stopWithinMs ?? shutdownDrainMs)
+        .then(() => taskStore.settled(5_000))
+        .then(() => {})
       return drained
     }
     services.closing?.addEventListener('abort', () => void drain(), { once: true })

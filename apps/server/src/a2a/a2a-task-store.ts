@@ -37,8 +37,11 @@ export type A2ATaskStore = TaskStore & {
    * it answers "none" without asking the database (no one else can know the id yet).
    */
   expectNew(taskId: string, context: ServerCallContext): void
-  /** Tasks of this process not yet settled and stored (a stop waits for none to be left). */
-  readonly unsettled: number
+  /**
+   * Resolves once every task of this process is settled and stored (a stop waits for that
+   * before the database closes), or after `timeoutMs`: `true` when none is left.
+   */
+  settled(timeoutMs: number): Promise<boolean>
 }
 
 /**
@@ -93,8 +96,26 @@ class ExecutingTaskCache implements A2ATaskStore {
     this.#alone = alone
   }
 
-  get unsettled(): number {
-    return this.#running.size
+  // Told when the last task kept here is settled and stored.
+  readonly #whenEmpty = new Set<() => void>()
+
+  settled(timeoutMs: number): Promise<boolean> {
+    if (this.#running.size === 0) return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const done = (empty: boolean) => {
+        clearTimeout(timer)
+        this.#whenEmpty.delete(emptied)
+        resolve(empty)
+      }
+      const emptied = () => done(true)
+      const timer = setTimeout(() => done(false), timeoutMs)
+      this.#whenEmpty.add(emptied)
+    })
+  }
+
+  #forget(key: string): void {
+    this.#running.delete(key)
+    if (this.#running.size === 0) for (const emptied of [...this.#whenEmpty]) emptied()
   }
 
   expectNew(taskId: string, context: ServerCallContext): void {
@@ -116,7 +137,7 @@ class ExecutingTaskCache implements A2ATaskStore {
         await this.#writer.write(a2aTaskSaves, { scope: scopeOf(context), task, taken: false })
       }
       // Settled: no longer ours alone to answer for (another process may take the next turn).
-      if (this.#running.get(key) === entry) this.#running.delete(key)
+      if (this.#running.get(key) === entry) this.#forget(key)
       return
     }
     if (!entry?.task) {
@@ -132,7 +153,7 @@ class ExecutingTaskCache implements A2ATaskStore {
       try {
         await this.#store(fresh)
       } catch (error) {
-        this.#running.delete(key)
+        this.#forget(key)
         throw error
       }
       return
