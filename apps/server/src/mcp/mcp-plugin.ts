@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Principal } from '../auth/principal'
 import { HttpError } from '../http/http-errors'
 
 // The MCP SDK (~7 MB of heap and code) is loaded by the first MCP request, not at start: a
@@ -23,8 +24,25 @@ const loadMcp = () => {
   return mcpModules
 }
 
-/** Sessions one process keeps open at once; the oldest is closed past it. */
+/**
+ * Sessions one process keeps open at once. Past it, a new session closes the one used least
+ * recently that has no request in flight; when every one has, it is refused (503).
+ */
 const MAX_SESSIONS = 256
+/**
+ * Sessions one API key keeps open at once: past it, its own least recently used session is
+ * closed. So no key can push another's sessions out by opening many of its own. (The admin
+ * token is the operator's, and an anonymous caller exists only on an open server, where
+ * callers cannot be told apart: those have the server's whole bound.)
+ */
+const MAX_SESSIONS_PER_KEY = 32
+
+type Session = {
+  transport: StreamableHTTPServerTransport
+  principal: string
+  /** Requests of the session being answered (a long call, an open event stream). */
+  inFlight: number
+}
 
 /**
  * `/mcp`: Baton as an MCP server over Streamable HTTP (the SDK's transport, one session per
@@ -34,33 +52,65 @@ const MAX_SESSIONS = 256
  * await app.register(mcpPlugin)
  */
 export async function mcpPlugin(app: FastifyInstance): Promise<void> {
-  const sessions = new Map<
-    string,
-    { transport: StreamableHTTPServerTransport; principal: string }
-  >()
+  // Least recently used first: a request moves its session to the end.
+  const sessions = new Map<string, Session>()
 
   const sessionOf = (request: FastifyRequest) => {
     const id = request.headers['mcp-session-id']
     const session = typeof id === 'string' ? sessions.get(id) : undefined
+    if (!session) return undefined
     // A session is its initializer's: another credential cannot ride on its id.
-    if (session && session.principal !== request.principal.id) {
+    if (session.principal !== request.principal.id) {
       throw new HttpError(403, 'FORBIDDEN', 'This MCP session belongs to another principal.')
     }
-    return session?.transport
+    sessions.delete(id as string)
+    sessions.set(id as string, session)
+    return session
+  }
+
+  /** Makes room for a session of `principal`, or refuses it when every session is busy. */
+  const makeRoom = (principal: Principal) => {
+    if (principal.kind === 'key') {
+      const own = [...sessions.values()].filter((session) => session.principal === principal.id)
+      for (const session of own.slice(0, Math.max(0, own.length - MAX_SESSIONS_PER_KEY + 1))) {
+        close(session)
+      }
+    }
+    if (sessions.size < MAX_SESSIONS) return
+    for (const session of sessions.values()) {
+      if (session.inFlight === 0) return close(session)
+    }
+    throw new HttpError(
+      503,
+      'MCP_SESSIONS_FULL',
+      `This server has ${MAX_SESSIONS} MCP sessions open, each answering a request: close one, or try again later.`,
+    )
+  }
+  const close = (session: Session) => {
+    // Gone from the map at once: room is made now, not when the transport's close settles.
+    if (session.transport.sessionId) sessions.delete(session.transport.sessionId)
+    void session.transport.close()
   }
 
   const hand = async (
     request: FastifyRequest,
     reply: FastifyReply,
     transport: StreamableHTTPServerTransport,
+    session: Session | undefined,
   ) => {
     reply.hijack()
+    if (session) {
+      session.inFlight += 1
+      reply.raw.once('close', () => {
+        session.inFlight -= 1
+      })
+    }
     await transport.handleRequest(request.raw, reply.raw, request.body)
   }
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const existing = sessionOf(request)
-    if (existing) return hand(request, reply, existing)
+    if (existing) return hand(request, reply, existing.transport, existing)
     const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createBatonMcpServer }] =
       await loadMcp()
     if (request.headers['mcp-session-id'] !== undefined || !isInitializeRequest(request.body)) {
@@ -70,17 +120,15 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
         'No MCP session with this id: start one with an initialize request.',
       )
     }
+    const principal = request.principal.id
+    makeRoom(request.principal)
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Each call answers as an event stream, so the progress of a long delegate or run_plan
       // reaches the client while it runs; a JSON answer would drop it (the progress test fails).
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, principal: request.principal.id })
-        if (sessions.size > MAX_SESSIONS) {
-          const [oldest] = sessions.keys()
-          if (oldest) void sessions.get(oldest)?.transport.close()
-        }
+        sessions.set(id, { transport, principal, inFlight: 0 })
       },
     })
     transport.onclose = () => {
@@ -90,13 +138,13 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
       principal: request.principal,
       readsArePublic: request.readsArePublic,
     }).connect(transport)
-    return hand(request, reply, transport)
+    return hand(request, reply, transport, undefined)
   })
 
   const existingOnly = async (request: FastifyRequest, reply: FastifyReply) => {
-    const transport = sessionOf(request)
-    if (!transport) throw new HttpError(404, 'MCP_SESSION_UNKNOWN', 'No MCP session with this id.')
-    return hand(request, reply, transport)
+    const session = sessionOf(request)
+    if (!session) throw new HttpError(404, 'MCP_SESSION_UNKNOWN', 'No MCP session with this id.')
+    return hand(request, reply, session.transport, session)
   }
   app.get('/mcp', { schema: { hide: true } }, existingOnly)
   app.delete('/mcp', { schema: { hide: true } }, existingOnly)
