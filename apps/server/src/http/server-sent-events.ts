@@ -3,15 +3,31 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 export type SseMessage = { id?: string | number; event?: string; data: unknown }
 
 /**
+ * What a stream may hold for a reader that does not read (a stalled client, or one that
+ * opens the stream and never reads): past it the stream is cut (the connection destroyed,
+ * what it held dropped), and the client reconnects (with `Last-Event-ID` where the route
+ * resumes). Without it one such reader kept every live event sent after it stalled.
+ */
+export const MAX_BUFFERED_EVENT_BYTES = 4 * 1024 * 1024
+
+/**
  * Opens a server-sent events response on `reply` (hijacked from fastify) and returns a
  * writer. The stream ends when `end()` is called, the client leaves, or `signal` aborts;
- * a comment line every 15 s keeps proxies from closing an idle stream.
+ * a comment line every 15 s keeps proxies from closing an idle stream. A reader that falls
+ * `maxBufferedBytes` behind is cut. A writer that can wait (events read from the database)
+ * waits for `drained()` whenever `send` returns false, so it never falls that far behind.
  *
  * @example
  * const sse = openEventStream(request, reply, app.baton.closing)
- * sse.send({ id: 1, event: 'step-start', data: event })
+ * if (!sse.send({ id: 1, event: 'step-start', data: event })) await sse.drained()
  */
-export function openEventStream(request: FastifyRequest, reply: FastifyReply, signal: AbortSignal) {
+export function openEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signal: AbortSignal,
+  options: { maxBufferedBytes?: number } = {},
+) {
+  const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_EVENT_BYTES
   reply.hijack()
   const response = reply.raw
   const headers: Record<string, string> = {}
@@ -51,9 +67,32 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, si
     get open() {
       return open
     },
-    send(message: SseMessage): void {
-      if (!open) return
-      response.write(formatEvent(message))
+    /** Sends an event; false when the stream is ended, or when its reader is behind (see `drained`). */
+    send(message: SseMessage): boolean {
+      if (!open) return false
+      const flowing = response.write(formatEvent(message))
+      if (response.writableLength <= maxBufferedBytes) return flowing
+      request.log.warn(
+        { url: request.url, bufferedBytes: response.writableLength },
+        'event stream cut: its reader fell too far behind',
+      )
+      end()
+      // Ending flushes first, and this reader does not read: what it holds goes now.
+      response.destroy()
+      return false
+    },
+    /** Resolves once the reader has taken what was sent (or the stream has ended). */
+    drained(): Promise<void> {
+      if (!open || !response.writableNeedDrain) return Promise.resolve()
+      return new Promise((resolve) => {
+        const done = () => {
+          response.off('drain', done)
+          response.off('close', done)
+          resolve()
+        }
+        response.on('drain', done)
+        response.on('close', done)
+      })
     },
     onClose(listener: () => void): void {
       closeListeners.push(listener)

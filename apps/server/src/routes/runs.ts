@@ -181,9 +181,16 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
             again = false
             const events = await runs.events(run.id, last)
             for (const stored of events) {
-              sse.send({ id: stored.sequence, event: stored.type, data: stored.event })
+              const flowing = sse.send({
+                id: stored.sequence,
+                event: stored.type,
+                data: stored.event,
+              })
               last = stored.sequence
               deltas.sendUpTo(last)
+              // Stored events wait for a reader that is behind (they can be read again later):
+              // only the live text can put it past the stream's bound.
+              if (!flowing) await sse.drained()
             }
             if (events.length > 0) continue
             const current = await runs.find(run.id)
