@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
+import { KnownCredentials } from './auth/known-credentials'
 import { installErrorHandler } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: settings.bodyLimit,
+    ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
     // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
     // the connection they came on, which fastify then closes ("Connection: close").
     return503OnClosing: false,
@@ -159,11 +161,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: settings.publicUrl,
     listening: { address: settings.host, port: settings.port },
   })
+  // Each API key (and the admin token) its own allowance once it has authenticated here; any
+  // other request, its client's address (see KnownCredentials).
+  const credentials = new KnownCredentials()
   await app.register(fastifyRateLimit, {
+    // Not the routes' own hooks (they run after the app's, so after authentication: a request
+    // with a made-up credential would be refused 401 before it was ever counted): the app's
+    // hook below, first of all, for every request but the probes.
+    global: false,
     max: settings.rateLimit.max,
     timeWindow: settings.rateLimit.windowMs,
-    // The probes opt out on their routes (`config.rateLimit: false`): an allow-list function
-    // would be awaited on every other request.
+    keyGenerator: (request) => credentials.principalOf(request.headers.authorization) ?? request.ip,
+    // The probes opt out on their routes (`config.rateLimit: false`, read by the hook below):
+    // an allow-list function would be awaited on every other request.
     errorResponseBuilder: (_request, context) =>
       new HttpError(
         429,
@@ -174,10 +184,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       ),
   })
+  const limit = app.rateLimit()
+  app.addHook('onRequest', async function rateLimited(request, reply) {
+    if (request.routeOptions.config.rateLimit === false) return
+    await limit.call(this, request, reply)
+  })
   authenticate(app, {
     token: settings.apiToken,
     publicReads: settings.publicReads,
     apiKeys: services.repositories.apiKeys,
+    credentials,
   })
 
   await app.register(fastifySwagger, {

@@ -142,11 +142,15 @@ describe('/mcp sessions among many parties', () => {
       expect(await listOn(erin, busy)).toEqual({ status: 200, code: undefined })
     } finally {
       stream.abort()
+      // Held until here: a response nobody holds may be collected, and its stream closed.
+      expect(listening.ok).toBe(true)
     }
   }, 60_000)
 
   it('refuses a new session with 503 when every session open answers a request, and takes one again once a stream ends', async () => {
     const streams: AbortController[] = []
+    // Held until the end: a response nobody holds may be collected, and its stream closed.
+    const open: Response[] = []
     const listen = async (key: string, sessionId: string) => {
       const stream = new AbortController()
       streams.push(stream)
@@ -156,6 +160,7 @@ describe('/mcp sessions among many parties', () => {
         signal: stream.signal,
       })
       expect(response.status).toBe(200)
+      open.push(response)
     }
     let current = ''
     try {
@@ -194,6 +199,7 @@ describe('/mcp sessions among many parties', () => {
       await vi.waitFor(async () => expect(await initialize(key)).toMatch(/.+/), { timeout: 5_000 })
     } finally {
       for (const stream of streams) stream.abort()
+      expect(open.length).toBeGreaterThan(0)
     }
   }, 60_000)
 })

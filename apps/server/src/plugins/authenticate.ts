@@ -1,5 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
+import type { KnownCredentials } from '../auth/known-credentials'
 import {
   adminPrincipal,
   anonymousPrincipal,
@@ -44,6 +45,8 @@ export type AuthenticateOptions = {
   /** `BATON_PUBLIC_READS`; unset: reads are public only while no token or key exists. */
   publicReads: boolean | undefined
   apiKeys: ApiKeysRepository
+  /** Told of each credential that authenticates (for the rate limit, see `KnownCredentials`). */
+  credentials?: KnownCredentials
 }
 
 /**
@@ -118,16 +121,19 @@ export function authenticate(app: FastifyInstance, options: AuthenticateOptions)
     if (found instanceof Promise) {
       found.then((principal) => {
         request.principal = principal
+        options.credentials?.remember(header, principal.id)
         done(refusalOf(request, config))
       }, done)
       return
     }
     request.principal = found
+    options.credentials?.remember(header, found.id)
     done(refusalOf(request, config))
   }
   // The key cache is per process: a key made here counts at once.
   app.decorate('noteApiKeysChanged', () => {
     keysKnown = undefined
+    options.credentials?.forget()
   })
 }
 

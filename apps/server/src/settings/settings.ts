@@ -35,6 +35,27 @@ export const SettingsSchema = z.object({
   /** Comma-separated origins allowed by CORS (none by default). */
   BATON_CORS_ORIGINS: z.string().default(''),
   /**
+   * The proxies in front of the server whose `X-Forwarded-For` names the client (fastify's
+   * `trustProxy`): `true` (any), a number of hops, or comma-separated addresses and CIDR
+   * ranges. Unset: none, and the client is the connection's peer (a forwarded address is
+   * ignored, so no client can name itself another to get a fresh rate-limit allowance).
+   */
+  BATON_TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .transform(
+      (value): boolean | string | ((address: string, hop: number) => boolean) | undefined => {
+        if (value === undefined || value === 'false') return undefined
+        if (value === 'true') return true
+        if (!/^\d+$/.test(value)) return value
+        // The nearest `hops` addresses of the chain are proxies (fastify's numeric trustProxy).
+        const hops = Number(value)
+        return (_address, hop) => hop < hops
+      },
+    ),
+  /**
    * The URL clients reach this server at (`https://baton.example.com`): agent cards advertise
    * it and browsers' requests from it are same-origin. Unset, the listening address.
    */
@@ -148,6 +169,8 @@ export type Settings = {
   bodyLimit: number
   rateLimit: { max: number; windowMs: number }
   corsOrigins: string[]
+  /** BATON_TRUST_PROXY (fastify's `trustProxy`); undefined: no proxy is trusted. */
+  trustProxy?: boolean | string | ((address: string, hop: number) => boolean) | undefined
   /** BATON_PUBLIC_URL, without a trailing slash; undefined for the listening address. */
   publicUrl: string | undefined
   /** BATON_A2A_ROOT_AGENT; undefined for the first orchestrator. */
@@ -229,6 +252,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     corsOrigins: values.BATON_CORS_ORIGINS.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    trustProxy: values.BATON_TRUST_PROXY,
     publicUrl: values.BATON_PUBLIC_URL?.replace(/\/+$/, ''),
     a2aRootAgent: values.BATON_A2A_ROOT_AGENT,
     playgroundDir: values.BATON_PLAYGROUND_DIR,
