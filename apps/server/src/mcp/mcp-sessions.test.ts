@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { makeApiKey } from '../__fixtures__/api-keys'
 import { listenTestApp } from '../__fixtures__/listen-test-app'
 
 // Many parties on one server's `/mcp`: a key that opens sessions without end must not close
@@ -12,16 +13,7 @@ let app: FastifyInstance
 let url: URL
 const clients: Client[] = []
 
-async function makeKey(name: string): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/keys',
-    headers: { authorization: `Bearer ${adminToken}` },
-    payload: { name, scopes: ['read', 'run'] },
-  })
-  expect(response.statusCode).toBe(201)
-  return response.json().key
-}
+const makeKey = (name: string) => makeApiKey(app, adminToken, name)
 
 async function connect(key: string) {
   const client = new Client({ name: 'sessions-test', version: '1.0.0' })
@@ -42,9 +34,9 @@ const mcpHeaders = (key: string, sessionId?: string): Record<string, string> => 
     : {}),
 })
 
-/** One `initialize`, by hand: the id of the session it opened. */
-async function initialize(key: string): Promise<string> {
-  const response = await fetch(url, {
+/** One `initialize` by hand, as `name`: the answer (a 200 names the session it opened). */
+const postInitialize = (key: string, name = 'flood') =>
+  fetch(url, {
     method: 'POST',
     headers: mcpHeaders(key),
     body: JSON.stringify({
@@ -54,10 +46,14 @@ async function initialize(key: string): Promise<string> {
       params: {
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: {},
-        clientInfo: { name: 'flood', version: '1.0.0' },
+        clientInfo: { name, version: '1.0.0' },
       },
     }),
   })
+
+/** One `initialize`, by hand: the id of the session it opened. */
+async function initialize(key: string): Promise<string> {
+  const response = await postInitialize(key)
   expect(response.status).toBe(200)
   await response.text()
   return response.headers.get('mcp-session-id')!
@@ -168,20 +164,7 @@ describe('/mcp sessions among many parties', () => {
       // Each new session is made busy at once: the idle ones of the tests before go first.
       for (let index = 0; index < 400 && !refused; index += 1) {
         if (index % 32 === 0) current = await makeKey(`busy-${index}`)
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: mcpHeaders(current),
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: LATEST_PROTOCOL_VERSION,
-              capabilities: {},
-              clientInfo: { name: 'busy', version: '1.0.0' },
-            },
-          }),
-        })
+        const response = await postInitialize(current, 'busy')
         if (response.status === 503) {
           refused = response
           break

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { makeApiKey } from '../__fixtures__/api-keys'
 import { listenTestApp } from '../__fixtures__/listen-test-app'
 import { readSettings, type Settings } from '../settings'
 
@@ -32,16 +33,7 @@ async function statuses(count: number, request: (index: number) => Promise<Respo
 describe('the rate limit among many parties', () => {
   it('gives each API key its own allowance: one key past its own is refused, another from the same address is not', async () => {
     const { app, base } = await serve({ apiToken: adminToken })
-    const makeKey = async (name: string) => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/v1/keys',
-        headers: { authorization: `Bearer ${adminToken}` },
-        payload: { name, scopes: ['read', 'run'] },
-      })
-      expect(response.statusCode).toBe(201)
-      return response.json().key as string
-    }
+    const makeKey = (name: string) => makeApiKey(app, adminToken, name)
     const [alice, bob] = [await makeKey('alice'), await makeKey('bob')]
     const runsAs = (key: string) => () =>
       fetch(`${base}/api/v1/runs`, { headers: { authorization: `Bearer ${key}` } })
