@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeApiKey } from '../__fixtures__/api-keys'
 import { backends, databaseSettings } from '../__fixtures__/backends'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
@@ -86,5 +87,51 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
       details: { issues: [{ path: 'Idempotency-Key' }] },
     })
     expect(await runsNamed('bad-key')).toEqual([])
+  })
+})
+
+describe('Idempotency-Key among many parties', () => {
+  const adminToken = 'idempotency-admin-token-0123456789'
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await createTestApp({ apiToken: adminToken })
+    await seedDemo(app.baton)
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it("keeps each key's Idempotency-Keys its own: the same key from another party neither replays this answer nor blocks this request", async () => {
+    const [alice, bob] = [
+      await makeApiKey(app, adminToken, 'alice'),
+      await makeApiKey(app, adminToken, 'bob'),
+    ]
+    const post = (key: string, payload: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/runs',
+        payload: payload as Record<string, unknown>,
+        headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'order-123' },
+      })
+    const body = { plan: plan('shared-key') }
+    const bobs = await post(bob, body)
+    expect(bobs.statusCode).toBe(202)
+    // Alice picks the same (guessable) key after Bob: her run is made, not Bob's replayed.
+    const alices = await post(alice, body)
+    expect(alices.statusCode).toBe(202)
+    expect(alices.headers['idempotent-replayed']).toBeUndefined()
+    expect(alices.json().id).not.toBe(bobs.json().id)
+    // ... and she can read it; another body under the key is hers to refuse, not Bob's.
+    const read = await app.inject({
+      method: 'GET',
+      url: `/api/v1/runs/${alices.json().id}`,
+      headers: { authorization: `Bearer ${alice}` },
+    })
+    expect(read.statusCode).toBe(200)
+    expect((await post(bob, { plan: plan('other-body') })).statusCode).toBe(422)
+    // Her own retry still replays her answer.
+    const retried = await post(alice, body)
+    expect(retried.headers['idempotent-replayed']).toBe('true')
+    expect(retried.json().id).toBe(alices.json().id)
   })
 })

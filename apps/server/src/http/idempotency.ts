@@ -35,7 +35,8 @@ function hashOf(body: unknown): string {
 
 /**
  * Answers a request that creates something, honouring its `Idempotency-Key` header: the first
- * request with a key runs `create` and its answer is stored (in the database, per route); a
+ * request with a key runs `create` and its answer is stored (in the database, per principal
+ * and route); a
  * retry with the same key and body gets that answer again (`Idempotent-Replayed: true`), with
  * the same key and another body 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still
  * being answered 409 `IDEMPOTENCY_KEY_IN_USE`. A request that failed frees its key. Without
@@ -68,7 +69,13 @@ export async function answerIdempotently(
       },
     ])
   }
-  const key = { scope: `${request.method} ${request.routeOptions.url}`, key: header }
+  // Each principal's keys are its own (as a payment API's are per account): another party that
+  // sends the same key (a guessable one, `order-123`) neither gets this answer replayed nor
+  // stops this request from running.
+  const key = {
+    scope: `${request.principal?.id ?? 'anonymous'} ${request.method} ${request.routeOptions.url}`,
+    key: header,
+  }
   const { repository } = options
   if (Date.now() - lastForgotAt > 60_000) {
     lastForgotAt = Date.now()
