@@ -1,4 +1,4 @@
-import { type Message, type Part, Role, TaskState } from '@a2a-js/sdk'
+import { type Message, type Part, TaskState } from '@a2a-js/sdk'
 import {
   AgentEvent,
   type AgentExecutor,
@@ -9,6 +9,7 @@ import {
 import type { Agent } from '@baton/core'
 import { drainWithin } from '../services/drain-within'
 import type { A2AServices } from './a2a-services'
+import { agentMessage, textPart } from './agent-message'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
 import { NEW_CONTEXT_STATE_KEY, STREAMING_STATE_KEY } from './handle-json-rpc'
 
@@ -217,28 +218,6 @@ function textOf(parts: readonly Part[]): string {
       return []
     })
     .join('\n')
-}
-
-function textPart(text: string): Part {
-  return {
-    content: { $case: 'text', value: text },
-    metadata: undefined,
-    filename: '',
-    mediaType: 'text/plain',
-  }
-}
-
-function agentMessage(context: RequestContext, text: string): Message {
-  return {
-    messageId: `${context.taskId}-status`,
-    contextId: context.contextId,
-    taskId: context.taskId,
-    role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  }
 }
 
 /** Who asked, for the ledger and the bus: a calling Baton agent names itself in the metadata. */

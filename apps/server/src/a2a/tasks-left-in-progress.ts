@@ -1,6 +1,7 @@
-import { Role, TaskState, TaskStatus, taskStateToJSON } from '@a2a-js/sdk'
+import { TaskState, TaskStatus, taskStateToJSON } from '@a2a-js/sdk'
 import type { Kysely } from 'kysely'
 import { A2A_TASK_TABLE } from '../db/a2a-task-rows'
+import { agentMessage } from './agent-message'
 
 /** The states of a task some process is executing (an input- or auth-required task waits on its client). */
 export const IN_PROGRESS_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] as const
@@ -66,23 +67,7 @@ export async function failTasks(
     const timestamp = new Date()
     const status = TaskStatus.toJSON({
       state: TaskState.TASK_STATE_FAILED,
-      message: {
-        messageId: `${task.id}-status`,
-        contextId: task.contextId,
-        taskId: task.id,
-        role: Role.ROLE_AGENT,
-        parts: [
-          {
-            content: { $case: 'text', value: reason },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'text/plain',
-          },
-        ],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
+      message: agentMessage({ taskId: task.id, contextId: task.contextId }, reason),
       timestamp: timestamp.toISOString(),
     })
     const result = await (db as Kysely<TaskRows>)
