@@ -1,4 +1,5 @@
 import {
+  type Plan,
   type RunEvent,
   type RunPlanOptions,
   type RunResult,
@@ -207,8 +208,8 @@ export async function executePlan(
   const stopRecording = recorder.listen(budget)
   try {
     if (!state) {
-      // Validated as it was accepted, if that was here; the stored copy is validated again.
-      const plan = context.plans.take(run.id) ?? run.plan
+      // Validated as it was accepted, if that was here; else the stored copy, once per content.
+      const plan = context.plans.take(run.id) ?? storedPlan(context, run.plan)
       result = await runPlan(plan, { ...options, inputs: run.inputs, runId: run.id })
     } else if (job.kind === 'answer' && state.pending !== undefined) {
       result = await resumeRun(state, job.answer, options)
@@ -285,5 +286,15 @@ function storedStep(event: Extract<RunEvent, { type: 'step-finish' }>): StoredSt
     durationMs: event.durationMs,
     sequence: event.sequence,
     finishedAt: event.at,
+  }
+}
+
+// A stored plan that no longer validates (a lower step cap since it was accepted) is handed to
+// the run as it is: the run refuses it as it always did, and fails with the reason.
+function storedPlan(context: RunContext, stored: StoredRun['plan']): Plan | StoredRun['plan'] {
+  try {
+    return context.plans.validate(stored)
+  } catch {
+    return stored
   }
 }

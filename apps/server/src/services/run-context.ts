@@ -1,3 +1,4 @@
+import { parsePlan, runValidation } from '@baton/mal'
 import type { RunBooks } from '../db/ledger-repository'
 import type { RunsRepository, StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
@@ -32,7 +33,7 @@ export type RunContext = {
   readonly byRun: Map<string, Promise<void>>
   // Runs waiting for the database to take their interruption (see interruptWhenBack).
   readonly recovering: Set<string>
-  /** Plans validated as their runs were accepted here, until the runs start. */
+  /** Plans validated here: by run until the run starts, and by content. */
   readonly plans: ValidatedPlans
   draining: boolean
 }
@@ -56,7 +57,7 @@ export function createRunContext(options: CreateRunServiceOptions): RunContext {
     executing: new Set(),
     byRun: new Map(),
     recovering: new Set(),
-    plans: createValidatedPlans(),
+    plans: createValidatedPlans((source) => parsePlan(source, runValidation(options.maxRunSteps))),
     draining: false,
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { type AgentSwarm, type BudgetInput, Budget as BudgetSchema, parseWith } from '@baton/core'
-import { parsePlan, runValidation } from '@baton/mal'
 import type { RunJob } from '../queue'
 import type { RunContext } from './run-context'
 import { assertOpen } from './run-drain'
@@ -9,7 +8,7 @@ import type { StartRunInput } from './run-service'
 /** See `RunService.start`: validates and stores the run, and queues it. */
 export async function startRun(context: RunContext, input: StartRunInput): Promise<{ id: string }> {
   assertOpen(context)
-  const plan = parsePlan(input.plan as string | object, runValidation(context.options.maxRunSteps))
+  const plan = context.plans.validate(input.plan as string | object)
   const budget = input.budget ? parseWith(BudgetSchema, input.budget, 'budget') : undefined
   const id = randomUUID()
   await context.runs.create({
