@@ -47,7 +47,12 @@ async function total(url: string, status: string): Promise<number> {
  * Starts `runs` one-step runs through `processes` and waits until every one has ended:
  * until the database holds `runs + before` done, `before` being those done before them.
  */
-async function runThrough(processes: ClusterProcess[], runs: number, before = 0): Promise<void> {
+async function runThrough(
+  processes: ClusterProcess[],
+  runs: number,
+  before = 0,
+  inFlight = inFlightPerProcess * processes.length,
+): Promise<void> {
   let next = 0
   const submit = async () => {
     while (next < runs) {
@@ -63,7 +68,7 @@ async function runThrough(processes: ClusterProcess[], runs: number, before = 0)
       }
     }
   }
-  await Promise.all(Array.from({ length: inFlightPerProcess * processes.length }, submit))
+  await Promise.all(Array.from({ length: inFlight }, submit))
   const started = performance.now()
   for (;;) {
     const done = (await total(processes[0]!.url, 'done')) - before
@@ -118,6 +123,14 @@ async function measure(options: {
     const countsAfter = await readBackendCounts(options.databaseUrl, options.redisUrl)
     const perRun = (key: keyof BackendCounts) =>
       (countsAfter[key] - countsBefore[key]) / (options.runs * measuredWindows)
+    // One window more with one worker's load shared by all: what thinner batches cost.
+    let sharedLoadCpuMsPerRun: number | undefined
+    if (processes.length > 1) {
+      const cpuBefore = processTreeCpuMs(pids)
+      const before = warm + measuredWindows * options.runs
+      await runThrough(processes, options.runs, before, inFlightPerProcess)
+      sharedLoadCpuMsPerRun = (processTreeCpuMs(pids) - cpuBefore) / options.runs
+    }
     const byCpu = windows.toSorted((a, b) => a.cpuMsPerRun - b.cpuMsPerRun)
     const median = byCpu[Math.floor(byCpu.length / 2)]!
     return {
@@ -125,6 +138,7 @@ async function measure(options: {
       cpuMsPerRun: median.cpuMsPerRun,
       cpuMsPerRunRange: [byCpu[0]!.cpuMsPerRun, byCpu.at(-1)!.cpuMsPerRun] as const,
       warmingCpuMsPerRun,
+      sharedLoadCpuMsPerRun,
       transactionsPerRun: perRun('transactions'),
       redisCommandsPerRun: perRun('redisCommands'),
       publishesPerRun: perRun('publishes'),
@@ -185,11 +199,18 @@ export const scaleOutSubjects: Subjects = {
         details[`runsPerSecond${workers}`] = row.perSecond
         details[`cpuMsPerRun${workers}`] = row.cpuMsPerRun
         details[`warmingCpuMsPerRun${workers}`] = row.warmingCpuMsPerRun
+        if (row.sharedLoadCpuMsPerRun !== undefined) {
+          details[`sharedLoadCpuMsPerRun${workers}`] = row.sharedLoadCpuMsPerRun
+        }
+        const shared =
+          row.sharedLoadCpuMsPerRun === undefined
+            ? ''
+            : `, ${formatNumber(row.sharedLoadCpuMsPerRun)} with ${inFlightPerProcess} in flight in all`
         details[`transactionsPerRun${workers}`] = row.transactionsPerRun
         details[`redisCommandsPerRun${workers}`] = row.redisCommandsPerRun
         details[`publishesPerRun${workers}`] = row.publishesPerRun
         parts.push(
-          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run [${formatNumber(row.cpuMsPerRunRange[0])}–${formatNumber(row.cpuMsPerRunRange[1])}], ${formatNumber(row.warmingCpuMsPerRun)} while warming; ${formatNumber(row.transactionsPerRun)} transactions, ${formatNumber(row.redisCommandsPerRun)} Redis commands of which ${formatNumber(row.publishesPerRun)} publishes)`,
+          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run [${formatNumber(row.cpuMsPerRunRange[0])}–${formatNumber(row.cpuMsPerRunRange[1])}], ${formatNumber(row.warmingCpuMsPerRun)} while warming${shared}; ${formatNumber(row.transactionsPerRun)} transactions, ${formatNumber(row.redisCommandsPerRun)} Redis commands of which ${formatNumber(row.publishesPerRun)} publishes)`,
         )
       }
       return {
