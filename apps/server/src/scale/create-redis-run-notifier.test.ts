@@ -13,7 +13,7 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
   const connections: Redis[] = []
   const notifiers: RedisRunNotifier[] = []
   const subscribers = new Map<string, Redis>()
-  const notifier = async (origin: string) => {
+  const notifier = async (origin: string, more: { announceEveryMs?: number } = {}) => {
     const publisher = new Redis(server.url)
     const subscriber = new Redis(server.url)
     subscribers.set(origin, subscriber)
@@ -23,6 +23,7 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
       subscriber,
       channel: 'test:run-events',
       origin,
+      ...more,
     })
     notifiers.push(made)
     return made
@@ -46,9 +47,13 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     wallet: '0x1111111111111111111111111111111111111111',
     text,
   })
+  // What a process is sent of runs: the messages on their channels (a reader's word on the
+  // readers' channel, once as it comes, goes to every process).
   const received = (origin: string) => {
     const messages: string[] = []
-    subscribers.get(origin)!.on('message', (channel: string) => messages.push(channel))
+    subscribers.get(origin)!.on('message', (channel: string) => {
+      if (channel !== 'test:run-events/readers') messages.push(channel)
+    })
     return messages
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
@@ -119,6 +124,98 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
       expect(of('steps[1]')).toBe('xy')
       executing.forget(runId)
     }
+  })
+
+  it('gives a reader from the start who comes while the run streams live to another the text before the live text, with no gap', async () => {
+    const executing = await notifier('host-m:13')
+    const first = await notifier('host-n:14')
+    const second = await notifier('host-o:15')
+    for (let round = 0; round < 10; round++) {
+      const runId = `streaming-${round}`
+      const early: string[] = []
+      const offEarly = first.listenDeltas(runId, (each) => early.push(each.text), {
+        fromStart: true,
+      })
+      executing.delta(delta('a', runId))
+      await waitFor(() => (early.join('') === 'a' ? true : undefined))
+      // Published live now (read elsewhere); some streamed before the second reader comes.
+      for (const text of ['b', 'c'].slice(0, round % 3)) executing.delta(delta(text, runId))
+      await settle()
+      const late: string[] = []
+      const offLate = second.listenDeltas(runId, (each) => late.push(each.text), {
+        fromStart: true,
+      })
+      // Some pieces cross the reader's subscription and the executing process's answer.
+      for (const text of ['d', 'e', 'f']) {
+        await new Promise((resolve) => setTimeout(resolve, round % 4))
+        executing.delta(delta(text, runId))
+      }
+      const expected = `a${['b', 'c'].slice(0, round % 3).join('')}def`
+      await waitFor(() => (late.join('').length >= expected.length ? true : undefined))
+      await settle()
+      expect(late.join('')).toBe(expected)
+      expect(early.join('')).toBe(expected)
+      offEarly()
+      offLate()
+      executing.forget(runId)
+    }
+  })
+
+  it('sends nothing of a run to Redis while no other process reads it', async () => {
+    const executing = await notifier('host-i:9')
+    await notifier('host-j:10')
+    // Everything published on any channel of runs, whoever subscribes.
+    const spy = new Redis(server.url)
+    connections.push(spy)
+    const seen: string[] = []
+    spy.on('pmessage', (_pattern: string, channel: string) => seen.push(channel))
+    await spy.psubscribe('test:run-events:*')
+    const here: string[] = []
+    const off = executing.listenDeltas('alone', (each) => here.push(each.text), { fromStart: true })
+    let woken = 0
+    const offNotices = executing.listen('alone', () => {
+      woken += 1
+    })
+    executing.notify('alone')
+    executing.delta(delta('all', 'alone'))
+    executing.delta(delta(' here', 'alone'))
+    executing.notify('alone')
+    executing.forget('alone')
+    await settle()
+    expect(seen).toEqual([])
+    expect(here).toEqual(['all', ' here'])
+    expect(woken).toBe(2)
+    const keys = new Redis(server.url)
+    connections.push(keys)
+    expect(await keys.keys('test:run-events*')).toEqual([])
+    off()
+    offNotices()
+  })
+
+  it('gives a reader who came before the run streamed its text from the first piece, and keeps giving it past the time a word lasts', async () => {
+    const executing = await notifier('host-k:11', { announceEveryMs: 100 })
+    const reading = await notifier('host-l:12', { announceEveryMs: 100 })
+    const there: string[] = []
+    // Read before the run streams anything (queued, or its step not yet at its model call).
+    const off = reading.listenDeltas('queued', (each) => there.push(each.text), {
+      fromStart: true,
+    })
+    let woken = 0
+    const offNotices = reading.listen('queued', () => {
+      woken += 1
+    })
+    await settle()
+    executing.notify('queued')
+    executing.delta(delta('first', 'queued'))
+    await waitFor(() => (there.join('') === 'first' && woken > 0 ? true : undefined))
+    // Longer than a word lasts (3 × 100 ms): the reader has said so again since.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    executing.delta(delta(', then more', 'queued'))
+    await waitFor(() => (there.join('') === 'first, then more' ? true : undefined))
+    expect(there).toEqual(['first', ', then more'])
+    off()
+    offNotices()
+    executing.forget('queued')
   })
 
   it("wakes a reader of a run in another process, and sends a run's notices to no process that does not read it", async () => {

@@ -1,3 +1,4 @@
+import { OldestFirst } from '@baton/core'
 import type { Redis } from 'ioredis'
 import {
   createRunNotifier,
@@ -11,16 +12,28 @@ import {
 
 // Marks a message carrying a piece of a step's streamed text rather than a notice.
 const DELTA_MARK = '\u0001delta:'
+// Marks the executing process's answer to a reader who came: the text streamed so far.
+const PAST_MARK = '\u0001past:'
+// Runs remembered at once as read elsewhere, and as notified here (the oldest go first).
+const MAX_REMEMBERED_RUNS = 10_000
 
 /** A piece of a step's streamed text, and where in that step's text it starts. */
 type Piece = { delta: RunDelta; offset: number }
+
+/** What a reader here is handed of a run from the other processes. */
+type PieceListener = {
+  /** A piece streamed live. */
+  live(piece: Piece): void
+  /** The executing process's text so far, each step's from its start. */
+  past(pieces: Piece[]): void
+}
 
 export type RedisRunNotifierOptions = {
   /** Publishes this process's notices and streamed text. */
   publisher: Redis
   /** A connection of its own (a subscribed connection can do nothing else). */
   subscriber: Redis
-  /** The prefix of the deployment's run channels (`<channel>:<run id>`) and keys. */
+  /** The prefix of the deployment's run channels (`<channel>:<run id>`). */
   channel: string
   /** This process's name: its own notices are delivered here at once, not through Redis. */
   origin: string
@@ -29,10 +42,22 @@ export type RedisRunNotifierOptions = {
    * was down only delays a reader (who reads the stored events) and never stalls it.
    */
   sweepMs?: number
-  /** How long a run's streamed text is kept after its last piece (default 5 minutes). */
+  /**
+   * A process with readers of a run says so again this often while they read (default 30 s):
+   * how soon a process that was away (Redis down, started since) learns of them.
+   */
+  announceEveryMs?: number
+  /** How long a run counts as read elsewhere after the last word of it (default 3 × `announceEveryMs`). */
+  readForMs?: number
+  /** How long the executing process keeps a run's streamed text after its last piece (default 5 minutes). */
   keptForMs?: number
-  /** Streamed text kept per run for late readers, in characters (default 256 Ki). */
+  /** Streamed text kept per run for readers who come later, in characters (default 256 Ki). */
   maxKeptCharacters?: number
+  /**
+   * How long a reader from the start who came while the run was already streaming waits for
+   * the executing process's text so far before it takes the live text as it is (default 2 s).
+   */
+  pastWaitMs?: number
 }
 
 export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
@@ -42,15 +67,18 @@ export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
  * process executing it, wake SSE readers in every other process through Redis pub/sub. Readers
  * read the events from the database, so `Last-Event-ID` stays exact whoever executes the run.
  *
- * Everything of a run goes to the run's own channel (`<channel>:<run id>`), which a process
- * subscribes to only while it has a reader of that run: a process with none receives nothing,
- * so neither a notice nor a piece of streamed text costs the processes that do not read the
- * run anything (were they sent to every process, each worker would add every other one CPU
- * per run and per piece of text). A step's streamed text (live only, never stored) is also
- * kept in Redis (`<channel>:text:<run id>`, per run at most `maxKeptCharacters`, until the run
- * ends or `keptForMs` after its last piece) for a reader who joins from the start on another
- * process; each piece says where it starts in its step's text, so a reader who gets a piece
- * both from that list and live is given it once.
+ * Nothing of a run goes to Redis while no other process reads it (most runs): a process whose
+ * first reader of a run comes subscribes to the run's own channel (`<channel>:<run id>`) and
+ * then says so on the readers' channel (`<channel>/readers`), again every `announceEveryMs`
+ * while it reads. Every process notes it for `readForMs`; from then on the process executing
+ * the run (or the one that will: a queued run) publishes the run's notices and streamed text
+ * on its channel, and the executing process answers at once with a notice and the text its
+ * steps streamed so far (kept in its memory, at most `maxKeptCharacters` a run). So a run that
+ * only its own process reads costs Redis nothing, and a process with no reader of a run is
+ * sent none of it: only a word when a reader of it comes. Each piece says where it starts in
+ * its step's text, so a reader from the start who gets a piece both in the text so far and
+ * live is given it once, in order: a live piece that would leave a gap waits for the text so
+ * far (at most `pastWaitMs`).
  *
  * @example
  * const notifier = await createRedisRunNotifier({ publisher, subscriber, channel: 'baton:run-events', origin: 'host:42' })
@@ -62,27 +90,71 @@ export async function createRedisRunNotifier(
   const { publisher, subscriber } = options
   const keptForMs = options.keptForMs ?? KEPT_FOR_MS
   const maxPerRun = options.maxKeptCharacters ?? MAX_KEPT_CHARACTERS
-  // Notices, and the text of the runs executed here for their readers here from the start.
+  const announceEveryMs = options.announceEveryMs ?? 30_000
+  const readForMs = options.readForMs ?? 3 * announceEveryMs
+  const pastWaitMs = options.pastWaitMs ?? 2_000
+  // Notices, and the text of the runs executed here for their readers, here and elsewhere.
   const local = createRunNotifier({ keptForMs, maxKeptCharacters: maxPerRun })
   const prefix = `${options.origin}\n`
   const runChannel = `${options.channel}:`
-  const textKey = (runId: string) => `${options.channel}:text:${runId}`
+  const readersChannel = `${options.channel}/readers`
   // Readers here per run (of notices or text): the run's channel is subscribed while any is;
   // `subscribed` settles once Redis has confirmed it.
   const readers = new Map<string, { count: number; subscribed: Promise<unknown> }>()
-  // The streamed-text listeners here, per run, fed by this process's runs and the channels.
-  const pieceListeners = new Map<string, Set<(piece: Piece) => void>>()
-  // Per run executed here: the characters published of each step, and those kept in Redis.
-  const published = new Map<string, { kept: number; steps: Map<string, number> }>()
+  // The listeners of streamed text here, per run, fed by this process's runs and the channels.
+  const pieceListeners = new Map<string, Set<PieceListener>>()
+  // Per run executed here: the characters streamed of each step.
+  const published = new Map<string, Map<string, number>>()
+  // Runs read in another process, until when: their notices and text go to Redis.
+  const readElsewhere = new Map<string, number>()
+  const readElsewhereOldest = new OldestFirst(readElsewhere)
+  // Runs notified here lately (executed here, most often): a reader who comes is woken.
+  const notifiedHere = new Set<string>()
+  const notifiedHereOldest = new OldestFirst(notifiedHere)
 
-  const read = (runId: string): { subscribed: Promise<unknown>; unread: () => void } => {
+  const isReadElsewhere = (runId: string): boolean => {
+    const until = readElsewhere.get(runId)
+    if (until === undefined) return false
+    if (until >= Date.now()) return true
+    readElsewhere.delete(runId)
+    return false
+  }
+  const publish = (runId: string, body: string) => {
+    publisher.publish(`${runChannel}${runId}`, `${prefix}${body}`).catch(() => {
+      // Redis is down: readers elsewhere catch up on stored events at their next sweep, and
+      // miss live text, never a stored event.
+    })
+  }
+  const announce = (runId: string) => {
+    publisher.publish(readersChannel, `${prefix}${runId}`).catch(() => {
+      // Redis is down: said again at the next announcement.
+    })
+  }
+  // A reader of `runId` came in another process: its notices and text go to Redis from now
+  // on, and if it executes here the reader is woken and given the text so far.
+  const cameToRead = (runId: string) => {
+    readElsewhere.delete(runId)
+    readElsewhere.set(runId, Date.now() + readForMs)
+    readElsewhereOldest.trimTo(MAX_REMEMBERED_RUNS)
+    if (notifiedHere.has(runId)) publish(runId, '')
+    if (!published.has(runId)) return
+    const past = local.textSoFar(runId).map((delta): Piece => ({ delta, offset: 0 }))
+    publish(runId, `${PAST_MARK}${JSON.stringify(past)}`)
+  }
+
+  const read = (
+    runId: string,
+  ): { subscribed: Promise<unknown>; first: boolean; unread: () => void } => {
     let reading = readers.get(runId)
+    const first = reading === undefined
     if (reading) reading.count += 1
     else {
       // A notice missed while the subscription is on its way is made up for by the sweep (and
       // the reader reads the stored events once it listens); ioredis subscribes again after a
-      // reconnect.
+      // reconnect. Subscribed first, then announced: whatever is published once the executing
+      // process knows of the reader reaches it.
       const subscribed = subscriber.subscribe(`${runChannel}${runId}`).catch(() => {})
+      void subscribed.then(() => announce(runId))
       reading = { count: 1, subscribed }
       readers.set(runId, reading)
     }
@@ -97,24 +169,35 @@ export async function createRedisRunNotifier(
       readers.delete(runId)
       subscriber.unsubscribe(`${runChannel}${runId}`).catch(() => {})
     }
-    return { subscribed: reading.subscribed, unread }
+    return { subscribed: reading.subscribed, first, unread }
   }
-  const handPiece = (runId: string, piece: Piece) => {
-    for (const listener of pieceListeners.get(runId) ?? []) listener(piece)
+  const handLive = (runId: string, piece: Piece) => {
+    for (const listener of pieceListeners.get(runId) ?? []) listener.live(piece)
   }
 
+  await subscriber.subscribe(readersChannel)
   subscriber.on('message', (channel: string, message: string) => {
-    if (message.startsWith(prefix) || !channel.startsWith(runChannel)) return
-    const runId = channel.slice(runChannel.length)
+    if (message.startsWith(prefix)) return
     const body = message.slice(message.indexOf('\n') + 1)
-    if (!body.startsWith(DELTA_MARK)) return local.notify(runId)
-    const piece = parsePiece(body.slice(DELTA_MARK.length))
-    if (piece) handPiece(runId, piece)
+    if (channel === readersChannel) return cameToRead(body)
+    if (!channel.startsWith(runChannel)) return
+    const runId = channel.slice(runChannel.length)
+    if (body.startsWith(DELTA_MARK)) {
+      const piece = parsePiece(body.slice(DELTA_MARK.length))
+      if (piece) handLive(runId, piece)
+    } else if (body.startsWith(PAST_MARK)) {
+      const past = parsePast(body.slice(PAST_MARK.length))
+      for (const listener of pieceListeners.get(runId) ?? []) listener.past(past)
+    } else local.notify(runId)
   })
   const sweep = setInterval(() => {
     for (const runId of readers.keys()) local.notify(runId)
   }, options.sweepMs ?? 1_000)
   sweep.unref()
+  const reannounce = setInterval(() => {
+    for (const runId of readers.keys()) announce(runId)
+  }, announceEveryMs)
+  reannounce.unref()
 
   return {
     listen(runId, listener) {
@@ -127,12 +210,14 @@ export async function createRedisRunNotifier(
     },
     notify(runId) {
       local.notify(runId)
-      publisher.publish(`${runChannel}${runId}`, prefix).catch(() => {
-        // Redis is down: readers elsewhere catch up at their next sweep.
-      })
+      if (!notifiedHere.has(runId)) {
+        notifiedHere.add(runId)
+        notifiedHereOldest.trimTo(MAX_REMEMBERED_RUNS)
+      }
+      if (isReadElsewhere(runId)) publish(runId, '')
     },
     listenDeltas(runId, listener, listenOptions: DeltaListenOptions = {}) {
-      const { subscribed, unread } = read(runId)
+      const { subscribed, first, unread } = read(runId)
       // Per step, the characters of its text handed to this listener.
       const seen = new Map<string, number>()
       let open = true
@@ -149,18 +234,32 @@ export async function createRedisRunNotifier(
         if (text !== undefined)
           hand(text === piece.delta.text ? piece.delta : { ...piece.delta, text })
       }
-      // Live pieces that come while the text so far is on its way from Redis wait for it.
-      let waiting: Piece[] | undefined
-      const onPiece = (piece: Piece) => {
-        if (waiting) waiting.push(piece)
-        else take(piece)
+      // From the start, of a run executed elsewhere: live pieces that would leave a gap (the
+      // run streamed before this reader came) wait for the executing process's text so far.
+      let held: Piece[] | undefined
+      const release = () => {
+        const queued = held
+        held = undefined
+        for (const piece of queued ?? []) take(piece)
+      }
+      const own: PieceListener = {
+        live(piece) {
+          if (held && piece.offset > (seen.get(stepKeyOf(piece.delta)) ?? 0)) held.push(piece)
+          else take(piece)
+        },
+        past(pieces) {
+          if (!listenOptions.fromStart) return
+          for (const delta of merged(pieces, seen)) hand(delta)
+          release()
+        },
       }
       let listeners = pieceListeners.get(runId)
       if (!listeners) {
         listeners = new Set()
         pieceListeners.set(runId, listeners)
       }
-      listeners.add(onPiece)
+      listeners.add(own)
+      let waiting: ReturnType<typeof setTimeout> | undefined
       if (listenOptions.fromStart) {
         if (published.has(runId)) {
           // Executed here: its text so far is here, handed over in this turn.
@@ -169,28 +268,19 @@ export async function createRedisRunNotifier(
             hand(delta)
           }
         } else {
-          const queued: Piece[] = []
-          waiting = queued
-          // Read once subscribed: a piece published before is in the list, one after comes live.
-          subscribed
-            .then(() => publisher.lrange(textKey(runId), 0, -1))
-            .then(
-              (stored) => {
-                for (const delta of merged(stored, seen)) hand(delta)
-              },
-              () => {
-                // Redis is away: this reader gets the text from now on.
-              },
-            )
-            .finally(() => {
-              waiting = undefined
-              for (const piece of queued) take(piece)
-            })
+          held = []
+          // The executing process answers an announcement with the text so far; a reader who
+          // joins a run this process already reads announces itself again to get it.
+          if (!first) void subscribed.then(() => announce(runId))
+          // No answer (nothing streamed yet, or Redis away): the live text as it comes.
+          waiting = setTimeout(release, pastWaitMs)
+          waiting.unref?.()
         }
       }
       return () => {
         open = false
-        listeners.delete(onPiece)
+        clearTimeout(waiting)
+        listeners.delete(own)
         if (listeners.size === 0 && pieceListeners.get(runId) === listeners) {
           pieceListeners.delete(runId)
         }
@@ -201,39 +291,30 @@ export async function createRedisRunNotifier(
     forget(runId) {
       local.forget(runId)
       published.delete(runId)
-      publisher.del(textKey(runId)).catch(() => {
-        // Redis is down: the text expires on its own.
-      })
+      notifiedHere.delete(runId)
     },
     delta(delta) {
       local.delta(delta)
-      let run = published.get(delta.runId)
-      if (!run) {
-        run = { kept: 0, steps: new Map() }
-        published.set(delta.runId, run)
+      let steps = published.get(delta.runId)
+      if (!steps) {
+        steps = new Map()
+        published.set(delta.runId, steps)
       }
       const step = stepKeyOf(delta)
-      const offset = run.steps.get(step) ?? 0
-      run.steps.set(step, offset + delta.text.length)
+      const offset = steps.get(step) ?? 0
+      steps.set(step, offset + delta.text.length)
       const piece: Piece = { delta, offset }
-      handPiece(delta.runId, piece)
+      handLive(delta.runId, piece)
       // Coalesced upstream (a few per second per streaming step), so each may travel whole.
-      const message = JSON.stringify(piece)
-      publisher
-        .publish(`${runChannel}${delta.runId}`, `${prefix}${DELTA_MARK}${message}`)
-        .catch(() => {
-          // Redis is down: readers elsewhere miss live text, never a stored event.
-        })
-      if (run.kept + delta.text.length > maxPerRun) return
-      run.kept += delta.text.length
-      const key = textKey(delta.runId)
-      publisher.rpush(key, message).catch(() => {})
-      publisher.pexpire(key, keptForMs).catch(() => {})
+      if (isReadElsewhere(delta.runId)) {
+        publish(delta.runId, `${DELTA_MARK}${JSON.stringify(piece)}`)
+      }
     },
     async close() {
       clearInterval(sweep)
+      clearInterval(reannounce)
       const channels = [...readers.keys()].map((runId) => `${runChannel}${runId}`)
-      if (channels.length > 0) await subscriber.unsubscribe(...channels).catch(() => {})
+      await subscriber.unsubscribe(readersChannel, ...channels).catch(() => {})
     },
   }
 }
@@ -251,12 +332,10 @@ function unseen(seen: Map<string, number>, { delta, offset }: Piece): string | u
   return offset >= handed ? delta.text : delta.text.slice(handed - offset)
 }
 
-/** The stored pieces of a run as one delta per step (its first piece's `sequence`), in order. */
-function merged(stored: string[], seen: Map<string, number>): RunDelta[] {
+/** Pieces of a run as one delta per step (its first piece's `sequence`), in order, the unseen part of each. */
+function merged(pieces: Piece[], seen: Map<string, number>): RunDelta[] {
   const steps = new Map<string, RunDelta>()
-  for (const raw of stored) {
-    const piece = parsePiece(raw)
-    if (!piece) continue
+  for (const piece of pieces) {
     const text = unseen(seen, piece)
     if (text === undefined) continue
     const step = stepKeyOf(piece.delta)
@@ -268,17 +347,32 @@ function merged(stored: string[], seen: Map<string, number>): RunDelta[] {
 
 /** A piece as this notifier sends it, or undefined for anything else on the channel. */
 function parsePiece(raw: string): Piece | undefined {
-  try {
-    const piece = JSON.parse(raw) as Partial<Piece> | null
-    if (
-      typeof piece?.offset === 'number' &&
-      typeof piece.delta?.text === 'string' &&
-      typeof piece.delta.runId === 'string'
-    ) {
-      return piece as Piece
-    }
-  } catch {
-    // Not one of ours: ignored.
+  return asPiece(parsed(raw))
+}
+
+/** The text so far as the executing process sends it (the pieces that are pieces), or none. */
+function parsePast(raw: string): Piece[] {
+  const pieces = parsed(raw)
+  return Array.isArray(pieces) ? pieces.flatMap((each) => asPiece(each) ?? []) : []
+}
+
+function asPiece(value: unknown): Piece | undefined {
+  const piece = value as Partial<Piece> | null | undefined
+  if (
+    typeof piece?.offset === 'number' &&
+    typeof piece.delta?.text === 'string' &&
+    typeof piece.delta.runId === 'string'
+  ) {
+    return piece as Piece
   }
   return undefined
+}
+
+function parsed(raw: string): unknown {
+  try {
+    return JSON.parse(raw)
+  } catch {
+    // Not one of ours: ignored.
+    return undefined
+  }
 }

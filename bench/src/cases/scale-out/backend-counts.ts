@@ -9,11 +9,13 @@ export type BackendCounts = {
   redisCommands: number
   /** Redis `PUBLISH` commands. */
   publishes: number
+  /** CPU time of the Redis server, all its threads, in milliseconds (`INFO cpu`). */
+  redisCpuMs: number
 }
 
 /**
  * Reads PostgreSQL's and Redis's own counters (`pg_stat_database` for the database at
- * `databaseUrl`, `INFO commandstats`), to be read before and after the work and subtracted.
+ * `databaseUrl`, `INFO commandstats` and `INFO cpu`), to be read before and after the work and subtracted.
  * Nothing is installed in the servers measured. PostgreSQL updates its statistics within a
  * fraction of a second; the reader's own statement is in the figure (one per read).
  *
@@ -50,7 +52,11 @@ export async function readBackendCounts(
       if (name === 'publish') publishes = Number(calls)
       redisCommands += Number(calls)
     }
-    return { transactions, redisCommands, publishes }
+    const cpu = await redis.info('cpu')
+    const seconds = (name: string) =>
+      Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? 0)
+    const redisCpuMs = (seconds('used_cpu_sys') + seconds('used_cpu_user')) * 1000
+    return { transactions, redisCommands, publishes, redisCpuMs }
   } finally {
     redis.disconnect()
   }

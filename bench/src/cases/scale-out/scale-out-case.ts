@@ -10,7 +10,7 @@ export const WORKER_COUNTS = [1, 2, 3] as const
 export const scaleOutCase: BenchCase = {
   name: 'scale-out',
   work: () =>
-    `scale-out: one-step runs through 1, 2 and 3 server processes on one PostgreSQL and one Redis, runs/s (16 runs in flight per process; CPU ms per run once warm, summed over the processes, the median of three windows of 1 000 runs [their range], over the first 5 000 runs per process, and with 16 in flight shared by all; PostgreSQL's transactions and Redis's commands per run, as they count them, the bench's polls for the runs' end included)`,
+    `scale-out: one-step runs through 1, 2 and 3 server processes on one PostgreSQL and one Redis, runs/s (16 runs in flight per process; CPU ms per run once warm, summed over the processes, the median of three windows of 1 000 runs [their range], over the first 5 000 runs per process, and with 16 in flight shared by all; PostgreSQL's transactions and Redis's commands and CPU per run, as they count them, the bench's polls for the runs' end included)`,
   unit: 'runs/s',
   higherIsBetter: true,
   target: {

@@ -142,6 +142,7 @@ async function measure(options: {
       transactionsPerRun: perRun('transactions'),
       redisCommandsPerRun: perRun('redisCommands'),
       publishesPerRun: perRun('publishes'),
+      redisCpuMsPerRun: perRun('redisCpuMs'),
     }
   } finally {
     await options.fixture.stopCluster(started)
@@ -209,8 +210,9 @@ export const scaleOutSubjects: Subjects = {
         details[`transactionsPerRun${workers}`] = row.transactionsPerRun
         details[`redisCommandsPerRun${workers}`] = row.redisCommandsPerRun
         details[`publishesPerRun${workers}`] = row.publishesPerRun
+        details[`redisCpuMsPerRun${workers}`] = row.redisCpuMsPerRun
         parts.push(
-          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run [${formatNumber(row.cpuMsPerRunRange[0])}–${formatNumber(row.cpuMsPerRunRange[1])}], ${formatNumber(row.warmingCpuMsPerRun)} while warming${shared}; ${formatNumber(row.transactionsPerRun)} transactions, ${formatNumber(row.redisCommandsPerRun)} Redis commands of which ${formatNumber(row.publishesPerRun)} publishes)`,
+          `${workers}: ${formatNumber(row.perSecond)} (${formatNumber(row.cpuMsPerRun)} ms CPU/run [${formatNumber(row.cpuMsPerRunRange[0])}–${formatNumber(row.cpuMsPerRunRange[1])}], ${formatNumber(row.warmingCpuMsPerRun)} while warming${shared}; ${formatNumber(row.transactionsPerRun)} transactions, ${formatNumber(row.redisCommandsPerRun)} Redis commands of which ${formatNumber(row.publishesPerRun)} publishes, ${formatNumber(row.redisCpuMsPerRun * 1000)} µs of Redis CPU)`,
         )
       }
       return {
