@@ -161,6 +161,26 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     }
   })
 
+  it('tells a process that starts while another reads a run of that reader at once, not at the next announcement', async () => {
+    const reading = await notifier('host-p:16')
+    const there: string[] = []
+    const off = reading.listenDeltas('before-start', (each) => there.push(each.text))
+    await settle()
+    // Started since (a worker added, or restarted), with the default 30 s between announcements.
+    const executing = await notifier('host-q:17')
+    // Its text reaches the reader once it knows of it (until then it sends none to Redis).
+    let sent = 0
+    await waitFor(
+      () => {
+        executing.delta(delta(String(sent++), 'before-start'))
+        return there.length > 0 ? true : undefined
+      },
+      { timeoutMs: 5_000, what: 'the new process to send the run it executes to its reader' },
+    )
+    off()
+    executing.forget('before-start')
+  })
+
   it('sends nothing of a run to Redis while no other process reads it', async () => {
     const executing = await notifier('host-i:9')
     await notifier('host-j:10')

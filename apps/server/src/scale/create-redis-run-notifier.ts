@@ -14,6 +14,8 @@ import {
 const DELTA_MARK = '\u0001delta:'
 // Marks the executing process's answer to a reader who came: the text streamed so far.
 const PAST_MARK = '\u0001past:'
+// On the readers' channel: every process says again which runs it reads (one came, or came back).
+const ROLL_CALL = '\u0001roll-call'
 // Runs remembered at once as read elsewhere, and as notified here (the oldest go first).
 const MAX_REMEMBERED_RUNS = 10_000
 
@@ -43,8 +45,8 @@ export type RedisRunNotifierOptions = {
    */
   sweepMs?: number
   /**
-   * A process with readers of a run says so again this often while they read (default 30 s):
-   * how soon a process that was away (Redis down, started since) learns of them.
+   * A process with readers of a run says so again this often while they read (default 30 s),
+   * besides at once when a process starts or its connection to Redis comes back (it asks).
    */
   announceEveryMs?: number
   /** How long a run counts as read elsewhere after the last word of it (default 3 × `announceEveryMs`). */
@@ -70,7 +72,8 @@ export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
  * Nothing of a run goes to Redis while no other process reads it (most runs): a process whose
  * first reader of a run comes subscribes to the run's own channel (`<channel>:<run id>`) and
  * then says so on the readers' channel (`<channel>/readers`), again every `announceEveryMs`
- * while it reads. Every process notes it for `readForMs`; from then on the process executing
+ * while it reads, and at once when a process asks (it started, or Redis came back to it: what
+ * was said meanwhile was lost). Every process notes it for `readForMs`; from then on the process executing
  * the run (or the one that will: a queued run) publishes the run's notices and streamed text
  * on its channel, and the executing process answers at once with a notice and the text its
  * steps streamed so far (kept in its memory, at most `maxKeptCharacters` a run). So a run that
@@ -175,11 +178,19 @@ export async function createRedisRunNotifier(
     for (const listener of pieceListeners.get(runId) ?? []) listener.live(piece)
   }
 
+  const announceAll = () => {
+    for (const runId of readers.keys()) announce(runId)
+  }
+  const rollCall = () => {
+    publisher.publish(readersChannel, `${prefix}${ROLL_CALL}`).catch(() => {
+      // Redis is down: asked again when it is back.
+    })
+  }
   await subscriber.subscribe(readersChannel)
   subscriber.on('message', (channel: string, message: string) => {
     if (message.startsWith(prefix)) return
     const body = message.slice(message.indexOf('\n') + 1)
-    if (channel === readersChannel) return cameToRead(body)
+    if (channel === readersChannel) return body === ROLL_CALL ? announceAll() : cameToRead(body)
     if (!channel.startsWith(runChannel)) return
     const runId = channel.slice(runChannel.length)
     if (body.startsWith(DELTA_MARK)) {
@@ -194,10 +205,12 @@ export async function createRedisRunNotifier(
     for (const runId of readers.keys()) local.notify(runId)
   }, options.sweepMs ?? 1_000)
   sweep.unref()
-  const reannounce = setInterval(() => {
-    for (const runId of readers.keys()) announce(runId)
-  }, announceEveryMs)
+  const reannounce = setInterval(announceAll, announceEveryMs)
   reannounce.unref()
+  // Readers elsewhere, of runs this process may execute, say so now; and again after Redis
+  // was away (ioredis has subscribed the channels again by then).
+  rollCall()
+  subscriber.on('ready', rollCall)
 
   return {
     listen(runId, listener) {
@@ -311,6 +324,7 @@ export async function createRedisRunNotifier(
       }
     },
     async close() {
+      subscriber.off('ready', rollCall)
       clearInterval(sweep)
       clearInterval(reannounce)
       const channels = [...readers.keys()].map((runId) => `${runChannel}${runId}`)
