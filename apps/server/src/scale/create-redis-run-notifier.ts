@@ -49,9 +49,15 @@ export type RedisRunNotifierOptions = {
    * besides at once when a process starts or its connection to Redis comes back (it asks).
    */
   announceEveryMs?: number
-  /** How long a run counts as read elsewhere after the last word of it (default 3 × `announceEveryMs`). */
+  /**
+   * How long a run counts as read elsewhere after the last word of it (default 3 ×
+   * `announceEveryMs`).
+   */
   readForMs?: number
-  /** How long the executing process keeps a run's streamed text after its last piece (default 5 minutes). */
+  /**
+   * How long the executing process keeps a run's streamed text after its last piece (default 5
+   * minutes).
+   */
   keptForMs?: number
   /** Streamed text kept per run for readers who come later, in characters (default 256 Ki). */
   maxKeptCharacters?: number
@@ -73,15 +79,15 @@ export type RedisRunNotifier = RunNotifier & { close(): Promise<void> }
  * first reader of a run comes subscribes to the run's own channel (`<channel>:<run id>`) and
  * then says so on the readers' channel (`<channel>/readers`), again every `announceEveryMs`
  * while it reads, and at once when a process asks (it started, or Redis came back to it: what
- * was said meanwhile was lost). Every process notes it for `readForMs`; from then on the process executing
- * the run (or the one that will: a queued run) publishes the run's notices and streamed text
- * on its channel, and the executing process answers at once with a notice and the text its
- * steps streamed so far (kept in its memory, at most `maxKeptCharacters` a run). So a run that
- * only its own process reads costs Redis nothing, and a process with no reader of a run is
- * sent none of it: only a word when a reader of it comes. Each piece says where it starts in
- * its step's text, so a reader from the start who gets a piece both in the text so far and
- * live is given it once, in order: a live piece that would leave a gap waits for the text so
- * far (at most `pastWaitMs`).
+ * was said meanwhile was lost). Every process notes it for `readForMs`; from then on the
+ * process executing the run (or the one that will: a queued run) publishes the run's notices
+ * and streamed text on its channel, and the executing process answers at once with a notice
+ * and the text its steps streamed so far (kept in its memory, at most `maxKeptCharacters` a
+ * run). So a run that only its own process reads costs Redis nothing, and a process with no
+ * reader of a run is sent none of it: only a word when a reader of it comes. Each piece says
+ * where it starts in its step's text, so a reader from the start who gets a piece both in the
+ * text so far and live is given it once, in order: a live piece that would leave a gap waits
+ * for the text so far (at most `pastWaitMs`).
  *
  * @example
  * const notifier = await createRedisRunNotifier({ publisher, subscriber, channel: 'baton:run-events', origin: 'host:42' })
@@ -346,7 +352,10 @@ function unseen(seen: Map<string, number>, { delta, offset }: Piece): string | u
   return offset >= handed ? delta.text : delta.text.slice(handed - offset)
 }
 
-/** Pieces of a run as one delta per step (its first piece's `sequence`), in order, the unseen part of each. */
+/**
+ * Pieces of a run as one delta per step (its first piece's `sequence`), in order, the unseen
+ * part of each.
+ */
 function merged(pieces: Piece[], seen: Map<string, number>): RunDelta[] {
   const steps = new Map<string, RunDelta>()
   for (const piece of pieces) {
