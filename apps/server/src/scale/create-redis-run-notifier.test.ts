@@ -15,7 +15,11 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
   const subscribers = new Map<string, Redis>()
   const notifier = async (origin: string, more: { announceEveryMs?: number } = {}) => {
     const publisher = new Redis(server.url)
-    const subscriber = new Redis(server.url)
+    // Reconnects after a second: long enough for a word on the readers' channel to be lost.
+    const subscriber = new Redis(server.url, {
+      retryStrategy: () => 1_000,
+      connectionName: `subscriber-${origin}`,
+    })
     subscribers.set(origin, subscriber)
     connections.push(publisher, subscriber)
     const made = await createRedisRunNotifier({
@@ -179,6 +183,35 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     )
     off()
     executing.forget('before-start')
+  })
+
+  it('tells a process whose Redis connection was lost, once it is back, of the readers that came meanwhile', async () => {
+    const executing = await notifier('host-r:18')
+    const reading = await notifier('host-s:19')
+    // Redis drops the executing process's subscriber (a network fault, a failover).
+    const admin = new Redis(server.url)
+    connections.push(admin)
+    const subscriber = subscribers.get('host-r:18')!
+    const clients = (await admin.client('LIST')) as string
+    const id = /id=(\d+) .*name=subscriber-host-r:18 /.exec(clients)?.[1]
+    expect(id).toBeDefined()
+    const cut = new Promise((resolve) => subscriber.once('close', resolve))
+    await admin.client('KILL', 'ID', String(id))
+    await cut
+    // A reader comes while it is away: its word is not heard there.
+    const there: string[] = []
+    const off = reading.listenDeltas('while-away', (each) => there.push(each.text))
+    await waitFor(() => (subscriber.status === 'ready' ? true : undefined), { timeoutMs: 10_000 })
+    let sent = 0
+    await waitFor(
+      () => {
+        executing.delta(delta(String(sent++), 'while-away'))
+        return there.length > 0 ? true : undefined
+      },
+      { timeoutMs: 5_000, what: 'the process back on Redis to send the run to its reader' },
+    )
+    off()
+    executing.forget('while-away')
   })
 
   it('sends nothing of a run to Redis while no other process reads it', async () => {
