@@ -61,6 +61,23 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     return messages
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
+  // The executing process streams the run until a piece reaches the reader (none goes to Redis
+  // until it knows of the reader), within 5 s: far less than the 30 s between announcements.
+  const reachesItsReader = async (
+    executing: RedisRunNotifier,
+    runId: string,
+    there: string[],
+    who: string,
+  ) => {
+    let sent = 0
+    await waitFor(
+      () => {
+        executing.delta(delta(String(sent++), runId))
+        return there.length > 0 ? true : undefined
+      },
+      { timeoutMs: 5_000, what: `${who} to send the run it executes to its reader` },
+    )
+  }
 
   it("hands a run's streamed text to a reader in another process from the start, whole, in order and once, and to no process that does not read it", async () => {
     const executing = await notifier('host-a:1')
@@ -172,15 +189,7 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     await settle()
     // Started since (a worker added, or restarted), with the default 30 s between announcements.
     const executing = await notifier('host-q:17')
-    // Its text reaches the reader once it knows of it (until then it sends none to Redis).
-    let sent = 0
-    await waitFor(
-      () => {
-        executing.delta(delta(String(sent++), 'before-start'))
-        return there.length > 0 ? true : undefined
-      },
-      { timeoutMs: 5_000, what: 'the new process to send the run it executes to its reader' },
-    )
+    await reachesItsReader(executing, 'before-start', there, 'the new process')
     off()
     executing.forget('before-start')
   })
@@ -202,14 +211,7 @@ describe.runIf(canRun)('createRedisRunNotifier', () => {
     const there: string[] = []
     const off = reading.listenDeltas('while-away', (each) => there.push(each.text))
     await waitFor(() => (subscriber.status === 'ready' ? true : undefined), { timeoutMs: 10_000 })
-    let sent = 0
-    await waitFor(
-      () => {
-        executing.delta(delta(String(sent++), 'while-away'))
-        return there.length > 0 ? true : undefined
-      },
-      { timeoutMs: 5_000, what: 'the process back on Redis to send the run to its reader' },
-    )
+    await reachesItsReader(executing, 'while-away', there, 'the process back on Redis')
     off()
     executing.forget('while-away')
   })
