@@ -13,7 +13,11 @@ import {
 } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
-import { installErrorHandler } from './http/error-handler'
+import {
+  installErrorHandler,
+  MAX_PATH_PARAMETER_LENGTH,
+  sendFrameworkError,
+} from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
 import { mcpPlugin } from './mcp/mcp-plugin'
@@ -83,6 +87,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: settings.bodyLimit,
+    // What the router refuses before any route runs answers in Baton's error shape too.
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    frameworkErrors: sendFrameworkError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
     // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
     // the connection they came on, which fastify then closes ("Connection: close").

@@ -1,5 +1,5 @@
 import { BatonError } from '@baton/core'
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { HttpError } from './http-errors'
 import { statusOfCode } from './status-of-code'
@@ -52,6 +52,32 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       },
     }
   }
+  // The router's own refusals, before any route is matched: so they name the path, not a field.
+  if (fastifyError.code === 'FST_ERR_BAD_URL') {
+    return {
+      status: 400,
+      body: {
+        error: {
+          code: 'BAD_REQUEST',
+          message:
+            "The request's path is not a valid URL: a percent-escape in it is broken (a '%' must be followed by two hexadecimal digits that decode to UTF-8).",
+          details: { field: 'path' },
+        },
+      },
+    }
+  }
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return {
+      status: 414,
+      body: {
+        error: {
+          code: 'PATH_PARAMETER_TOO_LONG',
+          message: `A parameter in the request's path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters: no id, wallet or name in a path is that long.`,
+          details: { field: 'path', maxLength: MAX_PATH_PARAMETER_LENGTH },
+        },
+      },
+    }
+  }
   if (fastifyError.code && fastifyCodes[fastifyError.code]) {
     const code = fastifyCodes[fastifyError.code]!
     return {
@@ -75,6 +101,26 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     status: 500,
     body: { error: { code: 'INTERNAL', message: 'Internal server error.', details: {} } },
   }
+}
+
+/** The longest path parameter the router reads (fastify's `maxParamLength`). */
+export const MAX_PATH_PARAMETER_LENGTH = 100
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a path
+ * with a broken percent-escape, a path parameter past `MAX_PATH_PARAMETER_LENGTH`) in Baton's
+ * error shape, not fastify's own.
+ *
+ * @example
+ * Fastify({ frameworkErrors: sendFrameworkError, maxParamLength: MAX_PATH_PARAMETER_LENGTH })
+ */
+export function sendFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const { status, body } = toErrorResponse(error)
+  reply.status(status).send(body)
 }
 
 /** Installs the one error handler (and the 404 handler) of the app. */

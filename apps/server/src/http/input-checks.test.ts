@@ -119,6 +119,28 @@ describe.each(backends)('bad input on %s', (backend) => {
     expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before)
   })
 
+  // The router refuses these before any route or hook runs; fastify's own body for them had
+  // `error: "Bad Request"`, a string where every other refusal has an object.
+  it('refuses a path the router cannot read in the error shape of every other refusal', async () => {
+    for (const url of ['/api/v1/runs/%E0%A4%A', '/a2a/%zz', '/agent/%E0%A4%A?x=1']) {
+      const broken = await app.inject({ method: 'GET', url })
+      expect(broken.statusCode, `${url}: ${broken.body}`).toBe(400)
+      expect(broken.json().error).toMatchObject({ code: 'BAD_REQUEST', details: { field: 'path' } })
+      expect(broken.json().error.message).toMatch(/percent-escape in it is broken/)
+    }
+    const long = await app.inject({ method: 'GET', url: `/api/v1/agents/0x${'a'.repeat(99)}` })
+    expect(long.statusCode, long.body).toBe(414)
+    expect(long.json().error).toMatchObject({
+      code: 'PATH_PARAMETER_TOO_LONG',
+      details: { field: 'path', maxLength: 100 },
+    })
+    expect(long.json().error.message).toMatch(/longer than 100 characters/)
+    // One of 100 characters is read by the route, which says what is wrong with it.
+    const atLimit = await app.inject({ method: 'GET', url: `/api/v1/agents/0x${'a'.repeat(98)}` })
+    expect(atLimit.statusCode, atLimit.body).toBe(400)
+    expect(atLimit.json().error.code).toBe('MALFORMED_WALLET')
+  })
+
   it('answers 409 to a change that gives an agent an id another agent has', async () => {
     const first = await signedRegistration()
     const second = await signedRegistration()
