@@ -14,6 +14,7 @@ import {
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
 import {
+  answerClientError,
   installErrorHandler,
   MAX_PATH_PARAMETER_LENGTH,
   sendFrameworkError,
@@ -90,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // What the router refuses before any route runs answers in Baton's error shape too.
     maxParamLength: MAX_PATH_PARAMETER_LENGTH,
     frameworkErrors: sendFrameworkError,
+    clientErrorHandler: answerClientError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
     // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
     // the connection they came on, which fastify then closes ("Connection: close").

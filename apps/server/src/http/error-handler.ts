@@ -1,3 +1,5 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { BatonError } from '@baton/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
@@ -121,6 +123,72 @@ export function sendFrameworkError(
 ): void {
   const { status, body } = toErrorResponse(error)
   reply.status(status).send(body)
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser cannot read (not HTTP/1.1,
+ * a broken header, headers past `maxHeaderSize`, too slow to arrive) is answered in Baton's
+ * error shape, naming what was wrong, and its connection closed (nothing after it on the
+ * connection can be read either).
+ *
+ * @example
+ * Fastify({ clientErrorHandler: answerClientError })
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // Reset or gone: there is no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const { status, body } = clientErrorResponse(
+    error as NodeJS.ErrnoException & { reason?: unknown },
+  )
+  if (socket.writable) {
+    const text = JSON.stringify(body)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    )
+  }
+  socket.destroy()
+}
+
+function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }): {
+  status: number
+  body: ErrorBody
+} {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: 408,
+      body: {
+        error: {
+          code: 'REQUEST_TIMEOUT',
+          message: 'The request did not arrive in full in time; its connection is closed.',
+          details: {},
+        },
+      },
+    }
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      status: 431,
+      body: {
+        error: {
+          code: 'HEADERS_TOO_LARGE',
+          message: `The request's headers are larger than the ${maxHeaderSize} bytes the server reads.`,
+          details: { field: 'headers', maxBytes: maxHeaderSize },
+        },
+      },
+    }
+  }
+  // The parser's own words (llhttp's reason: "Invalid header value char", ...), when it has them.
+  const reason = typeof error.reason === 'string' && error.reason !== '' ? error.reason : undefined
+  return {
+    status: 400,
+    body: {
+      error: {
+        code: 'BAD_REQUEST',
+        message: `The request is not valid HTTP/1.1${reason ? `: ${reason}` : ''}.`,
+        details: { ...(error.code ? { parserCode: error.code } : {}) },
+      },
+    },
+  }
 }
 
 /** Installs the one error handler (and the 404 handler) of the app. */
