@@ -89,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
     bodyLimit: settings.bodyLimit,
     // What the router refuses before any route runs answers in Baton's error shape too.
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: answerClientError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
