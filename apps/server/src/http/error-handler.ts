@@ -10,6 +10,18 @@ export type ErrorBody = {
   error: { code: string; message: string; details: Record<string, unknown> }
 }
 
+type ErrorResponse = { status: number; body: ErrorBody }
+
+/** One refusal: its status, and the body every route answers with. */
+function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): ErrorResponse {
+  return { status, body: { error: { code, message, details } } }
+}
+
 /** Fastify's own error codes (body parsing, limits) as Baton codes. */
 const fastifyCodes: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -24,18 +36,12 @@ const fastifyCodes: Record<string, string> = {
  * @example
  * const { status, body } = toErrorResponse(new NotFoundError('run', 'r1')) // 404
  */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof HttpError) {
-    return {
-      status: error.statusCode,
-      body: { error: { code: error.code, message: error.shortMessage, details: error.details } },
-    }
+    return errorResponse(error.statusCode, error.code, error.shortMessage, error.details)
   }
   if (BatonError.isInstance(error)) {
-    return {
-      status: statusOfCode(error.code),
-      body: { error: { code: error.code, message: error.shortMessage, details: error.details } },
-    }
+    return errorResponse(statusOfCode(error.code), error.code, error.shortMessage, error.details)
   }
   const fastifyError = error as FastifyError
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -43,66 +49,41 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       path: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
       message: issue.message ?? 'is invalid',
     }))
-    return {
-      status: 400,
-      body: {
-        error: {
-          code: 'VALIDATION_FAILED',
-          message: `Invalid request: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
-          details: { issues },
-        },
-      },
-    }
+    return errorResponse(
+      400,
+      'VALIDATION_FAILED',
+      `Invalid request: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      { issues },
+    )
   }
   // The router's own refusals, before any route is matched: so they name the path, not a field.
   if (fastifyError.code === 'FST_ERR_BAD_URL') {
-    return {
-      status: 400,
-      body: {
-        error: {
-          code: 'BAD_REQUEST',
-          message:
-            "The request's path is not a valid URL: a percent-escape in it is broken (a '%' must be followed by two hexadecimal digits that decode to UTF-8).",
-          details: { field: 'path' },
-        },
-      },
-    }
+    return errorResponse(
+      400,
+      'BAD_REQUEST',
+      "The request's path is not a valid URL: a percent-escape in it is broken (a '%' must be followed by two hexadecimal digits that decode to UTF-8).",
+      { field: 'path' },
+    )
   }
   if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return {
-      status: 414,
-      body: {
-        error: {
-          code: 'PATH_PARAMETER_TOO_LONG',
-          message: `A parameter in the request's path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters: no id, wallet or name in a path is that long.`,
-          details: { field: 'path', maxLength: MAX_PATH_PARAMETER_LENGTH },
-        },
-      },
-    }
+    return errorResponse(
+      414,
+      'PATH_PARAMETER_TOO_LONG',
+      `A parameter in the request's path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters: no id, wallet or name in a path is that long.`,
+      { field: 'path', maxLength: MAX_PATH_PARAMETER_LENGTH },
+    )
   }
   if (fastifyError.code && fastifyCodes[fastifyError.code]) {
     const code = fastifyCodes[fastifyError.code]!
-    return {
-      status: statusOfCode(code),
-      body: { error: { code, message: fastifyError.message, details: {} } },
-    }
+    return errorResponse(statusOfCode(code), code, fastifyError.message)
   }
   if (fastifyError.statusCode === 429) {
-    return {
-      status: 429,
-      body: { error: { code: 'RATE_LIMITED', message: fastifyError.message, details: {} } },
-    }
+    return errorResponse(429, 'RATE_LIMITED', fastifyError.message)
   }
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return {
-      status: fastifyError.statusCode,
-      body: { error: { code: 'BAD_REQUEST', message: fastifyError.message, details: {} } },
-    }
+    return errorResponse(fastifyError.statusCode, 'BAD_REQUEST', fastifyError.message)
   }
-  return {
-    status: 500,
-    body: { error: { code: 'INTERNAL', message: 'Internal server error.', details: {} } },
-  }
+  return errorResponse(500, 'INTERNAL', 'Internal server error.')
 }
 
 /** The longest path parameter the router reads (fastify's `maxParamLength`). */
@@ -114,7 +95,10 @@ export const MAX_PATH_PARAMETER_LENGTH = 100
  * error shape, not fastify's own.
  *
  * @example
- * Fastify({ frameworkErrors: sendFrameworkError, maxParamLength: MAX_PATH_PARAMETER_LENGTH })
+ * Fastify({
+ *   frameworkErrors: sendFrameworkError,
+ *   routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+ * })
  */
 export function sendFrameworkError(
   error: FastifyError,
@@ -149,46 +133,30 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   socket.destroy()
 }
 
-function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }): {
-  status: number
-  body: ErrorBody
-} {
+function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }): ErrorResponse {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return {
-      status: 408,
-      body: {
-        error: {
-          code: 'REQUEST_TIMEOUT',
-          message: 'The request did not arrive in full in time; its connection is closed.',
-          details: {},
-        },
-      },
-    }
+    return errorResponse(
+      408,
+      'REQUEST_TIMEOUT',
+      'The request did not arrive in full in time; its connection is closed.',
+    )
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return {
-      status: 431,
-      body: {
-        error: {
-          code: 'HEADERS_TOO_LARGE',
-          message: `The request's headers are larger than the ${maxHeaderSize} bytes the server reads.`,
-          details: { field: 'headers', maxBytes: maxHeaderSize },
-        },
-      },
-    }
+    return errorResponse(
+      431,
+      'HEADERS_TOO_LARGE',
+      `The request's headers are larger than the ${maxHeaderSize} bytes the server reads.`,
+      { field: 'headers', maxBytes: maxHeaderSize },
+    )
   }
   // The parser's own words (llhttp's reason: "Invalid header value char", ...), when it has them.
   const reason = typeof error.reason === 'string' && error.reason !== '' ? error.reason : undefined
-  return {
-    status: 400,
-    body: {
-      error: {
-        code: 'BAD_REQUEST',
-        message: `The request is not valid HTTP/1.1${reason ? `: ${reason}` : ''}.`,
-        details: { ...(error.code ? { parserCode: error.code } : {}) },
-      },
-    },
-  }
+  return errorResponse(
+    400,
+    'BAD_REQUEST',
+    `The request is not valid HTTP/1.1${reason ? `: ${reason}` : ''}.`,
+    error.code ? { parserCode: error.code } : {},
+  )
 }
 
 /** Installs the one error handler (and the 404 handler) of the app. */
