@@ -59,7 +59,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   // The router's own refusals, before any route is matched: so they name the path, not a field.
   if (fastifyError.code === 'FST_ERR_BAD_URL') {
     return errorResponse(
-      400,
+      statusOfCode('BAD_REQUEST'),
       'BAD_REQUEST',
       "The request's path is not a valid URL: a percent-escape in it is broken (a '%' must be followed by two hexadecimal digits that decode to UTF-8).",
       { field: 'path' },
@@ -67,7 +67,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return errorResponse(
-      414,
+      statusOfCode('PATH_PARAMETER_TOO_LONG'),
       'PATH_PARAMETER_TOO_LONG',
       `A parameter in the request's path is longer than ${MAX_PATH_PARAMETER_LENGTH} characters: no id, wallet or name in a path is that long.`,
       { field: 'path', maxLength: MAX_PATH_PARAMETER_LENGTH },
@@ -136,14 +136,14 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }): ErrorResponse {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return errorResponse(
-      408,
+      statusOfCode('REQUEST_TIMEOUT'),
       'REQUEST_TIMEOUT',
       'The request did not arrive in full in time; its connection is closed.',
     )
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return errorResponse(
-      431,
+      statusOfCode('HEADERS_TOO_LARGE'),
       'HEADERS_TOO_LARGE',
       `The request's headers are larger than the ${maxHeaderSize} bytes the server reads.`,
       { field: 'headers', maxBytes: maxHeaderSize },
@@ -152,7 +152,7 @@ function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }
   // The parser's own words (llhttp's reason: "Invalid header value char", ...), when it has them.
   const reason = typeof error.reason === 'string' && error.reason !== '' ? error.reason : undefined
   return errorResponse(
-    400,
+    statusOfCode('BAD_REQUEST'),
     'BAD_REQUEST',
     `The request is not valid HTTP/1.1${reason ? `: ${reason}` : ''}.`,
     error.code ? { parserCode: error.code } : {},
