@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
+import { installBodyParsers } from './http/body-parsers'
 import {
   answerClientError,
   installErrorHandler,
@@ -88,8 +89,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: settings.bodyLimit,
-    // What the router refuses before any route runs answers in Baton's error shape too.
-    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // What the router refuses before any route runs answers in Baton's error shape too. A
+    // trailing slash names the same route (`/api/v1/agents/` is the list, not an agent
+    // whose wallet is empty; `/health/` the probe, not the playground).
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ignoreTrailingSlash: true },
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: answerClientError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
@@ -103,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
   installInputChecks(app)
+  installBodyParsers(app)
 
   const services = await createServices(
     settings,

@@ -25,18 +25,21 @@ function errorResponse(
 /** Fastify's own error codes (body parsing, limits) as Baton codes. */
 const fastifyCodes: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'BAD_REQUEST',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
 }
 
+/** The one media type the API's bodies are read in (the A2A endpoint reads its own). */
+const ACCEPTED_MEDIA_TYPES = ['application/json']
+
 /**
  * Turns any error into `{ error: { code, message, details } }` with the status of its code.
+ * `contentType` is the request's, named when the body's media type is what was refused.
  *
  * @example
  * const { status, body } = toErrorResponse(new NotFoundError('run', 'r1')) // 404
  */
-export function toErrorResponse(error: unknown): ErrorResponse {
+export function toErrorResponse(error: unknown, contentType?: string): ErrorResponse {
   if (error instanceof HttpError) {
     return errorResponse(error.statusCode, error.code, error.shortMessage, error.details)
   }
@@ -73,6 +76,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       { field: 'path', maxLength: MAX_PATH_PARAMETER_LENGTH },
     )
   }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return unsupportedMediaType(contentType)
+  }
   if (fastifyError.code && fastifyCodes[fastifyError.code]) {
     const code = fastifyCodes[fastifyError.code]!
     return errorResponse(statusOfCode(code), code, fastifyError.message)
@@ -84,6 +90,23 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return errorResponse(fastifyError.statusCode, 'BAD_REQUEST', fastifyError.message)
   }
   return errorResponse(500, 'INTERNAL', 'Internal server error.')
+}
+
+function unsupportedMediaType(contentType: string | undefined): ErrorResponse {
+  const received = contentType?.split(';', 1)[0]?.trim().toLowerCase() || undefined
+  const accepted = ACCEPTED_MEDIA_TYPES.join(' or ')
+  return errorResponse(
+    statusOfCode('UNSUPPORTED_MEDIA_TYPE'),
+    'UNSUPPORTED_MEDIA_TYPE',
+    received
+      ? `The request's body is sent as "${received}", which is not read here: send it as ${accepted}.`
+      : `The request has a body but no Content-Type: send it as ${accepted}.`,
+    {
+      field: 'content-type',
+      ...(received ? { received } : {}),
+      accepted: ACCEPTED_MEDIA_TYPES,
+    },
+  )
 }
 
 /** The longest path parameter the router reads (fastify's `maxParamLength`). */
@@ -162,7 +185,7 @@ function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }
 /** Installs the one error handler (and the 404 handler) of the app. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const { status, body } = toErrorResponse(error)
+    const { status, body } = toErrorResponse(error, request.headers['content-type'])
     if (status >= 500) request.log.error({ err: error }, 'request failed')
     return reply.status(status).send(body)
   })

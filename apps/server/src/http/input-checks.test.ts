@@ -119,6 +119,38 @@ describe.each(backends)('bad input on %s', (backend) => {
     expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before)
   })
 
+  // A plan posted as the YAML it is written in, a form, or with no type at all: HTTP's 415,
+  // naming the type received and the one read, not a 400 that says only "Bad Request".
+  it('refuses a body in a media type it does not read with 415 naming it, and stores no run', async () => {
+    const before = (await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total
+    for (const contentType of [
+      'application/yaml',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/runs',
+        headers: { 'content-type': `${contentType}; charset=utf-8` },
+        payload: plan,
+      })
+      expect(response.statusCode, response.body).toBe(415)
+      expect(response.json().error).toEqual({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: `The request's body is sent as "${contentType}", which is not read here: send it as application/json.`,
+        details: { field: 'content-type', received: contentType, accepted: ['application/json'] },
+      })
+    }
+    const untyped = await app.inject({ method: 'POST', url: '/api/v1/runs', payload: plan })
+    expect(untyped.statusCode, untyped.body).toBe(415)
+    expect(untyped.json().error).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'The request has a body but no Content-Type: send it as application/json.',
+      details: { field: 'content-type', accepted: ['application/json'] },
+    })
+    expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before)
+  })
+
   // The router refuses these before any route or hook runs; fastify's own body for them had
   // `error: "Bad Request"`, a string where every other refusal has an object.
   it('refuses a path the router cannot read in the error shape of every other refusal', async () => {
@@ -139,6 +171,71 @@ describe.each(backends)('bad input on %s', (backend) => {
     const atLimit = await app.inject({ method: 'GET', url: `/api/v1/agents/0x${'a'.repeat(98)}` })
     expect(atLimit.statusCode, atLimit.body).toBe(400)
     expect(atLimit.json().error.code).toBe('MALFORMED_WALLET')
+  })
+
+  // A client whose wrapper sends `Content-Type: application/json` on every request, with a
+  // body or not: fastify refused the empty one (400 "Body cannot be empty"), so a cancel
+  // without a body could not be sent through it.
+  it('reads an empty JSON body as none: a cancel goes through, a run without a plan is refused by name', async () => {
+    const json = { 'content-type': 'application/json' }
+    const started = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      headers: json,
+      payload: {
+        plan: { steps: [{ op: 'tool', toolName: 'wait', args: { ms: 10_000 }, saveAs: 'slept' }] },
+      },
+    })
+    expect(started.statusCode, started.body).toBe(202)
+    const { id } = started.json()
+    const cancelled = await app.inject({
+      method: 'POST',
+      url: `/api/v1/runs/${id}/cancel`,
+      headers: json,
+      payload: '',
+    })
+    expect(cancelled.statusCode, cancelled.body).toBe(200)
+    expect(cancelled.json().status, cancelled.body).toBe('cancelled')
+    const before = (await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      headers: json,
+      payload: '',
+    })
+    expect(empty.statusCode, empty.body).toBe(400)
+    expect(empty.json().error.code).toBe('VALIDATION_FAILED')
+    expect(empty.json().error.details.issues[0].path).toBe('body')
+    expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before)
+  })
+
+  // A client that joins paths with a slash too many: `/api/v1/agents/` was read as the agent
+  // with an empty wallet (400 MALFORMED_WALLET), `/health/` as a page of the playground (200).
+  it('reads a path with a trailing slash as the same route', async () => {
+    const list = await app.inject({ method: 'GET', url: '/api/v1/agents' })
+    const slashed = await app.inject({ method: 'GET', url: '/api/v1/agents/' })
+    expect(slashed.statusCode, slashed.body).toBe(200)
+    expect(slashed.json()).toEqual(list.json())
+    const [agent] = list.json().agents
+    const one = await app.inject({ method: 'GET', url: `/api/v1/agents/${agent.wallet}/` })
+    expect(one.statusCode, one.body).toBe(200)
+    expect(one.json().agent.wallet).toBe(agent.wallet)
+    const health = await app.inject({ method: 'GET', url: '/health/' })
+    expect(health.headers['content-type']).toMatch(/^application\/json/)
+    expect(health.json()).toMatchObject({ status: 'ok' })
+    const before = (await app.inject({ method: 'GET', url: '/api/v1/runs/' })).json().total
+    const run = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs/',
+      headers: { 'content-type': 'application/json' },
+      payload: { plan },
+    })
+    expect(run.statusCode, run.body).toBe(202)
+    expect((await app.inject({ method: 'GET', url: '/api/v1/runs' })).json().total).toBe(before + 1)
+    // An empty id between two slashes is still an id the route refuses, by name.
+    const empty = await app.inject({ method: 'GET', url: '/api/v1/runs//events' })
+    expect(empty.statusCode, empty.body).toBe(400)
+    expect(empty.json().error.details.issues[0].path).toBe('params.id')
   })
 
   it('answers 409 to a change that gives an agent an id another agent has', async () => {

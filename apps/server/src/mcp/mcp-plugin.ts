@@ -109,6 +109,16 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
   }
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    // An empty JSON body reaches the routes as none; the transport would read the request
+    // again for one, and it has been read.
+    if (request.body === undefined) {
+      throw new HttpError(
+        400,
+        'BAD_REQUEST',
+        'An MCP request carries a JSON-RPC message as its body; this one has none.',
+        { field: 'body' },
+      )
+    }
     const existing = sessionOf(request)
     if (existing) return hand(request, reply, existing.transport, existing)
     const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createBatonMcpServer }] =

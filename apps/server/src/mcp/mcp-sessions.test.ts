@@ -113,6 +113,25 @@ describe('/mcp sessions among many parties', () => {
     expect(await listOn(carol, sessionId)).toEqual({ status: 200, code: undefined })
   })
 
+  // A client's wrapper that sends `Content-Type: application/json` with nothing after it: a
+  // clear refusal at once, not a request the transport waits on for a body already read.
+  it('refuses an empty body on a session with 400 at once, and the session still answers', async () => {
+    const erin = await makeKey('erin')
+    const { sessionId } = await connect(erin)
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: mcpHeaders(erin, sessionId),
+      signal: AbortSignal.timeout(5_000),
+    })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: unknown }).error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'An MCP request carries a JSON-RPC message as its body; this one has none.',
+      details: { field: 'body' },
+    })
+    expect(await listOn(erin, sessionId)).toEqual({ status: 200, code: undefined })
+  })
+
   it('at the bound, closes the least recently used session that answers no request, never a busy one', async () => {
     // Busy: an open event stream (GET) keeps a request of the session in flight.
     const erin = await makeKey('erin')
