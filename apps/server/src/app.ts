@@ -22,6 +22,7 @@ import {
 } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
+import { RouteMethods } from './http/route-methods'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
@@ -102,6 +103,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The close waits for the drain (preClose below); avvio bounds every hook by this timeout.
     pluginTimeout: shutdownDrainMs + 20_000,
   }).withTypeProvider<ZodTypeProvider>()
+  // Before any route is added: it keeps every route's methods, for the 405s.
+  const routeMethods = new RouteMethods(app)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandler(app)
@@ -243,6 +246,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The A2A plugin owns /a2a/* and the server-wide /.well-known/agent-card.json.
   await app.register(a2aPlugin)
   await app.register(mcpPlugin)
-  await servePlayground(app, settings.playgroundDir)
+  await servePlayground(app, settings.playgroundDir, routeMethods)
   return app
 }

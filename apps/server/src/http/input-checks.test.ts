@@ -101,6 +101,28 @@ describe.each(backends)('bad input on %s', (backend) => {
     })
   })
 
+  // `?limit=2&limit=3` was refused as "expected number, received NaN"; `?status=a&status=b`
+  // named an array no client meant to send.
+  it('refuses a query parameter given more than once, naming it and how often', async () => {
+    for (const url of [
+      '/api/v1/agents?limit=2&limit=3',
+      '/api/v1/runs?offset=0&limit=5&limit=5',
+      '/api/v1/agents/search?q=a&q=b&q=c&limit=2',
+    ]) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400)
+      const { error } = response.json()
+      expect(error.code).toBe('VALIDATION_FAILED')
+      expect(error.details.issues[0]).toEqual({
+        path: url.includes('search') ? 'querystring.q' : 'querystring.limit',
+        message: `is given ${url.includes('search') ? 3 : 2} times; give it once`,
+      })
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/v1/agents?limit=2' })).statusCode).toBe(
+      200,
+    )
+  })
+
   it('refuses inputs nested 5000 deep with 400 naming the field, and stores no run', async () => {
     // Written as text: a client's serializer need not survive the depth either.
     const inputs = `${'{"next":'.repeat(5000)}"deep"${'}'.repeat(5000)}`
@@ -236,6 +258,36 @@ describe.each(backends)('bad input on %s', (backend) => {
     const empty = await app.inject({ method: 'GET', url: '/api/v1/runs//events' })
     expect(empty.statusCode, empty.body).toBe(400)
     expect(empty.json().error.details.issues[0].path).toBe('params.id')
+  })
+
+  // `PUT /api/v1/agents/<wallet>` answered 404 "route not found": read as "no such agent" by a
+  // client, about an agent that is there.
+  it('answers 405 with Allow to a method the route at a path does not answer, 404 where none is', async () => {
+    const [agent] = (await app.inject({ method: 'GET', url: '/api/v1/agents' })).json().agents
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/agents/${agent.wallet}`,
+      headers: { 'content-type': 'application/json' },
+      payload: agent,
+    })
+    expect(put.statusCode, put.body).toBe(405)
+    expect(put.headers.allow).toBe('DELETE, GET, HEAD, PATCH')
+    expect(put.json().error).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      message: `/api/v1/agents/${agent.wallet} does not answer PUT; it answers DELETE, GET, HEAD, PATCH.`,
+      details: { method: 'PUT', allowed: ['DELETE', 'GET', 'HEAD', 'PATCH'] },
+    })
+    const read = await app.inject({ method: 'GET', url: '/api/v1/runs/some-run/cancel/' })
+    expect(read.statusCode, read.body).toBe(405)
+    expect(read.headers.allow).toBe('POST')
+    // Nothing at the path: still 404, naming the route.
+    const none = await app.inject({ method: 'DELETE', url: '/api/v1/nothing-here' })
+    expect(none.statusCode, none.body).toBe(404)
+    expect(none.headers.allow).toBeUndefined()
+    expect(none.json().error.code).toBe('NOT_FOUND')
+    // The agent is still there.
+    const after = await app.inject({ method: 'GET', url: `/api/v1/agents/${agent.wallet}` })
+    expect(after.statusCode).toBe(200)
   })
 
   it('answers 409 to a change that gives an agent an id another agent has', async () => {

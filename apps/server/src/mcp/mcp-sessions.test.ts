@@ -116,11 +116,11 @@ describe('/mcp sessions among many parties', () => {
   // A client's wrapper that sends `Content-Type: application/json` with nothing after it: a
   // clear refusal at once, not a request the transport waits on for a body already read.
   it('refuses an empty body on a session with 400 at once, and the session still answers', async () => {
-    const erin = await makeKey('erin')
-    const { sessionId } = await connect(erin)
+    const gina = await makeKey('gina')
+    const { sessionId } = await connect(gina)
     const response = await fetch(url, {
       method: 'POST',
-      headers: mcpHeaders(erin, sessionId),
+      headers: mcpHeaders(gina, sessionId),
       signal: AbortSignal.timeout(5_000),
     })
     expect(response.status).toBe(400)
@@ -129,7 +129,7 @@ describe('/mcp sessions among many parties', () => {
       message: 'An MCP request carries a JSON-RPC message as its body; this one has none.',
       details: { field: 'body' },
     })
-    expect(await listOn(erin, sessionId)).toEqual({ status: 200, code: undefined })
+    expect(await listOn(gina, sessionId)).toEqual({ status: 200, code: undefined })
   })
 
   it('at the bound, closes the least recently used session that answers no request, never a busy one', async () => {

@@ -55,10 +55,11 @@ describe('CORS with no origins set (the default)', () => {
     await app.close()
   })
 
-  it('sends no CORS header, and answers a preflight with the JSON 404', async () => {
+  it('sends no CORS header, and answers a preflight with the JSON 405 naming the methods', async () => {
     const response = await app.inject(preflight('https://evil.example'))
-    expect(response.statusCode).toBe(404)
-    expect(response.json().error.code).toBe('NOT_FOUND')
+    expect(response.statusCode).toBe(405)
+    expect(response.json().error.code).toBe('METHOD_NOT_ALLOWED')
+    expect(response.headers.allow).toBe('GET, HEAD, POST')
     expect(response.headers['access-control-allow-origin']).toBeUndefined()
     expect(response.headers['access-control-allow-methods']).toBeUndefined()
     const read = await app.inject({

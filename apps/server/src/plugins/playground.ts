@@ -3,7 +3,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { NotFoundError } from '../http/http-errors'
+import { HttpError, NotFoundError } from '../http/http-errors'
+import type { RouteMethods } from '../http/route-methods'
+import { statusOfCode } from '../http/status-of-code'
 import { isApiPath } from './authenticate'
 
 const defaultDir = path.join(
@@ -57,11 +59,12 @@ export const playgroundContentSecurityPolicy = [
  * paths is no cheaper than one of known ones).
  *
  * @example
- * await servePlayground(app, settings.playgroundDir)
+ * await servePlayground(app, settings.playgroundDir, new RouteMethods(app))
  */
 export async function servePlayground(
   app: FastifyInstance,
   dir: string | undefined,
+  routeMethods: RouteMethods,
 ): Promise<void> {
   const root = path.resolve(dir ?? defaultDir)
   const built = existsSync(path.join(root, 'index.html'))
@@ -89,6 +92,18 @@ export async function servePlayground(
         .header('content-security-policy', playgroundContentSecurityPolicy)
         .type('text/html')
         .sendFile('index.html')
+    }
+    // A route at this path answers other methods: say which (HTTP's 405 and its `Allow`),
+    // rather than a 404 that reads as "no such agent" or "no such run".
+    const allowed = routeMethods.at(pathname)
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      throw new HttpError(
+        statusOfCode('METHOD_NOT_ALLOWED'),
+        'METHOD_NOT_ALLOWED',
+        `${pathname} does not answer ${request.method}; it answers ${allowed.join(', ')}.`,
+        { method: request.method, allowed },
+      )
     }
     throw new NotFoundError('route', `${request.method} ${pathname}`)
   })

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify'
+import FindMyWay from 'find-my-way'
+import { MAX_PATH_PARAMETER_LENGTH } from './error-handler'
+
+type HTTPMethod = FindMyWay.HTTPMethod
+
+const noop = () => {}
+
+/**
+ * Which methods the app's routes answer at a path: what a `405 Method Not Allowed` names in
+ * its `Allow` header, for a request whose path is a route but whose method is not. Fastify's
+ * router finds a route by method first, so it keeps a second router of every route, matched
+ * the same way (fastify's own, `find-my-way`), read only when no route answered.
+ *
+ * @example
+ * const methods = new RouteMethods(app) // before any route is added
+ * methods.at('/api/v1/agents') // ['GET', 'HEAD', 'POST']
+ */
+export class RouteMethods {
+  readonly #router = FindMyWay({
+    ignoreTrailingSlash: true,
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    defaultRoute: noop,
+  })
+  readonly #methods = new Set<HTTPMethod>()
+
+  constructor(app: FastifyInstance) {
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat() as HTTPMethod[]) {
+        this.#methods.add(method)
+        this.#router.on(method, route.url, noop)
+      }
+    })
+  }
+
+  /** The methods some route answers at `path` (a path as requested, without its query). */
+  at(path: string): HTTPMethod[] {
+    return [...this.#methods].filter((method) => this.#router.find(method, path) !== null).sort()
+  }
+}
