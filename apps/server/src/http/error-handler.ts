@@ -182,11 +182,27 @@ function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }
   )
 }
 
+/**
+ * The challenge of a 401 for a missing or refused bearer credential (RFC 9110 §11.6.1: a 401
+ * carries one; RFC 6750 §3: `invalid_token` when a credential was sent and is not good).
+ *
+ * @example
+ * bearerChallenge(undefined) // 'Bearer realm="baton"'
+ */
+export function bearerChallenge(authorization: string | undefined): string {
+  return authorization === undefined
+    ? 'Bearer realm="baton"'
+    : 'Bearer realm="baton", error="invalid_token"'
+}
+
 /** Installs the one error handler (and the 404 handler) of the app. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toErrorResponse(error, request.headers['content-type'])
     if (status >= 500) request.log.error({ err: error }, 'request failed')
+    if (body.error.code === 'UNAUTHORIZED') {
+      reply.header('www-authenticate', bearerChallenge(request.headers.authorization))
+    }
     return reply.status(status).send(body)
   })
 }

@@ -154,8 +154,15 @@ function principalOf(
   apiKeys: ApiKeysRepository,
 ): Principal | Promise<Principal> {
   const given = bearerTokenOf(header)
-  if (given !== undefined && token !== undefined && sameSecret(given, token)) return adminPrincipal
-  if (given?.startsWith(API_KEY_PREFIX)) {
+  if (given === undefined) {
+    throw new HttpError(
+      401,
+      'UNAUTHORIZED',
+      'The Authorization header is not "Bearer <credential>": send the API token or an API key that way.',
+    )
+  }
+  if (token !== undefined && sameSecret(given, token)) return adminPrincipal
+  if (given.startsWith(API_KEY_PREFIX)) {
     return apiKeys.findByKey(given).then((key) => {
       if (key) return { kind: 'key', id: `key:${key.id}`, name: key.name, scopes: key.scopes }
       throw unknownCredential()

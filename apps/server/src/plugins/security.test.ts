@@ -24,6 +24,9 @@ describe('BATON_API_TOKEN', () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/runs', payload: { plan } })
     expect(response.statusCode).toBe(401)
     expect(response.json().error.code).toBe('UNAUTHORIZED')
+    // A 401 names the scheme to answer it with (RFC 9110 §11.6.1), and, when a credential was
+    // sent, that it was refused (RFC 6750 §3).
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="baton"')
     const wrong = await app.inject({
       method: 'POST',
       url: '/api/v1/runs',
@@ -31,6 +34,22 @@ describe('BATON_API_TOKEN', () => {
       headers: { authorization: 'Bearer not-the-token-at-all' },
     })
     expect(wrong.statusCode).toBe(401)
+    expect(wrong.headers['www-authenticate']).toBe('Bearer realm="baton", error="invalid_token"')
+    expect(wrong.json().error.message).toBe(
+      'The bearer credential is neither the API token nor a live API key.',
+    )
+    // Another scheme is named as what is wrong, not taken for a wrong token.
+    const basic = await app.inject({
+      method: 'POST',
+      url: '/api/v1/runs',
+      payload: { plan },
+      headers: { authorization: `Basic ${Buffer.from(`admin:${token}`).toString('base64')}` },
+    })
+    expect(basic.statusCode).toBe(401)
+    expect(basic.headers['www-authenticate']).toBe('Bearer realm="baton", error="invalid_token"')
+    expect(basic.json().error.message).toBe(
+      'The Authorization header is not "Bearer <credential>": send the API token or an API key that way.',
+    )
     const list = await app.inject({
       method: 'GET',
       url: '/api/v1/runs',
