@@ -118,6 +118,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
         signal: AbortSignal.timeout(20_000),
       })
       expect(started.status).toBe(503)
+      expect(started.headers.get('retry-after')).toBe('5')
       expect(((await started.json()) as { error: { code: string } }).error.code).toBe(
         'DATABASE_UNAVAILABLE',
       )

@@ -195,6 +195,20 @@ export function bearerChallenge(authorization: string | undefined): string {
     : 'Bearer realm="baton", error="invalid_token"'
 }
 
+/**
+ * How long a client should wait before it retries a 503, in seconds: the model provider's own
+ * wait for its rate limit when it gave one, else a short one (the server cannot know when its
+ * database or Redis is back, or when a draining process's successor answers). Clients that
+ * retry by themselves (`ky`, `got`, most SDKs) read it.
+ */
+export const RETRY_AFTER_SECONDS = 5
+
+function retryAfterOf(status: number, body: ErrorBody): number | undefined {
+  if (status !== 503) return undefined
+  const asked = body.error.details.retryAfterSeconds
+  return typeof asked === 'number' && asked > 0 ? Math.ceil(asked) : RETRY_AFTER_SECONDS
+}
+
 /** Installs the one error handler (and the 404 handler) of the app. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -203,6 +217,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (body.error.code === 'UNAUTHORIZED') {
       reply.header('www-authenticate', bearerChallenge(request.headers.authorization))
     }
+    const retryAfter = retryAfterOf(status, body)
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))
     return reply.status(status).send(body)
   })
 }
