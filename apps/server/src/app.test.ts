@@ -70,6 +70,29 @@ describe('buildApp', () => {
       expect(document.paths).toHaveProperty([path])
     }
     expect(document.paths['/api/v1/agents'].post.requestBody).toBeDefined()
+    // Every operation says what its refusals carry: the one error shape.
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { responses: Record<string, unknown> }>).map(
+        ([method, operation]) => ({ at: `${method.toUpperCase()} ${path}`, operation }),
+      ),
+    )
+    expect(operations.length).toBeGreaterThan(40)
+    for (const { at, operation } of operations) {
+      // A2A's endpoint refuses with the JSON-RPC errors of its binding.
+      if (at === 'POST /a2a/{agentId}') {
+        expect(operation.responses.default, at).toBeUndefined()
+        continue
+      }
+      const refusal = operation.responses.default as {
+        content: Record<string, { schema: { properties: { error: { required: string[] } } } }>
+      }
+      expect(refusal, at).toBeDefined()
+      expect(refusal.content['application/json']!.schema.properties.error.required, at).toEqual([
+        'code',
+        'message',
+        'details',
+      ])
+    }
     const ui = await app.inject({ method: 'GET', url: '/docs', headers })
     expect([200, 302]).toContain(ui.statusCode)
   })

@@ -6,7 +6,6 @@ import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -22,6 +21,7 @@ import {
 } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
+import { openApiTransform } from './http/openapi-transform'
 import { RouteMethods } from './http/route-methods'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
@@ -223,7 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' })
 

@@ -148,7 +148,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
         '/a2a/:agentId',
         {
           // The principal is checked below, so a refusal is a JSON-RPC error.
-          config: { access: 'public' },
+          config: { access: 'public', ownErrorShape: true },
           schema: describe("A hosted agent's A2A JSON-RPC endpoint (v1.0 and v0.3 methods, SSE)"),
         },
         async (request, reply) => {
