@@ -99,6 +99,38 @@ describe('GET /api/v1/messages/stream', () => {
     expect(events.at(-1)?.id).toMatch(/^msg_/)
   })
 
+  // A HEAD (a monitor, a link checker, `curl -I`) can read no body: it was held open as a
+  // stream, subscribed to the bus, until the server closed (the run's, until the run ended).
+  it('answers a HEAD of a stream at once with its headers, and keeps no stream open for it', async () => {
+    const started = await fetch(`${base}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        plan: { steps: [{ op: 'tool', toolName: 'wait', args: { ms: 10_000 }, saveAs: 'slept' }] },
+      }),
+    })
+    const { id } = (await started.json()) as { id: string }
+    for (const path of ['/api/v1/messages/stream', `/api/v1/runs/${id}/events`]) {
+      const response = await fetch(`${base}${path}`, {
+        method: 'HEAD',
+        signal: AbortSignal.timeout(5_000),
+      })
+      expect(response.status, path).toBe(200)
+      expect(response.headers.get('content-type'), path).toMatch(/^text\/event-stream/)
+    }
+    const missing = await fetch(`${base}/api/v1/runs/no-such-run/events`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(5_000),
+    })
+    expect(missing.status).toBe(404)
+    const metrics = await (await fetch(`${base}/metrics`)).text()
+    expect(metrics).toMatch(/^baton_sse_clients 0$/m)
+    // A GET still streams.
+    const events = await collect(`${base}/api/v1/runs/${id}/events`, (seen) => seen.length > 0)
+    expect(events[0]?.event).toBe('run-start')
+    await fetch(`${base}/api/v1/runs/${id}/cancel`, { method: 'POST' })
+  })
+
   it('refuses an envelope whose id has characters outside the safe set, naming `id`', async () => {
     const response = await app.inject({
       method: 'POST',

@@ -10,9 +10,31 @@ export type SseMessage = { id?: string | number; event?: string; data: unknown }
  */
 export const MAX_BUFFERED_EVENT_BYTES = 4 * 1024 * 1024
 
+/** The writer of one event stream (see `openEventStream`). */
+export type EventStream = {
+  readonly open: boolean
+  /** Sends an event; false when the stream is ended, or when its reader is behind (see `drained`). */
+  send(message: SseMessage): boolean
+  /** Resolves once the reader has taken what was sent (or the stream has ended). */
+  drained(): Promise<void>
+  /** Runs `listener` when the stream ends (at once if it has). */
+  onClose(listener: () => void): void
+  end(): void
+}
+
+/** The writer of a stream that has ended: what a HEAD request gets. */
+const endedStream: EventStream = {
+  open: false,
+  send: () => false,
+  drained: () => Promise.resolve(),
+  onClose: (listener) => listener(),
+  end: () => {},
+}
+
 /**
  * Opens a server-sent events response on `reply` (hijacked from fastify) and returns a
- * writer. The stream ends when `end()` is called, the client leaves, or `signal` aborts;
+ * writer. A HEAD request gets the stream's headers and an ended writer: it cannot read a
+ * body, so nothing is subscribed or kept open for it. The stream ends when `end()` is called, the client leaves, or `signal` aborts;
  * a comment line every 15 s keeps proxies from closing an idle stream. A reader that falls
  * `maxBufferedBytes` behind is cut. A writer that can wait (events read from the database)
  * waits for `drained()` whenever `send` returns false, so it never falls that far behind.
@@ -26,7 +48,7 @@ export function openEventStream(
   reply: FastifyReply,
   signal: AbortSignal,
   options: { maxBufferedBytes?: number } = {},
-) {
+): EventStream {
   const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_EVENT_BYTES
   reply.hijack()
   const response = reply.raw
@@ -41,6 +63,10 @@ export function openEventStream(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   })
+  if (request.method === 'HEAD') {
+    response.end()
+    return endedStream
+  }
   response.write(': connected\n\n')
   let open = true
   const closeListeners: (() => void)[] = []
@@ -67,7 +93,6 @@ export function openEventStream(
     get open() {
       return open
     },
-    /** Sends an event; false when the stream is ended, or when its reader is behind (see `drained`). */
     send(message: SseMessage): boolean {
       if (!open) return false
       const flowing = response.write(formatEvent(message))
@@ -81,7 +106,6 @@ export function openEventStream(
       response.destroy()
       return false
     },
-    /** Resolves once the reader has taken what was sent (or the stream has ended). */
     drained(): Promise<void> {
       if (!open || !response.writableNeedDrain) return Promise.resolve()
       return new Promise((resolve) => {
@@ -95,7 +119,8 @@ export function openEventStream(
       })
     },
     onClose(listener: () => void): void {
-      closeListeners.push(listener)
+      if (open) closeListeners.push(listener)
+      else listener()
     },
     end,
   }
