@@ -169,7 +169,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Only with origins to allow: with none (the default) the plugin would still run its hook on
   // every request, to add nothing, and its OPTIONS route would answer the same 404 as no route.
   if (settings.corsOrigins.length > 0) {
-    await app.register(fastifyCors, { origin: settings.corsOrigins })
+    await app.register(fastifyCors, {
+      origin: settings.corsOrigins,
+      // What a page on an allowed origin may read beyond the few headers CORS lets through:
+      // when to retry (429, 503), what a 405 allows, a 401's challenge, the rate limit's
+      // count, whether a request was a replay, a file's name, an ETag to send back.
+      exposedHeaders: [
+        'retry-after',
+        'allow',
+        'www-authenticate',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'idempotent-replayed',
+        'content-disposition',
+        'etag',
+      ],
+    })
   }
   // CORS stops a foreign page reading answers, not sending requests: those are refused here.
   refuseForeignOrigins(app, {

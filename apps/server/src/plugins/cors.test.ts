@@ -35,6 +35,12 @@ describe('CORS with BATON_CORS_ORIGINS set', () => {
     const allowed = await app.inject({ method: 'GET', url: '/health', headers: { origin: friend } })
     expect(allowed.headers['access-control-allow-origin']).toBe(friend)
     expect(allowed.headers.vary).toContain('Origin')
+    // A page there can read when to retry, what a 405 allows and a 401's challenge: headers
+    // CORS hides from it unless they are exposed.
+    const exposed = String(allowed.headers['access-control-expose-headers']).split(/,\s*/)
+    expect(exposed).toEqual(
+      expect.arrayContaining(['retry-after', 'allow', 'www-authenticate', 'idempotent-replayed']),
+    )
     const foreign = await app.inject({
       method: 'GET',
       url: '/health',
