@@ -84,6 +84,39 @@ describe('openEventStream', () => {
     await waitFor(() => statuses.at(-1)?.state === 'closed', 'closed')
   })
 
+  // It retried on its own backoff (500 ms doubling to 5 s) whatever the server asked.
+  it('retries a 503 or a 429 when its Retry-After says, not sooner', async () => {
+    for (const [refusal, retryAfter, expectedMs] of [
+      [503, '1', 1_000],
+      [429, new Date(Date.now() + 60_000).toUTCString(), 55_000],
+    ] as const) {
+      server = await startServer((_request, response) => {
+        response.writeHead(refusal, { 'retry-after': retryAfter }).end()
+      })
+      const statuses: EventStreamStatus[] = []
+      const stream = openEventStream({
+        endpoint: { baseUrl: server.baseUrl },
+        path: 'stream',
+        retryMs: 10,
+        onEvent: () => undefined,
+        onStatus: (status) => statuses.push(status),
+      })
+      await waitFor(() => statuses.some((status) => status.state === 'retrying'), 'a retry')
+      const retrying = statuses.find((status) => status.state === 'retrying') as {
+        retryInMs: number
+        reason: string
+      }
+      expect(retrying.reason).toMatch(new RegExp(`answered ${refusal}`))
+      expect(retrying.retryInMs).toBeGreaterThanOrEqual(expectedMs)
+      expect(retrying.retryInMs).toBeLessThanOrEqual(60_000)
+      stream.close()
+      await waitFor(() => statuses.at(-1)?.state === 'closed', 'closed')
+      expect(statuses.at(-1)).toEqual({ state: 'closed' })
+      await server.close()
+      server = undefined
+    }
+  })
+
   it('stops after a stream the server ends when told it ends there', async () => {
     let connections = 0
     server = await startServer((_request, response) => {
