@@ -115,4 +115,31 @@ describe('buildApp', () => {
     const entries = lines.map((line) => JSON.parse(line) as { msg?: string; reqId?: string })
     expect(entries.some((entry) => entry.msg === 'request completed')).toBe(true)
   })
+
+  // An operator given a failed request's answer finds its log lines by the id it carries.
+  it('answers every request with the id its log lines carry, keeping a proxy’s plain one', async () => {
+    const read = async (given?: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/agents',
+        headers: given === undefined ? {} : { 'x-request-id': given },
+      })
+      const id = String(response.headers['x-request-id'])
+      const logged = lines
+        .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; req?: { url?: string } })
+        .filter((entry) => entry.reqId === id)
+      return { id, logged }
+    }
+    const own = await read()
+    expect(own.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(own.logged.map((entry) => entry.msg)).toEqual(['incoming request', 'request completed'])
+    expect((await read()).id).not.toBe(own.id)
+    expect((await read('lb-7f3a.2:9')).id).toBe('lb-7f3a.2:9')
+    // Not a plain token of at most 128 characters: replaced, never written into the log.
+    for (const unsafe of ['two words', 'x'.repeat(129), 'a"b', '']) {
+      const replaced = await read(unsafe)
+      expect(replaced.id).not.toBe(unsafe)
+      expect(replaced.id).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
 })

@@ -22,6 +22,7 @@ import {
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
 import { openApiTransform } from './http/openapi-transform'
+import { requestIdOf } from './http/request-id'
 import { RouteMethods } from './http/route-methods'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
@@ -94,6 +95,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // trailing slash names the same route (`/api/v1/agents/` is the list, not an agent
     // whose wallet is empty; `/health/` the probe, not the playground).
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ignoreTrailingSlash: true },
+    // One id per request in its log lines and its answer (`x-request-id`), a proxy's kept.
+    genReqId: requestIdOf,
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: answerClientError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
@@ -125,7 +128,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
   // Callback hooks where nothing is awaited (here and in the shared hooks below): an async
   // hook costs every request a promise and a turn of the microtask queue.
-  app.addHook('onRequest', (_request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
     done(draining ? new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.') : undefined)
   })
   if (settings.role === 'worker') serveHealthOnly(app)
@@ -172,9 +176,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(fastifyCors, {
       origin: settings.corsOrigins,
       // What a page on an allowed origin may read beyond the few headers CORS lets through:
-      // when to retry (429, 503), what a 405 allows, a 401's challenge, the rate limit's
-      // count, whether a request was a replay, a file's name, an ETag to send back.
+      // the request's id, when to retry (429, 503), what a 405 allows, a 401's challenge, the
+      // rate limit's count, whether a request was a replay, a file's name, an ETag.
       exposedHeaders: [
+        'x-request-id',
         'retry-after',
         'allow',
         'www-authenticate',

@@ -3,6 +3,7 @@ import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { installErrorHandler, toErrorResponse } from './error-handler'
 import { HttpError } from './http-errors'
+import { requestIdOf } from './request-id'
 
 describe('toErrorResponse', () => {
   const facts = { ref: 'openai:gpt-4o-mini', provider: 'openai', attempts: 3, reason: 'nope' }
@@ -23,6 +24,31 @@ describe('toErrorResponse', () => {
 })
 
 describe('the error handler', () => {
+  it('names the request of a failure it does not describe, so its log can be found', async () => {
+    const app = Fastify({ logger: false, genReqId: requestIdOf })
+    installErrorHandler(app)
+    app.get('/broken', async () => {
+      throw new Error('connection string postgres://user:secret@db/baton refused')
+    })
+    try {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/broken',
+        headers: { 'x-request-id': 'edge-42' },
+      })
+      expect(response.statusCode).toBe(500)
+      expect(response.json()).toEqual({
+        error: {
+          code: 'INTERNAL',
+          message: 'Internal server error.',
+          details: { requestId: 'edge-42' },
+        },
+      })
+    } finally {
+      await app.close()
+    }
+  })
+
   // Clients that retry a 503 by themselves (ky, got, most SDKs) wait what Retry-After says.
   it('tells a client when to retry a 503: the provider’s own wait, else a few seconds', async () => {
     const facts = {

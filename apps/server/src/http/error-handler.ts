@@ -125,11 +125,12 @@ export const MAX_PATH_PARAMETER_LENGTH = 100
  */
 export function sendFrameworkError(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): void {
   const { status, body } = toErrorResponse(error)
-  reply.status(status).send(body)
+  // No hook runs for these: the id every other answer carries is set here.
+  reply.header('x-request-id', request.id).status(status).send(body)
 }
 
 /**
@@ -214,6 +215,8 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toErrorResponse(error, request.headers['content-type'])
     if (status >= 500) request.log.error({ err: error }, 'request failed')
+    // What failed is in the log, under this id: the answer names nothing else of it.
+    if (body.error.code === 'INTERNAL') body.error.details = { requestId: request.id }
     if (body.error.code === 'UNAUTHORIZED') {
       reply.header('www-authenticate', bearerChallenge(request.headers.authorization))
     }

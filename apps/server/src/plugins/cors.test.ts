@@ -39,7 +39,13 @@ describe('CORS with BATON_CORS_ORIGINS set', () => {
     // CORS hides from it unless they are exposed.
     const exposed = String(allowed.headers['access-control-expose-headers']).split(/,\s*/)
     expect(exposed).toEqual(
-      expect.arrayContaining(['retry-after', 'allow', 'www-authenticate', 'idempotent-replayed']),
+      expect.arrayContaining([
+        'x-request-id',
+        'retry-after',
+        'allow',
+        'www-authenticate',
+        'idempotent-replayed',
+      ]),
     )
     const foreign = await app.inject({
       method: 'GET',
