@@ -151,6 +151,40 @@ describe('every route, given malformed input', () => {
     expect(requests).toBeGreaterThan(10_000)
     expect(failures).toEqual([])
   }, 300_000)
+
+  // Another route may take the method at the same path (`PATCH /api/v1/agents/search` is the
+  // agent "search"'s): that route answers. Where none does, a 405 names the methods there;
+  // never the 404 "route not found" that reads as "no such thing".
+  it('answers a method no route at a path has with 405 and the methods there, at every path', async () => {
+    const methodsAt = new Map<string, Set<string>>()
+    for (const { method, path } of routes) {
+      methodsAt.set(path, (methodsAt.get(path) ?? new Set()).add(method))
+    }
+    const failures: string[] = []
+    let tried = 0
+    let answered405 = 0
+    for (const [path, methods] of methodsAt) {
+      const url = fill(path, path.includes('{wallet}') ? real.wallet! : real.id!)
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        if (methods.has(method)) continue
+        tried += 1
+        const answer = await app.inject({ method: method as 'GET', url, headers: authorized })
+        const allowed = String(answer.headers.allow ?? '').split(', ')
+        const error = answer.json().error
+        const where = `${method} ${url} → ${answer.statusCode} ${error?.code} allow "${answer.headers.allow}"`
+        if (answer.statusCode === 404 && error?.details?.what === 'route') failures.push(where)
+        else if (answer.statusCode >= 500) failures.push(where)
+        else if (answer.statusCode === 405) {
+          answered405 += 1
+          const listed = [...methods].every((each) => allowed.includes(each))
+          if (!listed || error?.code !== 'METHOD_NOT_ALLOWED') failures.push(where)
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(120)
+    expect(answered405).toBeGreaterThan(100)
+    expect(failures).toEqual([])
+  })
 })
 
 /**
