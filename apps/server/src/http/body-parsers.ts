@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 
+/** The media types the API's bodies are read in (what a 415 names). */
+export const ACCEPTED_MEDIA_TYPES = ['application/json']
+
 /**
  * The bodies the API reads: JSON, with fastify's own parser (prototype keys refused), where an
  * empty body is no body. A client whose wrapper sends `Content-Type: application/json` on
@@ -13,8 +16,8 @@ import type { FastifyInstance } from 'fastify'
  */
 export function installBodyParsers(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
-  app.removeContentTypeParser(['application/json', 'text/plain'])
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.removeContentTypeParser([...ACCEPTED_MEDIA_TYPES, 'text/plain'])
+  app.addContentTypeParser(ACCEPTED_MEDIA_TYPES, { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined)
     else parseJson(request, body as string, done)
   })

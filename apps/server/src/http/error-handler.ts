@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import { BatonError } from '@baton/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { ACCEPTED_MEDIA_TYPES } from './body-parsers'
 import { HttpError } from './http-errors'
 import { statusOfCode } from './status-of-code'
 
@@ -25,12 +26,8 @@ function errorResponse(
 /** Fastify's own error codes (body parsing, limits) as Baton codes. */
 const fastifyCodes: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
 }
-
-/** The one media type the API's bodies are read in (the A2A endpoint reads its own). */
-const ACCEPTED_MEDIA_TYPES = ['application/json']
 
 /**
  * Turns any error into `{ error: { code, message, details } }` with the status of its code.
@@ -190,7 +187,7 @@ function clientErrorResponse(error: NodeJS.ErrnoException & { reason?: unknown }
  * @example
  * bearerChallenge(undefined) // 'Bearer realm="baton"'
  */
-export function bearerChallenge(authorization: string | undefined): string {
+function bearerChallenge(authorization: string | undefined): string {
   return authorization === undefined
     ? 'Bearer realm="baton"'
     : 'Bearer realm="baton", error="invalid_token"'
@@ -202,7 +199,7 @@ export function bearerChallenge(authorization: string | undefined): string {
  * database or Redis is back, or when a draining process's successor answers). Clients that
  * retry by themselves (`ky`, `got`, most SDKs) read it.
  */
-export const RETRY_AFTER_SECONDS = 5
+const RETRY_AFTER_SECONDS = 5
 
 function retryAfterOf(status: number, body: ErrorBody): number | undefined {
   if (status !== 503) return undefined

@@ -1,6 +1,8 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import FindMyWay from 'find-my-way'
 import { MAX_PATH_PARAMETER_LENGTH } from './error-handler'
+import { HttpError } from './http-errors'
+import { statusOfCode } from './status-of-code'
 
 type HTTPMethod = FindMyWay.HTTPMethod
 
@@ -36,5 +38,21 @@ export class RouteMethods {
   /** The methods some route answers at `path` (a path as requested, without its query). */
   at(path: string): HTTPMethod[] {
     return [...this.#methods].filter((method) => this.#router.find(method, path) !== null).sort()
+  }
+
+  /**
+   * The 405 for `method` at `path` when a route there answers other methods (its `Allow` set
+   * on `reply`), rather than a 404 that reads as "no such agent"; undefined when none does.
+   */
+  refusal(method: string, path: string, reply: FastifyReply): HttpError | undefined {
+    const allowed = this.at(path)
+    if (allowed.length === 0) return undefined
+    reply.header('allow', allowed.join(', '))
+    return new HttpError(
+      statusOfCode('METHOD_NOT_ALLOWED'),
+      'METHOD_NOT_ALLOWED',
+      `${path} does not answer ${method}; it answers ${allowed.join(', ')}.`,
+      { method, allowed },
+    )
   }
 }

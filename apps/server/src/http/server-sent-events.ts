@@ -34,10 +34,11 @@ const endedStream: EventStream = {
 /**
  * Opens a server-sent events response on `reply` (hijacked from fastify) and returns a
  * writer. A HEAD request gets the stream's headers and an ended writer: it cannot read a
- * body, so nothing is subscribed or kept open for it. The stream ends when `end()` is called, the client leaves, or `signal` aborts;
- * a comment line every 15 s keeps proxies from closing an idle stream. A reader that falls
- * `maxBufferedBytes` behind is cut. A writer that can wait (events read from the database)
- * waits for `drained()` whenever `send` returns false, so it never falls that far behind.
+ * body, so nothing is subscribed or kept open for it. The stream ends when `end()` is
+ * called, the client leaves, or `signal` aborts; a comment line every 15 s keeps proxies
+ * from closing an idle stream. A reader that falls `maxBufferedBytes` behind is cut. A
+ * writer that can wait (events read from the database) waits for `drained()` whenever
+ * `send` returns false, so it never falls that far behind.
  *
  * @example
  * const sse = openEventStream(request, reply, app.baton.closing)

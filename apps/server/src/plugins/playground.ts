@@ -3,9 +3,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { HttpError, NotFoundError } from '../http/http-errors'
+import { NotFoundError } from '../http/http-errors'
 import type { RouteMethods } from '../http/route-methods'
-import { statusOfCode } from '../http/status-of-code'
 import { isApiPath } from './authenticate'
 
 const defaultDir = path.join(
@@ -93,18 +92,9 @@ export async function servePlayground(
         .type('text/html')
         .sendFile('index.html')
     }
-    // A route at this path answers other methods: say which (HTTP's 405 and its `Allow`),
-    // rather than a 404 that reads as "no such agent" or "no such run".
-    const allowed = routeMethods.at(pathname)
-    if (allowed.length > 0) {
-      reply.header('allow', allowed.join(', '))
-      throw new HttpError(
-        statusOfCode('METHOD_NOT_ALLOWED'),
-        'METHOD_NOT_ALLOWED',
-        `${pathname} does not answer ${request.method}; it answers ${allowed.join(', ')}.`,
-        { method: request.method, allowed },
-      )
-    }
-    throw new NotFoundError('route', `${request.method} ${pathname}`)
+    throw (
+      routeMethods.refusal(request.method, pathname, reply) ??
+      new NotFoundError('route', `${request.method} ${pathname}`)
+    )
   })
 }
