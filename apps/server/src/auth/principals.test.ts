@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { GetTaskRequest, ListTasksRequest, SendMessageRequest, type Task } from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
-import { signAgentRegistration } from '@baton/core'
+import { signAgentChange, signAgentRegistration } from '@baton/core'
 import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,7 +19,7 @@ let reader: string
 const as = (key: string | undefined): Record<string, string> =>
   key ? { authorization: `Bearer ${key}` } : {}
 const call = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   key?: string,
   payload?: object,
@@ -214,6 +214,35 @@ describe('trust tiers are granted by an admin, not claimed', () => {
       'critical',
     )
     expect(await search()).toContain(agent.wallet)
+  })
+
+  it('keeps the tier a registration asked for through a change that does not set it', async () => {
+    const accounts = newAgentAccounts()
+    const agent = { ...accounts.agent, agentCard: { trustTier: 'high' as const } }
+    const body = await signAgentRegistration(agent, { ...accounts, registry: testRegistryId })
+    const registered = await call('POST', '/api/v1/agents', alice, body)
+    // Every answer gives the tier the agent counts as, the registration's own among them.
+    expect(registered.json().agent.agentCard.trustTier).toBe('low')
+    const change = await signAgentChange('update', agent, {
+      registry: testRegistryId,
+      creator: accounts.creator,
+      changes: { name: 'Renamed' },
+    })
+    const changed = await call('PATCH', `/api/v1/agents/${agent.wallet}`, alice, change)
+    expect(changed.statusCode).toBe(200)
+    expect(changed.json().agent).toMatchObject({ name: 'Renamed', agentCard: { trustTier: 'low' } })
+    const detail = (await call('GET', `/api/v1/agents/${agent.wallet}`)).json()
+    expect(detail.trust).toEqual({ requested: 'high', granted: null, effective: 'low' })
+    // The change's record in the history is what the creator signed: the card as registered.
+    expect(detail.history.at(-1)).toMatchObject({
+      change: 'update',
+      agent: { name: 'Renamed', agentCard: { trustTier: 'high' } },
+    })
+    // So a grant made after the change still raises it to what it asked.
+    const url = `/api/v1/agents/${agent.wallet}/trust-tier`
+    const granted = await call('PUT', url, adminToken, { tier: 'critical' })
+    expect(granted.json()).toMatchObject({ requested: 'high', effective: 'high' })
+    expect((await call('GET', `/agent/${agent.wallet}`)).json().agentCard.trustTier).toBe('high')
   })
 })
 

@@ -1,6 +1,6 @@
-import { Agent } from '@baton/core'
+import { Agent, type TrustTier } from '@baton/core'
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { effectiveTrustTier } from '../registry/effective-trust-tier'
+import { withEffectiveTrustTier } from '../registry/effective-trust-tier'
 import type { Database } from './database'
 
 export type ListAgentsOptions = {
@@ -24,11 +24,8 @@ type Executor = Kysely<Database> | Transaction<Database>
  */
 export function createAgentsRepository(db: Kysely<Database>) {
   // The card's tier as the agent counts (see effectiveTrustTier); the record keeps what was signed.
-  const toAgent = (record: unknown, granted?: string | null): Agent => {
-    const agent = Agent.parse(record)
-    const trustTier = effectiveTrustTier(agent.agentCard.trustTier, granted)
-    return { ...agent, agentCard: { ...agent.agentCard, trustTier } }
-  }
+  const toAgent = (record: unknown, granted?: string | null): Agent =>
+    withEffectiveTrustTier(Agent.parse(record), granted)
   return {
     /** The live (not revoked) agent of `wallet` (checksummed), or undefined. */
     async find(wallet: string, executor: Executor = db): Promise<Agent | undefined> {
@@ -39,6 +36,23 @@ export function createAgentsRepository(db: Kysely<Database>) {
         .where('revoked_at', 'is', null)
         .executeTakeFirst()
       return row ? toAgent(row.record, row.granted_trust_tier) : undefined
+    },
+
+    /**
+     * The live agent of `wallet` as its creator signed it (its card's tier the one it asks, not
+     * the one it counts as), and the tier an admin granted it: what a change starts from, so
+     * that changing a name keeps what the registration asked.
+     */
+    async findSigned(
+      wallet: string,
+    ): Promise<{ agent: Agent; granted: TrustTier | null } | undefined> {
+      const row = await db
+        .selectFrom('agents')
+        .select(['record', 'granted_trust_tier'])
+        .where('wallet', '=', wallet)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return row ? { agent: Agent.parse(row.record), granted: row.granted_trust_tier } : undefined
     },
 
     /** The live agent whose id is `id`, or undefined. */
@@ -157,7 +171,7 @@ export function createAgentsRepository(db: Kysely<Database>) {
     /** The tier an admin granted (or null), and the tier the stored registration asks. */
     async trust(
       wallet: string,
-    ): Promise<{ requested: string; granted: string | null } | undefined> {
+    ): Promise<{ requested: TrustTier; granted: TrustTier | null } | undefined> {
       const row = await db
         .selectFrom('agents')
         .select(['record', 'granted_trust_tier'])

@@ -1,3 +1,4 @@
+import type { TrustTier } from '@baton/core'
 import type { ColumnType, Generated, JSONColumnType } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -15,7 +16,7 @@ export type AgentsTable = {
   updated_at: Timestamp
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   /** The trust tier an admin granted (null: none; the agent's own tier counts up to `low`). */
-  granted_trust_tier: ColumnType<string | null, string | null | undefined, string | null>
+  granted_trust_tier: ColumnType<TrustTier | null, string | null | undefined, string | null>
 }
 
 export type AgentHistoryTable = {

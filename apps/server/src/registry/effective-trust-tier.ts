@@ -1,3 +1,4 @@
+import type { Agent } from '@baton/core'
 import { TRUST_TIERS, type TrustTierName } from '@baton/mal'
 
 /** The tier any registrant may give its agent; above it an admin's grant is needed. */
@@ -24,4 +25,16 @@ export function effectiveTrustTier(
       ? (granted as TrustTierName)
       : DEFAULT_TRUST_TIER
   return rank(wanted) <= rank(ceiling) ? wanted : ceiling
+}
+
+/**
+ * The agent as it counts: its card's tier is the effective one, what every read answers. The
+ * stored record keeps the tier its creator signed.
+ *
+ * @example
+ * withEffectiveTrustTier(signed, null).agentCard.trustTier // 'low', whatever was asked
+ */
+export function withEffectiveTrustTier(agent: Agent, granted: string | null | undefined): Agent {
+  const trustTier = effectiveTrustTier(agent.agentCard.trustTier, granted)
+  return { ...agent, agentCard: { ...agent.agentCard, trustTier } }
 }

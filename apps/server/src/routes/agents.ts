@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { checkMemoryScope } from '../registry/check-memory-scope'
+import { withEffectiveTrustTier } from '../registry/effective-trust-tier'
 import { registryIdOf } from '../registry/registry-id'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
 import { checkAgentCard } from '../tools/check-agent-card'
@@ -75,15 +76,18 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
-  // A change or a revocation: the stored agent, and proof that its creator signed this one.
+  // A change or a revocation: the stored agent as its creator signed it (the tier it asks, not
+  // the one it counts as), the tier an admin granted it, and proof that its creator signed
+  // this one.
   const creatorChange = async (
     action: SignedChange['action'],
     wallet: SignedChange['wallet'],
     content: unknown,
     body: Pick<SignedChange, 'registry' | 'nonce' | 'deadline'> & { signature: `0x${string}` },
   ) => {
-    const current = await repositories.agents.find(wallet)
-    if (!current) throw new NotFoundError('agent', wallet)
+    const stored = await repositories.agents.findSigned(wallet)
+    if (!stored) throw new NotFoundError('agent', wallet)
+    const { agent: current, granted } = stored
     const [signer] = await recoverSigners(
       {
         registry: body.registry,
@@ -98,7 +102,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       { registry: registryId, nowMs: Date.now() },
     )
     assertSigner(signer!, current.creator, 'creator')
-    return { current, signer: signer! }
+    return { current, granted, signer: signer! }
   }
 
   app.post(
@@ -146,7 +150,9 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .catch(conflictOnTakenId(agent.id))
       registry.invalidate(agent.wallet)
-      return reply.status(201).send({ agent })
+      // As every read answers it: a new registration has no grant, so the tier it counts as
+      // is at most the default.
+      return reply.status(201).send({ agent: withEffectiveTrustTier(agent, null) })
     },
   )
 
@@ -211,7 +217,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const { current, signer } = await creatorChange('update', wallet, body.changes, body)
+      const { current, granted, signer } = await creatorChange('update', wallet, body.changes, body)
       const touched = fixedFields.filter((field) => field in body.changes)
       if (touched.length > 0) {
         throw new HttpError(
@@ -247,7 +253,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .catch(conflictOnTakenId(updated.id))
       registry.invalidate(wallet)
-      return { agent: updated }
+      // As every read answers it: the tier it counts as.
+      return { agent: withEffectiveTrustTier(updated, granted) }
     },
   )
 
