@@ -48,6 +48,7 @@ export async function startServerProcess(options: {
         BATON_DATA_DIR: dataDir,
         BATON_PLAYGROUND_DIR: options.playgroundDir,
         BATON_API_TOKEN: '',
+        BATON_CHECK_RESPONSES: 'true',
         ...options.env,
         ...env,
       },

@@ -97,6 +97,50 @@ describe('buildApp', () => {
     expect([200, 302]).toContain(ui.statusCode)
   })
 
+  it('declares what every operation answers, so a client made from the document is typed', async () => {
+    const headers = { authorization: `Bearer ${token}` }
+    const document = (await app.inject({ method: 'GET', url: '/docs/json', headers })).json()
+    type Answer = { content?: Record<string, { schema: Record<string, unknown> }> }
+    const schemas = document.components.schemas as Record<string, unknown>
+    const missing: string[] = []
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(
+        methods as Record<string, { responses: Record<string, Answer> }>,
+      )) {
+        const at = `${method.toUpperCase()} ${path}`
+        // A2A's JSON-RPC endpoint answers as its binding says.
+        if (at === 'POST /a2a/{agentId}') continue
+        const success = Object.entries(operation.responses).filter(([status]) => /^2/.test(status))
+        // A schema of its own: a type or a named component, not the bare description that
+        // stands in for a route that declares no answer.
+        const typed = success.filter(([, answer]) =>
+          Object.values(answer.content ?? {}).some(({ schema }) =>
+            ['type', '$ref', 'anyOf', 'oneOf', 'allOf'].some((key) => key in schema),
+          ),
+        )
+        if (typed.length === 0) missing.push(at)
+      }
+    }
+    expect(missing).toEqual([])
+    // The entities are named once, and every name used is in the document.
+    for (const name of ['Agent', 'AgentCard', 'Run', 'RunSummary', 'Swarm', 'Envelope']) {
+      expect(schemas, name).toHaveProperty([name])
+    }
+    const text = JSON.stringify(document)
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      expect(schemas, name).toHaveProperty([name!])
+    }
+    // A variant as read that no operation reads is not listed.
+    expect(Object.keys(schemas).filter((name) => name.endsWith('Input'))).toEqual([])
+    // The streams, a run's files and the metrics name their media types.
+    const mediaTypes = (path: string) =>
+      Object.keys((document.paths[path].get.responses['200'] as Answer).content ?? {})
+    expect(mediaTypes('/api/v1/runs/{id}/events')).toEqual(['text/event-stream'])
+    expect(mediaTypes('/api/v1/messages/stream')).toEqual(['text/event-stream'])
+    expect(mediaTypes('/api/v1/runs/{id}/files/{*}')).toEqual(['*/*'])
+    expect(mediaTypes('/metrics')).toEqual(['text/plain'])
+  })
+
   it('logs one JSON line per request with the token and signatures redacted', async () => {
     const accounts = newAgentAccounts()
     const body = await signAgentRegistration(accounts.agent, {

@@ -5,11 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod'
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
 import { installBodyParsers } from './http/body-parsers'
@@ -21,8 +17,9 @@ import {
 } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
-import { openApiTransform } from './http/openapi-transform'
+import { openApiTransform, openApiTransformObject } from './http/openapi-transform'
 import { requestIdOf } from './http/request-id'
+import { responseSerializer } from './http/response-serializer'
 import { RouteMethods } from './http/route-methods'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
@@ -109,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before any route is added: it keeps every route's methods, for the 405s.
   const routeMethods = new RouteMethods(app)
   app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
+  app.setSerializerCompiler(responseSerializer({ check: settings.checkResponses }))
   installErrorHandler(app)
   installInputChecks(app)
   installBodyParsers(app)
@@ -245,6 +242,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
     transform: openApiTransform,
+    // Response schemas given an id (`.meta({ id: 'Agent' })`) are components, named once.
+    transformObject: openApiTransformObject,
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' })
 

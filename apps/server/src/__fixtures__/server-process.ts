@@ -21,7 +21,12 @@ export function startServerProcess(
   environment: Record<string, string>,
   options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
-  return startEntry({ entry: serverEntry, environment, ...options })
+  // Every answer is held against its documented schema, as in the in-process tests.
+  return startEntry({
+    entry: serverEntry,
+    environment: { BATON_CHECK_RESPONSES: 'true', ...environment },
+    ...options,
+  })
 }
 
 /**

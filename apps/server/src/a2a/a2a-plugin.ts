@@ -8,6 +8,9 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { hasScope, type Principal } from '../auth/principal'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
+import { responseSerializer } from '../http/response-serializer'
+import { A2AAgentCard } from '../routes/responses/bus'
+import { ErrorResponse } from '../routes/schemas'
 import { shutdownDrainMs } from '../services/create-services'
 import { type A2AServices, a2aServicesFrom, type ServerServicesForA2A } from './a2a-services'
 import { createA2ATaskStore } from './a2a-task-store'
@@ -97,13 +100,23 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     services.closing?.addEventListener('abort', () => void drain(), { once: true })
     app.addHook('preClose', drain)
 
+    // The cards' response schema is zod, which the server's serializer reads; a bare fastify
+    // (this plugin's own tests) has no serializer for it, so there the cards are written as JSON.
+    const cardSerializer = app.serializerCompiler
+      ? {}
+      : { serializerCompiler: responseSerializer({ check: false }) }
+
     app.get(
       '/.well-known/agent-card.json',
       {
         config: { access: 'public' },
-        schema: describe(
-          "The root agent's A2A agent card (BATON_A2A_ROOT_AGENT, else the orchestrator)",
-        ),
+        ...cardSerializer,
+        schema: {
+          ...describe(
+            "The root agent's A2A agent card (BATON_A2A_ROOT_AGENT, else the orchestrator)",
+          ),
+          response: { 200: A2AAgentCard, 404: ErrorResponse },
+        },
       },
       async (request, reply) => {
         const root = await services.findOrchestrator()
@@ -113,6 +126,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
               code: 'NOT_FOUND',
               message:
                 'This server names no root agent: BATON_A2A_ROOT_AGENT names none it hosts, or it hosts no orchestrator.',
+              details: {},
             },
           })
         }
@@ -122,7 +136,14 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
 
     app.get<{ Params: { agentId: string } }>(
       '/a2a/:agentId/.well-known/agent-card.json',
-      { config: { access: 'public' }, schema: describe("A hosted agent's A2A agent card") },
+      {
+        config: { access: 'public' },
+        ...cardSerializer,
+        schema: {
+          ...describe("A hosted agent's A2A agent card"),
+          response: { 200: A2AAgentCard, 404: ErrorResponse },
+        },
+      },
       async (request, reply) => {
         const agent = await services.findAgent(request.params.agentId)
         if (!agent) {
@@ -130,6 +151,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             error: {
               code: 'NOT_FOUND',
               message: `No hosted agent "${request.params.agentId}".`,
+              details: { agentId: request.params.agentId },
             },
           })
         }

@@ -3,7 +3,7 @@ import type { Database, StoredUsage } from './database'
 import type { GroupCommit } from './group-commit'
 import type { LedgerEntry } from './ledger-repository'
 import { storeRunWrite } from './run-writes'
-import type { RunStatus, StoredStep } from './stored-run'
+import type { RunError, RunStatus, StoredStep } from './stored-run'
 
 /**
  * What an executor commits: each finished top-level step with the state the run continues
@@ -51,7 +51,7 @@ export function createRunCommitsRepository(db: Kysely<Database>, writer?: GroupC
       runId: string
       status: RunStatus
       output: unknown
-      error: Record<string, unknown> | null
+      error: RunError | null
       usage: StoredUsage
       usageByWallet: Record<string, StoredUsage>
       state: Record<string, unknown> | null

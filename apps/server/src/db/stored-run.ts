@@ -10,6 +10,9 @@ export type RunStatus =
   | 'cancelled'
   | 'interrupted'
 
+/** Why a run failed or was cancelled (`path`: the step that failed, when one did). */
+export type RunError = { code: string; message: string; path?: string }
+
 /** Statuses a run never leaves. */
 export const finalStatuses: readonly RunStatus[] = ['done', 'stopped', 'failed', 'cancelled']
 
@@ -22,7 +25,7 @@ export type StoredRun = {
   budget: Record<string, unknown> | null
   status: RunStatus
   output: unknown
-  error: Record<string, unknown> | null
+  error: RunError | null
   usage: StoredUsage
   usageByWallet: Record<string, StoredUsage>
   state: Record<string, unknown> | null
@@ -66,7 +69,7 @@ export function toRun(row: RunRow): StoredRun {
     budget: (row.budget as Record<string, unknown> | null) ?? null,
     status: row.status as RunStatus,
     output: row.output ?? null,
-    error: (row.error as Record<string, unknown> | null) ?? null,
+    error: (row.error as RunError | null) ?? null,
     usage: row.usage as StoredUsage,
     usageByWallet: row.usage_by_wallet as Record<string, StoredUsage>,
     state: (row.state as Record<string, unknown> | null) ?? null,

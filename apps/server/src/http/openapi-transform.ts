@@ -1,4 +1,4 @@
-import { jsonSchemaTransform } from 'fastify-type-provider-zod'
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ErrorResponse } from '../routes/schemas'
 
@@ -49,4 +49,40 @@ export const openApiTransform: typeof jsonSchemaTransform = (document) => {
       },
     },
   }
+}
+
+/**
+ * The document's components: every schema given an id (`.meta({ id: 'Agent' })`), named once
+ * and referenced where it is used. fastify-type-provider-zod names each twice, as read and as
+ * written (`AgentInput`); a variant that no operation refers to is left out.
+ *
+ * @example
+ * await app.register(fastifySwagger, { openapi, transformObject: openApiTransformObject })
+ */
+export const openApiTransformObject: typeof jsonSchemaTransformObject = (document) => {
+  const transformed = jsonSchemaTransformObject(document) as {
+    components?: { schemas?: Record<string, unknown> }
+  }
+  const schemas = transformed.components?.schemas
+  if (!schemas) return transformed as ReturnType<typeof jsonSchemaTransformObject>
+  // Kept: every schema as written, and each variant as read that an operation or a kept
+  // schema refers to.
+  const kept = new Set(Object.keys(schemas).filter((name) => !name.endsWith('Input')))
+  let referring = JSON.stringify((transformed as { paths?: unknown }).paths ?? {})
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const name of Object.keys(schemas)) {
+      if (kept.has(name) || !referring.includes(`"#/components/schemas/${name}"`)) continue
+      kept.add(name)
+      referring += JSON.stringify(schemas[name])
+      grew = true
+    }
+  }
+  return {
+    ...transformed,
+    components: {
+      ...transformed.components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name))),
+    },
+  } as ReturnType<typeof jsonSchemaTransformObject>
 }

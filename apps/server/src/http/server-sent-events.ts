@@ -1,4 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+
+/**
+ * What a route that opens an event stream answers, for its `response` schema: the OpenAPI
+ * document names the media type. The stream is written as it goes, never serialized.
+ */
+export const eventStreamResponse = {
+  200: {
+    description:
+      'Server-sent events (`text/event-stream`): `id`, `event` and a JSON `data` line each; resumable with `Last-Event-ID` where events have ids',
+    content: { 'text/event-stream': { schema: z.string() } },
+  },
+}
 
 export type SseMessage = { id?: string | number; event?: string; data: unknown }
 

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { createRepositories } from '../db/repositories'
+import { shapeProblems } from '../http/response-serializer'
 import { seedDemo } from '../seed/seed-demo'
 import { testRegistryId } from '../settings'
+import { AgentPage } from './responses/agents'
 
 // A low limit, so the test can reach it on the list route itself.
 const rateLimit = { max: 30, windowMs: 60_000 }
@@ -42,6 +44,13 @@ describe('GET /api/v1/agents, kept serialised', () => {
     const second = await list('/api/v1/agents?limit=1')
     expect(second.json()).toMatchObject({ limit: 1, offset: 0 })
     expect(second.headers.etag).not.toBe(etag)
+  })
+
+  // The kept page is sent as it is, past the serializer that checks other answers.
+  it('answers what the AgentPage schema of the OpenAPI document says', async () => {
+    const page = await list('/api/v1/agents?limit=200')
+    expect(page.json().agents.length).toBeGreaterThan(0)
+    expect(shapeProblems(AgentPage, page.json())).toEqual([])
   })
 
   it('answers a warm page without reading the repository', async () => {

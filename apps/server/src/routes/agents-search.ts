@@ -2,6 +2,7 @@ import { TRUST_TIERS } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { createAgentsSearchRepository } from '../db/agents-search-repository'
+import { AgentSearchAnswer } from './responses/agents'
 
 const SearchQuery = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(500).describe('free text'),
@@ -9,14 +10,6 @@ const SearchQuery = z.object({
   type: z.string().min(1).optional(),
   trustTier: z.enum(TRUST_TIERS).optional().describe('the minimum trust tier'),
   limit: z.coerce.number().int().min(1).max(50).default(10),
-})
-
-const AgentMatch = z.object({
-  wallet: z.string(),
-  name: z.string(),
-  description: z.string(),
-  capabilities: z.array(z.string()),
-  score: z.number(),
 })
 
 /**
@@ -33,7 +26,7 @@ export const agentSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['agents'],
         summary: 'Search agents by relevance (never a revoked one)',
         querystring: SearchQuery,
-        response: { 200: z.object({ agents: z.array(AgentMatch) }) },
+        response: { 200: AgentSearchAnswer },
       },
     },
     async (request) => {

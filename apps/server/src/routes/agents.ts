@@ -1,4 +1,5 @@
 import { Agent, parseWallet, parseWith } from '@baton/core'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { cachedJsonHeaders } from '../http/cached-json-headers'
@@ -8,6 +9,7 @@ import { withEffectiveTrustTier } from '../registry/effective-trust-tier'
 import { registryIdOf } from '../registry/registry-id'
 import { assertSigner, recoverSigners, type SignedChange } from '../signatures/verify-signed-change'
 import { checkAgentCard } from '../tools/check-agent-card'
+import { AgentAnswer, AgentDetails, AgentPage, AgentRevoked } from './responses/agents'
 import { Deadline, HexSignature, Nonce, Page, RegistryIdField, WalletParams } from './schemas'
 
 const AgentBody = z
@@ -113,6 +115,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['agents'],
         summary: 'Register an agent (signed by its creator and its own wallet)',
         body: RegisterBody,
+        response: { 201: AgentAnswer },
       },
     },
     async (request, reply) => {
@@ -165,21 +168,23 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       helmet: false,
       config: { access: 'public' },
-      schema: { tags: ['agents'], summary: 'List agents', querystring: ListQuery },
+      schema: {
+        tags: ['agents'],
+        summary: 'List agents',
+        querystring: ListQuery,
+        response: { 200: AgentPage },
+      },
     },
     async (request, reply) => {
       const { limit, offset, capability, type, text } = request.query
-      const { body, etag } = await agentPages({
+      const page = await agentPages({
         limit,
         offset,
         ...(capability ? { capability } : {}),
         ...(type ? { type } : {}),
         ...(text ? { text } : {}),
       })
-      reply.headers(cachedJsonHeaders)
-      reply.header('etag', etag)
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-      return reply.send(body)
+      return sendPage(page, request, reply)
     },
   )
 
@@ -187,7 +192,12 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/agents/:wallet',
     {
       config: { access: 'public' },
-      schema: { tags: ['agents'], summary: 'An agent and its history', params: WalletParams },
+      schema: {
+        tags: ['agents'],
+        summary: 'An agent and its history',
+        params: WalletParams,
+        response: { 200: AgentDetails },
+      },
     },
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
@@ -212,6 +222,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change an agent (signed by its creator)',
         params: WalletParams,
         body: ChangeBody,
+        response: { 200: AgentAnswer },
       },
     },
     async (request) => {
@@ -267,6 +278,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Revoke an agent (signed by its creator); its history stays',
         params: WalletParams,
         body: RevokeBody,
+        response: { 200: AgentRevoked },
       },
     },
     async (request) => {
@@ -281,4 +293,20 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       return { revoked: wallet }
     },
   )
+}
+
+/**
+ * A kept page with its ETag, or a 304 when the client holds that ETag already. The page is
+ * JSON already (the `AgentPage` schema documents it), so it goes out as it is, through the
+ * untyped reply: the route's typed one takes only the object.
+ */
+function sendPage(
+  page: { body: string; etag: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  reply.headers(cachedJsonHeaders)
+  reply.header('etag', page.etag)
+  if (request.headers['if-none-match'] === page.etag) return reply.code(304).send()
+  return reply.send(page.body)
 }

@@ -14,7 +14,14 @@ import { hasScope } from '../auth/principal'
 import { assertKnownRecipient } from '../bus/assert-known-recipient'
 import { HttpError } from '../http/http-errors'
 import { answerIdempotently, idempotencyKeyHeader } from '../http/idempotency'
-import { openEventStream } from '../http/server-sent-events'
+import { eventStreamResponse, openEventStream } from '../http/server-sent-events'
+import {
+  Conversation,
+  ConversationList,
+  EscalationList,
+  EscalationResolved,
+  MessageSent,
+} from './responses/bus'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
 const ConversationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) })
@@ -77,6 +84,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bus'],
         summary: 'Send a message on the bus',
         body: MessageBody,
+        response: { 202: MessageSent },
       },
     },
     async (request, reply) => {
@@ -135,6 +143,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bus'],
         summary: 'The newest conversations the caller may read (correlation id, last message time)',
         querystring: ConversationsQuery,
+        response: { 200: ConversationList },
       },
     },
     async (request) => {
@@ -162,6 +171,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Every message of a conversation, and what each answer in it cost per wallet (the answering agent and its sub-agents)',
         params: CorrelationParams,
+        response: { 200: Conversation },
       },
     },
     async (request) => {
@@ -185,6 +195,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bus'],
         summary:
           "New envelopes as server-sent events, and hosted agents' replies as they are written (live `delta` events)",
+        response: eventStreamResponse,
       },
     },
     async (request, reply) => {
@@ -236,6 +247,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['bus'],
         summary: 'Escalations of the loop guard',
         querystring: EscalationQuery,
+        response: { 200: EscalationList },
       },
     },
     async (request) => {
@@ -258,6 +270,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Let a held chain make more hops',
         params: z.object({ id: z.string().min(1) }),
         body: z.object({ extraHops: z.number().int().min(1).max(100) }),
+        response: { 200: EscalationResolved },
       },
     },
     async (request) => {
@@ -278,6 +291,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         body: z
           .object({ reason: z.string().min(1).default('stopped by a person') })
           .default({ reason: 'stopped by a person' }),
+        response: { 200: EscalationResolved },
       },
     },
     async (request) => {

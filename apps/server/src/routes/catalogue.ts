@@ -1,5 +1,6 @@
 import { defaultPriceTable } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { ModelCatalogue, ToolCatalogue } from './responses/agents'
 
 /**
  * What agents registered here may use: `GET /api/v1/tools` (every tool the server can grant:
@@ -10,12 +11,24 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   const { tools, models } = app.baton
   app.get(
     '/api/v1/tools',
-    { schema: { tags: ['agents'], summary: 'Every tool the server can grant an agent' } },
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'Every tool the server can grant an agent',
+        response: { 200: ToolCatalogue },
+      },
+    },
     async () => tools.list(),
   )
   app.get(
     '/api/v1/models',
-    { schema: { tags: ['agents'], summary: 'The configured model providers and known model ids' } },
+    {
+      schema: {
+        tags: ['agents'],
+        summary: 'The configured model providers and known model ids',
+        response: { 200: ModelCatalogue },
+      },
+    },
     async () => {
       const prices = models.prices ?? defaultPriceTable
       return {

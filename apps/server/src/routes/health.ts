@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { HttpError } from '../http/http-errors'
+import { Health, HealthReady } from './responses/agents'
 
 /**
  * `GET /health` (the process answers) and `GET /ready` (the database answers in time, Redis
@@ -9,13 +10,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     {
-      schema: { tags: ['health'], summary: 'Liveness' },
+      schema: { tags: ['health'], summary: 'Liveness', response: { 200: Health } },
       logLevel: 'warn',
       // Orchestrators' probes are never rate-limited.
       config: { rateLimit: false },
     },
     async () => ({
-      status: 'ok',
+      status: 'ok' as const,
     }),
   )
   app.get(
@@ -24,6 +25,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Readiness (database, Redis when configured, data folder writable)',
+        response: { 200: HealthReady },
       },
       logLevel: 'warn',
       config: { rateLimit: false },
@@ -39,7 +41,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           { checks: problems },
         )
       }
-      return { status: 'ready' }
+      return { status: 'ready' as const }
     },
   )
 }

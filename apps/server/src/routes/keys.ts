@@ -5,6 +5,13 @@ import { z } from 'zod'
 import { SCOPES } from '../auth/principal'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { effectiveTrustTier } from '../registry/effective-trust-tier'
+import {
+  AgentTrustGrant,
+  ApiKeyList,
+  ApiKeyMade,
+  ApiKeyRevoked,
+  ApiKeyWhoami,
+} from './responses/agents'
 import { WalletParams } from './schemas'
 
 /** A key's name: what logs and lists show of it. */
@@ -25,7 +32,14 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/whoami',
-    { config: { access: 'public' }, schema: { tags: ['keys'], summary: 'The caller’s principal' } },
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['keys'],
+        summary: 'The caller’s principal',
+        response: { 200: ApiKeyWhoami },
+      },
+    },
     async (request) => ({ principal: request.principal, readsArePublic: request.readsArePublic }),
   )
 
@@ -37,6 +51,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['keys'],
         summary: 'Make an API key (admin); the key is in this answer only',
         body: z.object({ name: KeyName, scopes: KeyScopes }),
+        response: { 201: ApiKeyMade },
       },
     },
     async (request, reply) => {
@@ -57,7 +72,14 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/keys',
-    { config: admin, schema: { tags: ['keys'], summary: 'The API keys (admin), never the keys' } },
+    {
+      config: admin,
+      schema: {
+        tags: ['keys'],
+        summary: 'The API keys (admin), never the keys',
+        response: { 200: ApiKeyList },
+      },
+    },
     async () => ({ keys: await repositories.apiKeys.list() }),
   )
 
@@ -69,6 +91,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['keys'],
         summary: 'Revoke an API key by id or name (admin)',
         params: z.object({ id: z.string().min(1) }),
+        response: { 200: ApiKeyRevoked },
       },
     },
     async (request) => {
@@ -89,6 +112,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Grant an agent a trust tier (admin); null takes the grant back',
         params: WalletParams,
         body: z.object({ tier: z.enum(TRUST_TIERS).nullable() }),
+        response: { 200: AgentTrustGrant },
       },
     },
     async (request) => {

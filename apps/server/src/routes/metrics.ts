@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 
 /**
  * `GET /metrics`: the Prometheus text format (runs, steps, model calls, tokens and cost, tool
@@ -12,7 +13,16 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/metrics',
     {
       config: { access: settings.metricsPublic ? 'public' : 'read' },
-      schema: { tags: ['health'], summary: 'Prometheus metrics (text format)' },
+      schema: {
+        tags: ['health'],
+        summary: 'Prometheus metrics (text format)',
+        response: {
+          200: {
+            description: 'The Prometheus text exposition format, version 0.0.4',
+            content: { 'text/plain': { schema: z.string() } },
+          },
+        },
+      },
     },
     async (_request, reply) => {
       reply.type(metrics.contentType)

@@ -2,6 +2,7 @@ import { runValidation, safeParsePlan } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { toErrorResponse } from '../http/error-handler'
+import { PlanValidation } from './responses/runs'
 
 const ValidateBody = z.object({
   plan: z
@@ -31,9 +32,10 @@ export const planValidateRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['runs'],
         summary: 'Validate a MAL plan without running it',
         body: ValidateBody,
+        response: { 200: PlanValidation },
       },
     },
-    async (request) => {
+    async (request): Promise<PlanValidation> => {
       // The run-wide step cap POST /api/v1/runs refuses a plan's worst case with.
       const limits = runValidation(app.baton.settings.runMaxSteps)
       const result = safeParsePlan(request.body.plan, limits)

@@ -4,6 +4,7 @@ import {
   MalformedWalletError,
   RegistryUnavailableError,
   signAgentChange,
+  signAgentRegistration,
   UnregisteredAgentError,
 } from '@baton/core'
 import { createHttpSwarmRunner } from '@baton/surface/vanilla'
@@ -11,8 +12,10 @@ import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { listenTestApp } from '../__fixtures__/listen-test-app'
-import { signedRegistration } from '../__fixtures__/signed-agents'
+import { newAgentAccounts, signedRegistration } from '../__fixtures__/signed-agents'
+import { shapeProblems } from '../http/response-serializer'
 import { testRegistryId } from '../settings'
+import { AgentJson } from './responses/agents'
 
 let app: FastifyInstance
 let base: string
@@ -69,6 +72,28 @@ describe('GET /agent/:wallet', () => {
     expect(unknown.status).toBe(404)
     expect(unknown.headers.get('x-content-type-options')).toBe('nosniff')
     expect((await fetch(`${base}/agent/not-a-wallet`)).status).toBe(400)
+  })
+
+  // The kept answer is sent as it is, past the serializer that checks other answers.
+  it('answers what the Agent schema of the OpenAPI document says, optional fields too', async () => {
+    const { creator, agentAccount, agent } = newAgentAccounts()
+    const body = await signAgentRegistration(
+      {
+        ...agent,
+        persona: 'You answer in one line.',
+        agentCard: { tagline: 'Checks SQL', inputSchema: { type: 'object' } },
+      },
+      { creator, agentAccount, registry: testRegistryId },
+    )
+    const registered = await fetch(`${base}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    expect(registered.status).toBe(201)
+    const response = await fetch(`${base}/agent/${agent.wallet}`)
+    expect(response.status).toBe(200)
+    expect(shapeProblems(AgentJson, await response.json())).toEqual([])
   })
 
   it('answers a warm wallet, in any case spelling, from the cache without a database query', async () => {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { NotFoundError } from '../http/http-errors'
 import type { CachedRegistryAnswers, RegistryAnswer } from '../registry/cache-registry-answers'
+import { AgentJson } from './responses/agents'
 import { WalletParams } from './schemas'
 
 /**
@@ -22,7 +23,12 @@ export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       helmet: false,
       config: { access: 'public' },
-      schema: { tags: ['registry'], summary: 'Look up a registered agent', params: WalletParams },
+      schema: {
+        tags: ['registry'],
+        summary: 'Look up a registered agent',
+        params: WalletParams,
+        response: { 200: AgentJson },
+      },
     },
     // Not an async handler: a kept answer is sent in this turn (no promise, no microtask);
     // only a wallet not kept waits for the registry.

@@ -37,6 +37,13 @@ export const runFileRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "A file of a run (a task's screenshot), by the name its step-file event gives; served with its media type",
         params: FileParams,
+        response: {
+          200: {
+            description: 'The file, in its own media type (`image/png` for a screenshot)',
+            // Bytes, sent as they are: never held against a schema or serialized.
+            content: { '*/*': { schema: z.any().meta({ type: 'string', format: 'binary' }) } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { assertOwned } from '../auth/owned'
 import { finalStatuses } from '../db/runs-repository'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { Receipt } from './responses/runs'
 import { IdParams } from './schemas'
 
 const PAGE = 1000
@@ -23,6 +24,7 @@ export const runReceiptRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['runs'],
         summary: 'The signed receipt of a finished run (verify with verifyRunReceipt)',
         params: IdParams,
+        response: { 200: Receipt },
       },
     },
     async (request) => {

@@ -6,9 +6,10 @@ import { assertOwned, listedOwner } from '../auth/owned'
 import type { StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
 import { answerIdempotently } from '../http/idempotency'
-import { lastEventIdOf, openEventStream } from '../http/server-sent-events'
+import { eventStreamResponse, lastEventIdOf, openEventStream } from '../http/server-sent-events'
 import { delegationTree } from '../services/delegation-tree'
 import { createDeltaQueue } from './delta-queue'
+import { Run, RunAccepted, RunList, RunStatus, RunSummary } from './responses/runs'
 import { IdParams, Page } from './schemas'
 
 const StartBody = z.object({
@@ -19,11 +20,7 @@ const StartBody = z.object({
   budget: Budget.optional(),
 })
 
-const ListQuery = Page.extend({
-  status: z
-    .enum(['queued', 'running', 'paused', 'done', 'stopped', 'failed', 'cancelled', 'interrupted'])
-    .optional(),
-})
+const ListQuery = Page.extend({ status: RunStatus.optional() })
 
 const EventsQuery = z.object({ lastEventId: z.string().optional() })
 
@@ -67,7 +64,14 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/runs',
-    { schema: { tags: ['runs'], summary: 'Start a MAL run', body: StartBody } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Start a MAL run',
+        body: StartBody,
+        response: { 202: RunAccepted },
+      },
+    },
     async (request, reply) => {
       const { plan, inputs, budget } = request.body
       // A retry with the same Idempotency-Key gets the first run's id, not a second run.
@@ -88,7 +92,14 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/runs',
-    { schema: { tags: ['runs'], summary: 'List runs', querystring: ListQuery } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'List runs',
+        querystring: ListQuery,
+        response: { 200: RunList },
+      },
+    },
     async (request) => {
       const { limit, offset, status } = request.query
       const owner = listedOwner(request)
@@ -109,6 +120,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['runs'],
         summary: 'A run: status, output, steps, usage, tree',
         params: IdParams,
+        response: { 200: Run },
       },
     },
     async (request) => {
@@ -146,6 +158,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
           'The run events as server-sent events (resumable with Last-Event-ID); live step-delta events carry no id and are never stored',
         params: IdParams,
         querystring: EventsQuery,
+        response: eventStreamResponse,
       },
     },
     async (request, reply) => {
@@ -219,7 +232,14 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/runs/:id/cancel',
-    { schema: { tags: ['runs'], summary: 'Cancel a run', params: IdParams } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Cancel a run',
+        params: IdParams,
+        response: { 200: RunSummary },
+      },
+    },
     async (request) => {
       await find(request.params.id, request, 'steer')
       return summary(await service.cancel(request.params.id))
@@ -236,6 +256,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         body: z.object({
           answer: z.unknown().refine((value) => value !== undefined, 'is required'),
         }),
+        response: { 202: RunAccepted },
       },
     },
     async (request, reply) => {
@@ -252,6 +273,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['runs'],
         summary: 'Resume an interrupted run from its last finished step',
         params: IdParams,
+        response: { 202: RunAccepted },
       },
     },
     async (request, reply) => {

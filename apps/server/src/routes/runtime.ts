@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { registryIdOf } from '../registry/registry-id'
+import { Runtime } from './responses/agents'
 
 /**
  * `GET /api/v1/runtime`: the address that signs this server's run receipts and where its key
@@ -20,6 +21,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['runs'],
         summary:
           'The runtime address that signs run receipts, and the registry id registrations are signed for',
+        response: { 200: Runtime },
       },
     },
     async () => ({ address: runtime.address, source: runtime.source, registry }),

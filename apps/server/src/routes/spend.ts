@@ -6,6 +6,7 @@ import { assertOwned } from '../auth/owned'
 import { hasScope } from '../auth/principal'
 import type { StoredUsage } from '../db/database'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { LedgerPage, RunLedgerPage, SpendReport } from './responses/bus'
 import { IdParams, Page } from './schemas'
 
 const SpendQuery = z.object({
@@ -48,7 +49,14 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/spend',
-    { schema: { tags: ['spend'], summary: 'Spend by wallet or by run', querystring: SpendQuery } },
+    {
+      schema: {
+        tags: ['spend'],
+        summary: 'Spend by wallet or by run',
+        querystring: SpendQuery,
+        response: { 200: SpendReport },
+      },
+    },
     async (request) => {
       assertAllBooks(request, 'GET /api/v1/spend')
       const { by, since } = request.query
@@ -56,7 +64,9 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         by,
         since: since ?? null,
-        spend: rows.map(({ key, ...usage }) => ({ [by]: key, ...usage })),
+        spend: rows.map(({ key, ...usage }) =>
+          by === 'wallet' ? { wallet: key, ...usage } : { run: key, ...usage },
+        ),
         total: sum(rows),
       }
     },
@@ -69,6 +79,7 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['spend'],
         summary: 'Ledger rows (with step and attempt), of one run or one wallet',
         querystring: LedgerQuery,
+        response: { 200: LedgerPage },
       },
     },
     async (request) => {
@@ -100,6 +111,7 @@ export const spendRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A run's ledger rows: every attempt of every step, and their total",
         params: IdParams,
         querystring: Page,
+        response: { 200: RunLedgerPage },
       },
     },
     async (request) => {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ownsOrAdministers } from '../auth/principal'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { SwarmAnswer, SwarmDeleted, SwarmList, SwarmRunStarted } from './responses/runs'
 import { IdParams } from './schemas'
 
 const SwarmBody = z.record(z.string(), z.unknown()).describe('an AgentSwarm (see @baton/core)')
@@ -70,7 +71,12 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/swarms',
     {
       config: { access: 'register' },
-      schema: { tags: ['swarms'], summary: 'Create a swarm', body: SwarmBody },
+      schema: {
+        tags: ['swarms'],
+        summary: 'Create a swarm',
+        body: SwarmBody,
+        response: { 201: SwarmAnswer },
+      },
     },
     async (request, reply) => {
       const swarm = parseWith(AgentSwarm, request.body, 'swarm')
@@ -83,12 +89,21 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(201).send({ swarm })
     },
   )
-  app.get('/api/v1/swarms', { schema: { tags: ['swarms'], summary: 'List swarms' } }, async () => ({
-    swarms: await repositories.swarms.list(),
-  }))
+  app.get(
+    '/api/v1/swarms',
+    { schema: { tags: ['swarms'], summary: 'List swarms', response: { 200: SwarmList } } },
+    async () => ({ swarms: await repositories.swarms.list() }),
+  )
   app.get(
     '/api/v1/swarms/:id',
-    { schema: { tags: ['swarms'], summary: 'A swarm', params: IdParams } },
+    {
+      schema: {
+        tags: ['swarms'],
+        summary: 'A swarm',
+        params: IdParams,
+        response: { 200: SwarmAnswer },
+      },
+    },
     async (request) => {
       const swarm = await repositories.swarms.find(request.params.id)
       if (!swarm) throw new NotFoundError('swarm', request.params.id)
@@ -104,6 +119,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change a swarm (its owner or an admin)',
         params: IdParams,
         body: ChangeBody,
+        response: { 200: SwarmAnswer },
       },
     },
     async (request) => {
@@ -144,6 +160,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['swarms'],
         summary: 'Delete a swarm (its owner or an admin); its runs stay',
         params: IdParams,
+        response: { 200: SwarmDeleted },
       },
     },
     async (request) => {
@@ -156,7 +173,13 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/swarms/:id/runs',
     {
-      schema: { tags: ['swarms'], summary: 'Start a swarm run', params: IdParams, body: StartBody },
+      schema: {
+        tags: ['swarms'],
+        summary: 'Start a swarm run',
+        params: IdParams,
+        body: StartBody,
+        response: { 202: SwarmRunStarted },
+      },
     },
     async (request, reply) => {
       const swarm = await repositories.swarms.find(request.params.id)

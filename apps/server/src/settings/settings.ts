@@ -149,6 +149,11 @@ export const SettingsSchema = z.object({
     }),
   /** `GET /metrics` answers without the API token (a scraper inside a closed network). */
   BATON_METRICS_PUBLIC: Flag.default(false),
+  /**
+   * Hold every answer against the response schema the OpenAPI document gives it, and fail
+   * (500) one that differs: for the test suite and a staging server, not for production.
+   */
+  BATON_CHECK_RESPONSES: Flag.default(false),
   /** A run's trace link: a URL with `{traceId}` (`http://jaeger:16686/trace/{traceId}`). */
   BATON_TRACE_URL_TEMPLATE: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -191,6 +196,8 @@ export type Settings = {
   workerName: string
   /** `GET /metrics` needs no credential (BATON_METRICS_PUBLIC). */
   metricsPublic: boolean
+  /** BATON_CHECK_RESPONSES: answers are checked against their documented schemas (500 if not). */
+  checkResponses: boolean
   /** Where a run's trace is shown, `{traceId}` in it (BATON_TRACE_URL_TEMPLATE). */
   traceUrlTemplate: string | undefined
   leaseMs: number
@@ -266,6 +273,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     workerConcurrency: values.BATON_WORKER_CONCURRENCY,
     workerName: values.BATON_WORKER_NAME ?? `${hostname()}:${process.pid}`,
     metricsPublic: values.BATON_METRICS_PUBLIC,
+    checkResponses: values.BATON_CHECK_RESPONSES,
     traceUrlTemplate: values.BATON_TRACE_URL_TEMPLATE,
     leaseMs: values.BATON_LEASE_MS,
     redisTimeoutMs: values.BATON_REDIS_TIMEOUT_MS,
@@ -309,7 +317,7 @@ export const testRegistryId = `0x${'7e'.repeat(32)}` as const
  */
 export function testSettings(overrides: Partial<Settings> = {}): Settings {
   return {
-    ...readSettings({ BATON_SEED: 'false', LOG_LEVEL: 'silent' }),
+    ...readSettings({ BATON_SEED: 'false', LOG_LEVEL: 'silent', BATON_CHECK_RESPONSES: 'true' }),
     dataDir: 'memory://',
     registryId: testRegistryId,
     ...overrides,

@@ -1,4 +1,10 @@
-import { type Agent, type Budget, isToolPattern, matchesToolPattern } from '@baton/core'
+import {
+  type Agent,
+  type Budget,
+  isToolPattern,
+  matchesToolPattern,
+  type TrustTier,
+} from '@baton/core'
 import type { McpCallEvent, McpServers, McpSettings } from '@baton/core/mcp'
 import { asSchema, type ToolSet } from 'ai'
 import { type BuiltinTool, builtinTools as serverTools, workspaceTools } from './builtin-tools'
@@ -12,7 +18,7 @@ export type CatalogueTool = {
   /** The MCP server it comes from. */
   server?: string
   /** Agents below it do not get the tool (MCP servers' `minTrustTier`). */
-  minTrustTier?: string
+  minTrustTier?: TrustTier
   pricePerCallUsd?: number
   /** For built-in tools: when the server grants it. */
   grantedWhen?: string
