@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import { signAgentRegistration } from '@baton/core'
 import { parsePlan } from '@baton/mal'
+import { validate } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentAccounts } from './__fixtures__/signed-agents'
 import { pgliteTemplate } from './__fixtures__/test-app'
@@ -139,6 +140,10 @@ describe('buildApp', () => {
     expect(mediaTypes('/api/v1/messages/stream')).toEqual(['text/event-stream'])
     expect(mediaTypes('/api/v1/runs/{id}/files/{*}')).toEqual(['*/*'])
     expect(mediaTypes('/metrics')).toEqual(['text/plain'])
+    // And it is a valid OpenAPI document: what a generator reads before it makes anything.
+    const checked = await validate(structuredClone(document))
+    expect(checked.valid ? [] : checked.errors).toEqual([])
+    expect(checked.warnings).toEqual([])
   })
 
   it('logs one JSON line per request with the token and signatures redacted', async () => {
