@@ -26,15 +26,18 @@ export function createAgentsRepository(db: Kysely<Database>) {
   // The card's tier as the agent counts (see effectiveTrustTier); the record keeps what was signed.
   const toAgent = (record: unknown, granted?: string | null): Agent =>
     withEffectiveTrustTier(Agent.parse(record), granted)
+  // The stored record of the live (not revoked) agent of `wallet`, and its grant.
+  const liveRow = (wallet: string, executor: Executor = db) =>
+    executor
+      .selectFrom('agents')
+      .select(['record', 'granted_trust_tier'])
+      .where('wallet', '=', wallet)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
   return {
     /** The live (not revoked) agent of `wallet` (checksummed), or undefined. */
     async find(wallet: string, executor: Executor = db): Promise<Agent | undefined> {
-      const row = await executor
-        .selectFrom('agents')
-        .select(['record', 'granted_trust_tier'])
-        .where('wallet', '=', wallet)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
+      const row = await liveRow(wallet, executor)
       return row ? toAgent(row.record, row.granted_trust_tier) : undefined
     },
 
@@ -46,12 +49,7 @@ export function createAgentsRepository(db: Kysely<Database>) {
     async findSigned(
       wallet: string,
     ): Promise<{ agent: Agent; granted: TrustTier | null } | undefined> {
-      const row = await db
-        .selectFrom('agents')
-        .select(['record', 'granted_trust_tier'])
-        .where('wallet', '=', wallet)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
+      const row = await liveRow(wallet)
       return row ? { agent: Agent.parse(row.record), granted: row.granted_trust_tier } : undefined
     },
 
@@ -172,12 +170,7 @@ export function createAgentsRepository(db: Kysely<Database>) {
     async trust(
       wallet: string,
     ): Promise<{ requested: TrustTier; granted: TrustTier | null } | undefined> {
-      const row = await db
-        .selectFrom('agents')
-        .select(['record', 'granted_trust_tier'])
-        .where('wallet', '=', wallet)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
+      const row = await liveRow(wallet)
       if (!row) return undefined
       const requested = Agent.parse(row.record).agentCard.trustTier
       return { requested, granted: row.granted_trust_tier }
