@@ -186,6 +186,31 @@ describe.each(backends)('on %s', (backend) => {
       ])
     })
 
+    it("moves an agent to another provider's model: the provider follows the model", async () => {
+      const { body, agent, creator } = await signedRegistration()
+      await post(body)
+      const change = async (changes: Record<string, unknown>) =>
+        app.inject({
+          method: 'PATCH',
+          url: `/api/v1/agents/${agent.wallet}`,
+          payload: await signAgentChange('update', agent, {
+            registry: testRegistryId,
+            creator,
+            changes,
+          }),
+        })
+      // Ollama is configured on every server (it needs no key; a change calls no model).
+      const moved = await change({ model: 'ollama:llama3.2' })
+      expect(moved.statusCode, moved.body).toBe(200)
+      expect(moved.json().agent).toMatchObject({ model: 'ollama:llama3.2', provider: 'ollama' })
+      const read = await app.inject({ method: 'GET', url: `/agent/${agent.wallet}` })
+      expect(read.json()).toMatchObject({ model: 'ollama:llama3.2', provider: 'ollama' })
+      // A provider the change names itself must still be the model's.
+      const crossed = await change({ model: 'offline:default', provider: 'ollama' })
+      expect(crossed.statusCode).toBe(400)
+      expect(crossed.json().error.details.issues[0].path).toBe('provider')
+    })
+
     it('refuses a change signed by another wallet with 403', async () => {
       const { body, agent, agentAccount } = await signedRegistration()
       await post(body)

@@ -240,9 +240,14 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         )
       }
+      // `provider` is the model's own (the schema derives it and refuses any other): a change
+      // of model to another provider derives it again, unless the change names it too.
+      const { provider: _derived, ...withoutProvider } = current
+      const base =
+        'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
       let updated = parseWith(
         Agent,
-        { ...current, ...body.changes, updatedAt: new Date().toISOString() },
+        { ...base, ...body.changes, updatedAt: new Date().toISOString() },
         'agent',
       )
       // Only what the change touches is checked again: a card stored before a tool went away
