@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
-import { signedRegistration } from '../__fixtures__/signed-agents'
+import { newAgentAccounts, signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { testRegistryId } from '../settings'
 
@@ -209,6 +209,35 @@ describe.each(backends)('on %s', (backend) => {
       const crossed = await change({ model: 'offline:default', provider: 'ollama' })
       expect(crossed.statusCode).toBe(400)
       expect(crossed.json().error.details.issues[0].path).toBe('provider')
+    })
+
+    it('merges a change into the card (RFC 7396): what it does not name is kept', async () => {
+      const accounts = newAgentAccounts()
+      const agent = {
+        ...accounts.agent,
+        persona: 'You list risks.',
+        agentCard: { tagline: 'Risks', examples: ['review this'], trustTier: 'high' as const },
+      }
+      await post(await signAgentRegistration(agent, { ...accounts, registry: testRegistryId }))
+      const changed = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/agents/${agent.wallet}`,
+        payload: await signAgentChange('update', agent, {
+          registry: testRegistryId,
+          creator: accounts.creator,
+          changes: { agentCard: { tagline: 'Risks, ranked' }, persona: null },
+        }),
+      })
+      expect(changed.statusCode, changed.body).toBe(200)
+      const detail = (
+        await app.inject({ method: 'GET', url: `/api/v1/agents/${agent.wallet}` })
+      ).json()
+      expect(detail.agent.agentCard).toMatchObject({
+        tagline: 'Risks, ranked',
+        examples: ['review this'],
+      })
+      expect(detail.agent).not.toHaveProperty('persona')
+      expect(detail.trust.requested).toBe('high')
     })
 
     it('refuses a change signed by another wallet with 403', async () => {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { cachedJsonHeaders } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { mergePatch } from '../http/merge-patch'
 import { checkMemoryScope } from '../registry/check-memory-scope'
 import { withEffectiveTrustTier } from '../registry/effective-trust-tier'
 import { registryIdOf } from '../registry/registry-id'
@@ -219,7 +220,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'register' },
       schema: {
         tags: ['agents'],
-        summary: 'Change an agent (signed by its creator)',
+        summary:
+          'Change an agent (signed by its creator): `changes` is a JSON Merge Patch (RFC 7396) of its fields',
         params: WalletParams,
         body: ChangeBody,
         response: { 200: AgentAnswer },
@@ -245,9 +247,15 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { provider: _derived, ...withoutProvider } = current
       const base =
         'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
+      // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and
+      // keeps the rest of the card (its asked trust tier, examples and schemas); `null`
+      // removes a field, back to its default.
       let updated = parseWith(
         Agent,
-        { ...base, ...body.changes, updatedAt: new Date().toISOString() },
+        {
+          ...(mergePatch(base, body.changes) as Record<string, unknown>),
+          updatedAt: new Date().toISOString(),
+        },
         'agent',
       )
       // Only what the change touches is checked again: a card stored before a tool went away
