@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ownsOrAdministers } from '../auth/principal'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { mergePatch } from '../http/merge-patch'
 import { SwarmAnswer, SwarmDeleted, SwarmList, SwarmRunStarted } from './responses/runs'
 import { IdParams } from './schemas'
 
@@ -137,13 +138,10 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
         issues.push({ path: '', message: 'a change names at least one field of the swarm' })
       }
       if (issues.length > 0) throw new ValidationError('swarm change', issues)
-      // `null` clears an optional field (back to its default, if it has one; JSON has no
-      // undefined); on a required one the schema refuses it, naming the field.
-      const merged: Record<string, unknown> = { ...current, ...changes, id }
-      for (const [field, value] of Object.entries(changes)) {
-        const schema = AgentSwarm.shape[field as keyof typeof AgentSwarm.shape]
-        if (value === null && schema.isOptional()) delete merged[field]
-      }
+      // A JSON Merge Patch (RFC 7396), as an agent's change is: `null` clears an optional field
+      // (back to its default, if it has one); on a required one the schema refuses it, naming
+      // the field.
+      const merged = { ...(mergePatch(current, changes) as Record<string, unknown>), id }
       const swarm = parseWith(AgentSwarm, merged, 'swarm')
       // Only a change of members is checked again: a swarm whose member was revoked since
       // can still be renamed or given another strategy.
