@@ -1,5 +1,6 @@
-import { type AgentInput, signAgentRegistration } from '@baton/core'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { type AgentInput, signAgentChange, signAgentRegistration } from '@baton/core'
+import type { FastifyInstance } from 'fastify'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { testRegistryId } from '../settings'
 
 /** A creator and an agent account with fresh keys, and an agent record of theirs. */
@@ -29,4 +30,26 @@ export async function signedRegistration(id?: string) {
     registry: testRegistryId,
   })
   return { ...accounts, body }
+}
+
+/**
+ * `PATCH /api/v1/agents/:wallet` with `changes`, signed by the agent's creator.
+ *
+ * @example
+ * const response = await patchAgent(app, { agent, creator }, { name: 'Renamed' })
+ */
+export async function patchAgent(
+  app: Pick<FastifyInstance, 'inject'>,
+  { agent, creator }: { agent: AgentInput; creator: PrivateKeyAccount },
+  changes: Record<string, unknown>,
+) {
+  return app.inject({
+    method: 'PATCH',
+    url: `/api/v1/agents/${agent.wallet}`,
+    payload: await signAgentChange('update', agent, {
+      registry: testRegistryId,
+      creator,
+      changes,
+    }),
+  })
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, databaseSettings } from '../__fixtures__/backends'
-import { newAgentAccounts, signedRegistration } from '../__fixtures__/signed-agents'
+import { newAgentAccounts, patchAgent, signedRegistration } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { testRegistryId } from '../settings'
 
@@ -189,16 +189,8 @@ describe.each(backends)('on %s', (backend) => {
     it("moves an agent to another provider's model: the provider follows the model", async () => {
       const { body, agent, creator } = await signedRegistration()
       await post(body)
-      const change = async (changes: Record<string, unknown>) =>
-        app.inject({
-          method: 'PATCH',
-          url: `/api/v1/agents/${agent.wallet}`,
-          payload: await signAgentChange('update', agent, {
-            registry: testRegistryId,
-            creator,
-            changes,
-          }),
-        })
+      const change = (changes: Record<string, unknown>) =>
+        patchAgent(app, { agent, creator }, changes)
       // Ollama is configured on every server (it needs no key; a change calls no model).
       const moved = await change({ model: 'ollama:llama3.2' })
       expect(moved.statusCode, moved.body).toBe(200)
@@ -219,14 +211,9 @@ describe.each(backends)('on %s', (backend) => {
         agentCard: { tagline: 'Risks', examples: ['review this'], trustTier: 'high' as const },
       }
       await post(await signAgentRegistration(agent, { ...accounts, registry: testRegistryId }))
-      const changed = await app.inject({
-        method: 'PATCH',
-        url: `/api/v1/agents/${agent.wallet}`,
-        payload: await signAgentChange('update', agent, {
-          registry: testRegistryId,
-          creator: accounts.creator,
-          changes: { agentCard: { tagline: 'Risks, ranked' }, persona: null },
-        }),
+      const changed = await patchAgent(app, accounts, {
+        agentCard: { tagline: 'Risks, ranked' },
+        persona: null,
       })
       expect(changed.statusCode, changed.body).toBe(200)
       const detail = (

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { signAgentChange, signAgentRegistration } from '@baton/core'
+import { signAgentRegistration } from '@baton/core'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newAgentAccounts } from '../__fixtures__/signed-agents'
+import { newAgentAccounts, patchAgent } from '../__fixtures__/signed-agents'
 import { createTestApp } from '../__fixtures__/test-app'
 import { testRegistryId } from '../settings'
 import { createToolCatalogue } from './create-tool-catalogue'
@@ -128,16 +128,7 @@ describe('the server’s tool and model catalogue', () => {
   it('refuses a PATCH whose tools or model the server cannot grant, naming the field', async () => {
     const { response, agent, creator } = await register({ id: 'patched', tools: ['weather'] })
     expect(response.statusCode).toBe(201)
-    const patch = async (changes: Record<string, unknown>) =>
-      app.inject({
-        method: 'PATCH',
-        url: `/api/v1/agents/${agent.wallet}`,
-        payload: await signAgentChange('update', agent, {
-          registry: testRegistryId,
-          creator,
-          changes,
-        }),
-      })
+    const patch = (changes: Record<string, unknown>) => patchAgent(app, { agent, creator }, changes)
     const tools = await patch({ tools: ['mcp__files__read_file', 'search'] })
     expect(tools.statusCode).toBe(400)
     expect(tools.json().error.message).toContain('tools[1]: "search" is not a tool')
