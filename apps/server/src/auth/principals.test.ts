@@ -96,6 +96,19 @@ describe('API keys', () => {
     expect((await call('DELETE', '/api/v1/keys/short-lived', adminToken)).statusCode).toBe(200)
     expect((await call('GET', '/api/v1/runs', key)).statusCode).toBe(401)
   })
+
+  it('revokes the one key an id names, even when another key is named that id', async () => {
+    const made = await call('POST', '/api/v1/keys', adminToken, { name: 'one', scopes: ['read'] })
+    const { apiKey, key } = made.json()
+    // A name may look like an id: another key, named after the first one's.
+    const lookalike = await makeKey(apiKey.id, ['read'])
+    expect((await call('DELETE', `/api/v1/keys/${apiKey.id}`, adminToken)).statusCode).toBe(200)
+    expect((await call('GET', '/api/v1/runs', key)).statusCode).toBe(401)
+    expect((await call('GET', '/api/v1/runs', lookalike)).statusCode).toBe(200)
+    // Asked again, the id names no live key, so the name does.
+    expect((await call('DELETE', `/api/v1/keys/${apiKey.id}`, adminToken)).statusCode).toBe(200)
+    expect((await call('GET', '/api/v1/runs', lookalike)).statusCode).toBe(401)
+  })
 })
 
 describe('a run belongs to the principal that started it', () => {

@@ -88,15 +88,21 @@ export function createApiKeysRepository(db: Kysely<Database>) {
       return row !== undefined
     },
 
-    /** Revokes a key by id or name; false when no live key has it. */
+    /**
+     * Revokes one key: the live key with this id, else the one with this name (a name may look
+     * like another key's id); false when no live key has it.
+     */
     async revoke(idOrName: string): Promise<boolean> {
-      const result = await db
-        .updateTable('api_keys')
-        .set({ revoked_at: new Date() })
-        .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
-      return Number(result.numUpdatedRows) > 0
+      for (const column of ['id', 'name'] as const) {
+        const result = await db
+          .updateTable('api_keys')
+          .set({ revoked_at: new Date() })
+          .where(column, '=', idOrName)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst()
+        if (Number(result.numUpdatedRows) > 0) return true
+      }
+      return false
     },
   }
 }
