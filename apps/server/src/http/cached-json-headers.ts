@@ -1,3 +1,5 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
 /**
  * The headers of a JSON answer kept serialised (the registry's `GET /agent/:wallet`, the agent
  * directory's `GET /api/v1/agents`), in place of helmet's dozen: these routes answer JSON to
@@ -15,3 +17,21 @@ export const cachedJsonHeaders = Object.freeze({
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'cache-control': 'no-cache',
 })
+
+/**
+ * A JSON answer kept serialised, with its ETag, or a 304 when the client holds that ETag
+ * already. It goes out as it is, through the untyped reply: the body is JSON already (the
+ * route's response schema documents it), never serialised again.
+ *
+ * @example
+ * sendKeptJson(await agentPages(query), request, reply)
+ */
+export function sendKeptJson(
+  kept: { body: string; etag: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  reply.header('etag', kept.etag)
+  if (request.headers['if-none-match'] === kept.etag) return reply.code(304).send()
+  return reply.send(kept.body)
+}

@@ -1,8 +1,7 @@
 import { Agent, parseWallet, parseWith } from '@baton/core'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { cachedJsonHeaders } from '../http/cached-json-headers'
+import { cachedJsonHeaders, sendKeptJson } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { mergePatch } from '../http/merge-patch'
 import { checkMemoryScope } from '../registry/check-memory-scope'
@@ -185,7 +184,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         ...(type ? { type } : {}),
         ...(text ? { text } : {}),
       })
-      return sendPage(page, request, reply)
+      reply.headers(cachedJsonHeaders)
+      return sendKeptJson(page, request, reply)
     },
   )
 
@@ -306,20 +306,4 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       return { revoked: wallet }
     },
   )
-}
-
-/**
- * A kept page with its ETag, or a 304 when the client holds that ETag already. The page is
- * JSON already (the `AgentPage` schema documents it), so it goes out as it is, through the
- * untyped reply: the route's typed one takes only the object.
- */
-function sendPage(
-  page: { body: string; etag: string },
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FastifyReply {
-  reply.headers(cachedJsonHeaders)
-  reply.header('etag', page.etag)
-  if (request.headers['if-none-match'] === page.etag) return reply.code(304).send()
-  return reply.send(page.body)
 }

@@ -1,9 +1,9 @@
 import { BatonError, parseWallet } from '@baton/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { cachedJsonHeaders } from '../http/cached-json-headers'
+import { cachedJsonHeaders, sendKeptJson } from '../http/cached-json-headers'
 import { NotFoundError } from '../http/http-errors'
-import type { CachedRegistryAnswers, RegistryAnswer } from '../registry/cache-registry-answers'
+import type { CachedRegistryAnswers } from '../registry/cache-registry-answers'
 import { AgentJson } from './responses/agents'
 import { WalletParams } from './schemas'
 
@@ -38,7 +38,7 @@ export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
       if (kept === undefined) {
         return answerFromRegistry(answers, request.params.wallet, request, reply)
       }
-      sendAnswer(kept, request, reply)
+      sendKeptJson(kept, request, reply)
       return undefined
     },
   )
@@ -51,18 +51,11 @@ async function answerFromRegistry(
   reply: FastifyReply,
 ): Promise<void> {
   try {
-    sendAnswer(await answers.answer(wallet), request, reply)
+    sendKeptJson(await answers.answer(wallet), request, reply)
   } catch (error) {
     if (BatonError.isInstance(error) && error.code === 'UNREGISTERED_AGENT') {
       throw new NotFoundError('agent', parseWallet(wallet))
     }
     throw error
   }
-}
-
-/** The kept JSON with its ETag, or a 304 when the client holds that ETag already. */
-function sendAnswer(answer: RegistryAnswer, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('etag', answer.etag)
-  if (request.headers['if-none-match'] === answer.etag) reply.code(304).send()
-  else reply.send(answer.body)
 }
