@@ -1,12 +1,23 @@
-import { CancelTaskRequest, GetTaskRequest, SubscribeToTaskRequest, TaskState } from '@a2a-js/sdk'
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  SubscribeToTaskRequest,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk'
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { followTask, startTask } from './__fixtures__/follow-task'
 import { createA2APlugin } from './a2a-plugin'
 import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
+import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
 
 const canRun = hasRedis || process.env.CI === 'true'
 if (!canRun) console.warn('[A2A task buses] redis-server not found: skipping cross-process tasks.')
@@ -122,3 +133,159 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     ).rejects.toThrow(/not found/i)
   })
 })
+
+// The buses alone, two "processes" (each its own connections) on one Redis, with a store that
+// lags what the executor has published, as the task store's write-behind does between two saves
+// that must commit.
+describe.runIf(canRun)(
+  'a follower that subscribes while the store lags (createRedisTaskBuses)',
+  () => {
+    let redis: RedisServer
+    const connections: Redis[] = []
+    const buses: RedisTaskBuses[] = []
+    beforeAll(async () => {
+      redis = await startRedisServer()
+    })
+    afterAll(async () => {
+      await Promise.all(buses.splice(0).map((item) => item.close()))
+      for (const connection of connections.splice(0)) connection.disconnect()
+      await redis?.stop()
+    })
+
+    /** What the database holds: the first save only (the later ones are written behind). */
+    const stored = new Map<string, Task>()
+    const process = () => {
+      const publisher = new Redis(redis.url)
+      const subscriber = new Redis(redis.url)
+      connections.push(publisher, subscriber)
+      const made = createRedisTaskBuses({
+        publisher,
+        subscriber,
+        loadTask: async (taskId) => stored.get(taskId),
+        leaseMs: 3_000,
+      })
+      buses.push(made)
+      return Object.assign(made, { publisher })
+    }
+    const taskOf = (id: string, state: TaskState): Task =>
+      Task.fromJSON({ id, contextId: 'c', status: { state: TaskState[state] } })
+    const status = (taskId: string, state: TaskState) =>
+      AgentEvent.statusUpdate(
+        TaskStatusUpdateEvent.fromJSON({
+          taskId,
+          contextId: 'c',
+          status: { state: TaskState[state] },
+        }),
+      )
+    const chunk = (taskId: string, text: string, append: boolean) =>
+      AgentEvent.artifactUpdate(
+        TaskArtifactUpdateEvent.fromJSON({
+          taskId,
+          contextId: 'c',
+          append,
+          artifact: { artifactId: 'answer', parts: [{ text }] },
+        }),
+      )
+    /** Each event a bus delivers, as "task:STATE", "status:STATE" or "text:…", and its end. */
+    const heard = (bus: ExecutionEventBus) => {
+      const events: string[] = []
+      const finished = new Promise<void>((resolve) => bus.on('finished', () => resolve()))
+      bus.on('event', (event: AgentExecutionEvent) => {
+        if (event.kind === 'task') events.push(`task:${TaskState[event.data.status!.state]}`)
+        if (event.kind === 'statusUpdate')
+          events.push(`status:${TaskState[event.data.status!.state]}`)
+        if (event.kind === 'artifactUpdate') {
+          const content = event.data.artifact?.parts[0]?.content
+          events.push(`text:${content?.$case === 'text' ? content.value : '?'}`)
+        }
+      })
+      return { events, finished }
+    }
+
+    it('hears every event published before it subscribed, once, then the live ones, to the end', async () => {
+      const b = process()
+      const a = process()
+      const id = crypto.randomUUID()
+      const executing = b.createOrGetByTaskId(id)
+      // Stored before the client hears of the task; what follows is not stored yet.
+      stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
+      executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
+      executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+      executing.publish(chunk(id, 'The refunds ', false))
+
+      const following = heard(a.getByTaskId(id, undefined)!)
+      await vi.waitFor(() => expect(following.events).toContain('text:The refunds '), {
+        timeout: 5_000,
+      })
+      executing.publish(chunk(id, 'are fine.', true))
+      executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
+      stored.set(id, taskOf(id, TaskState.TASK_STATE_COMPLETED))
+      executing.finished()
+      await following.finished
+      expect(following.events).toEqual([
+        'task:TASK_STATE_SUBMITTED',
+        'status:TASK_STATE_WORKING',
+        'text:The refunds ',
+        'text:are fine.',
+        'status:TASK_STATE_COMPLETED',
+      ])
+    })
+
+    it('gives a follower that arrives mid-stream each chunk once, in order', async () => {
+      const b = process()
+      const a = process()
+      const id = crypto.randomUUID()
+      const executing = b.createOrGetByTaskId(id)
+      stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
+      executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
+      executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+      let following: ReturnType<typeof heard> | undefined
+      // Chunks go out while the follower subscribes and reads the log: some are in both.
+      for (let index = 0; index < 300; index++) {
+        executing.publish(chunk(id, `${index}`, index > 0))
+        if (index === 40) following = heard(a.getByTaskId(id, undefined)!)
+        if (index % 10 === 0) await new Promise((resolve) => setImmediate(resolve))
+      }
+      executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
+      executing.finished()
+      await following!.finished
+      expect(following!.events).toEqual([
+        'task:TASK_STATE_SUBMITTED',
+        'status:TASK_STATE_WORKING',
+        ...Array.from({ length: 300 }, (_, index) => `text:${index}`),
+        'status:TASK_STATE_COMPLETED',
+      ])
+    })
+
+    it('does not give a follower the events of an execution that died before this one', async () => {
+      const dead = process()
+      const b = process()
+      const a = process()
+      const id = crypto.randomUUID()
+      stored.set(id, taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED))
+      const first = dead.createOrGetByTaskId(id)
+      first.publish(status(id, TaskState.TASK_STATE_WORKING))
+      first.publish(chunk(id, 'from the dead process', false))
+      // Killed: its connection is gone, nothing of it is cleaned up.
+      await vi.waitFor(async () =>
+        expect(await dead.publisher.llen(`baton:a2a-task-log:${id}`)).toBe(2),
+      )
+      dead.publisher.disconnect()
+
+      // The task's next turn runs on B.
+      const executing = b.createOrGetByTaskId(id)
+      executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+      executing.publish(chunk(id, 'from B', false))
+      const following = heard(a.getByTaskId(id, undefined)!)
+      await vi.waitFor(() => expect(following.events).toContain('text:from B'), { timeout: 5_000 })
+      executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
+      executing.finished()
+      await following.finished
+      expect(following.events).toEqual([
+        'status:TASK_STATE_WORKING',
+        'text:from B',
+        'status:TASK_STATE_COMPLETED',
+      ])
+    })
+  },
+)

@@ -41,7 +41,8 @@ export type RedisTaskBuses = ExecutionEventBusManager & {
 }
 
 type Wire =
-  | { kind: 'event'; event: AgentExecutionEvent }
+  // `seq`: the event's place in its execution's log (1, 2, …); absent from an older process.
+  | { kind: 'event'; seq?: number; event: AgentExecutionEvent }
   | { kind: 'finished' }
   | { kind: 'cancel' }
 
@@ -63,13 +64,16 @@ const terminal = new Set<TaskState>([
  * Redis pub/sub, so a task can be followed (`SubscribeToTask` / v0.3 `tasks/resubscribe`) and
  * cancelled on any process, not only on the one executing it.
  *
- * The executing process's bus publishes each event to the task's channel and keeps an
- * ownership mark alive (`leaseMs`). Another process asked about the task gets a following bus:
- * it subscribes, then re-reads the stored task (so nothing published before the subscription
- * is missed), delivers live events, and ends when the executor says `finished` — or, when the
- * mark lapses without it (the executor died), with the stored task once it has ended (some
- * process fails it: `watchTasksOfGoneProcesses`), or after a few leases without that. A cancel
- * on a following bus reaches the executor, whose own `cancelTask` stops the agent.
+ * The executing process's bus appends each event to the task's log in Redis and publishes it
+ * to the task's channel, and keeps an ownership mark alive (`leaseMs`). Another process asked
+ * about the task gets a following bus: it subscribes, then reads the log, so every event
+ * published before the subscription is delivered, once and in order, even one the store has
+ * not caught up with yet (the task store writes a running task's intermediate states behind).
+ * It then delivers live events, and ends when the executor says `finished` — or, when the mark
+ * lapses without it (the executor died), with the stored task once it has ended (some process
+ * fails it: `watchTasksOfGoneProcesses`), or after a few leases without that. With no log (the
+ * task no longer runs, or runs on an older process) it starts from the stored task. A cancel on
+ * a following bus reaches the executor, whose own `cancelTask` stops the agent.
  *
  * @example
  * const buses = createRedisTaskBuses({ publisher, subscriber, loadTask: (id, context) => store.load(id, context) })
@@ -80,6 +84,9 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
   const leaseMs = options.leaseMs ?? 15_000
   const channel = (taskId: string) => `${prefix}:a2a-task:${taskId}`
   const ownerKey = (taskId: string) => `${prefix}:a2a-task-owner:${taskId}`
+  const logKey = (taskId: string) => `${prefix}:a2a-task-log:${taskId}`
+  // A log outlives a missed refresh of its mark; it goes when its execution ends.
+  const logMs = 2 * leaseMs
   const onError = options.onError ?? (() => {})
   // Every channel this process listens on, with who listens (a task may have many followers).
   const listeners = new Map<string, Set<(wire: Wire) => void>>()
@@ -127,11 +134,17 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     #unlisten: (() => void) | undefined
     #finished = false
     #released = false
+    // Events published by this execution (the log's length).
+    #seq = 0
     constructor(taskId: string) {
       super()
       this.#taskId = taskId
-      const mark = () =>
+      // A log left by an execution of this task that died is not this one's.
+      options.publisher.del(logKey(taskId)).catch(onError)
+      const mark = () => {
         options.publisher.set(ownerKey(taskId), '1', 'PX', leaseMs).then(() => {}, onError)
+        if (this.#seq > 0) options.publisher.pexpire(logKey(taskId), logMs).catch(onError)
+      }
       mark()
       this.#mark = setInterval(mark, Math.max(100, Math.floor(leaseMs / 3)))
       this.#mark.unref()
@@ -145,12 +158,28 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     }
     override publish(event: AgentExecutionEvent): void {
       super.publish(event)
-      send(this.#taskId, { kind: 'event', event })
+      // Released (its log gone): followers still listening hear it, a new one starts stored.
+      if (this.#released) {
+        send(this.#taskId, { kind: 'event', event })
+        return
+      }
+      const seq = ++this.#seq
+      const wire: Wire = { kind: 'event', seq, event }
+      const message = JSON.stringify(wire)
+      const key = logKey(this.#taskId)
+      // In the log before on the channel (one connection keeps the order): a follower that
+      // subscribes after the publish reads it from the log.
+      options.publisher.rpush(key, message).catch(onError)
+      if (seq === 1) options.publisher.pexpire(key, logMs).catch(onError)
+      options.publisher.publish(channel(this.#taskId), message).catch(onError)
     }
     override finished(): void {
       super.finished()
       if (!this.#finished) {
         this.#finished = true
+        // The log goes before the word: a follower that missed `finished` finds no log, and
+        // starts from the stored task.
+        options.publisher.del(logKey(this.#taskId)).catch(onError)
         send(this.#taskId, { kind: 'finished' })
       }
       this.release()
@@ -161,7 +190,7 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
       this.#released = true
       clearInterval(this.#mark)
       this.#unlisten?.()
-      options.publisher.del(ownerKey(this.#taskId)).catch(onError)
+      options.publisher.del(logKey(this.#taskId), ownerKey(this.#taskId)).catch(onError)
     }
   }
 
@@ -174,6 +203,8 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     #done = false
     // When this follower first found no live executor (undefined while there is one).
     #goneSince: number | undefined
+    // The last event of the execution's log delivered (events come from the log and live).
+    #delivered = 0
     constructor(taskId: string, context: ServerCallContext | undefined) {
       super()
       this.#taskId = taskId
@@ -182,17 +213,27 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     }
     async #start(): Promise<void> {
       try {
+        // Live words wait here until what came before them is delivered.
+        let early: Wire[] | undefined = []
         this.#unlisten = await listen(this.#taskId, (wire) => {
-          if (this.#done) return
-          if (wire.kind === 'event') super.publish(wire.event)
-          else if (wire.kind === 'finished') this.#end()
+          if (early) early.push(wire)
+          else this.#receive(wire)
         })
         if (this.#done) return this.#unlisten()
-        // Subscribed: what happened before now is in the store.
-        const task = await options.loadTask(this.#taskId, this.#context)
+        // Subscribed: what was published before now is in the log (or, with no log, stored).
+        const log = await options.publisher.lrange(logKey(this.#taskId), 0, -1)
         if (this.#done) return
-        if (task) super.publish(AgentEvent.task(task))
-        if (!task || isTerminal(task)) return this.#end()
+        if (log.length > 0) {
+          for (const message of log) this.#receive(JSON.parse(message) as Wire)
+        } else {
+          const task = await options.loadTask(this.#taskId, this.#context)
+          if (this.#done) return
+          if (task) super.publish(AgentEvent.task(task))
+          if (!task || isTerminal(task)) return this.#end()
+        }
+        for (const wire of early) this.#receive(wire)
+        early = undefined
+        if (this.#done) return
         this.#watch = setInterval(() => void this.#check(), Math.max(100, Math.floor(leaseMs / 3)))
         this.#watch.unref()
         await this.#check()
@@ -200,6 +241,20 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
         onError(error)
         this.#end()
       }
+    }
+    #receive(wire: Wire): void {
+      if (this.#done) return
+      if (wire.kind === 'finished') {
+        this.#end()
+        return
+      }
+      if (wire.kind !== 'event') return
+      // Read from the log and heard live: delivered once.
+      if (wire.seq !== undefined) {
+        if (wire.seq <= this.#delivered) return
+        this.#delivered = wire.seq
+      }
+      super.publish(wire.event)
     }
     async #alive(): Promise<boolean> {
       return (await options.publisher.exists(ownerKey(this.#taskId))) === 1
