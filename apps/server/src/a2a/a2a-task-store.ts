@@ -3,7 +3,12 @@ import { TaskState } from '@a2a-js/sdk'
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database'
 import type { Kysely } from 'kysely'
-import { A2A_TASK_TABLE, a2aTaskSaves, type PendingTaskSave } from '../db/a2a-task-rows'
+import {
+  A2A_TASK_TABLE,
+  a2aTaskSaves,
+  type PendingTaskSave,
+  TaskAlreadyEndedError,
+} from '../db/a2a-task-rows'
 import type { Database } from '../db/database'
 import { createGroupCommit, type GroupCommit } from '../db/group-commit'
 import { ANSWERS_WHEN_SETTLED_STATE_KEY } from './handle-json-rpc'
@@ -130,11 +135,18 @@ class ExecutingTaskCache implements A2ATaskStore {
     const entry = this.#running.get(key)
     const state = task.status?.state
     if (state !== undefined && settled.has(state)) {
-      if (entry) {
-        entry.task = task
-        await this.#store(entry)
-      } else {
-        await this.#writer.write(a2aTaskSaves, { scope: scopeOf(context), task, taken: false })
+      try {
+        if (entry) {
+          entry.task = task
+          await this.#store(entry)
+        } else {
+          await this.#writer.write(a2aTaskSaves, { scope: scopeOf(context), task, taken: false })
+        }
+      } catch (error) {
+        // Ended elsewhere meanwhile (see `TaskAlreadyEndedError`): what is stored is its state.
+        if (error instanceof TaskAlreadyEndedError && this.#running.get(key) === entry)
+          this.#forget(key)
+        throw error
       }
       // Settled: no longer ours alone to answer for (another process may take the next turn).
       if (this.#running.get(key) === entry) this.#forget(key)

@@ -1,6 +1,7 @@
 import { Task, taskStateToJSON } from '@a2a-js/sdk'
+import { BatonError } from '@baton/core'
 import type { Kysely } from 'kysely'
-import type { WriteChannel, WriteExecutor } from './group-commit'
+import type { Refusals, WriteChannel, WriteExecutor } from './group-commit'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
 export const A2A_TASK_TABLE = 'a2a_tasks'
@@ -40,9 +41,41 @@ const replaced = [
   'protocol_version',
 ] as const
 
+/** The states a task never leaves (A2A): once one is stored, no save changes it. */
+export const ENDED_STATES = [
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+] as const
+
+/**
+ * A save that would have changed a task stored as ended (completed, failed, canceled,
+ * rejected) to another state: nothing of it was written, and the stored end stands. Its
+ * executor was cut off from the others long enough for them to end the task (a stalled or
+ * partitioned process they failed it for), or the task was cancelled on a process whose cancel
+ * did not reach it.
+ *
+ * @example
+ * throw new TaskAlreadyEndedError({ taskId, state: 'TASK_STATE_COMPLETED' })
+ */
+export class TaskAlreadyEndedError extends BatonError {
+  override name = 'TaskAlreadyEndedError'
+  constructor(options: { taskId: string; state: string | null }) {
+    super(
+      'TASK_ALREADY_ENDED',
+      `Task "${options.taskId}" had already ended before this process could store it as ${options.state ?? 'stateless'}: its stored end stands (GetTask shows it).`,
+      { details: { ...options } },
+    )
+  }
+}
+
 /**
  * Saves A2A tasks, many in one `insert … on conflict do update`, in the row format of the
  * SDK's `DatabaseTaskStore` (which reads them back): the same columns, the same JSON payloads.
+ * A task stored as ended keeps its state: a save that would change it is refused with
+ * `TaskAlreadyEndedError` (one of the same state, a later artifact of a completed task, is
+ * stored).
  *
  * @example
  * await writer.write(a2aTaskSaves, { scope: { tenant, owner }, task, taken: false })
@@ -50,9 +83,26 @@ const replaced = [
 export const a2aTaskSaves: WriteChannel<PendingTaskSave> = {
   name: 'a2a task saves',
   async store(executor, saves) {
-    await upsertTasks(executor, saves).execute()
+    return refusalsOf(await upsertTasks(executor, saves).execute(), saves)
   },
   statement: (db, saves) => upsertTasks(db, saves),
+  refusals: refusalsOf,
+}
+
+const keyOf = (row: { tenant: string; owner: string; id: string }) =>
+  `${row.tenant}\n${row.owner}\n${row.id}`
+
+/** The saves whose task the statement did not write: it was stored as ended in another state. */
+function refusalsOf(rows: unknown[], saves: PendingTaskSave[]): Refusals {
+  const written = new Set((rows as { tenant: string; owner: string; id: string }[]).map(keyOf))
+  return saves.map(({ scope, task }) =>
+    written.has(keyOf({ ...scope, id: task.id }))
+      ? undefined
+      : new TaskAlreadyEndedError({
+          taskId: task.id,
+          state: task.status ? taskStateToJSON(task.status.state) : null,
+        }),
+  )
 }
 
 function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
@@ -61,19 +111,36 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
   for (const save of saves) {
     save.taken = true
     const row = taskRowOf(save.scope, save.task)
-    rows.set(`${row.tenant}\n${row.owner}\n${row.id}`, row)
+    rows.set(keyOf(row), row)
   }
+  // `with … select …`: the group commit can put it in one statement with other answering writes.
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's table is not in the server's schema.
   return (executor as unknown as Kysely<any>)
-    .insertInto(A2A_TASK_TABLE)
-    .values([...rows.values()])
-    .onConflict((conflict) =>
-      conflict
-        .columns(['tenant', 'owner', 'id'])
-        .doUpdateSet((update) =>
-          Object.fromEntries(replaced.map((column) => [column, update.ref(`excluded.${column}`)])),
-        ),
+    .with('saved_a2a_tasks', (db) =>
+      db
+        .insertInto(A2A_TASK_TABLE)
+        .values([...rows.values()])
+        .onConflict((conflict) =>
+          conflict
+            .columns(['tenant', 'owner', 'id'])
+            .doUpdateSet((update) =>
+              Object.fromEntries(
+                replaced.map((column) => [column, update.ref(`excluded.${column}`)]),
+              ),
+            )
+            // An ended task keeps its end.
+            .where((where) =>
+              where.or([
+                where(`${A2A_TASK_TABLE}.status_state`, 'is', null),
+                where(`${A2A_TASK_TABLE}.status_state`, 'not in', [...ENDED_STATES]),
+                where(`${A2A_TASK_TABLE}.status_state`, '=', where.ref('excluded.status_state')),
+              ]),
+            ),
+        )
+        .returning(['tenant', 'owner', 'id']),
     )
+    .selectFrom('saved_a2a_tasks')
+    .select(['tenant', 'owner', 'id'])
 }
 
 /** The SDK's row of a task (`toTaskRow` of `@a2a-js/sdk/server/database`, payload format 1.0). */

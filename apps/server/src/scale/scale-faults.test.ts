@@ -1,4 +1,4 @@
-import { GetTaskRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { GetTaskRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
@@ -183,6 +183,67 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     }
     await checks.assertLedgerMatches(ids)
   }, 300_000)
+
+  it('keeps the end the others stored for the A2A task of a process stalled past its lease: its late answer is refused, and its caller told', async () => {
+    const stalled = byName('e')
+    const others = started.filter(
+      (server) => server !== stalled && server.child.exitCode === null && !server.child.signalCode,
+    )
+    const clientOf = (server: ClusterProcess) =>
+      new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(
+        `${server.url}/a2a/analyst/.well-known/agent-card.json`,
+        '',
+      )
+    const client = await clientOf(stalled)
+    const text = `[[sleep:4000]] a late review ${crypto.randomUUID()}`
+    // A blocking send: its caller waits for the answer the stalled process gives.
+    const answered = client
+      .sendMessage(
+        SendMessageRequest.fromJSON({
+          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+        }),
+      )
+      .then(
+        (task) => ({ task: task as Task, error: undefined }),
+        (error: unknown) => ({ task: undefined, error: error as Error }),
+      )
+    const taskId = await waitFor(
+      async () => {
+        const { rows } = await sql<{ id: string; status_state: string }>`
+          select id, status_state from a2a_tasks where history like ${`%${text}%`}`.execute(db!)
+        return rows[0]?.status_state === 'TASK_STATE_WORKING' ? rows[0].id : undefined
+      },
+      { timeoutMs: 30_000, what: 'the task working on the process to stall' },
+    )
+    // Stalled (a long pause, a frozen machine): its marks lapse, the others fail its task.
+    process.kill(stalled.child.pid!, 'SIGSTOP')
+    try {
+      await waitFor(
+        async () => {
+          const { rows } = await sql<{ status_state: string }>`
+            select status_state from a2a_tasks where id = ${taskId}`.execute(db!)
+          return rows[0]?.status_state === 'TASK_STATE_FAILED' ? true : undefined
+        },
+        { timeoutMs: 30_000, what: 'the others to fail the stalled process’s task' },
+      )
+    } finally {
+      process.kill(stalled.child.pid!, 'SIGCONT')
+    }
+    // It comes back, its agent answers: that answer is not the task's end, and its caller hears so.
+    const { task, error } = await answered
+    expect(task?.status?.state).toBeUndefined()
+    expect(error?.message).toMatch(/had already ended/)
+    for (const server of [stalled, ...others]) {
+      const stored = (await (
+        await clientOf(server)
+      ).getTask(GetTaskRequest.fromJSON({ id: taskId }))) as Task
+      expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+      const why = stored.status?.message?.parts[0]?.content
+      expect(why?.$case === 'text' ? why.value : undefined).toBe(
+        'The server executing this task stopped before the agent answered.',
+      )
+    }
+  }, 120_000)
 
   it('fails the A2A task of a process killed with SIGKILL once its lease lapses: a follower on another process hears the end, GetTask anywhere shows why', async () => {
     const victim = byName('e')

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto'
+import { type Task, TaskState } from '@a2a-js/sdk'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends } from '../__fixtures__/backends'
+import { openTestDatabase } from '../__fixtures__/test-database'
+import { a2aTaskSaves, TaskAlreadyEndedError } from './a2a-task-rows'
+import { createGroupCommit } from './group-commit'
+import type { OpenedDatabase } from './open-database'
+import { runWrites } from './run-writes'
+
+const scope = { tenant: '', owner: 'baton' }
+
+const taskOf = (id: string, state: TaskState, text?: string): Task =>
+  ({
+    id,
+    contextId: `context-${id}`,
+    status: { state, message: undefined, timestamp: new Date().toISOString() },
+    artifacts: text
+      ? [
+          {
+            artifactId: 'answer',
+            name: '',
+            description: '',
+            parts: [
+              {
+                content: { $case: 'text', value: text },
+                metadata: {},
+                filename: '',
+                mediaType: '',
+              },
+            ],
+            metadata: {},
+            extensions: [],
+          },
+        ]
+      : [],
+    history: [],
+    metadata: undefined,
+  }) as Task
+
+describe.each(backends)('A2A task saves on %s (a2aTaskSaves)', (backend) => {
+  let opened: OpenedDatabase
+  beforeAll(async () => {
+    opened = await openTestDatabase(backend)
+  })
+  afterAll(() => opened.db.destroy())
+
+  const save = (task: Task, writer = createGroupCommit(opened.db)) =>
+    writer.write(a2aTaskSaves, { scope, task, taken: false })
+  const stored = async (id: string) => {
+    const { rows } = await sql<{ status_state: string; artifacts: string | null }>`
+      select status_state, artifacts from a2a_tasks where id = ${id}`.execute(opened.db)
+    return { state: rows[0]?.status_state, artifacts: rows[0]?.artifacts ?? null }
+  }
+
+  it('keeps a task stored as ended in its state: a save to another state is refused, typed, and writes nothing', async () => {
+    for (const ended of [
+      TaskState.TASK_STATE_FAILED,
+      TaskState.TASK_STATE_CANCELED,
+      TaskState.TASK_STATE_COMPLETED,
+      TaskState.TASK_STATE_REJECTED,
+    ]) {
+      const id = randomUUID()
+      await save(taskOf(id, TaskState.TASK_STATE_WORKING))
+      await save(taskOf(id, ended))
+      const before = await stored(id)
+      // The executor that was cut off comes back with its own end, and a late working state.
+      for (const late of [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_WORKING]) {
+        if (late === ended) continue
+        const refused = await save(taskOf(id, late, 'the late answer')).catch((error) => error)
+        expect(refused).toBeInstanceOf(TaskAlreadyEndedError)
+        expect((refused as TaskAlreadyEndedError).code).toBe('TASK_ALREADY_ENDED')
+        expect((refused as Error).message).toContain(id)
+        expect(await stored(id)).toEqual(before)
+      }
+    }
+  })
+
+  it('stores a later save of an ended task in the same state (its last artifact), and a task that has not ended', async () => {
+    const id = randomUUID()
+    await save(taskOf(id, TaskState.TASK_STATE_WORKING))
+    await save(taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED))
+    await save(taskOf(id, TaskState.TASK_STATE_WORKING))
+    await save(taskOf(id, TaskState.TASK_STATE_COMPLETED))
+    await save(taskOf(id, TaskState.TASK_STATE_COMPLETED, 'the answer'))
+    expect((await stored(id)).state).toBe('TASK_STATE_COMPLETED')
+    expect((await stored(id)).artifacts).toContain('the answer')
+  })
+
+  it('refuses only the refused save of a turn shared with other answering writes (one statement)', async () => {
+    const ended = randomUUID()
+    await save(taskOf(ended, TaskState.TASK_STATE_CANCELED))
+    const fresh = randomUUID()
+    const writer = createGroupCommit(opened.db)
+    const results = await Promise.allSettled([
+      save(taskOf(ended, TaskState.TASK_STATE_COMPLETED), writer),
+      // A run write answers too: the turn's statements are tagged and put together.
+      writer.write(runWrites, { runId: randomUUID(), steps: [], events: [], ledger: [] }),
+      save(taskOf(fresh, TaskState.TASK_STATE_WORKING), writer),
+    ])
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'fulfilled'])
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(TaskAlreadyEndedError)
+    expect((await stored(ended)).state).toBe('TASK_STATE_CANCELED')
+    expect((await stored(fresh)).state).toBe('TASK_STATE_WORKING')
+  })
+})
