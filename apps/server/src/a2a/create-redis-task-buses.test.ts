@@ -172,7 +172,7 @@ describe.runIf(canRun)(
         leaseMs: 3_000,
       })
       buses.push(made)
-      return Object.assign(made, { publisher })
+      return Object.assign(made, { publisher, subscriber })
     }
     const taskOf = (id: string, state: TaskState): Task =>
       Task.fromJSON({ id, contextId: 'c', status: { state: TaskState[state] } })
@@ -270,6 +270,59 @@ describe.runIf(canRun)(
         ...Array.from({ length: sent }, (_, index) => `text:${index}`),
         'status:TASK_STATE_COMPLETED',
       ])
+    })
+
+    /** The cancels a process's executor is asked for (each ends its execution). */
+    const cancelsOf = (buses: RedisTaskBuses) => {
+      const cancels: string[] = []
+      buses.onCancelRequest((taskId, bus) => {
+        cancels.push(taskId)
+        bus.finished()
+      })
+      return cancels
+    }
+
+    it('cancels an execution whose subscription was down when another process asked, at its next mark', async () => {
+      const b = await process()
+      const a = await process()
+      const cancels = cancelsOf(b)
+      const id = crypto.randomUUID()
+      b.createOrGetByTaskId(id).publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
+      const subscribers = async () =>
+        ((await a.publisher.pubsub('NUMSUB', `baton:a2a-task:${id}`)) as [string, number])[1]
+      await vi.waitFor(async () => expect(await subscribers()).toBe(1))
+      // B's subscribed connection drops: once Redis has seen it go, the word of a cancel
+      // reaches no one.
+      b.subscriber.disconnect()
+      await vi.waitFor(async () => expect(await subscribers()).toBe(0))
+      a.requestCancel(id)
+      await vi.waitFor(() => expect(cancels).toEqual([id]), { timeout: 5_000 })
+      // Ended: what it kept of the task in Redis is gone.
+      await vi.waitFor(async () =>
+        expect(
+          await a.publisher.exists(
+            `baton:a2a-task-cancel:${id}`,
+            `baton:a2a-task-owner:${id}`,
+            `baton:a2a-task-log:${id}`,
+          ),
+        ).toBe(0),
+      )
+    })
+
+    it('cancels, once, an execution whose subscription was made after the cancel was asked', async () => {
+      const b = await process()
+      const a = await process()
+      const cancels = cancelsOf(b)
+      const id = crypto.randomUUID()
+      a.requestCancel(id)
+      await vi.waitFor(async () =>
+        expect(await a.publisher.exists(`baton:a2a-task-cancel:${id}`)).toBe(1),
+      )
+      b.createOrGetByTaskId(id)
+      await vi.waitFor(() => expect(cancels).toEqual([id]), { timeout: 5_000 })
+      // A mark later (a third of the 3 s lease), still once.
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      expect(cancels).toEqual([id])
     })
 
     it('does not give a follower the events of an execution that died before this one', async () => {

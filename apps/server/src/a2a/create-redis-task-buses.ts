@@ -73,7 +73,9 @@ const terminal = new Set<TaskState>([
  * lapses without it (the executor died), with the stored task once it has ended (some process
  * fails it: `watchTasksOfGoneProcesses`), or after a few leases without that. With no log (the
  * task no longer runs, or runs on an older process) it starts from the stored task. A cancel on
- * a following bus reaches the executor, whose own `cancelTask` stops the agent.
+ * a following bus reaches the executor, whose own `cancelTask` stops the agent: at once through
+ * the channel, or, when the executor's subscription missed it, at its next mark (the cancel is
+ * kept for two leases).
  *
  * @example
  * const buses = createRedisTaskBuses({ publisher, subscriber, loadTask: (id, context) => store.load(id, context) })
@@ -85,6 +87,7 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
   const channel = (taskId: string) => `${prefix}:a2a-task:${taskId}`
   const ownerKey = (taskId: string) => `${prefix}:a2a-task-owner:${taskId}`
   const logKey = (taskId: string) => `${prefix}:a2a-task-log:${taskId}`
+  const cancelKey = (taskId: string) => `${prefix}:a2a-task-cancel:${taskId}`
   // A log outlives a missed refresh of its mark; it goes when its execution ends.
   const logMs = 2 * leaseMs
   const onError = options.onError ?? (() => {})
@@ -134,6 +137,7 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     #unlisten: (() => void) | undefined
     #finished = false
     #released = false
+    #cancelled = false
     // Events published by this execution (the log's length).
     #seq = 0
     constructor(taskId: string) {
@@ -144,17 +148,34 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
       const mark = () => {
         options.publisher.set(ownerKey(taskId), '1', 'PX', leaseMs).then(() => {}, onError)
         if (this.#seq > 0) options.publisher.pexpire(logKey(taskId), logMs).catch(onError)
+        // A cancel whose word did not arrive (the subscription was down) is found here.
+        void this.#cancelIfAsked()
       }
       mark()
       this.#mark = setInterval(mark, Math.max(100, Math.floor(leaseMs / 3)))
       this.#mark.unref()
       // Another process's cancel arrives here; the executor cancels its own run.
       listen(taskId, (wire) => {
-        if (wire.kind === 'cancel' && !this.#finished) cancelHandler?.(taskId, this)
+        if (wire.kind === 'cancel') this.#cancel()
       }).then((off) => {
-        if (this.#released) off()
-        else this.#unlisten = off
+        if (this.#released) return off()
+        this.#unlisten = off
+        // Asked before this subscription was made.
+        void this.#cancelIfAsked()
       }, onError)
+    }
+    #cancel(): void {
+      if (this.#finished || this.#released || this.#cancelled) return
+      this.#cancelled = true
+      cancelHandler?.(this.#taskId, this)
+    }
+    async #cancelIfAsked(): Promise<void> {
+      if (this.#finished || this.#released || this.#cancelled) return
+      const asked = await options.publisher.exists(cancelKey(this.#taskId)).catch((error) => {
+        onError(error)
+        return 0
+      })
+      if (asked === 1) this.#cancel()
     }
     override publish(event: AgentExecutionEvent): void {
       super.publish(event)
@@ -190,7 +211,8 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
       this.#released = true
       clearInterval(this.#mark)
       this.#unlisten?.()
-      options.publisher.del(logKey(this.#taskId), ownerKey(this.#taskId)).catch(onError)
+      const taskId = this.#taskId
+      options.publisher.del(logKey(taskId), ownerKey(taskId), cancelKey(taskId)).catch(onError)
     }
   }
 
@@ -313,6 +335,9 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     },
     requestCancel(taskId) {
       if (executing.has(taskId)) return
+      // Kept too: an executor that misses the word (its subscription down, or not made yet)
+      // finds it within a third of a lease.
+      options.publisher.set(cancelKey(taskId), '1', 'PX', logMs).catch(onError)
       send(taskId, { kind: 'cancel' })
     },
     async executedSomewhere(taskIds) {
