@@ -209,15 +209,23 @@ describe.runIf(canRun)(
       return { events, finished }
     }
 
-    it('hears every event published before it subscribed, once, then the live ones, to the end', async () => {
+    /**
+     * A task executed by process B, stored as submitted (its first save, before its client
+     * hears of it) and working on B (not stored yet), and process A to follow it from.
+     */
+    const working = async () => {
       const b = await process()
       const a = await process()
       const id = crypto.randomUUID()
       const executing = b.createOrGetByTaskId(id)
-      // Stored before the client hears of the task; what follows is not stored yet.
       stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
       executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
       executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+      return { a, id, executing }
+    }
+
+    it('hears every event published before it subscribed, once, then the live ones, to the end', async () => {
+      const { a, id, executing } = await working()
       executing.publish(chunk(id, 'The refunds ', false))
 
       const following = heard(a.getByTaskId(id, undefined)!)
@@ -239,13 +247,7 @@ describe.runIf(canRun)(
     })
 
     it('gives a follower that arrives mid-stream each chunk once, in order', async () => {
-      const b = await process()
-      const a = await process()
-      const id = crypto.randomUUID()
-      const executing = b.createOrGetByTaskId(id)
-      stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
-      executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
-      executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+      const { a, id, executing } = await working()
       let sent = 0
       const publishChunk = () => {
         executing.publish(chunk(id, `${sent}`, sent > 0))
