@@ -1,8 +1,10 @@
 import { ListTasksRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ServerCallContext } from '@a2a-js/sdk/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { createA2ATaskStore } from './a2a-task-store'
+import { failTasks } from './tasks-left-in-progress'
 
 const context = new ServerCallContext({
   user: { isAuthenticated: true, userName: 'baton' },
@@ -127,5 +129,31 @@ describe('createA2ATaskStore (a task executing here is answered from memory)', (
     await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
     await here.save(taskIn(id, TaskState.TASK_STATE_WORKING), context)
     expect(await here.load(id, other)).toBeUndefined()
+  })
+
+  it('goes on listing while a task it executes was ended by another process, then refuses its end and reads the stored one', async () => {
+    const here = createA2ATaskStore(services.db)
+    const id = crypto.randomUUID()
+    await here.save(taskIn(id, TaskState.TASK_STATE_SUBMITTED), context)
+    // The others fail it (this process was cut off past its lease).
+    expect(
+      await failTasks(
+        services.db,
+        [{ tenant: '', owner: 'baton', id, contextId: `ctx-${id}` }],
+        'gone',
+      ),
+    ).toEqual([id])
+    // This process comes back: its states in between are written behind, and refused.
+    await here.save(taskIn(id, TaskState.TASK_STATE_WORKING, 'half'), context)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const listed = await here.list(ListTasksRequest.fromJSON({}), context)
+    expect(listed.tasks.find((task) => task.id === id)?.status?.state).toBe(
+      TaskState.TASK_STATE_FAILED,
+    )
+    await expect(
+      here.save(taskIn(id, TaskState.TASK_STATE_COMPLETED, 'done'), context),
+    ).rejects.toBeInstanceOf(TaskAlreadyEndedError)
+    expect((await here.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(await here.settled(1_000)).toBe(true)
   })
 })

@@ -186,10 +186,11 @@ class ExecutingTaskCache implements A2ATaskStore {
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    // A listing reads the database: whatever is kept here goes there first.
+    // A listing reads the database: whatever is kept here goes there first (a task another
+    // process ended meanwhile is listed as it ended).
     await Promise.all(
       [...this.#running.values()].map((entry) =>
-        entry.dirty ? this.#store(entry) : entry.pending?.stored,
+        (entry.dirty ? this.#store(entry) : entry.pending?.stored)?.catch(unlessEnded),
       ),
     )
     const page = await this.#inner.list(params, context)
@@ -211,13 +212,19 @@ class ExecutingTaskCache implements A2ATaskStore {
     }
     const save: PendingTaskSave = { scope: scopeOf(entry.context), task, taken: false }
     const stored = this.#writer.write(a2aTaskSaves, save).catch((error: unknown) => {
-      // Not stored: the next save that must be stored writes it again.
-      if (entry.task === task) entry.dirty = true
+      // Not stored: the next save that must be stored writes it again (unless the task was
+      // ended elsewhere: then no save of this process's will be).
+      if (entry.task === task && !(error instanceof TaskAlreadyEndedError)) entry.dirty = true
       throw error
     })
     entry.pending = { save, stored }
     return stored
   }
+}
+
+/** Lets a save refused because its task was ended elsewhere pass; any other error is thrown. */
+function unlessEnded(error: unknown): void {
+  if (!(error instanceof TaskAlreadyEndedError)) throw error
 }
 
 /**
