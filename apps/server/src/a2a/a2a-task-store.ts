@@ -60,7 +60,9 @@ export type A2ATaskStore = TaskStore & {
  * have committed before they resolve; the intermediate states between them (`working`,
  * streamed artifacts) are written behind (alone, without Redis, they are kept here and go with
  * the next of those saves, or before a listing), and once a task is settled it is read from
- * the database again.
+ * the database again. A task another process has stored as ended meanwhile keeps that end: a
+ * save here that would change it is refused (`TaskAlreadyEndedError`, thrown by a settling
+ * save, passed over by the others) and the task is read from the database again.
  *
  * @example
  * const store = createA2ATaskStore(app.baton.db, app.baton.writer)
