@@ -3,40 +3,13 @@ import { ServerCallContext } from '@a2a-js/sdk/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import { taskIn } from './__fixtures__/task-in'
 import { createA2ATaskStore } from './a2a-task-store'
 import { failTasks } from './tasks-left-in-progress'
 
 const context = new ServerCallContext({
   user: { isAuthenticated: true, userName: 'baton' },
 } as never)
-
-const taskIn = (id: string, state: TaskState, text = ''): Task =>
-  ({
-    id,
-    contextId: `ctx-${id}`,
-    status: { state, message: undefined, timestamp: new Date().toISOString() },
-    artifacts: text
-      ? [
-          {
-            artifactId: 'a',
-            name: 'answer',
-            description: '',
-            parts: [
-              {
-                content: { $case: 'text', value: text },
-                mediaType: 'text/plain',
-                filename: '',
-                metadata: {},
-              },
-            ],
-            metadata: {},
-            extensions: [],
-          },
-        ]
-      : [],
-    history: [],
-    metadata: {},
-  }) as unknown as Task
 
 describe('createA2ATaskStore (a task executing here is answered from memory)', () => {
   let services: TestServices

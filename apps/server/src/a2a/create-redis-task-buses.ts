@@ -1,4 +1,4 @@
-import { type Task, TaskState } from '@a2a-js/sdk'
+import { type Task, type TaskState, taskStateFromJSON } from '@a2a-js/sdk'
 import {
   AgentEvent,
   type AgentExecutionEvent,
@@ -8,6 +8,7 @@ import {
   type ServerCallContext,
 } from '@a2a-js/sdk/server'
 import type { Redis } from 'ioredis'
+import { ENDED_STATES } from '../db/a2a-task-rows'
 
 export type RedisTaskBusesOptions = {
   /** Publishes this process's task events and keeps its ownership marks. */
@@ -52,12 +53,7 @@ type Wire =
  */
 const GIVE_UP_AFTER_LEASES = 4
 
-const terminal = new Set<TaskState>([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-])
+const terminal = new Set<TaskState>(ENDED_STATES.map(taskStateFromJSON))
 
 /**
  * The A2A SDK's event-bus seam (`ExecutionEventBusManager`) shared by every process through
@@ -148,11 +144,16 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
       const mark = () => {
         options.publisher.set(ownerKey(taskId), '1', 'PX', leaseMs).then(() => {}, onError)
         if (this.#seq > 0) options.publisher.pexpire(logKey(taskId), logMs).catch(onError)
-        // A cancel whose word did not arrive (the subscription was down) is found here.
-        void this.#cancelIfAsked()
       }
       mark()
-      this.#mark = setInterval(mark, Math.max(100, Math.floor(leaseMs / 3)))
+      this.#mark = setInterval(
+        () => {
+          mark()
+          // A cancel whose word did not arrive (the subscription was down) is found here.
+          void this.#cancelIfAsked()
+        },
+        Math.max(100, Math.floor(leaseMs / 3)),
+      )
       this.#mark.unref()
       // Another process's cancel arrives here; the executor cancels its own run.
       listen(taskId, (wire) => {

@@ -4,40 +4,13 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
 import { openTestDatabase } from '../__fixtures__/test-database'
+import { taskIn } from '../a2a/__fixtures__/task-in'
 import { a2aTaskSaves, TaskAlreadyEndedError } from './a2a-task-rows'
 import { createGroupCommit } from './group-commit'
 import type { OpenedDatabase } from './open-database'
 import { runWrites } from './run-writes'
 
 const scope = { tenant: '', owner: 'baton' }
-
-const taskOf = (id: string, state: TaskState, text?: string): Task =>
-  ({
-    id,
-    contextId: `context-${id}`,
-    status: { state, message: undefined, timestamp: new Date().toISOString() },
-    artifacts: text
-      ? [
-          {
-            artifactId: 'answer',
-            name: '',
-            description: '',
-            parts: [
-              {
-                content: { $case: 'text', value: text },
-                metadata: {},
-                filename: '',
-                mediaType: '',
-              },
-            ],
-            metadata: {},
-            extensions: [],
-          },
-        ]
-      : [],
-    history: [],
-    metadata: undefined,
-  }) as Task
 
 describe.each(backends)('A2A task saves on %s (a2aTaskSaves)', (backend) => {
   let opened: OpenedDatabase
@@ -62,13 +35,13 @@ describe.each(backends)('A2A task saves on %s (a2aTaskSaves)', (backend) => {
       TaskState.TASK_STATE_REJECTED,
     ]) {
       const id = randomUUID()
-      await save(taskOf(id, TaskState.TASK_STATE_WORKING))
-      await save(taskOf(id, ended))
+      await save(taskIn(id, TaskState.TASK_STATE_WORKING))
+      await save(taskIn(id, ended))
       const before = await stored(id)
       // The executor that was cut off comes back with its own end, and a late working state.
       for (const late of [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_WORKING]) {
         if (late === ended) continue
-        const refused = await save(taskOf(id, late, 'the late answer')).catch((error) => error)
+        const refused = await save(taskIn(id, late, 'the late answer')).catch((error) => error)
         expect(refused).toBeInstanceOf(TaskAlreadyEndedError)
         expect((refused as TaskAlreadyEndedError).code).toBe('TASK_ALREADY_ENDED')
         expect((refused as Error).message).toContain(id)
@@ -79,25 +52,25 @@ describe.each(backends)('A2A task saves on %s (a2aTaskSaves)', (backend) => {
 
   it('stores a later save of an ended task in the same state (its last artifact), and a task that has not ended', async () => {
     const id = randomUUID()
-    await save(taskOf(id, TaskState.TASK_STATE_WORKING))
-    await save(taskOf(id, TaskState.TASK_STATE_INPUT_REQUIRED))
-    await save(taskOf(id, TaskState.TASK_STATE_WORKING))
-    await save(taskOf(id, TaskState.TASK_STATE_COMPLETED))
-    await save(taskOf(id, TaskState.TASK_STATE_COMPLETED, 'the answer'))
+    await save(taskIn(id, TaskState.TASK_STATE_WORKING))
+    await save(taskIn(id, TaskState.TASK_STATE_INPUT_REQUIRED))
+    await save(taskIn(id, TaskState.TASK_STATE_WORKING))
+    await save(taskIn(id, TaskState.TASK_STATE_COMPLETED))
+    await save(taskIn(id, TaskState.TASK_STATE_COMPLETED, 'the answer'))
     expect((await stored(id)).state).toBe('TASK_STATE_COMPLETED')
     expect((await stored(id)).artifacts).toContain('the answer')
   })
 
   it('refuses only the refused save of a turn shared with other answering writes (one statement)', async () => {
     const ended = randomUUID()
-    await save(taskOf(ended, TaskState.TASK_STATE_CANCELED))
+    await save(taskIn(ended, TaskState.TASK_STATE_CANCELED))
     const fresh = randomUUID()
     const writer = createGroupCommit(opened.db)
     const results = await Promise.allSettled([
-      save(taskOf(ended, TaskState.TASK_STATE_COMPLETED), writer),
+      save(taskIn(ended, TaskState.TASK_STATE_COMPLETED), writer),
       // A run write answers too: the turn's statements are tagged and put together.
       writer.write(runWrites, { runId: randomUUID(), steps: [], events: [], ledger: [] }),
-      save(taskOf(fresh, TaskState.TASK_STATE_WORKING), writer),
+      save(taskIn(fresh, TaskState.TASK_STATE_WORKING), writer),
     ])
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'fulfilled'])
     expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(TaskAlreadyEndedError)
