@@ -39,6 +39,12 @@ function mayRun(request: FastifyRequest, apiToken: string | undefined): boolean 
   return apiToken === undefined || hasToken(request, apiToken)
 }
 
+/**
+ * How long the cancel of a task failed for its gone process is kept: a process stalled for up
+ * to this long stops its agent when it comes back; one back later still has its answer refused.
+ */
+const STALLED_CANCEL_KEEP_MS = 60 * 60 * 1000
+
 /** The OpenAPI tag and summary of a route (the JSON-RPC body is the SDK's to check). */
 const describe = (summary: string) => ({ tags: ['a2a'], summary })
 
@@ -267,8 +273,12 @@ async function connectTaskBuses(
     db: services.db,
     leaseMs,
     executedSomewhere: (taskIds) => buses.executedSomewhere(taskIds),
-    onFailed: (taskIds) =>
-      app.log.warn({ tasks: taskIds }, 'A2A tasks of a process that is gone failed'),
+    onFailed: (taskIds) => {
+      app.log.warn({ tasks: taskIds }, 'A2A tasks of a process that is gone failed')
+      // Gone may be only stalled (a long pause, a frozen machine): should it come back, its
+      // agent stops at its next mark rather than spend on a task whose end is stored.
+      for (const taskId of taskIds) buses.requestCancel(taskId, { keepMs: STALLED_CANCEL_KEEP_MS })
+    },
     onError: (error) => app.log.warn({ err: error }, 'A2A tasks of gone processes: look failed'),
   })
   app.addHook('onClose', async () => {

@@ -327,6 +327,24 @@ describe.runIf(canRun)(
       expect(cancels).toEqual([id])
     })
 
+    it('keeps a cancel for as long as asked (two leases by default), for an executor that comes back late', async () => {
+      const a = await process()
+      const late = crypto.randomUUID()
+      const soon = crypto.randomUUID()
+      a.requestCancel(late, { keepMs: 60_000 })
+      a.requestCancel(soon)
+      const ttlOf = async (id: string) => a.publisher.pttl(`baton:a2a-task-cancel:${id}`)
+      await vi.waitFor(async () => expect(await ttlOf(late)).toBeGreaterThan(50_000))
+      const soonTtl = await ttlOf(soon)
+      expect(soonTtl).toBeGreaterThan(0)
+      expect(soonTtl).toBeLessThanOrEqual(6_000)
+      // Its executor, made now, is cancelled by it.
+      const b = await process()
+      const cancels = cancelsOf(b)
+      b.createOrGetByTaskId(late)
+      await vi.waitFor(() => expect(cancels).toEqual([late]), { timeout: 5_000 })
+    })
+
     it('does not give a follower the events of an execution that died before this one', async () => {
       const dead = await process()
       const b = await process()

@@ -34,8 +34,12 @@ export type RedisTaskBuses = ExecutionEventBusManager & {
    * executor's `cancelTask` on the task's own bus). Set once, after the executor exists.
    */
   onCancelRequest(handler: (taskId: string, bus: ExecutionEventBus) => void): void
-  /** Asks the process executing `taskId`, wherever it is, to cancel it. */
-  requestCancel(taskId: string): void
+  /**
+   * Asks the process executing `taskId`, wherever it is, to cancel it. The ask is kept in Redis
+   * for `keepMs` (default two leases): an executor that did not hear it (its subscription was
+   * down, or it was stalled) finds it at its next mark.
+   */
+  requestCancel(taskId: string, options?: { keepMs?: number }): void
   /** The ids, of those given, that a live process (this one or another) marks as executing. */
   executedSomewhere(taskIds: readonly string[]): Promise<Set<string>>
   close(): Promise<void>
@@ -334,11 +338,11 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     onCancelRequest(handler) {
       cancelHandler = handler
     },
-    requestCancel(taskId) {
+    requestCancel(taskId, keep) {
       if (executing.has(taskId)) return
       // Kept too: an executor that misses the word (its subscription down, or not made yet)
       // finds it within a third of a lease.
-      options.publisher.set(cancelKey(taskId), '1', 'PX', logMs).catch(onError)
+      options.publisher.set(cancelKey(taskId), '1', 'PX', keep?.keepMs ?? logMs).catch(onError)
       send(taskId, { kind: 'cancel' })
     },
     async executedSomewhere(taskIds) {

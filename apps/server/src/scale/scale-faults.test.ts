@@ -184,7 +184,7 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     await checks.assertLedgerMatches(ids)
   }, 300_000)
 
-  it('keeps the end the others stored for the A2A task of a process stalled past its lease: its late answer is refused, and its caller told', async () => {
+  it('keeps the end the others stored for the A2A task of a process stalled past its lease: back, it stops its agent within a mark, and its caller is told', async () => {
     const stalled = byName('e')
     const others = started.filter(
       (server) => server !== stalled && server.child.exitCode === null && !server.child.signalCode,
@@ -195,7 +195,8 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
         '',
       )
     const client = await clientOf(stalled)
-    const text = `[[sleep:4000]] a late review ${crypto.randomUUID()}`
+    // Its agent works two minutes: long past the stall, so only a stop makes it answer sooner.
+    const text = `[[sleep:120000]] a late review ${crypto.randomUUID()}`
     // A blocking send: its caller waits for the answer the stalled process gives.
     const answered = client
       .sendMessage(
@@ -229,8 +230,21 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     } finally {
       process.kill(stalled.child.pid!, 'SIGCONT')
     }
-    // It comes back, its agent answers: that answer is not the task's end, and its caller hears so.
-    const { task, error } = await answered
+    const resumedAt = Date.now()
+    // It comes back and finds the others' cancel at its next mark (a third of a lease): its
+    // agent stops rather than spend on a task whose end is stored, and its caller hears so.
+    const { task, error } = await Promise.race([
+      answered,
+      new Promise<never>((_resolve, reject) =>
+        setTimeout(
+          () => reject(new Error('the stalled process went on with its agent after it came back')),
+          20_000,
+        ).unref(),
+      ),
+    ])
+    console.log(
+      `[scale-faults] a stalled process stopped its agent ${Date.now() - resumedAt} ms after it came back`,
+    )
     expect(task?.status?.state).toBeUndefined()
     expect(error?.message).toMatch(/had already ended/)
     for (const server of [stalled, ...others]) {
