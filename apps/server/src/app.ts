@@ -9,11 +9,12 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
 import { installBodyParsers } from './http/body-parsers'
+import { EXPOSED_HEADERS } from './http/cors-headers'
 import {
   answerClientError,
+  frameworkErrorSender,
   installErrorHandler,
   MAX_PATH_PARAMETER_LENGTH,
-  sendFrameworkError,
 } from './http/error-handler'
 import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
@@ -94,7 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH, ignoreTrailingSlash: true },
     // One id per request in its log lines and its answer (`x-request-id`), a proxy's kept.
     genReqId: requestIdOf,
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: frameworkErrorSender({ corsOrigins: settings.corsOrigins }),
     clientErrorHandler: answerClientError,
     ...(settings.trustProxy !== undefined ? { trustProxy: settings.trustProxy } : {}),
     // Requests that arrive while the server drains get Baton's own 503 (the hook below), on
@@ -172,21 +173,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (settings.corsOrigins.length > 0) {
     await app.register(fastifyCors, {
       origin: settings.corsOrigins,
-      // What a page on an allowed origin may read beyond the few headers CORS lets through:
-      // the request's id, when to retry (429, 503), what a 405 allows, a 401's challenge, the
-      // rate limit's count, whether a request was a replay, a file's name, an ETag.
-      exposedHeaders: [
-        'x-request-id',
-        'retry-after',
-        'allow',
-        'www-authenticate',
-        'x-ratelimit-limit',
-        'x-ratelimit-remaining',
-        'x-ratelimit-reset',
-        'idempotent-replayed',
-        'content-disposition',
-        'etag',
-      ],
+      // What a page there may read beyond the few headers CORS lets through.
+      exposedHeaders: [...EXPOSED_HEADERS],
     })
   }
   // CORS stops a foreign page reading answers, not sending requests: those are refused here.

@@ -4,6 +4,7 @@ import { BatonError } from '@baton/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { ACCEPTED_MEDIA_TYPES } from './body-parsers'
+import { corsHeadersFor } from './cors-headers'
 import { HttpError } from './http-errors'
 import { statusOfCode } from './status-of-code'
 
@@ -112,22 +113,23 @@ export const MAX_PATH_PARAMETER_LENGTH = 100
 /**
  * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a path
  * with a broken percent-escape, a path parameter past `MAX_PATH_PARAMETER_LENGTH`) in Baton's
- * error shape, not fastify's own.
+ * error shape, not fastify's own, with the CORS headers a page of an allowed origin needs to
+ * read it (no hook adds them to these).
  *
  * @example
  * Fastify({
- *   frameworkErrors: sendFrameworkError,
+ *   frameworkErrors: frameworkErrorSender({ corsOrigins: settings.corsOrigins }),
  *   routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
  * })
  */
-export function sendFrameworkError(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const { status, body } = toErrorResponse(error)
-  // No hook runs for these: the id every other answer carries is set here.
-  reply.header('x-request-id', request.id).status(status).send(body)
+export function frameworkErrorSender(options: { corsOrigins: readonly string[] }) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = toErrorResponse(error)
+    const cors = corsHeadersFor(options.corsOrigins, request.headers.origin)
+    if (cors) reply.headers(cors)
+    // No hook runs for these: the id every other answer carries is set here.
+    reply.header('x-request-id', request.id).status(status).send(body)
+  }
 }
 
 /**

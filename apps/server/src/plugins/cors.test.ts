@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../__fixtures__/test-app'
+import { readSettings } from '../settings'
 
 const friend = 'https://friend.example'
 const preflight = (origin: string) =>
@@ -55,6 +56,55 @@ describe('CORS with BATON_CORS_ORIGINS set', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined()
     const refused = await app.inject(preflight('https://evil.example'))
     expect(refused.headers['access-control-allow-origin']).toBeUndefined()
+  })
+  it('lets an allowed origin read the router’s own refusals (a broken escape, a path too long), and no other origin', async () => {
+    for (const url of ['/api/v1/agents/%E0%A4%A', `/agent/${'x'.repeat(150)}`]) {
+      const allowed = await app.inject({ method: 'GET', url, headers: { origin: friend } })
+      expect(allowed.statusCode, url).toBeGreaterThanOrEqual(400)
+      expect(allowed.statusCode, url).toBeLessThan(500)
+      expect(allowed.json().error.code, url).toBeTypeOf('string')
+      expect(allowed.headers['access-control-allow-origin'], url).toBe(friend)
+      expect(allowed.headers.vary, url).toContain('Origin')
+      expect(String(allowed.headers['access-control-expose-headers'])).toContain('x-request-id')
+      const foreign = await app.inject({
+        method: 'GET',
+        url,
+        headers: { origin: 'https://evil.example' },
+      })
+      expect(foreign.statusCode, url).toBe(allowed.statusCode)
+      expect(foreign.headers['access-control-allow-origin'], url).toBeUndefined()
+    }
+  })
+})
+
+describe('CORS with BATON_CORS_ORIGINS as a person writes it', () => {
+  it('matches what a browser sends however the origin was written (case, a trailing slash)', async () => {
+    const settings = readSettings({
+      BATON_CORS_ORIGINS: ' HTTPS://Friend.Example/ , http://localhost:5173',
+    })
+    expect(settings.corsOrigins).toEqual([friend, 'http://localhost:5173'])
+    const app = await createTestApp({ corsOrigins: settings.corsOrigins })
+    try {
+      const read = await app.inject({ method: 'GET', url: '/health', headers: { origin: friend } })
+      expect(read.headers['access-control-allow-origin']).toBe(friend)
+      expect((await app.inject(preflight(friend))).statusCode).toBe(204)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('refuses at start what is not an origin, naming it (a path, no scheme, another scheme, null)', () => {
+    for (const given of [
+      'https://friend.example/app',
+      'friend.example',
+      'ftp://friend.example',
+      'null',
+    ]) {
+      expect(() => readSettings({ BATON_CORS_ORIGINS: `http://ok.example,${given}` })).toThrow(
+        `BATON_CORS_ORIGINS: ${JSON.stringify(given)} is not an origin`,
+      )
+    }
+    expect(readSettings({ BATON_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*'])
   })
 })
 

@@ -32,8 +32,30 @@ export const SettingsSchema = z.object({
     .default(1024 * 1024),
   BATON_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   BATON_RATE_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
-  /** Comma-separated origins allowed by CORS (none by default). */
-  BATON_CORS_ORIGINS: z.string().default(''),
+  /**
+   * Comma-separated origins allowed by CORS (none by default), each kept as the URL standard
+   * serializes it (`https://App.example.com/` is `https://app.example.com`, the form a browser
+   * sends), or `*` for any.
+   */
+  BATON_CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins: string[] = []
+      for (const entry of value.split(',')) {
+        const given = entry.trim()
+        if (given === '') continue
+        const origin = given === '*' ? given : originOf(given)
+        if (origin !== undefined) origins.push(origin)
+        else {
+          context.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(given)} is not an origin: give scheme://host[:port] (http or https, no path), or *`,
+          })
+        }
+      }
+      return origins
+    }),
   /**
    * The proxies in front of the server whose `X-Forwarded-For` names the client (fastify's
    * `trustProxy`): `true` (any), a number of hops, or comma-separated addresses and CIDR
@@ -224,6 +246,28 @@ export type Settings = {
 }
 
 /**
+ * The origin `value` names (`https://App.example.com/` → `https://app.example.com`), or
+ * undefined when it is not one: not http(s), or with a path, query, fragment or credentials
+ * (a browser's `Origin` never has them, so such an entry would match nothing).
+ */
+function originOf(value: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return undefined
+  }
+  const bare =
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  return bare ? url.origin : undefined
+}
+
+/**
  * Reads and checks the settings; a bad value throws a `ValidationError` naming the variable.
  *
  * @example
@@ -256,9 +300,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     logLevel: values.LOG_LEVEL,
     bodyLimit: values.BATON_BODY_LIMIT,
     rateLimit: { max: values.BATON_RATE_LIMIT, windowMs: values.BATON_RATE_WINDOW_MS },
-    corsOrigins: values.BATON_CORS_ORIGINS.split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: values.BATON_CORS_ORIGINS,
     trustProxy: values.BATON_TRUST_PROXY,
     publicUrl: values.BATON_PUBLIC_URL?.replace(/\/+$/, ''),
     a2aRootAgent: values.BATON_A2A_ROOT_AGENT,
