@@ -1,4 +1,4 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http'
+import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { BatonError } from '@baton/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -221,6 +221,51 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const retryAfter = retryAfterOf(status, body)
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))
-    return reply.status(status).send(body)
+    const send = () => reply.status(status).send(body)
+    // A body refused before it was read in full (too large) is answered on a connection that
+    // then closes: the answer waits for the rest of it, so it reaches the client.
+    if (!request.raw.readableEnded && reply.getHeader('connection') === 'close') {
+      return dropRestOfBody(request.raw).then(send)
+    }
+    return send()
+  })
+}
+
+/** At most this much of a refused body is read (and dropped) before its answer... */
+const DROP_MAX_BYTES = 64 * 1024 * 1024
+/** ...and for at most this long. */
+const DROP_MAX_MS = 10_000
+
+/**
+ * Reads and drops what is left of a request's body. A connection closed with data of a
+ * request still unread is reset: a client still sending its body sees ECONNRESET or EPIPE,
+ * not the answer that said why (a 413 naming the limit). Bounded: past `DROP_MAX_BYTES` or
+ * `DROP_MAX_MS` it stops reading, and the client may see the reset after all.
+ *
+ * @example
+ * await dropRestOfBody(request.raw) // then the 413
+ */
+export function dropRestOfBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let dropped = 0
+    const done = () => {
+      clearTimeout(timer)
+      raw.off('data', onData)
+      raw.off('end', done)
+      raw.off('error', done)
+      raw.off('close', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > DROP_MAX_BYTES) done()
+    }
+    const timer = setTimeout(done, DROP_MAX_MS)
+    raw.on('data', onData)
+    raw.once('end', done)
+    raw.once('error', done)
+    raw.once('close', done)
+    raw.resume()
   })
 }
