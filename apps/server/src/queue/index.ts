@@ -1,3 +1,3 @@
 export { createInProcessQueue } from './create-in-process-queue'
 export { QueueUnavailableError } from './queue-unavailable-error'
-export type { RunJob, RunQueue } from './run-queue'
+export type { JobLease, RunJob, RunQueue } from './run-queue'

@@ -9,14 +9,26 @@ export type RunJob = (
   trace?: Record<string, string>
 }
 
+/** The lease of a job this process is running (a queue whose jobs are leased: BullMQ). */
+export interface JobLease {
+  /**
+   * `listener` is told each time this process could not renew the lease (it was stalled past
+   * it, or its lock was taken): another process may run the job now. Returns the unsubscribe.
+   */
+  onLost(listener: () => void): () => void
+}
+
 /**
  * The queue between the routes and the run executor. The in-process queue and the BullMQ one
  * (scale-out) implement it, so there is one executor for every mode.
  */
 export interface RunQueue {
   add(job: RunJob): Promise<void>
-  /** Sets the one handler every job goes to. */
-  process(handler: (job: RunJob) => Promise<void>): void
+  /**
+   * Sets the one handler every job goes to. A queue whose jobs are leased (BullMQ) gives it
+   * the job's lease too.
+   */
+  process(handler: (job: RunJob, lease?: JobLease) => Promise<void>): void
   /**
    * Stops this process taking jobs (the first step of a shutdown): jobs running here go on,
    * jobs waiting stay queued (for the other processes, or for this one's next start), and

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { QueueUnavailableError, type RunJob, type RunQueue } from '../queue'
+import { type JobLease, QueueUnavailableError, type RunJob, type RunQueue } from '../queue'
 
 export type BullmqQueueOptions = {
   /**
@@ -73,7 +73,17 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
     },
     process(handler) {
       if (!options.work || worker) return
-      worker = new Worker<RunJob>(name, async (job) => handler(job.data), {
+      // Who is told, per job running here, that its lock could not be renewed.
+      const lost = new Map<string, () => void>()
+      const leaseOf = (jobId: string): JobLease => ({
+        onLost(listener) {
+          lost.set(jobId, listener)
+          return () => {
+            if (lost.get(jobId) === listener) lost.delete(jobId)
+          }
+        },
+      })
+      worker = new Worker<RunJob>(name, async (job) => handler(job.data, leaseOf(job.id!)), {
         connection: options.workerConnection,
         concurrency: options.concurrency,
         lockDuration: options.leaseMs,
@@ -82,6 +92,11 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
         maxStalledCount: 5,
       })
       worker.on('error', (error) => options.onError?.(error))
+      // A lock this process could not renew is lost (it was stalled past it, or cut off from
+      // Redis): the stalled-job check hands the job to another process (or back to this one).
+      worker.on('lockRenewalFailed', (jobIds) => {
+        for (const jobId of jobIds) lost.get(jobId)?.()
+      })
     },
     async pause() {
       // This worker only (the queue goes on for the others), without waiting for its jobs: the

@@ -184,6 +184,55 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     await checks.assertLedgerMatches(ids)
   }, 300_000)
 
+  it('stops the run of a worker stalled past its lease as soon as it comes back: another finishes it once, usage = ledger', async () => {
+    const workers = started.filter(
+      (server) => server.name !== 'e' && server.child.exitCode === null && !server.child.signalCode,
+    )
+    expect(workers.length).toBeGreaterThanOrEqual(2)
+    // One step of 20 s: the worker stalls in it, and would go on with it when it comes back.
+    const [id] = await startRuns(1, planOf(20_000, 1), workers)
+    const holder = await waitFor(
+      async () => {
+        const run = await repositories.runs.find(id!)
+        const by = workers.find((server) => server.name === run?.executedBy)
+        return run?.status === 'running' ? by : undefined
+      },
+      { timeoutMs: 30_000, what: 'a worker to run it' },
+    )
+    // Stalled (a long pause, a frozen machine): its job's lock lapses, another worker takes it.
+    process.kill(holder.child.pid!, 'SIGSTOP')
+    try {
+      await waitFor(
+        async () => {
+          const run = await repositories.runs.find(id!)
+          return run?.attempt === 2 && run.executedBy !== holder.name ? true : undefined
+        },
+        { timeoutMs: 30_000, what: 'another worker to take the run over' },
+      )
+    } finally {
+      process.kill(holder.child.pid!, 'SIGCONT')
+    }
+    const resumedAt = Date.now()
+    const seen = holder.output().length
+    // Back, it finds it could not renew the lock, and stops the step rather than spend on it.
+    await waitFor(
+      async () =>
+        holder.output().slice(seen).includes('run taken over by another process')
+          ? true
+          : undefined,
+      { timeoutMs: 8_000, what: 'the stalled worker to stop the run when it came back' },
+    )
+    console.log(
+      `[scale-faults] a stalled worker stopped its taken-over run ${Date.now() - resumedAt} ms after it came back`,
+    )
+    const [run] = await checks.waitUntilFinal([id!], 'the run taken over', 90_000)
+    expect(run).toMatchObject({ status: 'done', attempt: 2 })
+    expect(run!.executedBy).not.toBe(holder.name)
+    await checks.assertRanOnce([id!], 1)
+    // Its call cut short charged nothing: the run's usage is what the ledger holds.
+    await checks.assertLedgerMatches([id!])
+  }, 120_000)
+
   it('keeps the end the others stored for the A2A task of a process stalled past its lease: back, it stops its agent within a mark, and its caller is told', async () => {
     const stalled = byName('e')
     const others = started.filter(

@@ -16,7 +16,7 @@ import { createEventBatcher } from './event-batcher'
 import { interruptedEvent } from './interrupted-event'
 import { planTools } from './plan-tools'
 import { budgetSpent } from './run-budget'
-import { type Active, type RunContext, ShutdownStop } from './run-context'
+import { type Active, type RunContext, ShutdownStop, throwIfLeaseLost } from './run-context'
 import { runFileStore } from './run-file-store'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
@@ -230,6 +230,8 @@ export async function executePlan(
     noteFault(error)
     context.options.logger.error({ err: error, runId: run.id }, 'storing run events failed')
   })
+  // Stopped because another process takes it over: that one records how it ends.
+  throwIfLeaseLost(context, active, run.id)
   // Failed because a write was refused, not because of its plan: see `executeJob`.
   if (databaseFault !== undefined && result.status === 'failed') throw databaseFault
   const lastEvents = takeHeld()

@@ -2,6 +2,7 @@ import { parsePlan, runValidation } from '@baton/mal'
 import type { RunBooks } from '../db/ledger-repository'
 import type { RunsRepository, StoredRun } from '../db/runs-repository'
 import { NotFoundError } from '../http/http-errors'
+import { RunTakenOverError } from '../scale/run-taken-over-error'
 import { createRunNotifier, type RunNotifier } from './run-notifier'
 import type { CreateRunServiceOptions } from './run-service'
 import { createValidatedPlans, type ValidatedPlans } from './validated-plans'
@@ -66,6 +67,27 @@ export function createRunContext(options: CreateRunServiceOptions): RunContext {
 export class ShutdownStop extends Error {
   constructor() {
     super('the server is shutting down')
+  }
+}
+
+/**
+ * Why a run was stopped when this process lost its lease on it (the queue could not renew its
+ * job's lock: it was stalled past it, or cut off from Redis) and another process claimed it:
+ * that one records its outcome; this one records nothing.
+ */
+export class LeaseLost extends Error {
+  constructor() {
+    super('this process lost its lease on the run: another takes it over')
+  }
+}
+
+/**
+ * Throws `RunTakenOverError` when `active` was stopped for a lost lease: the run's outcome is
+ * the process's that takes it over, not a cancel recorded here.
+ */
+export function throwIfLeaseLost(context: RunContext, active: Active, runId: string): void {
+  if (active.controller.signal.reason instanceof LeaseLost) {
+    throw new RunTakenOverError({ runId, executedBy: context.me })
   }
 }
 

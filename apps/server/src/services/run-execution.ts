@@ -1,10 +1,10 @@
 import { isDatabaseFault } from '../db/database-errors'
 import type { RunStatus } from '../db/runs-repository'
-import type { RunJob } from '../queue'
+import type { JobLease, RunJob } from '../queue'
 import { isTakenOver } from '../scale/is-taken-over'
 import { executePlan } from './plan-run'
 import { countSpendOfCancelled } from './run-cancel'
-import type { Active, RunContext } from './run-context'
+import { type Active, LeaseLost, type RunContext } from './run-context'
 import { interruptWhenBack } from './run-recovery'
 import { executeSwarm } from './swarm-run'
 
@@ -18,13 +18,15 @@ const executable: readonly RunStatus[] = ['queued', 'running']
  * processJobs(context)
  */
 export function processJobs(context: RunContext): void {
-  context.options.queue.process((job) => {
+  context.options.queue.process((job, lease) => {
     // A job may come back to the process still executing its run (its lease ran out while
     // Redis was away, and this process took the job again). The fence is this process's name,
     // so a second execution here would not be refused: it waits for the first, and then finds
     // the run finished (and stops) or left unfinished (and continues it).
     const previous = context.byRun.get(job.runId)
-    const work = previous ? previous.then(() => executeJob(context, job)) : executeJob(context, job)
+    const work = previous
+      ? previous.then(() => executeJob(context, job, lease))
+      : executeJob(context, job, lease)
     const tracked: Promise<void> = work
       .catch(() => {})
       .finally(() => {
@@ -37,8 +39,16 @@ export function processJobs(context: RunContext): void {
   })
 }
 
-/** Executes one job: the run's plan or swarm, and what becomes of it when that fails. */
-export async function executeJob(context: RunContext, job: RunJob): Promise<void> {
+/**
+ * Executes one job: the run's plan or swarm, and what becomes of it when that fails. With a
+ * `lease` (scale-out), a run another process has claimed since this one lost the lease stops
+ * at once, and this process records nothing of it.
+ */
+export async function executeJob(
+  context: RunContext,
+  job: RunJob,
+  lease?: JobLease,
+): Promise<void> {
   if (context.draining) {
     // Taken as the queue was paused: the run never started here. It stays queued, for
     // another process (handed back) or for this one's next start.
@@ -64,6 +74,18 @@ export async function executeJob(context: RunContext, job: RunJob): Promise<void
     }),
   }
   context.active.set(run.id, active)
+  // The lease could not be renewed: once another process has claimed the run, its step stops
+  // here rather than spend on a run that one continues. Until then (the job may come back to
+  // this process) it goes on, and each failed renewal looks again.
+  const stopListening = lease?.onLost(() => {
+    if (controller.signal.aborted) return
+    context.runs.find(run.id).then(
+      (now) => {
+        if (now && now.executedBy !== context.me) controller.abort(new LeaseLost())
+      },
+      () => {},
+    )
+  })
   // A run executed again (taken over, resumed, answered) streams its step anew: the text a
   // former attempt streamed, here or elsewhere, is not this one's.
   if (attempt > 1) context.notifier.forget(run.id)
@@ -72,7 +94,7 @@ export async function executeJob(context: RunContext, job: RunJob): Promise<void
     else await executePlan(context, run, job, attempt, active)
   } catch (error) {
     // Another process holds the run now: it records the outcome, not this one.
-    if (isTakenOver(error)) {
+    if (isTakenOver(error) || controller.signal.reason instanceof LeaseLost) {
       context.options.logger.warn({ runId: run.id }, 'run taken over by another process')
       await countSpendOfCancelled(context, run.id, active).catch((recountError: unknown) => {
         context.options.logger.warn({ err: recountError, runId: run.id }, 'recount refused')
@@ -108,6 +130,7 @@ export async function executeJob(context: RunContext, job: RunJob): Promise<void
         else throw recordError
       })
   } finally {
+    stopListening?.()
     context.active.delete(run.id)
     settle()
     context.notifier.notify(run.id)

@@ -4,7 +4,7 @@ import type { StoredRun } from '../db/runs-repository'
 import { isTakenOver } from '../scale/is-taken-over'
 import { addBooks } from './add-books'
 import { budgetSpent } from './run-budget'
-import type { Active, RunContext } from './run-context'
+import { type Active, type RunContext, throwIfLeaseLost } from './run-context'
 import { createSerialWriter } from './serial-writer'
 import { createSpendRecorder } from './spend-recorder'
 import { swarmDelta } from './swarm-delta'
@@ -102,6 +102,8 @@ export async function executeSwarm(
   await writer.flush().catch((error: unknown) => {
     context.options.logger.error({ err: error, runId: run.id }, 'storing swarm events failed')
   })
+  // Stopped because another process takes it over: that one records how it ends.
+  throwIfLeaseLost(context, active, run.id)
   const books = recorder.books()
   const interrupted = (active.draining || context.draining) && result?.status === 'cancelled'
   const handOver = interrupted && context.options.handOverOnShutdown === true

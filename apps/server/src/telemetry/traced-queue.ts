@@ -44,7 +44,7 @@ export function tracedQueue(queue: RunQueue, options: TracedQueueOptions): RunQu
       return queue.add(carrier.traceparent ? { ...job, trace: carrier } : job)
     },
     process(handler) {
-      queue.process((job) => {
+      queue.process((job, lease) => {
         const parent = job.trace ? propagation.extract(ROOT_CONTEXT, job.trace) : ROOT_CONTEXT
         return batonTracer('@baton/server').startActiveSpan(
           `process ${options.name}`,
@@ -65,7 +65,7 @@ export function tracedQueue(queue: RunQueue, options: TracedQueueOptions): RunQu
               )
             }
             try {
-              await handler(job)
+              await handler(job, lease)
             } catch (error) {
               recordSpanFailure(span, error)
               throw error
