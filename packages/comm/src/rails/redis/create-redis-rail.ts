@@ -219,7 +219,25 @@ class RedisRail implements Transport {
   }
 
   async #deliver(key: string, entries: [string, string[] | null][]): Promise<void> {
+    const readAt = Date.now()
+    const idleMs = this.#options.claimIdleMs ?? 30_000
     for (const [entryId, fields] of entries) {
+      // Read a while ago (this process was stalled, or slow to deliver the batch): another
+      // consumer may have claimed the entry since, and delivered it. It is delivered here only
+      // once claimed back for this consumer, which succeeds only if no one claimed it since
+      // (a claim resets the entry's idle time): one delivery, not two.
+      const age = Date.now() - readAt
+      if (age >= idleMs / 2) {
+        const mine = (await this.#client?.xclaim(
+          key,
+          this.#group,
+          this.#consumer,
+          Math.max(0, age - idleMs / 2),
+          entryId,
+          'JUSTID',
+        )) as string[] | undefined
+        if (!mine?.length) continue
+      }
       const raw = fields?.[fields.indexOf('envelope') + 1]
       if (raw !== undefined) {
         let envelope: unknown
