@@ -15,6 +15,7 @@ import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { followTask, startTask } from './__fixtures__/follow-task'
+import { startSlowLink } from './__fixtures__/slow-link'
 import { createA2APlugin } from './a2a-plugin'
 import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
@@ -156,20 +157,20 @@ describe.runIf(canRun)(
     const stored = new Map<string, Task>()
     // Connected before use, as the server connects them (a subscribe sent while ioredis still
     // checks that a new connection is ready breaks that check).
-    const connect = async () => {
-      const connection = new Redis(redis.url, { lazyConnect: true })
+    const connect = async (url = redis.url) => {
+      const connection = new Redis(url, { lazyConnect: true })
       connections.push(connection)
       await connection.connect()
       return connection
     }
-    const process = async () => {
+    const process = async (options: { subscriberUrl?: string; leaseMs?: number } = {}) => {
       const publisher = await connect()
-      const subscriber = await connect()
+      const subscriber = await connect(options.subscriberUrl)
       const made = createRedisTaskBuses({
         publisher,
         subscriber,
         loadTask: async (taskId) => stored.get(taskId),
-        leaseMs: 3_000,
+        leaseMs: options.leaseMs ?? 3_000,
       })
       buses.push(made)
       return Object.assign(made, { publisher, subscriber })
@@ -244,6 +245,40 @@ describe.runIf(canRun)(
         'text:are fine.',
         'status:TASK_STATE_COMPLETED',
       ])
+    })
+
+    it('hears the last events of an execution before its end, when its subscription lags the executor’s mark', async () => {
+      // A's subscribed connection hears Redis 600 ms late; A looks for the executor's mark
+      // every 100 ms, on a connection without that lag.
+      const link = await startSlowLink(redis.url, 600)
+      try {
+        const b = await process()
+        const a = await process({ subscriberUrl: link.url, leaseMs: 300 })
+        const id = crypto.randomUUID()
+        const executing = b.createOrGetByTaskId(id)
+        stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
+        executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
+        executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+        const following = heard(a.getByTaskId(id, undefined)!)
+        await vi.waitFor(() => expect(following.events).toContain('status:TASK_STATE_WORKING'), {
+          timeout: 5_000,
+        })
+
+        // The answer, its end, and the mark gone: A sees the mark gone before it hears the rest.
+        executing.publish(chunk(id, 'The refunds are fine.', false))
+        executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
+        stored.set(id, taskOf(id, TaskState.TASK_STATE_COMPLETED))
+        executing.finished()
+        await following.finished
+        expect(following.events).toEqual([
+          'task:TASK_STATE_SUBMITTED',
+          'status:TASK_STATE_WORKING',
+          'text:The refunds are fine.',
+          'status:TASK_STATE_COMPLETED',
+        ])
+      } finally {
+        await link.close()
+      }
     })
 
     it('gives a follower that arrives mid-stream each chunk once, in order', async () => {

@@ -230,6 +230,7 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     #done = false
     // When this follower first found no live executor (undefined while there is one).
     #goneSince: number | undefined
+    #checking = false
     // The last event of the execution's log delivered (events come from the log and live).
     #delivered = 0
     constructor(taskId: string, context: ServerCallContext | undefined) {
@@ -290,11 +291,25 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
     // what is stored once a process fails it (see `watchTasksOfGoneProcesses`). Followed until
     // then, or for a few leases at most, and ended with what was stored.
     async #check(): Promise<void> {
+      if (this.#checking) return
+      this.#checking = true
+      try {
+        await this.#checkExecutor()
+      } finally {
+        this.#checking = false
+      }
+    }
+    async #checkExecutor(): Promise<void> {
       if (this.#done || (await this.#alive().catch(() => true))) {
         this.#goneSince = undefined
         return
       }
       this.#goneSince ??= Date.now()
+      // The mark was read on another connection than the channel's: what the executor published
+      // before it let the mark go (its last events, its `finished`) may still be on the way to
+      // the subscribed one. A round trip there comes back behind them.
+      await heardAllBefore(options.subscriber, GIVE_UP_AFTER_LEASES * leaseMs)
+      if (this.#done) return
       const task = await options.loadTask(this.#taskId, this.#context).catch(() => undefined)
       if (this.#done) return
       const givenUp = Date.now() - this.#goneSince >= GIVE_UP_AFTER_LEASES * leaseMs
@@ -358,6 +373,21 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
       if (channels.length > 0) await options.subscriber.unsubscribe(...channels).catch(onError)
     },
   }
+}
+
+/**
+ * Resolves once `subscriber` has delivered every message Redis sent it before now (a PING's
+ * answer comes after them on the connection), or after `withinMs` when it does not answer.
+ */
+async function heardAllBefore(subscriber: Redis, withinMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    subscriber.ping().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, withinMs)
+    }),
+  ])
+  clearTimeout(timer)
 }
 
 function isTerminal(task: Task): boolean {
