@@ -1,8 +1,4 @@
-import {
-  DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
-  type User,
-} from '@a2a-js/sdk/server'
+import { DefaultExecutionEventBusManager, type User } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
@@ -18,6 +14,7 @@ import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-b
 import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
 import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
+import { HostedRequestHandler } from './hosted-request-handler'
 import { watchTasksOfGoneProcesses } from './tasks-left-in-progress'
 
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
@@ -56,8 +53,8 @@ const shared = <T extends FastifyPluginAsync>(plugin: T): T =>
  * The A2A protocol for the agents this server hosts, on the given services: each agent's
  * card at `GET /a2a/:agentId/.well-known/agent-card.json`, the root agent's (BATON_A2A_ROOT_AGENT,
  * else the orchestrator) at `GET /.well-known/agent-card.json`, and the JSON-RPC binding (v1.0 and v0.3 method names,
- * SSE for streaming) at `POST /a2a/:agentId`, run by the SDK's `DefaultRequestHandler` with
- * tasks in the database.
+ * SSE for streaming) at `POST /a2a/:agentId`, run by the SDK's `DefaultRequestHandler` (as
+ * `HostedRequestHandler`) with tasks in the database.
  *
  * @example
  * await app.register(createA2APlugin({ apiToken, db, findAgent, findOrchestrator, runHostedAgent, hops }))
@@ -217,7 +214,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             request,
             reply,
             body: typeof request.body === 'string' ? request.body : '',
-            requestHandler: new DefaultRequestHandler(card, taskStore, executor, buses),
+            requestHandler: new HostedRequestHandler(card, taskStore, executor, buses),
             user: userOf(request),
             tenant: agent.id,
             // Not the id: a revoked agent's id registered again must not find its tasks.

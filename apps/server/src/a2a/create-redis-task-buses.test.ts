@@ -1,6 +1,7 @@
 import {
   CancelTaskRequest,
   GetTaskRequest,
+  SendMessageRequest,
   SubscribeToTaskRequest,
   Task,
   TaskArtifactUpdateEvent,
@@ -19,6 +20,7 @@ import { startSlowLink } from './__fixtures__/slow-link'
 import { createA2APlugin } from './a2a-plugin'
 import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
 import { createRedisTaskBuses, type RedisTaskBuses } from './create-redis-task-buses'
+import { EXECUTOR_GONE_REASON, failTasks, tasksInProgress } from './tasks-left-in-progress'
 
 const canRun = hasRedis || process.env.CI === 'true'
 if (!canRun) console.warn('[A2A task buses] redis-server not found: skipping cross-process tasks.')
@@ -122,6 +124,100 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     await following.done
     expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_FAILED)
   }, 30_000)
+
+  /** Lets the agent answer when `finish` is called; stored in progress before then. */
+  const gatedAnswer = () => {
+    let finish: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+      services.calls.push(input)
+      await gate
+      return {
+        text: `done: ${input.input}`,
+        usage: { calls: 1, tokens: 2, costUsd: 0 },
+        correlationId: 'c',
+        hop: 0,
+      }
+    }
+    return { answer, finish: () => finish?.() }
+  }
+  /** The task stored in progress, failed as another process fails the task of one it lost. */
+  const failedElsewhere = async () => {
+    const [inProgress] = await vi.waitFor(async () => {
+      const tasks = await tasksInProgress(services.db, {
+        updatedBefore: Date.now() + 60_000,
+        limit: 10,
+      })
+      expect(tasks).toHaveLength(1)
+      return tasks
+    })
+    expect(await failTasks(services.db, [inProgress!], EXECUTOR_GONE_REASON)).toEqual([
+      inProgress!.id,
+    ])
+    return inProgress!.id
+  }
+  const statusText = (task: Task | undefined) => {
+    const content = task?.status?.message?.parts[0]?.content
+    return content?.$case === 'text' ? content.value : undefined
+  }
+
+  it('answers a blocking send whose task another process ended meanwhile with the task as stored, not an internal error', async () => {
+    const { answer, finish } = gatedAnswer()
+    const b = await serve(answer)
+    const sending = b.client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text: 'review the refunds' }],
+        },
+      }),
+    )
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const taskId = await failedElsewhere()
+    // The agent answers after all: its end is refused, the caller is given the stored one.
+    finish()
+    const answered = (await sending) as Task
+    expect(answered.id).toBe(taskId)
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(statusText(answered)).toBe(EXECUTOR_GONE_REASON)
+    const stored = await b.client.getTask(GetTaskRequest.fromJSON({ id: taskId }))
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+  })
+
+  it('ends the stream of a task another process ended meanwhile with the task as stored', async () => {
+    const { answer, finish } = gatedAnswer()
+    const b = await serve(answer)
+    const states: TaskState[] = []
+    let last: Task | undefined
+    const streaming = (async () => {
+      for await (const event of b.client.sendMessageStream(
+        SendMessageRequest.fromJSON({
+          message: {
+            messageId: crypto.randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ text: 'review the refunds' }],
+          },
+        }),
+      )) {
+        const payload = event.payload
+        if (payload?.$case === 'task') {
+          last = payload.value
+          states.push(payload.value.status!.state)
+        }
+        if (payload?.$case === 'statusUpdate') states.push(payload.value.status!.state)
+      }
+    })()
+    await vi.waitFor(() => expect(states).toContain(TaskState.TASK_STATE_WORKING))
+    const taskId = await failedElsewhere()
+    finish()
+    await streaming
+    expect(last?.id).toBe(taskId)
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_FAILED)
+    expect(statusText(last)).toBe(EXECUTOR_GONE_REASON)
+  })
 
   it('refuses to follow an unknown task on any process', async () => {
     const a = await serve()
@@ -251,9 +347,10 @@ describe.runIf(canRun)(
       // A's subscribed connection hears Redis 600 ms late; A looks for the executor's mark
       // every 100 ms, on a connection without that lag.
       const link = await startSlowLink(redis.url, 600)
+      let a: Awaited<ReturnType<typeof process>> | undefined
       try {
         const b = await process()
-        const a = await process({ subscriberUrl: link.url, leaseMs: 300 })
+        a = await process({ subscriberUrl: link.url, leaseMs: 300 })
         const id = crypto.randomUUID()
         const executing = b.createOrGetByTaskId(id)
         stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
@@ -277,6 +374,7 @@ describe.runIf(canRun)(
           'status:TASK_STATE_COMPLETED',
         ])
       } finally {
+        a?.subscriber.disconnect()
         await link.close()
       }
     })

@@ -61,12 +61,15 @@ export const ENDED_STATES = [
  */
 export class TaskAlreadyEndedError extends BatonError {
   override name = 'TaskAlreadyEndedError'
+  /** The task whose stored end stands. */
+  readonly taskId: string
   constructor(options: { taskId: string; state: string | null }) {
     super(
       'TASK_ALREADY_ENDED',
       `Task "${options.taskId}" had already ended before this process could store it as ${options.state ?? 'stateless'}: its stored end stands (GetTask shows it).`,
       { details: { ...options } },
     )
+    this.taskId = options.taskId
   }
 }
 
