@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url'
 import { signAgentRegistration } from '@baton/core'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listenTestApp } from '../__fixtures__/listen-test-app'
@@ -83,6 +89,60 @@ describe('/mcp: Baton as an MCP server', () => {
     const trusted = await idsOf({ trustTier: 'medium' })
     expect(trusted).toEqual(expect.arrayContaining(['orchestrator', 'analyst']))
     expect(trusted).not.toContain('reviewer')
+  })
+
+  it('refuses a request whose params its method does not take with -32602 naming the field, and the session goes on', async () => {
+    const client = await connect()
+    const refusal = (request: { method: string; params?: Record<string, unknown> }) =>
+      client.request(request as never, CallToolResultSchema).then(
+        () => undefined,
+        (error: unknown) => error as McpError,
+      )
+    const noName = await refusal({ method: 'tools/call', params: { arguments: {} } })
+    expect(noName).toBeInstanceOf(McpError)
+    expect(noName?.code).toBe(ErrorCode.InvalidParams)
+    expect(noName?.message).toMatch(
+      /Invalid params for tools\/call: params\.name: .*expected string/,
+    )
+    expect(noName?.data).toEqual({ field: 'params.name' })
+    const badArguments = await refusal({
+      method: 'tools/call',
+      params: { name: 'list_agents', arguments: 'all of them' },
+    })
+    expect(badArguments?.code).toBe(ErrorCode.InvalidParams)
+    expect(badArguments?.data).toEqual({ field: 'params.arguments' })
+    expect((await refusal({ method: 'ping', params: { _meta: 'now' } }))?.data).toEqual({
+      field: 'params._meta',
+    })
+    // A method this server does not answer is not found, whatever its params.
+    const unanswered = await refusal({ method: 'logging/setLevel', params: { level: 'loud' } })
+    expect(unanswered?.code).toBe(ErrorCode.MethodNotFound)
+    // The session is unharmed: the same call with its name is answered.
+    const listed = structured(await client.callTool({ name: 'list_agents', arguments: {} }))
+    expect(listed.agents).toBeInstanceOf(Array)
+
+    // An initialize without the client's name and version starts no session.
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'init-1',
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {} },
+      }),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('mcp-session-id')).toBeNull()
+    expect(await response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'init-1',
+      error: { code: -32602, data: { field: 'params.clientInfo' } },
+    })
   })
 
   it('delegates to the analyst and answers with its text, its spend by wallet and the run id', async () => {

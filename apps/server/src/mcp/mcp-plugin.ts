@@ -3,6 +3,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../auth/principal'
 import { HttpError } from '../http/http-errors'
+import { invalidMcpParams } from './invalid-mcp-params'
 
 // The MCP SDK (~7 MB of heap and code) is loaded by the first MCP request, not at start: a
 // server nobody reaches over MCP does not hold it.
@@ -39,6 +40,8 @@ const MAX_SESSIONS_PER_KEY = 32
 
 type Session = {
   transport: StreamableHTTPServerTransport
+  /** Whether the session's server answers `method` (else the SDK answers -32601). */
+  answers(method: string): boolean
   principal: string
   /** Requests of the session being answered (a long call, an open event stream). */
   inFlight: number
@@ -120,10 +123,20 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
       )
     }
     const existing = sessionOf(request)
+    const [{ StreamableHTTPServerTransport }, types, { createBatonMcpServer }] = await loadMcp()
+    // A request its session (or the one it starts) answers, but whose params are not what its
+    // method takes: -32602 naming the field (the SDK's dispatch would answer -32603).
+    const starts =
+      request.headers['mcp-session-id'] === undefined &&
+      (request.body as { method?: unknown } | null)?.method === 'initialize'
+    const invalid = existing
+      ? invalidMcpParams(types, request.body, existing.answers)
+      : starts
+        ? invalidMcpParams(types, request.body, () => true)
+        : undefined
+    if (invalid) return reply.type('application/json').send(invalid)
     if (existing) return hand(request, reply, existing.transport, existing)
-    const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createBatonMcpServer }] =
-      await loadMcp()
-    if (request.headers['mcp-session-id'] !== undefined || !isInitializeRequest(request.body)) {
+    if (!starts || !types.isInitializeRequest(request.body)) {
       throw new HttpError(
         400,
         'MCP_SESSION_UNKNOWN',
@@ -132,22 +145,32 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     }
     const principal = request.principal.id
     makeRoom(request.principal)
+    const server = createBatonMcpServer(app.baton, {
+      principal: request.principal,
+      readsArePublic: request.readsArePublic,
+    })
+    const answers = (method: string) => {
+      // The SDK's public test of a method without a handler: it throws for one that has.
+      try {
+        server.server.assertCanSetRequestHandler(method)
+        return false
+      } catch {
+        return true
+      }
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Each call answers as an event stream, so the progress of a long delegate or run_plan
       // reaches the client while it runs; a JSON answer would drop it (the progress test fails).
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, principal, inFlight: 0 })
+        sessions.set(id, { transport, answers, principal, inFlight: 0 })
       },
     })
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
-    await createBatonMcpServer(app.baton, {
-      principal: request.principal,
-      readsArePublic: request.readsArePublic,
-    }).connect(transport)
+    await server.connect(transport)
     return hand(request, reply, transport, undefined)
   })
 
