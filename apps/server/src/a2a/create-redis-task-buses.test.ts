@@ -308,11 +308,12 @@ describe.runIf(canRun)(
 
     /**
      * A task executed by process B, stored as submitted (its first save, before its client
-     * hears of it) and working on B (not stored yet), and process A to follow it from.
+     * hears of it) and working on B (not stored yet), and process A (made with `aOptions`) to
+     * follow it from.
      */
-    const working = async () => {
+    const working = async (aOptions?: Parameters<typeof process>[0]) => {
       const b = await process()
-      const a = await process()
+      const a = await process(aOptions)
       const id = crypto.randomUUID()
       const executing = b.createOrGetByTaskId(id)
       stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
@@ -349,13 +350,9 @@ describe.runIf(canRun)(
       const link = await startSlowLink(redis.url, 600)
       let a: Awaited<ReturnType<typeof process>> | undefined
       try {
-        const b = await process()
-        a = await process({ subscriberUrl: link.url, leaseMs: 300 })
-        const id = crypto.randomUUID()
-        const executing = b.createOrGetByTaskId(id)
-        stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
-        executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
-        executing.publish(status(id, TaskState.TASK_STATE_WORKING))
+        const made = await working({ subscriberUrl: link.url, leaseMs: 300 })
+        a = made.a
+        const { id, executing } = made
         const following = heard(a.getByTaskId(id, undefined)!)
         await vi.waitFor(() => expect(following.events).toContain('status:TASK_STATE_WORKING'), {
           timeout: 5_000,
