@@ -219,6 +219,25 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     expect(statusText(last)).toBe(EXECUTOR_GONE_REASON)
   })
 
+  it('keeps why another process ended a task when its executor here is cancelled, and answers the cancel: not cancelable', async () => {
+    const { answer, finish } = gatedAnswer()
+    const b = await serve(answer)
+    const task = await startTask(b.client, 'review the refunds')
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    expect(await failedElsewhere()).toBe(task.id)
+    const refused = await b.client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id })).then(
+      () => undefined,
+      (error: unknown) => error as { envelopeCode?: number; message: string },
+    )
+    expect(refused).toMatchObject({ envelopeCode: -32002 })
+    expect(refused?.message).toMatch(/not cancelable/)
+    // The refused end of the executor here is not stored over the stored one's reason.
+    finish()
+    const stored = await b.client.getTask(GetTaskRequest.fromJSON({ id: task.id }))
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(statusText(stored)).toBe(EXECUTOR_GONE_REASON)
+  })
+
   it('refuses to follow an unknown task on any process', async () => {
     const a = await serve()
     await expect(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
 import { openTestDatabase } from '../__fixtures__/test-database'
 import { taskIn } from '../a2a/__fixtures__/task-in'
+import { agentMessage } from '../a2a/agent-message'
 import { a2aTaskSaves, TaskAlreadyEndedError } from './a2a-task-rows'
 import { createGroupCommit } from './group-commit'
 import type { OpenedDatabase } from './open-database'
@@ -59,6 +60,27 @@ describe.each(backends)('A2A task saves on %s (a2aTaskSaves)', (backend) => {
     await save(taskIn(id, TaskState.TASK_STATE_COMPLETED, 'the answer'))
     expect((await stored(id)).state).toBe('TASK_STATE_COMPLETED')
     expect((await stored(id)).artifacts).toContain('the answer')
+  })
+
+  it('keeps the status of a task stored as ended when a later save in the same state says another why', async () => {
+    const id = randomUUID()
+    const failed = (why: string, text = '') => {
+      const task = taskIn(id, TaskState.TASK_STATE_FAILED, text)
+      task.status!.message = agentMessage({ taskId: id, contextId: task.contextId }, why)
+      return task
+    }
+    await save(taskIn(id, TaskState.TASK_STATE_WORKING))
+    // Another process fails it (its executor was gone), then the executor's process saves its own.
+    await save(failed('The server executing this task stopped before the agent answered.'))
+    const { rows: before } = await sql<{ status: string; status_last_updated: string }>`
+      select status, status_last_updated from a2a_tasks where id = ${id}`.execute(opened.db)
+    await save(failed('Event processing loop failed: the end was refused', 'a late artifact'))
+    const { rows: after } = await sql<{ status: string; status_last_updated: string }>`
+      select status, status_last_updated from a2a_tasks where id = ${id}`.execute(opened.db)
+    expect(after).toEqual(before)
+    expect(after[0]!.status).toContain('The server executing this task stopped')
+    // Its artifacts are still the later save's.
+    expect((await stored(id)).artifacts).toContain('a late artifact')
   })
 
   it('refuses only the refused save of a turn shared with other answering writes (one statement)', async () => {

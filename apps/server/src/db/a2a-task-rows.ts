@@ -1,6 +1,6 @@
 import { Task, taskStateToJSON } from '@a2a-js/sdk'
 import { BatonError } from '@baton/core'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Refusals, WriteChannel, WriteExecutor } from './group-commit'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
@@ -40,6 +40,9 @@ const replaced = [
   'metadata',
   'protocol_version',
 ] as const
+
+// What a save in the same state does not change of a task stored as ended.
+const keptOnceEnded = new Set<string>(['status', 'status_last_updated'])
 
 /** The states a task never leaves (A2A): once one is stored, no save changes it. */
 export const ENDED_STATES = [
@@ -128,7 +131,18 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
             .columns(['tenant', 'owner', 'id'])
             .doUpdateSet((update) =>
               Object.fromEntries(
-                replaced.map((column) => [column, update.ref(`excluded.${column}`)]),
+                replaced.map((column) => [
+                  column,
+                  // A task stored as ended keeps its status (why it ended, and when): a later
+                  // save in the same state brings its last artifacts only. The SDK saves one
+                  // over a refused end ("Event processing loop failed: …"), and another
+                  // process's failure of the task would replace the first one's reason.
+                  keptOnceEnded.has(column)
+                    ? sql`case when ${sql.ref(`${A2A_TASK_TABLE}.status_state`)} in (${sql.join(
+                        ENDED_STATES.map((state) => sql.lit(state)),
+                      )}) then ${sql.ref(`${A2A_TASK_TABLE}.${column}`)} else ${sql.ref(`excluded.${column}`)} end`
+                    : update.ref(`excluded.${column}`),
+                ]),
               ),
             )
             // An ended task keeps its end.
