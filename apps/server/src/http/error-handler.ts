@@ -245,7 +245,7 @@ const DROP_MAX_MS = 10_000
  * @example
  * await dropRestOfBody(request.raw) // then the 413
  */
-export function dropRestOfBody(raw: IncomingMessage): Promise<void> {
+function dropRestOfBody(raw: IncomingMessage): Promise<void> {
   if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve()
   return new Promise((resolve) => {
     let dropped = 0

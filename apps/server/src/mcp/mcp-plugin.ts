@@ -129,11 +129,8 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     const starts =
       request.headers['mcp-session-id'] === undefined &&
       (request.body as { method?: unknown } | null)?.method === 'initialize'
-    const invalid = existing
-      ? invalidMcpParams(types, request.body, existing.answers)
-      : starts
-        ? invalidMcpParams(types, request.body, () => true)
-        : undefined
+    const checkedBy = existing?.answers ?? (starts ? () => true : undefined)
+    const invalid = checkedBy && invalidMcpParams(types, request.body, checkedBy)
     if (invalid) return reply.type('application/json').send(invalid)
     if (existing) return hand(request, reply, existing.transport, existing)
     if (!starts || !types.isInitializeRequest(request.body)) {
