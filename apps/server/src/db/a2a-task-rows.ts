@@ -2,6 +2,7 @@ import { Task, taskStateToJSON } from '@a2a-js/sdk'
 import { BatonError } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Refusals, WriteChannel, WriteExecutor } from './group-commit'
+import { jsonRows } from './json-rows'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
 export const A2A_TASK_TABLE = 'a2a_tasks'
@@ -29,6 +30,23 @@ type TaskRow = {
   metadata: string | null
   protocol_version: string
 }
+
+const TASK_COLUMNS = [
+  'tenant',
+  'owner',
+  'id',
+  'context_id',
+  'status_last_updated',
+  'status_state',
+  'status',
+  'artifacts',
+  'history',
+  'metadata',
+  'protocol_version',
+] as const satisfies (keyof TaskRow)[]
+
+const TASK_COLUMN_TYPES =
+  'tenant text, owner text, id text, context_id text, status_last_updated bigint, status_state text, status text, artifacts text, history text, metadata text, protocol_version text'
 
 const replaced = [
   'context_id',
@@ -125,7 +143,12 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
     .with('saved_a2a_tasks', (db) =>
       db
         .insertInto(A2A_TASK_TABLE)
-        .values([...rows.values()])
+        .columns(TASK_COLUMNS)
+        // One parameter for every row (see `jsonRows`).
+        .expression(
+          sql`select ${sql.join(TASK_COLUMNS.map((column) => sql.ref(`row.${column}`)))}
+            from ${jsonRows([...rows.values()], 'row', TASK_COLUMN_TYPES)}`,
+        )
         .onConflict((conflict) =>
           conflict
             .columns(['tenant', 'owner', 'id'])

@@ -5,9 +5,12 @@ import type { WriteChannel, WriteExecutor } from './group-commit'
 /** A run's keyspace expired when it ends: dropped now (`afterMs` ≤ 0) or kept that much longer. */
 export type ConclaveExpiry = { space: string; afterMs: number }
 
-// Every expiry also drops the keyspaces whose retention ran out (runs that ended long ago).
+// The spaces are one parameter (one text whatever their number: see `jsonRows`). Every expiry
+// also drops the keyspaces whose retention ran out (runs that ended long ago).
 const dropNow = (spaces: string[]) =>
-  sql`delete from conclave_entries where space in (${sql.join(spaces)}) or expires_at <= now()`
+  sql`delete from conclave_entries
+    where space = any (array(select jsonb_array_elements_text(${JSON.stringify(spaces)}::jsonb)))
+      or expires_at <= now()`
 
 /** Stores one expiry as the statements it takes (the retained kind is two). */
 async function storeOne(executor: WriteExecutor, { space, afterMs }: ConclaveExpiry) {

@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
 import type { GroupCommit, WriteChannel } from './group-commit'
+import { jsonRows } from './json-rows'
 
 export type SpendRow = StoredUsage & { key: string }
 
@@ -58,20 +59,37 @@ export async function insertLedgerEntries(
   await ledgerInsert(executor, spent).execute()
 }
 
+/** The ledger's columns as `jsonRows` takes them, and an entry's row. */
+export const LEDGER_COLUMNS =
+  'run_id text, wallet text, calls double precision, tokens double precision, cost_usd double precision, step_path text, attempt integer, correlation_id text, message_id text'
+
+export function ledgerRow(entry: LedgerEntry, runId = entry.runId) {
+  return {
+    run_id: runId,
+    wallet: entry.wallet,
+    calls: entry.usage.calls,
+    tokens: entry.usage.tokens,
+    cost_usd: entry.usage.costUsd,
+    step_path: entry.stepPath,
+    attempt: entry.attempt,
+    correlation_id: entry.correlationId,
+    message_id: entry.messageId,
+  }
+}
+
 function ledgerInsert(executor: Kysely<Database> | Transaction<Database>, spent: LedgerEntry[]) {
-  return executor.insertInto('ledger').values(
-    spent.map((entry) => ({
-      run_id: entry.runId ?? null,
-      wallet: entry.wallet,
-      calls: entry.usage.calls,
-      tokens: entry.usage.tokens,
-      cost_usd: entry.usage.costUsd,
-      step_path: entry.stepPath ?? null,
-      attempt: entry.attempt ?? null,
-      correlation_id: entry.correlationId ?? null,
-      message_id: entry.messageId ?? null,
-    })),
-  )
+  const statement = sql`insert into ledger (run_id, wallet, calls, tokens, cost_usd, step_path, attempt, correlation_id, message_id)
+    select row.run_id, row.wallet, row.calls, row.tokens, row.cost_usd, row.step_path,
+      row.attempt, row.correlation_id, row.message_id
+    from ${jsonRows(
+      spent.map((entry) => ledgerRow(entry)),
+      'row',
+      LEDGER_COLUMNS,
+    )}`
+  return {
+    compile: () => statement.compile(executor),
+    execute: () => statement.execute(executor),
+  }
 }
 
 /**

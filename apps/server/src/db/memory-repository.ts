@@ -2,6 +2,7 @@ import type { MemoryEntry, MemoryStore } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
+import { jsonRows } from './json-rows'
 
 /** A memory entry with the id the database gave it (ids grow in the order rows are inserted). */
 export type StoredMemoryEntry = { id: number; entry: MemoryEntry }
@@ -37,13 +38,11 @@ const memoryAppends: WriteChannel<MemoryAppend, number[]> = {
 
 // The final select has no parenthesis: beside other answering channels' in one statement.
 function insertAppends(appends: MemoryAppend[]) {
-  const values = sql.join(
-    appends.flatMap(({ scope, entries }) =>
-      entries.map((entry) => sql`(${scope}::text, ${JSON.stringify(entry)}::jsonb)`),
-    ),
-  )
+  const rows = appends.flatMap(({ scope, entries }) => entries.map((entry) => ({ scope, entry })))
   return sql<InsertedRow>`with memory_inserted as (
-      insert into memory_entries (scope, entry) values ${values} returning id
+      insert into memory_entries (scope, entry)
+      select row.scope, row.entry from ${jsonRows(rows, 'row', 'scope text, entry jsonb')}
+      returning id
     )
     select id from memory_inserted`
 }

@@ -3,6 +3,7 @@ import { OldestFirst } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
+import { jsonRows } from './json-rows'
 
 /** Envelopes the bus reported, stored in one insert per turn of the group commit (once by id). */
 const envelopeRecords: WriteChannel<Envelope> = {
@@ -15,16 +16,16 @@ const envelopeRecords: WriteChannel<Envelope> = {
 
 function insertEnvelopes(executor: WriteExecutor, envelopes: Envelope[]) {
   const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]))
-  return executor
-    .insertInto('messages')
-    .values(
-      [...byId.values()].map((envelope) => ({
-        id: envelope.id,
-        correlation_id: envelope.correlationId,
-        envelope: JSON.stringify(envelope),
-      })),
-    )
-    .onConflict((conflict) => conflict.column('id').doNothing())
+  const rows = [...byId.values()].map((envelope) => ({
+    id: envelope.id,
+    correlation_id: envelope.correlationId,
+    envelope,
+  }))
+  const statement = sql`insert into messages (id, correlation_id, envelope)
+    select row.id, row.correlation_id, row.envelope
+    from ${jsonRows(rows, 'row', 'id text, correlation_id text, envelope jsonb')}
+    on conflict (id) do nothing`
+  return { compile: () => statement.compile(executor), execute: () => statement.execute(executor) }
 }
 
 /**

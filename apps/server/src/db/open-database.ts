@@ -9,6 +9,8 @@ import type { Database } from './database'
 import { databaseFaultOf } from './database-errors'
 import { migrate } from './migrate'
 import { openPglite, pgliteConfiguration } from './open-pglite'
+import { withStatementCache } from './pglite-statement-cache'
+import { withNamedStatements } from './postgres-named-statements'
 import { withDatabaseFaults } from './with-database-faults'
 
 export { migrate } from './migrate'
@@ -28,6 +30,11 @@ export type OpenDatabaseOptions = {
    * `DATABASE_UNAVAILABLE` (default 10 s), so nothing waits on a database that is away.
    */
   timeoutMs?: number | undefined
+  /**
+   * PostgreSQL: keep the statements the server repeats prepared on each connection (default
+   * true; see `withNamedStatements`). The embedded database always does.
+   */
+  prepare?: boolean | undefined
   /**
    * PostgreSQL: a pooled connection that broke while nobody used it (the server went away or
    * terminated it). The pool drops it and connects again when asked; this only reports it.
@@ -73,7 +80,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     const location = url.toString()
     opened = {
       db: new Kysely<Database>({
-        dialect: withDatabaseFaults(new PostgresDialect({ pool }), location),
+        dialect: withDatabaseFaults(
+          new PostgresDialect({
+            pool: options.prepare === false ? pool : withNamedStatements(pool),
+          }),
+          location,
+        ),
       }),
       kind: 'postgres',
       location,
@@ -85,7 +97,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     })
     opened = {
       db: new Kysely<Database>({
-        dialect: withDatabaseFaults(new PGliteDialect(pglite), 'memory://'),
+        dialect: withDatabaseFaults(
+          new PGliteDialect(withStatementCache(pglite) as PGlite),
+          'memory://',
+        ),
       }),
       kind: 'pglite',
       location: 'memory://',
@@ -97,7 +112,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       throw startupFault(error, folder)
     })
     opened = {
-      db: new Kysely<Database>({ dialect: withDatabaseFaults(new PGliteDialect(pglite), folder) }),
+      db: new Kysely<Database>({
+        dialect: withDatabaseFaults(
+          new PGliteDialect(withStatementCache(pglite) as PGlite),
+          folder,
+        ),
+      }),
       kind: 'pglite',
       location: folder,
     }

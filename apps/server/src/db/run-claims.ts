@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { WriteChannel } from './group-commit'
+import { jsonRows } from './json-rows'
 import { type RunRow, type StoredRun, toRun } from './stored-run'
 
 /** A run to take for the process `executedBy`, as a job of it starts there. */
@@ -23,14 +24,17 @@ type ClaimRow = { run: RunRow; claimed_attempt: number | null; id: string }
  */
 export function runClaimsStatement(claims: RunClaim[]): RawBuilder<ClaimRow> | undefined {
   if (new Set(claims.map((claim) => claim.runId)).size < claims.length) return undefined
-  const values = sql.join(
-    claims.map(({ runId, executedBy }) => sql`(${runId}::text, ${executedBy}::text)`),
-  )
+  const rows = claims.map(({ runId, executedBy }) => ({ id: runId, executed_by: executedBy }))
   // The final select has no parenthesis: with other answering channels, the group commit
   // puts it beside theirs (see `WriteChannel.answers`).
-  return sql<ClaimRow>`with claim_before as materialized (
+  // Runs found by their key (an index scan): see `runWritesStatement`.
+  return sql<ClaimRow>`with claim_rows as materialized (
+      select * from ${jsonRows(rows, 'v', 'id text, executed_by text')}
+    ),
+    claim_before as materialized (
       select runs.*, v.executed_by as claim_by from runs
-      join (values ${values}) as v (id, executed_by) on runs.id = v.id
+      join claim_rows v on runs.id = v.id
+      where runs.id = any (array(select id from claim_rows))
       for update of runs
     ),
     claim_taken as (

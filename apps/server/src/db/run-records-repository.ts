@@ -1,16 +1,40 @@
-import type { Insertable, Kysely } from 'kysely'
-import type { Database, RunsTable, StoredUsage } from './database'
+import { type Kysely, sql } from 'kysely'
+import type { Database, StoredUsage } from './database'
 import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
+import { jsonRows } from './json-rows'
 import { runClaims, runClaimsStatement } from './run-claims'
 import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
 
 const zero: StoredUsage = { calls: 0, tokens: 0, costUsd: 0 }
 
-const insertRuns = (executor: WriteExecutor, rows: Insertable<RunsTable>[]) =>
-  executor.insertInto('runs').values(rows)
+/** A new run's row: its JSON columns as values (see `jsonRows`). */
+type NewRun = {
+  id: string
+  kind: 'plan' | 'swarm'
+  swarm_id: string | null
+  plan: Record<string, unknown>
+  inputs: Record<string, unknown>
+  budget: Record<string, unknown> | null
+  status: 'queued'
+  usage: StoredUsage
+  usage_by_wallet: Record<string, StoredUsage>
+  owner: string
+}
+
+const insertRuns = (executor: WriteExecutor, rows: NewRun[]) => {
+  const statement = sql`insert into runs (id, kind, swarm_id, plan, inputs, budget, status, usage, usage_by_wallet, owner)
+    select row.id, row.kind, row.swarm_id, row.plan, row.inputs, row.budget, row.status,
+      row.usage, row.usage_by_wallet, row.owner
+    from ${jsonRows(
+      rows,
+      'row',
+      'id text, kind text, swarm_id text, plan jsonb, inputs jsonb, budget jsonb, status text, usage jsonb, usage_by_wallet jsonb, owner text',
+    )}`
+  return { compile: () => statement.compile(executor), execute: () => statement.execute(executor) }
+}
 
 /** New runs accepted while the writer's previous turn was at the database: one insert. */
-const runInserts: WriteChannel<Insertable<RunsTable>> = {
+const runInserts: WriteChannel<NewRun> = {
   name: 'run inserts',
   statement: insertRuns,
   async store(executor, rows) {
@@ -40,19 +64,16 @@ export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupC
     }): Promise<void> {
       // Through the process's group commit when it has one: the runs accepted together are one
       // insert, and each request is answered once its run is committed.
-      const row: Insertable<RunsTable> = {
+      const row: NewRun = {
         id: run.id,
         kind: run.kind,
         swarm_id: run.swarmId ?? null,
-        plan: JSON.stringify(run.plan),
-        inputs: JSON.stringify(run.inputs),
-        budget: JSON.stringify(run.budget ?? null),
+        plan: run.plan,
+        inputs: run.inputs,
+        budget: run.budget ?? null,
         status: 'queued',
-        output: JSON.stringify(null),
-        error: JSON.stringify(null),
-        usage: JSON.stringify(zero),
-        usage_by_wallet: JSON.stringify({}),
-        state: JSON.stringify(null),
+        usage: zero,
+        usage_by_wallet: {},
         owner: run.owner ?? 'anonymous',
       }
       if (writer) return writer.write(runInserts, row)

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { StoredUsage } from './database'
-import type { LedgerEntry } from './ledger-repository'
+import { jsonRows } from './json-rows'
+import { LEDGER_COLUMNS, type LedgerEntry, ledgerRow } from './ledger-repository'
 import type { RunStatus, StoredStep } from './stored-run'
 
 /**
@@ -28,16 +29,12 @@ export type RunWrite = {
 // locked, only while its process holds it (`held`: a takeover's claim waits for the row, or,
 // if it committed first, this sees another `executed_by` and takes nothing), and each step,
 // event and ledger row is inserted only if its run is in `held`. The statement answers the
-// ids it held, so a process that lost its run is told, and wrote nothing of it.
-// Parameters in a VALUES list have no column to take their type from: each is cast.
+// ids it held, so a process that lost its run is told, and wrote nothing of it. Each kind of
+// row is one parameter (`jsonRows`): the statement's text is the same whatever its rows. The
+// planner takes a function's rows for 100: a run's row is found by its key (`= any (array(…))`,
+// an index scan), not by a hash join over every run.
 
-const json = (value: unknown) => sql`${JSON.stringify(value ?? null)}::jsonb`
-const text = (value: string | null | undefined) => sql`${value ?? null}::text`
 const fence = sql`(v.executed_by is null or (runs.status = 'running' and runs.executed_by = v.executed_by))`
-
-function valuesOf(rows: RawBuilder<unknown>[][]): RawBuilder<unknown> {
-  return sql.join(rows.map((row) => sql`(${sql.join(row)})`))
-}
 
 /**
  * The statement that stores `writes` (of distinct runs) at once, answering `{ id }` for each
@@ -54,37 +51,44 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
   const updates = writes.filter((write) => write.update)
   const clauses: RawBuilder<unknown>[] = []
   if (locks.length > 0) {
-    clauses.push(sql`locked as materialized (
+    const rows = locks.map(({ runId, executedBy }) => ({ id: runId, executed_by: executedBy }))
+    clauses.push(sql`lock_rows as materialized (
+      select * from ${jsonRows(rows, 'v', 'id text, executed_by text')}
+    ), locked as materialized (
       select runs.id from runs
-      join (values ${valuesOf(locks.map((write) => [text(write.runId), text(write.executedBy)]))})
-        as v (id, executed_by) on runs.id = v.id
-      where ${fence}
+      join lock_rows v on runs.id = v.id
+      where runs.id = any (array(select id from lock_rows)) and ${fence}
       for update of runs
     )`)
   }
   if (updates.length > 0) {
-    const rows = updates.map(({ runId, executedBy, update }) => [
-      text(runId),
-      text(executedBy),
-      json(update!.state),
-      json(update!.usage),
-      json(update!.usageByWallet),
-      sql`${update!.end !== undefined}::boolean`,
-      text(update!.end?.status),
-      json(update!.end?.output),
-      json(update!.end?.error),
-      text(update!.end?.question),
-    ])
-    clauses.push(sql`updated as materialized (
+    const rows = updates.map(({ runId, executedBy, update }) => ({
+      id: runId,
+      executed_by: executedBy,
+      state: update!.state,
+      usage: update!.usage,
+      usage_by_wallet: update!.usageByWallet,
+      ends: update!.end !== undefined,
+      status: update!.end?.status,
+      output: update!.end?.output,
+      error: update!.end?.error,
+      question: update!.end?.question,
+    }))
+    clauses.push(sql`update_rows as materialized (
+      select * from ${jsonRows(
+        rows,
+        'v',
+        'id text, executed_by text, state jsonb, usage jsonb, usage_by_wallet jsonb, ends boolean, status text, output jsonb, error jsonb, question text',
+      )}
+    ), updated as materialized (
       update runs set state = v.state, usage = v.usage, usage_by_wallet = v.usage_by_wallet,
         updated_at = ${now},
         status = case when v.ends then v.status else runs.status end,
         output = case when v.ends then v.output else runs.output end,
         error = case when v.ends then v.error else runs.error end,
         question = case when v.ends then v.question else runs.question end
-      from (values ${valuesOf(rows)})
-        as v (id, executed_by, state, usage, usage_by_wallet, ends, status, output, error, question)
-      where runs.id = v.id and ${fence}
+      from update_rows v
+      where runs.id = v.id and runs.id = any (array(select id from update_rows)) and ${fence}
       returning runs.id
     )`)
   }
@@ -96,31 +100,43 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
   if (steps.length > 0) {
     clauses.push(sql`written_steps as (
       insert into run_steps (run_id, path, op, save_as, value, usage, wallet, duration_ms, sequence)
-      select row.* from (values ${valuesOf(steps)})
-        as row (run_id, path, op, save_as, value, usage, wallet, duration_ms, sequence)
+      select row.run_id, row.path, row.op, row.save_as, row.value, row.usage, row.wallet,
+        row.duration_ms, row.sequence
+      from ${jsonRows(
+        steps,
+        'row',
+        'run_id text, path text, op text, save_as text, value jsonb, usage jsonb, wallet text, duration_ms double precision, sequence integer',
+      )}
       where row.run_id in (select id from held)
       on conflict (run_id, sequence) do nothing
     )`)
   }
   const events = writes.flatMap(({ runId, events }) =>
-    events.map((event) => eventRow(runId, event)),
+    events.map((event) => ({
+      run_id: runId,
+      sequence: event.sequence as number,
+      type: event.type as string,
+      event,
+    })),
   )
   if (events.length > 0) {
     clauses.push(sql`written_events as (
       insert into run_events (run_id, sequence, type, event)
-      select row.* from (values ${valuesOf(events)}) as row (run_id, sequence, type, event)
+      select row.run_id, row.sequence, row.type, row.event
+      from ${jsonRows(events, 'row', 'run_id text, sequence integer, type text, event jsonb')}
       where row.run_id in (select id from held)
       on conflict (run_id, sequence) do nothing
     )`)
   }
   const ledger = writes.flatMap(({ runId, ledger }) =>
-    ledger.filter(spentSomething).map((entry) => ledgerRow(runId, entry)),
+    ledger.filter(spentSomething).map((entry) => ledgerRow(entry, runId)),
   )
   if (ledger.length > 0) {
     clauses.push(sql`written_ledger as (
       insert into ledger (run_id, wallet, calls, tokens, cost_usd, step_path, attempt, correlation_id, message_id)
-      select row.* from (values ${valuesOf(ledger)})
-        as row (run_id, wallet, calls, tokens, cost_usd, step_path, attempt, correlation_id, message_id)
+      select row.run_id, row.wallet, row.calls, row.tokens, row.cost_usd, row.step_path,
+        row.attempt, row.correlation_id, row.message_id
+      from ${jsonRows(ledger, 'row', LEDGER_COLUMNS)}
       where row.run_id in (select id from held)
     )`)
   }
@@ -130,39 +146,16 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
 const spentSomething = (entry: LedgerEntry) =>
   entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0
 
-function stepRow(runId: string, step: StoredStep): RawBuilder<unknown>[] {
-  return [
-    text(runId),
-    text(step.path),
-    text(step.op),
-    text(step.saveAs),
-    json(step.value),
-    json(step.usage),
-    text(step.wallet),
-    sql`${step.durationMs}::double precision`,
-    sql`${step.sequence}::integer`,
-  ]
-}
-
-function eventRow(runId: string, event: Record<string, unknown>): RawBuilder<unknown>[] {
-  return [
-    text(runId),
-    sql`${event.sequence as number}::integer`,
-    text(event.type as string),
-    json(event),
-  ]
-}
-
-function ledgerRow(runId: string, entry: LedgerEntry): RawBuilder<unknown>[] {
-  return [
-    text(runId),
-    text(entry.wallet),
-    sql`${entry.usage.calls}::double precision`,
-    sql`${entry.usage.tokens}::double precision`,
-    sql`${entry.usage.costUsd}::double precision`,
-    text(entry.stepPath),
-    sql`${entry.attempt ?? null}::integer`,
-    text(entry.correlationId),
-    text(entry.messageId),
-  ]
+function stepRow(runId: string, step: StoredStep) {
+  return {
+    run_id: runId,
+    path: step.path,
+    op: step.op,
+    save_as: step.saveAs,
+    value: step.value,
+    usage: step.usage,
+    wallet: step.wallet,
+    duration_ms: step.durationMs,
+    sequence: step.sequence,
+  }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely, KyselyPlugin } from 'kysely'
+import { CompiledQuery, type Kysely, type KyselyPlugin, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends } from '../__fixtures__/backends'
 import { openTestDatabase } from '../__fixtures__/test-database'
@@ -7,6 +7,8 @@ import { RunTakenOverError } from '../scale/run-taken-over-error'
 import type { Database } from './database'
 import { createGroupCommit } from './group-commit'
 import type { OpenedDatabase } from './open-database'
+import { runClaimsStatement } from './run-claims'
+import { type RunWrite, runWritesStatement } from './run-write-rows'
 import { createRunsRepository } from './runs-repository'
 
 const zero = { calls: 0, tokens: 0, costUsd: 0 }
@@ -160,5 +162,41 @@ describe.each(backends)('runs written through the group commit on %s', (backend)
       runs.appendEvents(id, [{ type: 'late', sequence: 3 }], { executedBy: 'here' }),
     ).rejects.toBeInstanceOf(RunTakenOverError)
     expect(await runs.events(id)).toHaveLength(3)
+  })
+
+  it('sends one text whatever its rows, and finds each run by its key, not by a scan of every run', async () => {
+    const write = (runId: string, update: boolean): RunWrite => ({
+      runId,
+      executedBy: 'here',
+      ...(update ? { update: { state: { at: 1 }, usage: zero, usageByWallet: {} } } : {}),
+      steps: [step(1)],
+      events: [{ type: 'step-finish', sequence: 1 }],
+      ledger: [{ wallet: '0xabc', usage: { calls: 1, tokens: 2, costUsd: 0 } }],
+    })
+    const text = (writes: RunWrite[]) => runWritesStatement(writes)!.compile(opened.db)
+    const claims = (count: number) =>
+      runClaimsStatement(
+        Array.from({ length: count }, (_, index) => ({ runId: `r${index}`, executedBy: 'here' })),
+      )!.compile(opened.db)
+    // The database keeps a statement prepared by its text (see `withStatementCache`).
+    expect(text([write('a', false), write('b', true)]).sql).toBe(
+      text([write('c', false), write('d', false), write('e', true), write('f', true)]).sql,
+    )
+    expect(claims(1).sql).toBe(claims(7).sql)
+
+    // Among thousands of runs, the planner still takes each run by its primary key: it counts
+    // a JSON parameter's rows as 100, and a hash join over a scan of `runs` was its choice.
+    await sql`insert into runs (id, kind, plan, inputs, status, usage, usage_by_wallet)
+      select 'many-' || n, 'plan', '{}', '{}', 'done', '{}', '{}'
+      from generate_series(1, 5000) as n`.execute(opened.db)
+    await sql`analyze runs`.execute(opened.db)
+    for (const statement of [text([write('a', false), write('b', true)]), claims(2)]) {
+      const { rows } = await opened.db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
+      )
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n')
+      expect(plan).toContain('runs_pkey')
+      expect(plan).not.toMatch(/Seq Scan on runs\b/)
+    }
   })
 })

@@ -71,6 +71,7 @@ export async function createServices(
     databaseUrl: settings.databaseUrl,
     template: options.pgliteTemplate,
     timeoutMs: settings.databaseTimeoutMs,
+    prepare: settings.databasePrepare,
     onConnectionError: (error) =>
       logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })

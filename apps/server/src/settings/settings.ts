@@ -132,6 +132,11 @@ export const SettingsSchema = z.object({
   /** With DATABASE_URL: how long a connection attempt or a query may take before it fails. */
   BATON_DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /**
+   * With DATABASE_URL: keep the statements the server repeats prepared on each connection
+   * (off behind a pooler that does not keep them: PgBouncer in transaction mode before 1.21).
+   */
+  BATON_DATABASE_PREPARE: Flag.default(true),
+  /**
    * Comma-separated origins sub-agents' browsers may open (`start_subagent` and MAL `task`
    * with `workspace: browser`); unset, there are no browser workspaces.
    */
@@ -237,6 +242,8 @@ export type Settings = {
   runMaxWallMs: number
   /** How long a database connection or query may take (BATON_DATABASE_TIMEOUT_MS). */
   databaseTimeoutMs: number
+  /** Whether PostgreSQL connections keep repeated statements prepared (BATON_DATABASE_PREPARE). */
+  databasePrepare: boolean
   /** Browser workspaces for sub-agents (BATON_BROWSER_ORIGINS, ...); undefined: none. */
   browserWorkspaces:
     | { allowedOrigins: string[]; allowLoopback: boolean; executablePath: string }
@@ -325,6 +332,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     runMaxSteps: values.BATON_RUN_MAX_STEPS,
     runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
     databaseTimeoutMs: values.BATON_DATABASE_TIMEOUT_MS,
+    databasePrepare: values.BATON_DATABASE_PREPARE,
     browserWorkspaces: browserOrigins.length
       ? {
           allowedOrigins: browserOrigins,
