@@ -8,8 +8,6 @@ export type StatementCacheOptions = {
   size?: number
 }
 
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number]
-
 type Prepared = { name: string; parameterTypes: number[] }
 
 // Only statements that plan: a utility statement (`begin`, `commit`, `set`) has nothing to keep.
@@ -79,32 +77,36 @@ export function withStatementCache(
     parameters: unknown[],
     known: Prepared | undefined,
   ): Promise<Results> => {
-    const messages: BackendMessage[] = []
     let prepared = known
-    try {
-      if (!prepared) {
+    if (!prepared) {
+      try {
         await evict()
         prepared = await prepare(text)
-        preparedCount += 1
-        touch(text, prepared)
+      } catch (error) {
+        // The session skips what follows an error until a Sync.
+        await pglite.execProtocolStream(serialize.sync(), { syncToFs: false })
+        throw error
       }
-      const types = prepared.parameterTypes
-      const values = parameters.map((value, index) => {
-        if (value === null || value === undefined) return null
-        const serializer = pglite.serializers[types[index]!]
-        return serializer ? serializer(value) : String(value)
-      })
-      const bound = [
+      preparedCount += 1
+      touch(text, prepared)
+    }
+    const types = prepared.parameterTypes
+    const values = parameters.map((value, index) => {
+      if (value === null || value === undefined) return null
+      const serializer = pglite.serializers[types[index]!]
+      return serializer ? serializer(value) : String(value)
+    })
+    // One call for the four messages: the session reads them all, Sync included, and answers
+    // an error (thrown here) only once it is ready for the next statement.
+    const messages = await pglite.execProtocolStream(
+      concatenated([
         serialize.bind({ statement: prepared.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
-      ]
-      for (const message of bound) {
-        messages.push(...(await pglite.execProtocolStream(message, { syncToFs: false })))
-      }
-    } finally {
-      messages.push(...(await pglite.execProtocolStream(serialize.sync(), { syncToFs: false })))
-    }
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    )
     await pglite.syncToFs()
     return parse.parseResults(messages, pglite.parsers)[0]!
   }
@@ -124,4 +126,14 @@ export function withStatementCache(
     }) as PGlite['query'],
     close: () => pglite.close(),
   }
+}
+
+function concatenated(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    whole.set(part, offset)
+    offset += part.length
+  }
+  return whole
 }
