@@ -34,29 +34,18 @@ export function withStatementCache(
   options: StatementCacheOptions = {},
 ): PgliteClient {
   const size = options.size ?? 200
-  // Texts by recency: `undefined` once seen, the statement once prepared.
-  const texts = new Map<string, Prepared | undefined>()
+  // The prepared statements by recency (a Map keeps the order entries were set in), and the
+  // texts seen once, forgotten in bulk: a text is prepared only if asked for again soon.
+  const prepared = new Map<string, Prepared>()
+  const seen = new Set<string>()
   let named = 0
-  let preparedCount = 0
-
-  const touch = (text: string, entry: Prepared | undefined) => {
-    texts.delete(text)
-    texts.set(text, entry)
-  }
 
   // Room for one more: the least recently used statements closed in the session, and forgotten.
-  const roomy = () => preparedCount < size && texts.size < 4 * size
   const evict = async () => {
-    if (roomy()) return
-    for (const [text, entry] of texts) {
-      if (roomy()) break
-      texts.delete(text)
-      if (entry) {
-        preparedCount -= 1
-        await pglite.execProtocolStream(serialize.close({ type: 'S', name: entry.name }), {
-          syncToFs: false,
-        })
-      }
+    for (const [text, { name }] of prepared) {
+      if (prepared.size < size) return
+      prepared.delete(text)
+      await pglite.execProtocolStream(serialize.close({ type: 'S', name }), { syncToFs: false })
     }
   }
 
@@ -77,20 +66,20 @@ export function withStatementCache(
     parameters: unknown[],
     known: Prepared | undefined,
   ): Promise<Results> => {
-    let prepared = known
-    if (!prepared) {
+    let statement = known
+    if (!statement) {
       try {
         await evict()
-        prepared = await prepare(text)
+        statement = await prepare(text)
       } catch (error) {
         // The session skips what follows an error until a Sync.
         await pglite.execProtocolStream(serialize.sync(), { syncToFs: false })
         throw error
       }
-      preparedCount += 1
-      touch(text, prepared)
+      seen.delete(text)
+      prepared.set(text, statement)
     }
-    const types = prepared.parameterTypes
+    const types = statement.parameterTypes
     const values = parameters.map((value, index) => {
       if (value === null || value === undefined) return null
       const serializer = pglite.serializers[types[index]!]
@@ -100,7 +89,7 @@ export function withStatementCache(
     // an error (thrown here) only once it is ready for the next statement.
     const messages = await pglite.execProtocolStream(
       concatenated([
-        serialize.bind({ statement: prepared.name, values }),
+        serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
@@ -114,13 +103,17 @@ export function withStatementCache(
   return {
     query: (async (text: string, parameters: unknown[] = []) => {
       if (!planned.test(text)) return pglite.query(text, parameters)
-      if (!texts.has(text)) {
-        touch(text, undefined)
+      if (!prepared.has(text) && !seen.has(text)) {
+        if (seen.size >= 4 * size) seen.clear()
+        seen.add(text)
         return pglite.query(text, parameters)
       }
       return pglite.runExclusive(() => {
-        const known = texts.get(text)
-        if (known) touch(text, known)
+        const known = prepared.get(text)
+        if (known) {
+          prepared.delete(text)
+          prepared.set(text, known)
+        }
         return execute(text, parameters, known)
       })
     }) as PGlite['query'],
