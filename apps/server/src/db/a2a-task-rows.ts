@@ -31,33 +31,25 @@ type TaskRow = {
   protocol_version: string
 }
 
-const TASK_COLUMNS = [
-  'tenant',
-  'owner',
-  'id',
-  'context_id',
-  'status_last_updated',
-  'status_state',
-  'status',
-  'artifacts',
-  'history',
-  'metadata',
-  'protocol_version',
-] as const satisfies (keyof TaskRow)[]
+// The SDK's columns and their types, as `jsonRows` reads a row by them.
+const TASK_COLUMN_TYPES = {
+  tenant: 'text',
+  owner: 'text',
+  id: 'text',
+  context_id: 'text',
+  status_last_updated: 'bigint',
+  status_state: 'text',
+  status: 'text',
+  artifacts: 'text',
+  history: 'text',
+  metadata: 'text',
+  protocol_version: 'text',
+} as const satisfies Record<keyof TaskRow, string>
 
-const TASK_COLUMN_TYPES =
-  'tenant text, owner text, id text, context_id text, status_last_updated bigint, status_state text, status text, artifacts text, history text, metadata text, protocol_version text'
+const TASK_COLUMNS = Object.keys(TASK_COLUMN_TYPES) as (keyof TaskRow)[]
 
-const replaced = [
-  'context_id',
-  'status_last_updated',
-  'status_state',
-  'status',
-  'artifacts',
-  'history',
-  'metadata',
-  'protocol_version',
-] as const
+// What a save replaces of a stored task: every column but its key.
+const replaced = TASK_COLUMNS.filter((column) => !['tenant', 'owner', 'id'].includes(column))
 
 // What a save in the same state does not change of a task stored as ended.
 const keptOnceEnded = new Set<string>(['status', 'status_last_updated'])
@@ -147,7 +139,11 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
         // One parameter for every row (see `jsonRows`).
         .expression(
           sql`select ${sql.join(TASK_COLUMNS.map((column) => sql.ref(`row.${column}`)))}
-            from ${jsonRows([...rows.values()], 'row', TASK_COLUMN_TYPES)}`,
+            from ${jsonRows(
+              [...rows.values()],
+              'row',
+              TASK_COLUMNS.map((column) => `${column} ${TASK_COLUMN_TYPES[column]}`).join(', '),
+            )}`,
         )
         .onConflict((conflict) =>
           conflict
