@@ -2,7 +2,7 @@ import { Task, taskStateToJSON } from '@a2a-js/sdk'
 import { BatonError } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Refusals, WriteChannel, WriteExecutor } from './group-commit'
-import { jsonRows } from './json-rows'
+import { jsonTable } from './json-rows'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
 export const A2A_TASK_TABLE = 'a2a_tasks'
@@ -31,8 +31,8 @@ type TaskRow = {
   protocol_version: string
 }
 
-// The SDK's columns and their types, as `jsonRows` reads a row by them.
-const TASK_COLUMN_TYPES = {
+// The SDK's table: its columns and their types, as `jsonRows` reads a row by them.
+const TASKS = jsonTable<TaskRow>(A2A_TASK_TABLE, {
   tenant: 'text',
   owner: 'text',
   id: 'text',
@@ -44,9 +44,9 @@ const TASK_COLUMN_TYPES = {
   history: 'text',
   metadata: 'text',
   protocol_version: 'text',
-} as const satisfies Record<keyof TaskRow, string>
+})
 
-const TASK_COLUMNS = Object.keys(TASK_COLUMN_TYPES) as (keyof TaskRow)[]
+const TASK_COLUMNS = TASKS.names
 
 // What a save replaces of a stored task: every column but its key.
 const replaced = TASK_COLUMNS.filter((column) => !['tenant', 'owner', 'id'].includes(column))
@@ -139,11 +139,7 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
         // One parameter for every row (see `jsonRows`).
         .expression(
           sql`select ${sql.join(TASK_COLUMNS.map((column) => sql.ref(`row.${column}`)))}
-            from ${jsonRows(
-              [...rows.values()],
-              'row',
-              TASK_COLUMNS.map((column) => `${column} ${TASK_COLUMN_TYPES[column]}`).join(', '),
-            )}`,
+            from ${TASKS.rows([...rows.values()])}`,
         )
         .onConflict((conflict) =>
           conflict

@@ -32,10 +32,9 @@ async function storeOne(executor: WriteExecutor, { space, afterMs }: ConclaveExp
  */
 export const conclaveExpiries: WriteChannel<ConclaveExpiry> = {
   name: 'conclave expiries',
-  statement(db, expiries) {
+  statement(_db, expiries) {
     if (expiries.some((expiry) => expiry.afterMs > 0)) return undefined
-    const statement = dropNow([...new Set(expiries.map((expiry) => expiry.space))])
-    return { compile: () => statement.compile(db) }
+    return dropNow([...new Set(expiries.map((expiry) => expiry.space))])
   },
   async store(executor, expiries) {
     const now = expiries.filter((expiry) => expiry.afterMs <= 0)

@@ -1,9 +1,12 @@
-import { type Compilable, CompiledQuery, type Kysely, type Transaction } from 'kysely'
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely'
 import type { Database } from './database'
 import { isDatabaseFault } from './database-errors'
 
 /** Where a channel's statements go: the turn's transaction, or the database itself. */
 export type WriteExecutor = Kysely<Database> | Transaction<Database>
+
+/** A statement not yet run: a raw `sql` statement, or a query builder, compiled for `db`. */
+export type Statement = { compile(db: Kysely<Database>): CompiledQuery }
 
 /**
  * One kind of write the group commit takes (a table's rows, most often): every item of a
@@ -25,7 +28,7 @@ export type WriteChannel<Item, Answer = void> = {
    * last), which commits alone, atomically, with no `begin` and `commit` around it. Undefined
    * when these items need `store` (the turn is then a transaction).
    */
-  statement?(db: Kysely<Database>, items: Item[]): Compilable | undefined
+  statement?(db: Kysely<Database>, items: Item[]): Statement | undefined
   /**
    * For a channel whose writes may be refused without failing the turn (a fenced write that
    * found its row no longer held, and so wrote nothing): reads its statement's answer (`rows`)
@@ -191,7 +194,7 @@ async function store(db: Kysely<Database>, entries: Entry[]): Promise<unknown[]>
     const ordered = [...channels.filter((each) => !answers(each)), ...answering]
     const statements = ordered.map(({ channel, items }) => channel.statement!(db, items))
     if (statements.every((statement) => statement !== undefined)) {
-      const compiled = statements.map((statement) => statement.compile())
+      const compiled = statements.map((statement) => statement.compile(db))
       const plain = compiled.length - answering.length
       const query =
         answering.length <= 1

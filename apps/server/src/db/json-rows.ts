@@ -18,3 +18,29 @@ import { type RawBuilder, sql } from 'kysely'
 export function jsonRows(rows: object[], alias: string, columns: string): RawBuilder<unknown> {
   return sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.raw(alias)} (${sql.raw(columns)})`
 }
+
+/**
+ * A table's columns and their types, written once: the insert of rows of it from one
+ * parameter (`jsonRows`), and the rows as a relation. `Row`'s keys are the columns.
+ *
+ * @example
+ * const ledger = jsonTable<LedgerRow>('ledger', { wallet: 'text', calls: 'double precision' })
+ * await ledger.insert(rows, sql`on conflict do nothing`).execute(db)
+ */
+export function jsonTable<Row extends object>(
+  table: string,
+  types: { [Column in keyof Row & string]: string },
+) {
+  const names = Object.keys(types) as (keyof Row & string)[]
+  const definition = names.map((name) => `${name} ${types[name]}`).join(', ')
+  const columns = sql.raw(names.join(', '))
+  const selected = sql.raw(names.map((name) => `row.${name}`).join(', '))
+  return {
+    names,
+    /** The rows as a relation named `alias`, each column of its type. */
+    rows: (rows: Row[], alias = 'row') => jsonRows(rows, alias, definition),
+    /** `insert into <table> (<columns>) select … from <rows> as row`, then `tail` (a `where` on `row`, an `on conflict`). */
+    insert: <Answer = unknown>(rows: Row[], tail?: RawBuilder<unknown>) =>
+      sql<Answer>`insert into ${sql.raw(table)} (${columns}) select ${selected} from ${jsonRows(rows, 'row', definition)}${tail ? sql` ${tail}` : sql``}`,
+  }
+}

@@ -1,7 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database, StoredUsage } from './database'
 import type { GroupCommit, WriteChannel } from './group-commit'
-import { jsonRows } from './json-rows'
+import { jsonTable } from './json-rows'
 
 export type SpendRow = StoredUsage & { key: string }
 
@@ -38,7 +38,8 @@ export type RunBooks = { usage: StoredUsage; usageByWallet: Record<string, Store
 // Summed doubles carry float noise; cost books are kept to 1e-12 USD.
 const roundUsd = (costUsd: number) => Math.round(costUsd * 1e12) / 1e12
 
-const spentSomething = (entry: LedgerEntry) =>
+/** Whether an entry is booked: an entry of zeros records nothing. */
+export const spentSomething = (entry: LedgerEntry) =>
   entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0
 
 /** Ledger rows of a turn of the group commit, in one insert. */
@@ -46,7 +47,7 @@ const ledgerRecords: WriteChannel<LedgerEntry[]> = {
   name: 'ledger records',
   store: (executor, records) => insertLedgerEntries(executor, records.flat()),
   // Only entries that spent something are written through it (see `record`).
-  statement: (db, records) => ledgerInsert(db, records.flat()),
+  statement: (_db, records) => ledgerInsert(records.flat()),
 }
 
 /** Writes the entries that spent something (an entry of zeros records nothing), in `executor`. */
@@ -56,14 +57,36 @@ export async function insertLedgerEntries(
 ): Promise<void> {
   const spent = entries.filter(spentSomething)
   if (spent.length === 0) return
-  await ledgerInsert(executor, spent).execute()
+  await ledgerInsert(spent).execute(executor)
 }
 
-/** The ledger's columns as `jsonRows` takes them, and an entry's row. */
-export const LEDGER_COLUMNS =
-  'run_id text, wallet text, calls double precision, tokens double precision, cost_usd double precision, step_path text, attempt integer, correlation_id text, message_id text'
+type LedgerRow = {
+  run_id: string | undefined
+  wallet: string
+  calls: number
+  tokens: number
+  cost_usd: number
+  step_path: string | undefined
+  attempt: number | undefined
+  correlation_id: string | undefined
+  message_id: string | undefined
+}
 
-export function ledgerRow(entry: LedgerEntry, runId = entry.runId) {
+/** The ledger's table, its columns as its rows are inserted. */
+export const LEDGER = jsonTable<LedgerRow>('ledger', {
+  run_id: 'text',
+  wallet: 'text',
+  calls: 'double precision',
+  tokens: 'double precision',
+  cost_usd: 'double precision',
+  step_path: 'text',
+  attempt: 'integer',
+  correlation_id: 'text',
+  message_id: 'text',
+})
+
+/** An entry's row of the ledger, booked to `runId` (the entry's own run by default). */
+export function ledgerRow(entry: LedgerEntry, runId = entry.runId): LedgerRow {
   return {
     run_id: runId,
     wallet: entry.wallet,
@@ -77,20 +100,7 @@ export function ledgerRow(entry: LedgerEntry, runId = entry.runId) {
   }
 }
 
-function ledgerInsert(executor: Kysely<Database> | Transaction<Database>, spent: LedgerEntry[]) {
-  const statement = sql`insert into ledger (run_id, wallet, calls, tokens, cost_usd, step_path, attempt, correlation_id, message_id)
-    select row.run_id, row.wallet, row.calls, row.tokens, row.cost_usd, row.step_path,
-      row.attempt, row.correlation_id, row.message_id
-    from ${jsonRows(
-      spent.map((entry) => ledgerRow(entry)),
-      'row',
-      LEDGER_COLUMNS,
-    )}`
-  return {
-    compile: () => statement.compile(executor),
-    execute: () => statement.execute(executor),
-  }
-}
+const ledgerInsert = (spent: LedgerEntry[]) => LEDGER.insert(spent.map((entry) => ledgerRow(entry)))
 
 /**
  * The spend ledger: every charge by wallet, with the run, the step and the run's attempt it

@@ -29,10 +29,7 @@ type InsertedRow = { id: number | string }
 const memoryAppends: WriteChannel<MemoryAppend, number[]> = {
   name: 'memory appends',
   store: insertWithIds,
-  statement: (db, appends) => {
-    const statement = insertAppends(appends)
-    return { compile: () => statement.compile(db) }
-  },
+  statement: (_db, appends) => insertAppends(appends),
   answers: (rows, appends) => idsOf(rows as InsertedRow[], appends),
 }
 

@@ -2,30 +2,33 @@ import type { Envelope, Escalation } from '@baton/comm'
 import { OldestFirst } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
-import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
-import { jsonRows } from './json-rows'
+import type { GroupCommit, WriteChannel } from './group-commit'
+import { jsonTable } from './json-rows'
 
-/** Envelopes the bus reported, stored in one insert per turn of the group commit (once by id). */
-const envelopeRecords: WriteChannel<Envelope> = {
-  name: 'bus envelopes',
-  async store(executor, envelopes) {
-    await insertEnvelopes(executor, envelopes).execute()
-  },
-  statement: (db, envelopes) => insertEnvelopes(db, envelopes),
-}
+const MESSAGES = jsonTable<{ id: string; correlation_id: string; envelope: Envelope }>('messages', {
+  id: 'text',
+  correlation_id: 'text',
+  envelope: 'jsonb',
+})
 
-function insertEnvelopes(executor: WriteExecutor, envelopes: Envelope[]) {
+// Each envelope once, by its id.
+function insertEnvelopes(envelopes: Envelope[]) {
   const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]))
   const rows = [...byId.values()].map((envelope) => ({
     id: envelope.id,
     correlation_id: envelope.correlationId,
     envelope,
   }))
-  const statement = sql`insert into messages (id, correlation_id, envelope)
-    select row.id, row.correlation_id, row.envelope
-    from ${jsonRows(rows, 'row', 'id text, correlation_id text, envelope jsonb')}
-    on conflict (id) do nothing`
-  return { compile: () => statement.compile(executor), execute: () => statement.execute(executor) }
+  return MESSAGES.insert(rows, sql`on conflict (id) do nothing`)
+}
+
+/** Envelopes the bus reported, stored in one insert per turn of the group commit (once by id). */
+const envelopeRecords: WriteChannel<Envelope> = {
+  name: 'bus envelopes',
+  async store(executor, envelopes) {
+    await insertEnvelopes(envelopes).execute(executor)
+  },
+  statement: (_db, envelopes) => insertEnvelopes(envelopes),
 }
 
 /**

@@ -68,10 +68,7 @@ function answersOf(rows: unknown[], claims: RunClaim[]): ClaimedRun[] {
  */
 export const runClaims: WriteChannel<RunClaim, ClaimedRun> = {
   name: 'run claims',
-  statement(db, claims) {
-    const statement = runClaimsStatement(claims)
-    return statement && { compile: () => statement.compile(db) }
-  },
+  statement: (_db, claims) => runClaimsStatement(claims),
   answers: answersOf,
   async store(executor, claims) {
     const together = runClaimsStatement(claims)

@@ -1,7 +1,7 @@
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Database, StoredUsage } from './database'
-import type { GroupCommit, WriteChannel, WriteExecutor } from './group-commit'
-import { jsonRows } from './json-rows'
+import type { GroupCommit, WriteChannel } from './group-commit'
+import { jsonTable } from './json-rows'
 import { runClaims, runClaimsStatement } from './run-claims'
 import { type RunRow, type RunStatus, type StoredRun, toRun } from './stored-run'
 
@@ -21,24 +21,25 @@ type NewRun = {
   owner: string
 }
 
-const insertRuns = (executor: WriteExecutor, rows: NewRun[]) => {
-  const statement = sql`insert into runs (id, kind, swarm_id, plan, inputs, budget, status, usage, usage_by_wallet, owner)
-    select row.id, row.kind, row.swarm_id, row.plan, row.inputs, row.budget, row.status,
-      row.usage, row.usage_by_wallet, row.owner
-    from ${jsonRows(
-      rows,
-      'row',
-      'id text, kind text, swarm_id text, plan jsonb, inputs jsonb, budget jsonb, status text, usage jsonb, usage_by_wallet jsonb, owner text',
-    )}`
-  return { compile: () => statement.compile(executor), execute: () => statement.execute(executor) }
-}
+const RUNS = jsonTable<NewRun>('runs', {
+  id: 'text',
+  kind: 'text',
+  swarm_id: 'text',
+  plan: 'jsonb',
+  inputs: 'jsonb',
+  budget: 'jsonb',
+  status: 'text',
+  usage: 'jsonb',
+  usage_by_wallet: 'jsonb',
+  owner: 'text',
+})
 
 /** New runs accepted while the writer's previous turn was at the database: one insert. */
 const runInserts: WriteChannel<NewRun> = {
   name: 'run inserts',
-  statement: insertRuns,
+  statement: (_db, rows) => RUNS.insert(rows),
   async store(executor, rows) {
-    await insertRuns(executor, rows).execute()
+    await RUNS.insert(rows).execute(executor)
   },
 }
 
@@ -77,7 +78,7 @@ export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupC
         owner: run.owner ?? 'anonymous',
       }
       if (writer) return writer.write(runInserts, row)
-      await insertRuns(db, [row]).execute()
+      await RUNS.insert([row]).execute(db)
     },
 
     async find(id: string): Promise<StoredRun | undefined> {

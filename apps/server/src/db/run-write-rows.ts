@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { StoredUsage } from './database'
-import { jsonRows } from './json-rows'
-import { LEDGER_COLUMNS, type LedgerEntry, ledgerRow } from './ledger-repository'
+import { jsonRows, jsonTable } from './json-rows'
+import { LEDGER, type LedgerEntry, ledgerRow, spentSomething } from './ledger-repository'
 import type { RunStatus, StoredStep } from './stored-run'
 
 /**
@@ -33,6 +33,12 @@ export type RunWrite = {
 // row is one parameter (`jsonRows`): the statement's text is the same whatever its rows. The
 // planner takes a function's rows for 100: a run's row is found by its key (`= any (array(…))`,
 // an index scan), not by a hash join over every run.
+
+// A row of a run is inserted only when its run is held (then `tail`).
+const heldOnly = (tail?: RawBuilder<unknown>) =>
+  sql`where row.run_id in (select id from held)${tail ? sql` ${tail}` : sql``}`
+// A step or an event is stored once (by its run and sequence), its run held.
+const heldOnce = heldOnly(sql`on conflict (run_id, sequence) do nothing`)
 
 const fence = sql`(v.executed_by is null or (runs.status = 'running' and runs.executed_by = v.executed_by))`
 
@@ -98,18 +104,7 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
   clauses.push(sql`held as (${sql.join(held, sql` union all `)})`)
   const steps = writes.flatMap(({ runId, steps }) => steps.map((step) => stepRow(runId, step)))
   if (steps.length > 0) {
-    clauses.push(sql`written_steps as (
-      insert into run_steps (run_id, path, op, save_as, value, usage, wallet, duration_ms, sequence)
-      select row.run_id, row.path, row.op, row.save_as, row.value, row.usage, row.wallet,
-        row.duration_ms, row.sequence
-      from ${jsonRows(
-        steps,
-        'row',
-        'run_id text, path text, op text, save_as text, value jsonb, usage jsonb, wallet text, duration_ms double precision, sequence integer',
-      )}
-      where row.run_id in (select id from held)
-      on conflict (run_id, sequence) do nothing
-    )`)
+    clauses.push(sql`written_steps as (${STEPS.insert(steps, heldOnce)})`)
   }
   const events = writes.flatMap(({ runId, events }) =>
     events.map((event) => ({
@@ -120,31 +115,35 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
     })),
   )
   if (events.length > 0) {
-    clauses.push(sql`written_events as (
-      insert into run_events (run_id, sequence, type, event)
-      select row.run_id, row.sequence, row.type, row.event
-      from ${jsonRows(events, 'row', 'run_id text, sequence integer, type text, event jsonb')}
-      where row.run_id in (select id from held)
-      on conflict (run_id, sequence) do nothing
-    )`)
+    clauses.push(sql`written_events as (${EVENTS.insert(events, heldOnce)})`)
   }
   const ledger = writes.flatMap(({ runId, ledger }) =>
     ledger.filter(spentSomething).map((entry) => ledgerRow(entry, runId)),
   )
   if (ledger.length > 0) {
-    clauses.push(sql`written_ledger as (
-      insert into ledger (run_id, wallet, calls, tokens, cost_usd, step_path, attempt, correlation_id, message_id)
-      select row.run_id, row.wallet, row.calls, row.tokens, row.cost_usd, row.step_path,
-        row.attempt, row.correlation_id, row.message_id
-      from ${jsonRows(ledger, 'row', LEDGER_COLUMNS)}
-      where row.run_id in (select id from held)
-    )`)
+    clauses.push(sql`written_ledger as (${LEDGER.insert(ledger, heldOnly())})`)
   }
   return sql<{ id: string }>`with ${sql.join(clauses)} select id from held`
 }
 
-const spentSomething = (entry: LedgerEntry) =>
-  entry.usage.calls > 0 || entry.usage.tokens > 0 || entry.usage.costUsd > 0
+type StepRow = ReturnType<typeof stepRow>
+
+const STEPS = jsonTable<StepRow>('run_steps', {
+  run_id: 'text',
+  path: 'text',
+  op: 'text',
+  save_as: 'text',
+  value: 'jsonb',
+  usage: 'jsonb',
+  wallet: 'text',
+  duration_ms: 'double precision',
+  sequence: 'integer',
+})
+
+const EVENTS = jsonTable<{ run_id: string; sequence: number; type: string; event: unknown }>(
+  'run_events',
+  { run_id: 'text', sequence: 'integer', type: 'text', event: 'jsonb' },
+)
 
 function stepRow(runId: string, step: StoredStep) {
   return {

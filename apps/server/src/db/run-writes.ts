@@ -20,10 +20,7 @@ function refusalsOf(rows: unknown[], writes: RunWrite[]): Refusals {
  */
 export const runWrites: WriteChannel<RunWrite> = {
   name: 'run writes',
-  statement: (db, writes) => {
-    const statement = runWritesStatement(writes)
-    return statement && { compile: () => statement.compile(db) }
-  },
+  statement: (_db, writes) => runWritesStatement(writes),
   refusals: refusalsOf,
   async store(executor: WriteExecutor, writes: RunWrite[]): Promise<Refusals> {
     // Two writes of one run in a turn: each in turn, in the order they were asked for.
