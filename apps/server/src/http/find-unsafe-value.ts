@@ -18,6 +18,44 @@ export function findUnsafeValue(
   prefix: string,
   maxDepth = maxInputDepth,
 ): UnsafeValue | undefined {
+  // Every request's params and query pass here, and nearly all are safe: the first walk
+  // allocates nothing but its stack, and only an unsafe value is walked again for its path.
+  return isSafe(value, maxDepth) ? undefined : locate(value, prefix, maxDepth)
+}
+
+const hasNul = (text: string) => text.includes('\u0000')
+
+// Whether `value` holds no NUL character (in a string or a key) and no object at `maxDepth`.
+function isSafe(value: unknown, maxDepth: number): boolean {
+  if (typeof value === 'string') return !hasNul(value)
+  if (value === null || typeof value !== 'object') return true
+  const objects: object[] = [value]
+  const depths: number[] = [0]
+  for (let current = objects.pop(); current !== undefined; current = objects.pop()) {
+    const depth = depths.pop()!
+    if (depth >= maxDepth) return false
+    const keys = Array.isArray(current) ? undefined : Object.keys(current)
+    const count = keys ? keys.length : (current as unknown[]).length
+    for (let index = 0; index < count; index++) {
+      const key = keys?.[index]
+      if (key !== undefined && hasNul(key)) return false
+      const member =
+        key === undefined
+          ? (current as unknown[])[index]
+          : (current as Record<string, unknown>)[key]
+      if (typeof member === 'string') {
+        if (hasNul(member)) return false
+      } else if (member !== null && typeof member === 'object') {
+        objects.push(member)
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return true
+}
+
+// The first unsafe place in `value`, by its path (the first member first).
+function locate(value: unknown, prefix: string, maxDepth: number): UnsafeValue | undefined {
   const pending: { value: unknown; path: string[]; depth: number }[] = [
     { value, path: [prefix], depth: 0 },
   ]
