@@ -1,7 +1,7 @@
 import { Task, taskStateToJSON } from '@a2a-js/sdk'
 import { BatonError } from '@baton/core'
-import { type Kysely, sql } from 'kysely'
-import type { Refusals, WriteChannel, WriteExecutor } from './group-commit'
+import { sql } from 'kysely'
+import type { Refusals, WriteChannel } from './group-commit'
 import { jsonTable } from './json-rows'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
@@ -46,10 +46,8 @@ const TASKS = jsonTable<TaskRow>(A2A_TASK_TABLE, {
   protocol_version: 'text',
 })
 
-const TASK_COLUMNS = TASKS.names
-
 // What a save replaces of a stored task: every column but its key.
-const replaced = TASK_COLUMNS.filter((column) => !['tenant', 'owner', 'id'].includes(column))
+const replaced = TASKS.names.filter((column) => !['tenant', 'owner', 'id'].includes(column))
 
 // What a save in the same state does not change of a task stored as ended.
 const keptOnceEnded = new Set<string>(['status', 'status_last_updated'])
@@ -99,9 +97,9 @@ export class TaskAlreadyEndedError extends BatonError {
 export const a2aTaskSaves: WriteChannel<PendingTaskSave> = {
   name: 'a2a task saves',
   async store(executor, saves) {
-    return refusalsOf(await upsertTasks(executor, saves).execute(), saves)
+    return refusalsOf((await upsertTasks(saves).execute(executor)).rows, saves)
   },
-  statement: (db, saves) => upsertTasks(db, saves),
+  statement: (_db, saves) => upsertTasks(saves),
   refusals: refusalsOf,
 }
 
@@ -121,7 +119,32 @@ function refusalsOf(rows: unknown[], saves: PendingTaskSave[]): Refusals {
   )
 }
 
-function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
+// The upsert but its rows, written once: the same text every turn (built and compiled once,
+// where a query builder made and compiled it again for every turn).
+const ENDED_LIST = ENDED_STATES.map((state) => `'${state}'`).join(', ')
+const WHEN_ENDED = `${A2A_TASK_TABLE}.status_state in (${ENDED_LIST})`
+const UPSERT = sql.raw(
+  [
+    'on conflict (tenant, owner, id) do update set',
+    replaced
+      .map((column) =>
+        // A task stored as ended keeps its status (why it ended, and when): a later save in
+        // the same state brings its last artifacts only. The SDK saves one over a refused end
+        // ("Event processing loop failed: …"), and another process's failure of the task
+        // would replace the first one's reason.
+        keptOnceEnded.has(column)
+          ? `${column} = case when ${WHEN_ENDED} then ${A2A_TASK_TABLE}.${column} else excluded.${column} end`
+          : `${column} = excluded.${column}`,
+      )
+      .join(', '),
+    // An ended task keeps its end.
+    `where ${A2A_TASK_TABLE}.status_state is null or not ${WHEN_ENDED}`,
+    `or ${A2A_TASK_TABLE}.status_state = excluded.status_state`,
+    'returning tenant, owner, id',
+  ].join('\n'),
+)
+
+function upsertTasks(saves: PendingTaskSave[]) {
   // One row per task: a statement may not update the same row twice.
   const rows = new Map<string, TaskRow>()
   for (const save of saves) {
@@ -130,49 +153,10 @@ function upsertTasks(executor: WriteExecutor, saves: PendingTaskSave[]) {
     rows.set(keyOf(row), row)
   }
   // `with … select …`: the group commit can put it in one statement with other answering writes.
-  // biome-ignore lint/suspicious/noExplicitAny: the SDK's table is not in the server's schema.
-  return (executor as unknown as Kysely<any>)
-    .with('saved_a2a_tasks', (db) =>
-      db
-        .insertInto(A2A_TASK_TABLE)
-        .columns(TASK_COLUMNS)
-        // One parameter for every row (see `jsonRows`).
-        .expression(
-          sql`select ${sql.join(TASK_COLUMNS.map((column) => sql.ref(`row.${column}`)))}
-            from ${TASKS.rows([...rows.values()])}`,
-        )
-        .onConflict((conflict) =>
-          conflict
-            .columns(['tenant', 'owner', 'id'])
-            .doUpdateSet((update) =>
-              Object.fromEntries(
-                replaced.map((column) => [
-                  column,
-                  // A task stored as ended keeps its status (why it ended, and when): a later
-                  // save in the same state brings its last artifacts only. The SDK saves one
-                  // over a refused end ("Event processing loop failed: …"), and another
-                  // process's failure of the task would replace the first one's reason.
-                  keptOnceEnded.has(column)
-                    ? sql`case when ${sql.ref(`${A2A_TASK_TABLE}.status_state`)} in (${sql.join(
-                        ENDED_STATES.map((state) => sql.lit(state)),
-                      )}) then ${sql.ref(`${A2A_TASK_TABLE}.${column}`)} else ${sql.ref(`excluded.${column}`)} end`
-                    : update.ref(`excluded.${column}`),
-                ]),
-              ),
-            )
-            // An ended task keeps its end.
-            .where((where) =>
-              where.or([
-                where(`${A2A_TASK_TABLE}.status_state`, 'is', null),
-                where(`${A2A_TASK_TABLE}.status_state`, 'not in', [...ENDED_STATES]),
-                where(`${A2A_TASK_TABLE}.status_state`, '=', where.ref('excluded.status_state')),
-              ]),
-            ),
-        )
-        .returning(['tenant', 'owner', 'id']),
+  return sql<{ tenant: string; owner: string; id: string }>`with saved_a2a_tasks as (
+      ${TASKS.insert([...rows.values()], UPSERT)}
     )
-    .selectFrom('saved_a2a_tasks')
-    .select(['tenant', 'owner', 'id'])
+    select tenant, owner, id from saved_a2a_tasks`
 }
 
 /** The SDK's row of a task (`toTaskRow` of `@a2a-js/sdk/server/database`, payload format 1.0). */
