@@ -33,7 +33,7 @@ describe('findUnsafeValue', () => {
       path: 'body.a.1.b.1',
       message: 'must not contain a NUL character (\\u0000)',
     })
-    expect(findUnsafeValue({ ok: 1, inner: { ['k\u0000']: 1 } }, 'body')).toEqual({
+    expect(findUnsafeValue({ ok: 1, inner: { 'k\u0000': 1 } }, 'body')).toEqual({
       path: 'body.inner',
       message: 'must not have a key with a NUL character (\\u0000)',
     })
