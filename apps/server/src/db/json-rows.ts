@@ -20,8 +20,8 @@ export function jsonRows(rows: object[], alias: string, columns: string): RawBui
 }
 
 /**
- * A table's columns and their types, written once: the insert of rows of it from one
- * parameter (`jsonRows`), and the rows as a relation. `Row`'s keys are the columns.
+ * A table's columns and their types, written once, and the insert of rows of it from one
+ * parameter (`jsonRows`). `Row`'s keys are the columns.
  *
  * @example
  * const ledger = jsonTable<LedgerRow>('ledger', { wallet: 'text', calls: 'double precision' })
@@ -37,10 +37,8 @@ export function jsonTable<Row extends object>(
   const selected = sql.raw(names.map((name) => `row.${name}`).join(', '))
   return {
     names,
-    /** The rows as a relation named `alias`, each column of its type. */
-    rows: (rows: Row[], alias = 'row') => jsonRows(rows, alias, definition),
     /** `insert into <table> (<columns>) select … from <rows> as row`, then `tail` (a `where` on `row`, an `on conflict`). */
-    insert: <Answer = unknown>(rows: Row[], tail?: RawBuilder<unknown>) =>
-      sql<Answer>`insert into ${sql.raw(table)} (${columns}) select ${selected} from ${jsonRows(rows, 'row', definition)}${tail ? sql` ${tail}` : sql``}`,
+    insert: (rows: Row[], tail?: RawBuilder<unknown>) =>
+      sql`insert into ${sql.raw(table)} (${columns}) select ${selected} from ${jsonRows(rows, 'row', definition)}${tail ? sql` ${tail}` : sql``}`,
   }
 }
