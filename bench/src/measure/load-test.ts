@@ -41,6 +41,27 @@ export type LoadTestResult = {
   stopped?: Record<string, unknown>
 }
 
+/** One round of load on a started server: what autocannon measured, every answer a 2xx. */
+export type LoadRound = {
+  requestsPerSecond: number
+  latencyMs: number
+  p99Ms: number
+  answers: number
+}
+
+/** A server started in its own process for load, until `stop`. */
+export type LoadServer = {
+  /** Loads the server's path for `seconds` (10 connections); refuses a round with a failure. */
+  load(seconds: number): Promise<LoadRound>
+  /** Stops the server; what it counted over every round (Baton's servers), per 2xx answer. */
+  stop(): Promise<
+    Pick<
+      LoadTestResult,
+      'queriesPerRequest' | 'transactionsPerRequest' | 'cpuMsPerRequest' | 'stopped' | 'model'
+    >
+  >
+}
+
 /**
  * Starts a server in its own process, loads one of its paths with autocannon (10 connections
  * on 127.0.0.1) for `seconds`, stops the server, and returns the mean requests/s. Refuses a
@@ -50,6 +71,35 @@ export type LoadTestResult = {
  * const { requestsPerSecond } = await loadTest({ server: 'fastify-hello', path: 'hello', seconds: 10 })
  */
 export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult> {
+  const server = await startLoadServer(options)
+  const round = await server.load(options.seconds).catch(async (error: unknown) => {
+    await server.stop()
+    throw error
+  })
+  const counted = await server.stop()
+  return {
+    ...counted,
+    requestsPerSecond: round.requestsPerSecond,
+    latencyMs: round.latencyMs,
+    p99Ms: round.p99Ms,
+    errors: 0,
+    non2xx: 0,
+    total: round.answers,
+  }
+}
+
+/**
+ * Starts `options.server` in a process of its own and keeps it for rounds of load on
+ * `options.path`, each round as long as it says.
+ *
+ * @example
+ * const server = await startLoadServer({ server: 'baton', path: 'agent' })
+ * const round = await server.load(2) // { requestsPerSecond, p99Ms, ... }
+ * await server.stop()
+ */
+export async function startLoadServer(
+  options: Omit<LoadTestOptions, 'seconds'>,
+): Promise<LoadServer> {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, serve, options.server], {
     cwd: benchDirectory,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -58,13 +108,14 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
   // The server's last line, written when told to stop: its query counts.
   let stopped: Record<string, unknown> | undefined
   const lines = createInterface({ input: child.stdout })
+  let started: {
+    listening?: string
+    paths?: Record<string, string>
+    model?: string
+    failed?: string
+  }
   try {
-    const started = await new Promise<{
-      listening?: string
-      paths?: Record<string, string>
-      model?: string
-      failed?: string
-    }>((resolve, reject) => {
+    started = await new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`${options.server} did not start in 120 s`)),
         120_000,
@@ -86,49 +137,64 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
     })
     if (!started.listening)
       throw new Error(`${options.server}: ${started.failed ?? 'did not start'}`)
-    const path = started.paths?.[options.path]
-    if (!path) throw new Error(`${options.server} has no ${options.path} path`)
-    const result = await autocannon({
-      url: `${started.listening}${path}`,
-      connections: 10,
-      duration: options.seconds,
-      method: options.method ?? 'GET',
-      ...(options.headers ? { headers: options.headers } : {}),
-      // autocannon's own idReplacement leaves a stale Content-Length; a fresh body per request
-      // through setupRequest does not.
-      ...(options.body
-        ? { body: options.body, requests: [{ setupRequest: withFreshId(options.body) }] }
-        : {}),
-    })
-    const total = result['2xx'] + result.non2xx
-    if (result['2xx'] === 0 || result.non2xx > 0 || result.errors > 0) {
-      throw new Error(
-        `${options.server} ${path}: ${result['2xx']} answers 2xx, ${result.non2xx} not, ${result.errors} errors`,
-      )
-    }
+  } catch (error) {
     await stop(child)
-    const counts = stopped?.counts as
-      | { queries: number; transactions: number; cpuMs?: number }
-      | undefined
-    return {
-      ...(counts
-        ? {
-            queriesPerRequest: counts.queries / result['2xx'],
-            transactionsPerRequest: counts.transactions / result['2xx'],
-          }
-        : {}),
-      ...(counts?.cpuMs !== undefined ? { cpuMsPerRequest: counts.cpuMs / result['2xx'] } : {}),
-      ...(stopped ? { stopped } : {}),
-      requestsPerSecond: result.requests.average,
-      latencyMs: result.latency.average,
-      p99Ms: result.latency.p99,
-      errors: result.errors,
-      non2xx: result.non2xx,
-      total,
-      ...(started.model ? { model: started.model } : {}),
-    }
-  } finally {
+    throw error
+  }
+  const path = started.paths?.[options.path]
+  if (!path) {
     await stop(child)
+    throw new Error(`${options.server} has no ${options.path} path`)
+  }
+  const url = `${started.listening}${path}`
+  let answers = 0
+  return {
+    async load(seconds) {
+      const result = await autocannon({
+        url,
+        connections: 10,
+        duration: seconds,
+        method: options.method ?? 'GET',
+        ...(options.headers ? { headers: options.headers } : {}),
+        // autocannon's own idReplacement leaves a stale Content-Length; a fresh body per request
+        // through setupRequest does not.
+        ...(options.body
+          ? { body: options.body, requests: [{ setupRequest: withFreshId(options.body) }] }
+          : {}),
+      })
+      if (result['2xx'] === 0 || result.non2xx > 0 || result.errors > 0) {
+        throw new Error(
+          `${options.server} ${path}: ${result['2xx']} answers 2xx, ${result.non2xx} not, ${result.errors} errors`,
+        )
+      }
+      answers += result['2xx']
+      return {
+        requestsPerSecond: result.requests.average,
+        latencyMs: result.latency.average,
+        p99Ms: result.latency.p99,
+        answers: result['2xx'],
+      }
+    },
+
+    async stop() {
+      await stop(child)
+      const counts = stopped?.counts as
+        | { queries: number; transactions: number; cpuMs?: number }
+        | undefined
+      return {
+        ...(counts && answers > 0
+          ? {
+              queriesPerRequest: counts.queries / answers,
+              transactionsPerRequest: counts.transactions / answers,
+            }
+          : {}),
+        ...(counts?.cpuMs !== undefined && answers > 0
+          ? { cpuMsPerRequest: counts.cpuMs / answers }
+          : {}),
+        ...(stopped ? { stopped } : {}),
+        ...(started.model ? { model: started.model } : {}),
+      }
+    },
   }
 }
 

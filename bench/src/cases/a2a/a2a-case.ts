@@ -1,18 +1,18 @@
 import { loadSeconds } from '../http-agent/http-agent-case'
+import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase } from '../types'
 
 /** A2A `SendMessage` to a hosted agent, beside the SDK's own reference server. */
 export const a2aCase: BenchCase = {
   name: 'a2a',
   work: (size) =>
-    `A2A \`SendMessage\`, requests/s (autocannon, 10 connections, ${loadSeconds(size)} s; bare = the SDK's Express reference server, echo executor)`,
+    `A2A \`SendMessage\`, requests/s (${pairedLoadText(size)}; bare = the SDK's Express reference server, echo executor, alone, ${loadSeconds(size)} s)`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {
     text: "≥ 50% of the SDK's reference server (which keeps nothing) on PGlite; ≤ 3 queries per message",
     met: (baton, others) =>
-      others.bare !== undefined &&
-      baton.value >= 0.5 * others.bare.value &&
+      (shareOfReference(baton, others) ?? 0) >= 0.5 &&
       Number(baton.details?.queriesPerRequest ?? Number.POSITIVE_INFINITY) <= 3,
   },
   subjects: ['bare', 'baton'],

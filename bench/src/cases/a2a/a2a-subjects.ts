@@ -1,7 +1,8 @@
 import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
-import { loadTest } from '../../measure'
+import { loadTest, pairedLoadTest } from '../../measure'
 import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
+import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Size, Subjects } from '../types'
 
 // A v1.0 JSON-RPC SendMessage with a fresh message id per request.
@@ -12,33 +13,24 @@ const body = JSON.stringify({
   params: { message: { messageId: '[<id>]', role: 'ROLE_USER', parts: [{ text: 'Hi' }] } },
 })
 const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' }
+const request = { method: 'POST', headers, body } as const
+const referenceServer = { server: 'a2a-reference', path: 'a2a', ...request }
 
 async function reference(size: Size) {
-  const result = await loadTest({
-    server: 'a2a-reference',
-    path: 'a2a',
-    seconds: loadSeconds(size),
-    method: 'POST',
-    headers,
-    body,
-  })
-  return loadFigure(result)
+  return loadFigure(await loadTest({ ...referenceServer, seconds: loadSeconds(size) }))
 }
 
-/** The same request to each server, one server at a time. */
+/** The same request to each server: the reference alone, then Baton's beside it. */
 export const a2aSubjects: Subjects = {
   bare: reference,
 
   async baton(size) {
-    const result = await loadTest({
-      server: 'baton',
-      path: 'a2a',
-      seconds: loadSeconds(size),
-      method: 'POST',
-      headers,
-      body,
+    const paired = await pairedLoadTest({
+      subject: { server: 'baton', path: 'a2a', ...request },
+      reference: referenceServer,
+      ...pairedRounds(size),
     })
-    return loadFigure(result, 'message')
+    return pairedFigure(paired, "the reference's", 'message')
   },
 }
 
@@ -55,16 +47,17 @@ export const a2aPostgresSubjects: Subjects = {
     if (!bin) throw new Error('skipped: PostgreSQL binaries not found (apt-get install postgresql)')
     const postgres = await startPostgres(bin)
     try {
-      const result = await loadTest({
-        server: 'baton',
-        path: 'a2a',
-        seconds: loadSeconds(size),
-        method: 'POST',
-        headers,
-        body,
-        environment: { BATON_BENCH_DATABASE_URL: await postgres.createDatabase() },
+      const paired = await pairedLoadTest({
+        subject: {
+          server: 'baton',
+          path: 'a2a',
+          ...request,
+          environment: { BATON_BENCH_DATABASE_URL: await postgres.createDatabase() },
+        },
+        reference: referenceServer,
+        ...pairedRounds(size),
       })
-      return loadFigure(result, 'message')
+      return pairedFigure(paired, "the reference's", 'message')
     } finally {
       await postgres.stop()
     }

@@ -1,16 +1,17 @@
 import { loadSeconds } from '../http-agent/http-agent-case'
+import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase } from '../types'
 
 /** The agent directory (`GET /api/v1/agents`, first page) beside fastify's hello-world. */
 export const agentsListCase: BenchCase = {
   name: 'agents-list',
   work: (size) =>
-    `HTTP \`GET /api/v1/agents\`, requests/s (autocannon, 10 connections, ${loadSeconds(size)} s; bare = fastify hello-world)`,
+    `HTTP \`GET /api/v1/agents\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${loadSeconds(size)} s)`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {
     text: "≥ 20% of fastify hello-world's",
-    met: (baton, others) => others.bare !== undefined && baton.value >= 0.2 * others.bare.value,
+    met: (baton, others) => (shareOfReference(baton, others) ?? 0) >= 0.2,
   },
   subjects: ['bare', 'baton'],
   load: async () => (await import('./agents-list-subjects')).agentsListSubjects,

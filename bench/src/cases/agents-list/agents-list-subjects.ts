@@ -1,9 +1,10 @@
-import { loadTest } from '../../measure'
+import { loadTest, pairedLoadTest } from '../../measure'
 import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
+import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Subjects } from '../types'
 
-/** One server at a time, each in its own process, loaded from this one. */
+/** Each server in its own process, loaded from this one: hello-world alone, then beside Baton. */
 export const agentsListSubjects: Subjects = {
   async bare(size) {
     return loadFigure(
@@ -12,8 +13,11 @@ export const agentsListSubjects: Subjects = {
   },
 
   async baton(size) {
-    return loadFigure(
-      await loadTest({ server: 'baton', path: 'agents', seconds: loadSeconds(size) }),
-    )
+    const paired = await pairedLoadTest({
+      subject: { server: 'baton', path: 'agents' },
+      reference: { server: 'fastify-hello', path: 'hello' },
+      ...pairedRounds(size),
+    })
+    return pairedFigure(paired, "hello-world's")
   },
 }

@@ -1,3 +1,4 @@
+import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase, Size } from '../types'
 
 /** How long autocannon loads each server. */
@@ -7,12 +8,12 @@ export const loadSeconds = (size: Size): number => (size === 'full' ? 10 : 1)
 export const httpAgentCase: BenchCase = {
   name: 'http-agent',
   work: (size) =>
-    `HTTP \`GET /agent/:wallet\`, requests/s (autocannon, 10 connections, ${loadSeconds(size)} s; bare = fastify hello-world)`,
+    `HTTP \`GET /agent/:wallet\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${loadSeconds(size)} s)`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {
     text: "≥ 50% of fastify hello-world's",
-    met: (baton, others) => others.bare !== undefined && baton.value >= 0.5 * others.bare.value,
+    met: (baton, others) => (shareOfReference(baton, others) ?? 0) >= 0.5,
   },
   subjects: ['bare', 'baton'],
   load: async () => (await import('./http-agent-subjects')).httpAgentSubjects,

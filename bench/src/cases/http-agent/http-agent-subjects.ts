@@ -1,9 +1,10 @@
-import { loadTest } from '../../measure'
+import { loadTest, pairedLoadTest } from '../../measure'
 import { loadFigure } from '../http-load/load-figure'
+import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Subjects } from '../types'
 import { loadSeconds } from './http-agent-case'
 
-/** One server at a time, each in its own process, loaded from this one. */
+/** Each server in its own process, loaded from this one: hello-world alone, then beside Baton. */
 export const httpAgentSubjects: Subjects = {
   async bare(size) {
     const result = await loadTest({
@@ -15,7 +16,11 @@ export const httpAgentSubjects: Subjects = {
   },
 
   async baton(size) {
-    const result = await loadTest({ server: 'baton', path: 'agent', seconds: loadSeconds(size) })
-    return loadFigure(result)
+    const paired = await pairedLoadTest({
+      subject: { server: 'baton', path: 'agent' },
+      reference: { server: 'fastify-hello', path: 'hello' },
+      ...pairedRounds(size),
+    })
+    return pairedFigure(paired, "hello-world's")
   },
 }
