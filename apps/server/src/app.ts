@@ -1,6 +1,5 @@
 import type { Socket } from 'node:net'
 import fastifyCors from '@fastify/cors'
-import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
@@ -22,6 +21,7 @@ import { openApiTransform, openApiTransformObject } from './http/openapi-transfo
 import { requestIdOf } from './http/request-id'
 import { responseSerializer } from './http/response-serializer'
 import { RouteMethods } from './http/route-methods'
+import { addSecurityHeaders } from './http/security-headers'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
@@ -126,8 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
   // Callback hooks where nothing is awaited (here and in the shared hooks below): an async
   // hook costs every request a promise and a turn of the microtask queue.
+  // Every answer's own headers, the 503s of a drain included: its id, and helmet's.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    addSecurityHeaders(request, reply)
     done(draining ? new HttpError(503, 'SHUTTING_DOWN', 'The server is shutting down.') : undefined)
   })
   if (settings.role === 'worker') serveHealthOnly(app)
@@ -164,10 +166,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done()
   })
 
-  await app.register(fastifyHelmet, {
-    // The Swagger UI and the playground load their own scripts and styles.
-    contentSecurityPolicy: false,
-  })
   // Only with origins to allow: with none (the default) the plugin would still run its hook on
   // every request, to add nothing, and its OPTIONS route would answer the same 404 as no route.
   if (settings.corsOrigins.length > 0) {
@@ -207,9 +205,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ),
   })
   const limit = app.rateLimit()
-  app.addHook('onRequest', async function rateLimited(request, reply) {
-    if (request.routeOptions.config.rateLimit === false) return
-    await limit.call(this, request, reply)
+  // The plugin's handler is async (it throws the 429); its promise is handed on, not awaited
+  // in another async function of ours.
+  app.addHook('onRequest', function rateLimited(request, reply, done) {
+    if (request.routeOptions.config.rateLimit === false) return done()
+    limit.call(this, request, reply).then(() => done(), done)
   })
   authenticate(app, {
     token: settings.apiToken,

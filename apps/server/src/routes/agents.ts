@@ -166,8 +166,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     // of such answers instead of helmet's (see `cachedJsonHeaders`); the rate limit, the
     // foreign-origin check and the metrics apply as to every route.
     {
-      helmet: false,
-      config: { access: 'public' },
+      config: { access: 'public', securityHeaders: false },
       schema: {
         tags: ['agents'],
         summary: 'List agents',

@@ -57,6 +57,8 @@ describe('GET /agent/:wallet', () => {
     expect(first.headers.get('x-content-type-options')).toBe('nosniff')
     expect(first.headers.get('cross-origin-resource-policy')).toBe('same-origin')
     expect(first.headers.get('strict-transport-security')).toContain('max-age=')
+    // What protects a page a browser renders is not sent with this JSON.
+    expect(first.headers.get('x-frame-options')).toBeNull()
     const etag = first.headers.get('etag')
     expect(etag).toMatch(/^".+"$/)
     const again = await fetch(`${base}/agent/${agent.wallet}`, {

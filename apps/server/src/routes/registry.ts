@@ -21,8 +21,7 @@ export const registryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/agent/:wallet',
     {
-      helmet: false,
-      config: { access: 'public' },
+      config: { access: 'public', securityHeaders: false },
       schema: {
         tags: ['registry'],
         summary: 'Look up a registered agent',
