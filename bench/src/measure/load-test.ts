@@ -27,8 +27,7 @@ export type LoadTestResult = {
   requestsPerSecond: number
   latencyMs: number
   p99Ms: number
-  errors: number
-  non2xx: number
+  /** 2xx answers: a load with any other is refused. */
   total: number
   model?: string
   /** The server's database statements per 2xx answer (Baton's servers only). */
@@ -82,8 +81,6 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
     requestsPerSecond: round.requestsPerSecond,
     latencyMs: round.latencyMs,
     p99Ms: round.p99Ms,
-    errors: 0,
-    non2xx: 0,
     total: round.answers,
   }
 }

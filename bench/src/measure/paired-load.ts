@@ -79,8 +79,6 @@ export async function pairedLoadTest(options: PairedLoadOptions): Promise<Paired
       latencyMs: mean((round) => round.latencyMs),
       // The worst round's: a tail is not averaged away.
       p99Ms: Math.max(...subjectRounds.map((round) => round.p99Ms)),
-      errors: 0,
-      non2xx: 0,
       total: subjectRounds.reduce((sum, round) => sum + round.answers, 0),
     },
     referenceRequestsPerSecond: referenceTotal / options.rounds,

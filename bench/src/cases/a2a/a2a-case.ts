@@ -11,8 +11,8 @@ export const a2aCase: BenchCase = {
   higherIsBetter: true,
   target: {
     text: "≥ 50% of the SDK's reference server (which keeps nothing) on PGlite; ≤ 3 queries per message",
-    met: (baton, others) =>
-      (shareOfReference(baton, others) ?? 0) >= 0.5 &&
+    met: (baton) =>
+      shareOfReference(baton) >= 0.5 &&
       Number(baton.details?.queriesPerRequest ?? Number.POSITIVE_INFINITY) <= 3,
   },
   subjects: ['bare', 'baton'],

@@ -11,8 +11,8 @@ export const a2aPostgresCase: BenchCase = {
   higherIsBetter: true,
   target: {
     text: "≥ 75% of the SDK's reference server (which keeps nothing) on PostgreSQL; ≤ 3 queries per message",
-    met: (baton, others) =>
-      (shareOfReference(baton, others) ?? 0) >= 0.75 &&
+    met: (baton) =>
+      shareOfReference(baton) >= 0.75 &&
       Number(baton.details?.queriesPerRequest ?? Number.POSITIVE_INFINITY) <= 3,
   },
   subjects: ['bare', 'baton'],

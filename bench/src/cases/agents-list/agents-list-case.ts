@@ -11,7 +11,7 @@ export const agentsListCase: BenchCase = {
   higherIsBetter: true,
   target: {
     text: "≥ 20% of fastify hello-world's",
-    met: (baton, others) => (shareOfReference(baton, others) ?? 0) >= 0.2,
+    met: (baton) => shareOfReference(baton) >= 0.2,
   },
   subjects: ['bare', 'baton'],
   load: async () => (await import('./agents-list-subjects')).agentsListSubjects,

@@ -1,6 +1,6 @@
 import type { PairedLoad } from '../../measure'
 import { formatNumber } from '../../report/format-number'
-import type { Figure, Size, Subject } from '../types'
+import type { Figure, Size } from '../types'
 import { loadFigure } from './load-figure'
 
 /** The rounds of a paired load: five of 2 s (10 s a server, as a single load), one in the smoke test. */
@@ -34,17 +34,10 @@ export function pairedFigure(paired: PairedLoad, referenceName: string, per = 'r
   }
 }
 
-/**
- * Baton's requests/s as a share of the reference's: the paired rounds' median where Baton's
- * figure has one, else its figure over the reference's own (measured alone, another time).
- */
-export function shareOfReference(
-  baton: Figure,
-  others: Partial<Record<Subject, Figure>>,
-): number | undefined {
+/** Baton's requests/s as a share of the reference's in the same rounds (NaN without them). */
+export function shareOfReference(baton: Figure): number {
   const paired = baton.details?.pairedRatio
-  if (typeof paired === 'number') return paired
-  return others.bare ? baton.value / others.bare.value : undefined
+  return typeof paired === 'number' ? paired : Number.NaN
 }
 
 /** How a paired row loads, for its label. */
