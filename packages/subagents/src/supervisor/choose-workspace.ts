@@ -72,7 +72,13 @@ export function subagentDirectory(tree: Pick<SupervisorTree, 'root' | 'directori
 // `<root>/.subagents` of each tree, normalised once rather than per sub-agent.
 const subagentsRoots = new WeakMap<object, { root: string; joined: string }>()
 
-function subagentsRootOf(tree: Pick<SupervisorTree, 'root'>): string {
+/**
+ * The directory every sub-agent directory of `tree` is made in: `<root>/.subagents`, absolute.
+ *
+ * @example
+ * subagentsRootOf(tree) // '/work/run/.subagents'
+ */
+export function subagentsRootOf(tree: Pick<SupervisorTree, 'root'>): string {
   let known = subagentsRoots.get(tree)
   if (known?.root !== tree.root) {
     // Resolved once, so each sub-agent's directory under it is absolute and normalised.

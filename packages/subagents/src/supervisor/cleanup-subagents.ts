@@ -1,7 +1,8 @@
-import { rm, rmdir } from 'node:fs/promises'
+import { readdir, rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
 import { cancelSubagent, disposeHeld } from './cancel-subagent'
+import { subagentsRootOf } from './choose-workspace'
 import type { Subagent } from './subagent'
 import { forgetChild, forgetChildren, type SupervisorNodeState } from './supervisor-state'
 
@@ -29,10 +30,23 @@ export async function cleanupSubagents(
       // Its directory may still be being made: removed after, so nothing is left behind.
       await subagent.directoryMaking?.catch(() => {})
       await disposeHeld(subagent)
+    }),
+  )
+  // Most sub-agents of a fan-out or a deep tree never made their directory (it is made at the
+  // first file operation): one listing of the directory they all go in says which exist, where
+  // a removal of each (an `lstat` that finds nothing) cost ~20 ms for a thousand.
+  const flat = subagentsRootOf(node.tree)
+  const made = await readdir(flat).then(
+    (names) => new Set(names),
+    () => new Set<string>(),
+  )
+  await Promise.all(
+    subtree.map((subagent) => {
       // A `share` sub-agent worked in its caller's directory, which is not its to remove.
-      if (subagent.workspaceKind !== 'share') {
-        await rm(subagent.workspace.root, { recursive: true, force: true })
-      }
+      if (subagent.workspaceKind === 'share') return undefined
+      const { root } = subagent.workspace
+      if (path.dirname(root) === flat && !made.has(path.basename(root))) return undefined
+      return rm(root, { recursive: true, force: true })
     }),
   )
   for (const subagent of subtree) forgetChildren(subagent.node)

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile, symlink } from 'node:fs/promises'
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createBudget, createModelRegistry, createOfflineModel } from '@baton/core'
 import { countAbortControllers } from '@baton/testing/abort-controllers'
@@ -673,5 +673,20 @@ describe('createSupervisor', () => {
     expect(existsSync(report!.directory)).toBe(false)
     expect(existsSync(path.join(root, '.subagents'))).toBe(false)
     await expect(supervisor.report(id)).rejects.toMatchObject({ code: 'UNKNOWN_SUBAGENT' })
+  })
+
+  it('removes on cleanup the directories that were made, among siblings that made none', async () => {
+    const { supervisor } = supervise()
+    const writer = supervisor.delegate(directive('write_file', { path: 'a.txt', content: 'a' }))
+    const quiet = [supervisor.delegate('Just answer'), supervisor.delegate('Answer too')]
+    const reports = await supervisor.waitAgents([writer, ...quiet])
+    expect(await readdir(path.join(root, '.subagents'))).toEqual([writer])
+    expect(quiet.map((id) => existsSync(reports![id]!.directory))).toEqual([false, false])
+    // Something else made one of the quiet ones' directories meanwhile: it goes as well.
+    await mkdir(reports![quiet[0]!]!.directory)
+    await writeFile(path.join(reports![quiet[0]!]!.directory, 'stray.txt'), 'x')
+    await supervisor.cleanup()
+    expect(existsSync(path.join(root, '.subagents'))).toBe(false)
+    expect(supervisor.tree()).toEqual([])
   })
 })
