@@ -120,12 +120,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
       }
     }
     const finishReason = result.finishReason.unified
-    const calls: LanguageModelV3ToolCall[] = []
-    let text = ''
-    for (const part of result.content) {
-      if (part.type === 'tool-call' && !part.providerExecuted) calls.push(part)
-      else if (part.type === 'text') text += part.text
-    }
+    // The loops over the answer are in functions of their own: this one's frame is kept by
+    // every run waiting on a model or a tool (a fan-out holds one per sub-agent), and each
+    // loop here would add its iterator's registers to it.
+    const { calls, text } = splitAnswer(result.content)
     // Tools run only on an answer that is complete; a cut-off one may hold a cut-off call.
     const outcomes: ToolOutcome[] =
       calls.length === 0
@@ -139,28 +137,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
               onReport: options.onToolCall,
               context: options.toolContext,
             })
-          : calls.map((part) => ({
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              input: part.input,
-            }))
-    if (onDelta) {
-      for (const outcome of outcomes) {
-        if (outcome.modelOutput === undefined && outcome.error === undefined) continue
-        onDelta({
-          type: 'tool-result',
-          step: index,
-          toolCallId: outcome.toolCallId,
-          toolName: outcome.toolName,
-          output: outcome.error === undefined ? outcome.output : { error: outcome.error },
-        })
-      }
-    }
+          : unrunOutcomes(calls)
+    if (onDelta) sendToolResults(onDelta, index, outcomes)
     pushResponseMessages(added, result.content, outcomes)
     options.onStep({ text, outcomes, finishReason })
-    let answered = 0
-    for (const outcome of outcomes) if (outcome.modelOutput !== undefined) answered++
-    const goOn = calls.length > 0 && answered === calls.length && step < options.maxSteps
+    const goOn = calls.length > 0 && answeredAll(outcomes, calls.length) && step < options.maxSteps
     if (goOn) continue
     if (!output) return { text, finishReason, messages: added }
     if (!(finishReason === 'stop' || (finishReason !== 'tool-calls' && text.length > 0))) {
@@ -180,6 +161,54 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<{
     )
     return { text, finishReason, messages: added, output: parsed }
   }
+}
+
+/** The tool calls the model asked this side to run, and its text. */
+function splitAnswer(content: LanguageModelV3Content[]): {
+  calls: LanguageModelV3ToolCall[]
+  text: string
+} {
+  const calls: LanguageModelV3ToolCall[] = []
+  let text = ''
+  for (const part of content) {
+    if (part.type === 'tool-call' && !part.providerExecuted) calls.push(part)
+    else if (part.type === 'text') text += part.text
+  }
+  return { calls, text }
+}
+
+/** The calls of a cut-off answer, kept in the conversation without being run. */
+function unrunOutcomes(calls: LanguageModelV3ToolCall[]): ToolOutcome[] {
+  return calls.map((part) => ({
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    input: part.input,
+  }))
+}
+
+/** Streams each tool's result (or error) as a `tool-result` delta. */
+function sendToolResults(
+  onDelta: (delta: AgentDelta) => void,
+  step: number,
+  outcomes: ToolOutcome[],
+): void {
+  for (const outcome of outcomes) {
+    if (outcome.modelOutput === undefined && outcome.error === undefined) continue
+    onDelta({
+      type: 'tool-result',
+      step,
+      toolCallId: outcome.toolCallId,
+      toolName: outcome.toolName,
+      output: outcome.error === undefined ? outcome.output : { error: outcome.error },
+    })
+  }
+}
+
+/** True when every one of the `calls` calls has an answer for the model. */
+function answeredAll(outcomes: ToolOutcome[], calls: number): boolean {
+  let answered = 0
+  for (const outcome of outcomes) if (outcome.modelOutput !== undefined) answered++
+  return answered === calls
 }
 
 function hasKeys(record: object): boolean {

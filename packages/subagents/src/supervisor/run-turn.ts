@@ -51,7 +51,9 @@ export async function runTurn(
 function runModelTurn(node: SupervisorNodeState, subagent: Subagent, text: string): Promise<void> {
   const { tree } = node
   const { options, runner } = tree
-  subagent.conversation.push({ role: 'user', content: text })
+  // Joined, not pushed: a first push reserves 17 slots, which every sub-agent of a fan-out
+  // would hold while it runs and after (the conversation is kept for its next turn).
+  subagent.conversation = subagent.conversation.concat({ role: 'user', content: text })
   // A runner that hands the turn's context to every tool call (the default one does) gets the
   // tools its tree made once. Any other runner may call the tools without the context, and a
   // workspace kind may bring tools of its own: those get tools bound to their sub-agent.
@@ -75,7 +77,7 @@ function runModelTurn(node: SupervisorNodeState, subagent: Subagent, text: strin
   if (options.toolRegistry) turn.toolRegistry = options.toolRegistry
   // A runner written in JavaScript may answer with the result itself, as `await` allowed.
   return Promise.resolve(runner.run(turn)).then((result) => {
-    subagent.conversation.push(...result.messages)
+    subagent.conversation = subagent.conversation.concat(result.messages)
     subagent.result = result.text
   })
 }
