@@ -33,7 +33,10 @@ describe('createAgentRunner', () => {
     const result = await createAgentRunner().run(turnOf())
     expect(result.text).toMatch(/\S/)
     expect(result.messages).toEqual([
-      expect.objectContaining({ role: 'assistant', content: [expect.objectContaining({ type: 'text' })] }),
+      expect.objectContaining({
+        role: 'assistant',
+        content: [expect.objectContaining({ type: 'text' })],
+      }),
     ])
   })
 
