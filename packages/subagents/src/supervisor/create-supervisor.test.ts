@@ -320,6 +320,9 @@ describe('createSupervisor', () => {
     expect(reports?.[own]).toMatchObject({ status: 'done', files: ['own.md'] })
     await expect(supervisor.waitAgents([own], { timeoutMs: -1 })).rejects.toThrow(/timeoutMs/)
     await expect(supervisor.waitAgents([own], [] as never)).rejects.toThrow(/waitAgents options/)
+    await expect(supervisor.waitAgents([own, 'sub-99'])).rejects.toMatchObject({
+      code: 'UNKNOWN_SUBAGENT',
+    })
     expect((await supervisor.waitAgents([own], {}))?.[own]?.status).toBe('done')
   })
 
