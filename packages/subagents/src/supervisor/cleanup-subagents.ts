@@ -1,6 +1,5 @@
 import { readdir, rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
-import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
 import { cancelSubagent, disposeHeld } from './cancel-subagent'
 import { subagentsRootOf } from './choose-workspace'
 import type { Subagent } from './subagent'
@@ -52,5 +51,5 @@ export async function cleanupSubagents(
   for (const subagent of subtree) forgetChildren(subagent.node)
   for (const subagent of targets) forgetChild(node, subagent)
   // Only removed when empty: other callers may keep sub-agents there too.
-  await rmdir(path.join(node.tree.root, SUBAGENTS_DIRECTORY)).catch(() => {})
+  await rmdir(flat).catch(() => {})
 }

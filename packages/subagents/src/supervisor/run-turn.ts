@@ -67,8 +67,8 @@ function readyForTurn(subagent: Subagent): Promise<unknown> {
     : subagent.ensureDirectory().then(() => subagent.baseline)
 }
 
-// Not async: its caller awaits it in a `try`, where a throw here lands as a rejection would,
-// and a turn in progress holds one suspended frame (its caller's) instead of two.
+// Not async: it is called in `runTurn`'s chain, where a throw here lands as a rejection would,
+// and a turn in progress holds no suspended frame of its own.
 function runModelTurn(node: SupervisorNodeState, subagent: Subagent, text: string): Promise<void> {
   const { tree } = node
   const { options, runner } = tree

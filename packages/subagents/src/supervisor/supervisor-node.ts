@@ -64,13 +64,14 @@ export class SupervisorNode implements Supervisor {
     let timeoutMs: number | undefined
     try {
       // Most waits give no options: their defaults need no parse.
-      ;({ timeoutMs } =
+      const settings =
         typeof options === 'object' &&
         options !== null &&
         !Array.isArray(options) &&
         !hasKeys(options)
           ? NO_WAIT_OPTIONS
-          : parseWith(WaitOptionsSchema, options, 'waitAgents options'))
+          : parseWith(WaitOptionsSchema, options, 'waitAgents options')
+      timeoutMs = settings.timeoutMs
       targets = (ids ?? [...this.#node.children.keys()]).map((id) => this.#get(id))
     } catch (error) {
       // A rejection, as from an async method, whatever throws.
