@@ -21,6 +21,12 @@ export type LoadTestOptions = {
   body?: string
   /** Added to the server process's environment (e.g. `BATON_BENCH_DATABASE_URL`). */
   environment?: Record<string, string>
+  /**
+   * Seconds of the same load first, unmeasured and uncounted (its runs settled before the
+   * count starts): a server is measured warm, its code compiled and its heap grown, as it
+   * serves once it has been up a while; the in-process rows warm up the same way.
+   */
+  warmUpSeconds?: number
 }
 
 export type LoadTestResult = {
@@ -38,6 +44,8 @@ export type LoadTestResult = {
   cpuMsPerRequest?: number
   /** What the server said when it stopped (counts, settled work). */
   stopped?: Record<string, unknown>
+  /** Requests/s of the warm-up, the cold figure (with `warmUpSeconds`). */
+  coldRequestsPerSecond?: number
 }
 
 /** One round of load on a started server: what autocannon measured, every answer a 2xx. */
@@ -50,6 +58,8 @@ export type LoadRound = {
 
 /** A server started in its own process for load, until `stop`. */
 export type LoadServer = {
+  /** The warm-up's round, when the server was warmed up (`warmUpSeconds`). */
+  cold?: LoadRound
   /** Loads the server's path for `seconds` (10 connections); refuses a round with a failure. */
   load(seconds: number): Promise<LoadRound>
   /** Stops the server; what it counted over every round (Baton's servers), per 2xx answer. */
@@ -78,6 +88,7 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
   const counted = await server.stop()
   return {
     ...counted,
+    ...(server.cold ? { coldRequestsPerSecond: server.cold.requestsPerSecond } : {}),
     requestsPerSecond: round.requestsPerSecond,
     latencyMs: round.latencyMs,
     p99Ms: round.p99Ms,
@@ -86,7 +97,8 @@ export async function loadTest(options: LoadTestOptions): Promise<LoadTestResult
 }
 
 /**
- * Starts `options.server` in a process of its own and keeps it for rounds of load on
+ * Starts `options.server` in a process of its own, warms it up with `options.warmUpSeconds`
+ * of load when told to (then tells it to count from zero), and keeps it for rounds of load on
  * `options.path`, each round as long as it says.
  *
  * @example
@@ -104,6 +116,8 @@ export async function startLoadServer(
   })
   // The server's last line, written when told to stop: its query counts.
   let stopped: Record<string, unknown> | undefined
+  // Told once the server counts from zero after its warm-up.
+  let warmed: (() => void) | undefined
   const lines = createInterface({ input: child.stdout })
   let started: {
     listening?: string
@@ -122,6 +136,10 @@ export async function startLoadServer(
         const parsed = JSON.parse(line)
         if (parsed.counts) {
           stopped = parsed
+          return
+        }
+        if (parsed.warmed) {
+          warmed?.()
           return
         }
         clearTimeout(timer)
@@ -145,32 +163,58 @@ export async function startLoadServer(
   }
   const url = `${started.listening}${path}`
   let answers = 0
-  return {
-    async load(seconds) {
-      const result = await autocannon({
-        url,
-        connections: 10,
-        duration: seconds,
-        method: options.method ?? 'GET',
-        ...(options.headers ? { headers: options.headers } : {}),
-        // autocannon's own idReplacement leaves a stale Content-Length; a fresh body per request
-        // through setupRequest does not.
-        ...(options.body
-          ? { body: options.body, requests: [{ setupRequest: withFreshId(options.body) }] }
-          : {}),
-      })
-      if (result['2xx'] === 0 || result.non2xx > 0 || result.errors > 0) {
-        throw new Error(
-          `${options.server} ${path}: ${result['2xx']} answers 2xx, ${result.non2xx} not, ${result.errors} errors`,
+  const round = async (seconds: number): Promise<LoadRound> => {
+    const result = await autocannon({
+      url,
+      connections: 10,
+      duration: seconds,
+      method: options.method ?? 'GET',
+      ...(options.headers ? { headers: options.headers } : {}),
+      // autocannon's own idReplacement leaves a stale Content-Length; a fresh body per request
+      // through setupRequest does not.
+      ...(options.body
+        ? { body: options.body, requests: [{ setupRequest: withFreshId(options.body) }] }
+        : {}),
+    })
+    if (result['2xx'] === 0 || result.non2xx > 0 || result.errors > 0) {
+      throw new Error(
+        `${options.server} ${path}: ${result['2xx']} answers 2xx, ${result.non2xx} not, ${result.errors} errors`,
+      )
+    }
+    return {
+      requestsPerSecond: result.requests.average,
+      latencyMs: result.latency.average,
+      p99Ms: result.latency.p99,
+      answers: result['2xx'],
+    }
+  }
+  let cold: LoadRound | undefined
+  if (options.warmUpSeconds) {
+    try {
+      cold = await round(options.warmUpSeconds)
+      // The server settles what the warm-up left (queued runs), then counts from zero.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`${options.server} did not settle its warm-up in 120 s`)),
+          120_000,
         )
-      }
-      answers += result['2xx']
-      return {
-        requestsPerSecond: result.requests.average,
-        latencyMs: result.latency.average,
-        p99Ms: result.latency.p99,
-        answers: result['2xx'],
-      }
+        warmed = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+        child.stdin?.write('warmed\n')
+      })
+    } catch (error) {
+      await stop(child)
+      throw error
+    }
+  }
+  return {
+    ...(cold ? { cold } : {}),
+    async load(seconds) {
+      const measured = await round(seconds)
+      answers += measured.answers
+      return measured
     },
 
     async stop() {

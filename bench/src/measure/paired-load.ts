@@ -13,6 +13,8 @@ export type PairedLoadOptions = {
   rounds: number
   /** Each round's load on each server. */
   seconds: number
+  /** Seconds of unmeasured load on each server first (see `LoadTestOptions.warmUpSeconds`). */
+  warmUpSeconds?: number
 }
 
 export type PairedLoad = {
@@ -24,6 +26,8 @@ export type PairedLoad = {
   ratios: number[]
   /** The median of `ratios`. */
   ratio: number
+  /** The subject's requests/s ÷ the reference's in their warm-ups, the cold ratio. */
+  coldRatio?: number
 }
 
 /**
@@ -42,11 +46,14 @@ export type PairedLoad = {
  * }) // 0.62: Baton answers 62% of hello-world's requests/s
  */
 export async function pairedLoadTest(options: PairedLoadOptions): Promise<PairedLoad> {
-  const reference = await startLoadServer(options.reference)
-  const subject = await startLoadServer(options.subject).catch(async (error: unknown) => {
-    await reference.stop()
-    throw error
-  })
+  const warmUp = options.warmUpSeconds ? { warmUpSeconds: options.warmUpSeconds } : {}
+  const reference = await startLoadServer({ ...options.reference, ...warmUp })
+  const subject = await startLoadServer({ ...options.subject, ...warmUp }).catch(
+    async (error: unknown) => {
+      await reference.stop()
+      throw error
+    },
+  )
   const subjectRounds: LoadRound[] = []
   const ratios: number[] = []
   let referenceTotal = 0
@@ -75,6 +82,7 @@ export async function pairedLoadTest(options: PairedLoadOptions): Promise<Paired
   return {
     subject: {
       ...counted,
+      ...(subject.cold ? { coldRequestsPerSecond: subject.cold.requestsPerSecond } : {}),
       requestsPerSecond: mean((round) => round.requestsPerSecond),
       latencyMs: mean((round) => round.latencyMs),
       // The worst round's: a tail is not averaged away.
@@ -84,6 +92,9 @@ export async function pairedLoadTest(options: PairedLoadOptions): Promise<Paired
     referenceRequestsPerSecond: referenceTotal / options.rounds,
     ratios,
     ratio: median(ratios),
+    ...(subject.cold && reference.cold
+      ? { coldRatio: subject.cold.requestsPerSecond / reference.cold.requestsPerSecond }
+      : {}),
   }
 }
 

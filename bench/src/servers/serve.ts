@@ -36,10 +36,25 @@ try {
   counter?.reset()
   // The process's CPU from here to the stop (user + system): the cost of the load's work,
   // steadier than requests/s on a machine that is shared.
-  const cpuAtStart = process.cpuUsage()
+  let cpuAtStart = process.cpuUsage()
   // With --profile, the server profiles what it does under load, not its start.
   const profileDirectory = process.env.BATON_BENCH_PROFILE_DIR
-  const stopProfile = profileDirectory ? await startCpuProfile() : undefined
+  let stopProfile = profileDirectory ? await startCpuProfile() : undefined
+  // Runs the warm-up left, settled before the count starts, and not counted as the load's.
+  let warmUpRuns = 0
+  // The load test's warm-up is over: what it left settles, then everything counts from zero
+  // (queries, CPU, runs, the profile).
+  const warmed = async () => {
+    const settled = counter && server.settle ? await server.settle(counter) : undefined
+    warmUpRuns = settled?.runs ?? 0
+    counter?.reset()
+    if (stopProfile) {
+      await stopProfile.discard()
+      stopProfile = await startCpuProfile()
+    }
+    cpuAtStart = process.cpuUsage()
+    process.stdout.write(`${JSON.stringify({ warmed: { runs: warmUpRuns } })}\n`)
+  }
   process.stdout.write(
     `${JSON.stringify({ listening: server.url, paths: server.paths, model: server.model })}\n`,
   )
@@ -50,6 +65,7 @@ try {
     stopping = true
     // Work the load left queued (runs) is the load's too: counted once it has settled.
     const settled = counter && server.settle ? await server.settle(counter) : undefined
+    if (settled?.runs !== undefined) settled.runs -= warmUpRuns
     if (counter) {
       const counts: QueryCounts & { cpuMs?: number } = counter.read()
       counts.queries -= settled?.ownQueries ?? 0
@@ -66,6 +82,7 @@ try {
   process.stdin.setEncoding('utf8')
   process.stdin.on('data', (text: string) => {
     if (text.includes('stop')) void stop()
+    if (text.includes('warmed')) void warmed()
     // The memory row: "seed N" registers N more agents, "memory" answers the settled usage.
     const seed = /seed (\d+)/.exec(text)
     if (seed && server.seedAgents) {

@@ -12,7 +12,9 @@ export type StartedServer = {
    * Waits until the work the load left behind (queued runs) is done, and says how much there
    * was and how many of the counted queries were its own look-ups (`ownQueries`).
    */
+  settle?(counter: {
+    read(): { queries: number }
+  }): Promise<{ ownQueries: number; runs?: number; settleMs?: number }>
   /** Registers `count` more agents (straight into its store), answering how many it holds. */
   seedAgents?(count: number): Promise<number>
-  settle?(counter: { read(): { queries: number } }): Promise<{ ownQueries: number } & object>
 }

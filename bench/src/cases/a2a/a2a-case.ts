@@ -1,4 +1,4 @@
-import { loadSeconds } from '../http-agent/http-agent-case'
+import { aloneLoadText } from '../http-load/load-seconds'
 import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase } from '../types'
 
@@ -6,7 +6,7 @@ import type { BenchCase } from '../types'
 export const a2aCase: BenchCase = {
   name: 'a2a',
   work: (size) =>
-    `A2A \`SendMessage\`, requests/s (${pairedLoadText(size)}; bare = the SDK's Express reference server, echo executor, alone, ${loadSeconds(size)} s)`,
+    `A2A \`SendMessage\`, requests/s (${pairedLoadText(size)}; bare = the SDK's Express reference server, echo executor, alone, ${aloneLoadText(size)})`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {

@@ -1,4 +1,4 @@
-import { loadSeconds } from '../http-agent/http-agent-case'
+import { aloneLoadText } from '../http-load/load-seconds'
 import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase } from '../types'
 
@@ -6,7 +6,7 @@ import type { BenchCase } from '../types'
 export const a2aPostgresCase: BenchCase = {
   name: 'a2a-postgres',
   work: (size) =>
-    `A2A \`SendMessage\` on PostgreSQL, requests/s (${pairedLoadText(size)}; a throw-away cluster on 127.0.0.1; bare = the SDK's Express reference server, echo executor, alone, ${loadSeconds(size)} s)`,
+    `A2A \`SendMessage\` on PostgreSQL, requests/s (${pairedLoadText(size)}; a throw-away cluster on 127.0.0.1; bare = the SDK's Express reference server, echo executor, alone, ${aloneLoadText(size)})`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {

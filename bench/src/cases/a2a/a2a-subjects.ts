@@ -1,7 +1,7 @@
 import { findPostgresBinaries, startPostgres } from '@baton/testing/postgres'
 import { loadTest, pairedLoadTest } from '../../measure'
-import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
+import { loadSeconds, warmUpSeconds } from '../http-load/load-seconds'
 import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Size, Subjects } from '../types'
 
@@ -17,7 +17,13 @@ const request = { method: 'POST', headers, body } as const
 const referenceServer = { server: 'a2a-reference', path: 'a2a', ...request }
 
 async function reference(size: Size) {
-  return loadFigure(await loadTest({ ...referenceServer, seconds: loadSeconds(size) }))
+  return loadFigure(
+    await loadTest({
+      ...referenceServer,
+      seconds: loadSeconds(size),
+      warmUpSeconds: warmUpSeconds(size),
+    }),
+  )
 }
 
 /** The same request to each server: the reference alone, then Baton's beside it. */

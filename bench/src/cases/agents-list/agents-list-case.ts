@@ -1,4 +1,4 @@
-import { loadSeconds } from '../http-agent/http-agent-case'
+import { aloneLoadText } from '../http-load/load-seconds'
 import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
 import type { BenchCase } from '../types'
 
@@ -6,7 +6,7 @@ import type { BenchCase } from '../types'
 export const agentsListCase: BenchCase = {
   name: 'agents-list',
   work: (size) =>
-    `HTTP \`GET /api/v1/agents\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${loadSeconds(size)} s)`,
+    `HTTP \`GET /api/v1/agents\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${aloneLoadText(size)})`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {

@@ -1,6 +1,6 @@
 import { loadTest, pairedLoadTest } from '../../measure'
-import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
+import { loadSeconds, warmUpSeconds } from '../http-load/load-seconds'
 import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Subjects } from '../types'
 
@@ -8,7 +8,12 @@ import type { Subjects } from '../types'
 export const agentsListSubjects: Subjects = {
   async bare(size) {
     return loadFigure(
-      await loadTest({ server: 'fastify-hello', path: 'hello', seconds: loadSeconds(size) }),
+      await loadTest({
+        server: 'fastify-hello',
+        path: 'hello',
+        seconds: loadSeconds(size),
+        warmUpSeconds: warmUpSeconds(size),
+      }),
     )
   },
 

@@ -1,14 +1,12 @@
+import { aloneLoadText } from '../http-load/load-seconds'
 import { pairedLoadText, shareOfReference } from '../http-load/paired-figure'
-import type { BenchCase, Size } from '../types'
-
-/** How long autocannon loads each server. */
-export const loadSeconds = (size: Size): number => (size === 'full' ? 10 : 1)
+import type { BenchCase } from '../types'
 
 /** The registry route of the Baton server beside fastify's hello-world. */
 export const httpAgentCase: BenchCase = {
   name: 'http-agent',
   work: (size) =>
-    `HTTP \`GET /agent/:wallet\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${loadSeconds(size)} s)`,
+    `HTTP \`GET /agent/:wallet\`, requests/s (${pairedLoadText(size)}; bare = fastify hello-world alone, ${aloneLoadText(size)})`,
   unit: 'requests/s',
   higherIsBetter: true,
   target: {

@@ -1,8 +1,8 @@
 import { loadTest, pairedLoadTest } from '../../measure'
 import { loadFigure } from '../http-load/load-figure'
+import { loadSeconds, warmUpSeconds } from '../http-load/load-seconds'
 import { pairedFigure, pairedRounds } from '../http-load/paired-figure'
 import type { Subjects } from '../types'
-import { loadSeconds } from './http-agent-case'
 
 /** Each server in its own process, loaded from this one: hello-world alone, then beside Baton. */
 export const httpAgentSubjects: Subjects = {
@@ -11,6 +11,7 @@ export const httpAgentSubjects: Subjects = {
       server: 'fastify-hello',
       path: 'hello',
       seconds: loadSeconds(size),
+      warmUpSeconds: warmUpSeconds(size),
     })
     return loadFigure(result)
   },

@@ -15,11 +15,16 @@ export function loadFigure(result: LoadTestResult, per = 'request'): Figure {
     result.cpuMsPerRequest !== undefined
       ? `, ${formatNumber(result.cpuMsPerRequest)} ms of server CPU`
       : ''
+  // What the server answered in its warm-up, cold.
+  const cold =
+    result.coldRequestsPerSecond !== undefined
+      ? `; ${formatNumber(result.coldRequestsPerSecond)} while warming up`
+      : ''
   return {
     value: result.requestsPerSecond,
     ...(counted
       ? {
-          text: `${formatNumber(result.requestsPerSecond)} (${formatNumber(result.queriesPerRequest!)} queries, ${formatNumber(result.transactionsPerRequest!)} transactions${cpu} per ${per}; p99 ${formatNumber(result.p99Ms)} ms)`,
+          text: `${formatNumber(result.requestsPerSecond)} (${formatNumber(result.queriesPerRequest!)} queries, ${formatNumber(result.transactionsPerRequest!)} transactions${cpu} per ${per}; p99 ${formatNumber(result.p99Ms)} ms${cold})`,
         }
       : {}),
     details: {
@@ -34,6 +39,9 @@ export function loadFigure(result: LoadTestResult, per = 'request'): Figure {
         : {}),
       ...(result.cpuMsPerRequest !== undefined ? { cpuMsPerRequest: result.cpuMsPerRequest } : {}),
       ...(result.model ? { model: result.model } : {}),
+      ...(result.coldRequestsPerSecond !== undefined
+        ? { coldRequestsPerSecond: result.coldRequestsPerSecond }
+        : {}),
       ...(result.stopped?.settled ? { settled: JSON.stringify(result.stopped.settled) } : {}),
     },
   }

@@ -1,4 +1,4 @@
-import { loadSeconds } from '../http-agent/http-agent-case'
+import { aloneLoadText } from '../http-load/load-seconds'
 import type { BenchCase } from '../types'
 
 /**
@@ -9,7 +9,7 @@ import type { BenchCase } from '../types'
 export const runsCase: BenchCase = {
   name: 'runs',
   work: (size) =>
-    `\`POST /api/v1/runs\` of a one-step plan, runs accepted/s (autocannon, 10 connections, ${loadSeconds(size)} s), then runs finished/s`,
+    `\`POST /api/v1/runs\` of a one-step plan, runs accepted/s (autocannon, 10 connections, ${aloneLoadText(size)}, the warm-up's runs finished first), then runs finished/s`,
   unit: 'runs/s',
   higherIsBetter: true,
   target: {

@@ -1,8 +1,8 @@
 import { loadTest } from '../../measure'
 import { formatNumber } from '../../report/format-number'
 import { SEEDED_AGENT } from '../../servers/start-baton-server'
-import { loadSeconds } from '../http-agent/http-agent-case'
 import { loadFigure } from '../http-load/load-figure'
+import { loadSeconds, warmUpSeconds } from '../http-load/load-seconds'
 import type { Subjects } from '../types'
 
 const plan = {
@@ -22,6 +22,7 @@ export const runsSubjects: Subjects = {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
+      warmUpSeconds: warmUpSeconds(size),
     })
     const settled = result.stopped?.settled as { runs: number; settleMs: number } | undefined
     const figure = loadFigure(result, 'run (its start, its one step and its end)')
