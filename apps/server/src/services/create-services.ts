@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { failTasksOfLastRun } from '../a2a/tasks-left-in-progress'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import { writableFolderProblem } from '../db/data-folder'
+import { startEmbeddedVacuum } from '../db/embedded-vacuum'
 import { createGroupCommit } from '../db/group-commit'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { databaseProblem, type OpenedDatabase, openDatabase } from '../db/open-database'
@@ -76,6 +77,16 @@ export async function createServices(
       logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
+  // The embedded database has no autovacuum of its own (see `startEmbeddedVacuum`).
+  const vacuum =
+    opened.kind === 'pglite' && settings.embeddedVacuumMs > 0
+      ? startEmbeddedVacuum(db, {
+          everyMs: settings.embeddedVacuumMs,
+          onDone: (pass) => logger.debug(pass, 'embedded database vacuumed'),
+          onError: (error) =>
+            logger.warn({ err: error }, 'embedded database vacuum failed; tried again later'),
+        })
+      : undefined
   // The agent directory, the swarms and the agents' memory are answered from memory until
   // they change (a write here, or, scaled out, another process's announcement through the
   // registry's invalidation channel). Writes of concurrent requests share a transaction.
@@ -284,6 +295,7 @@ export async function createServices(
       closed = true
       closing.abort()
       await runs.drain(shutdownDrainMs)
+      await vacuum?.stop()
       await queue.close()
       metrics.close()
       // Runs still queued that never started stay queued (the next start queues them again, and

@@ -137,6 +137,15 @@ export const SettingsSchema = z.object({
    */
   BATON_DATABASE_PREPARE: Flag.default(true),
   /**
+   * The embedded database (no DATABASE_URL): how often its tables' dead rows and statistics
+   * are looked at, and vacuumed or analysed when due; 0 turns it off.
+   */
+  BATON_EMBEDDED_VACUUM_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100')
+    .default(30_000),
+  /**
    * Comma-separated origins sub-agents' browsers may open (`start_subagent` and MAL `task`
    * with `workspace: browser`); unset, there are no browser workspaces.
    */
@@ -244,6 +253,8 @@ export type Settings = {
   databaseTimeoutMs: number
   /** Whether PostgreSQL connections keep repeated statements prepared (BATON_DATABASE_PREPARE). */
   databasePrepare: boolean
+  /** How often the embedded database is vacuumed when due, ms; 0: never (BATON_EMBEDDED_VACUUM_MS). */
+  embeddedVacuumMs: number
   /** Browser workspaces for sub-agents (BATON_BROWSER_ORIGINS, ...); undefined: none. */
   browserWorkspaces:
     | { allowedOrigins: string[]; allowLoopback: boolean; executablePath: string }
@@ -333,6 +344,7 @@ export function readSettings(environment: Record<string, string | undefined>): S
     runMaxWallMs: values.BATON_RUN_MAX_WALL_MS,
     databaseTimeoutMs: values.BATON_DATABASE_TIMEOUT_MS,
     databasePrepare: values.BATON_DATABASE_PREPARE,
+    embeddedVacuumMs: values.BATON_EMBEDDED_VACUUM_MS,
     browserWorkspaces: browserOrigins.length
       ? {
           allowedOrigins: browserOrigins,
