@@ -100,12 +100,44 @@ describe('startEmbeddedVacuum on PGlite', () => {
     expect(rows[0]!.count).toBeGreaterThan(0)
   })
 
+  it('has a statement prepared while its table was small planned again once it grew', async () => {
+    await run('create table grown (id int primary key, body text)')
+    await run("insert into grown select n, 'row' from generate_series(1, 10) n")
+    // Known small: one page, where reading it all is the cheapest plan.
+    await run('analyze grown')
+    // As the server's statement cache does: prepared once, executed again and again.
+    await run('prepare grown_by_id (int) as select body from grown where id = $1')
+    for (let index = 1; index <= 8; index += 1) await run(`execute grown_by_id(${index})`)
+    const plan = async () =>
+      (await sql<{ 'QUERY PLAN': string }>`explain execute grown_by_id(5)`.execute(opened.db)).rows
+        .map((row) => row['QUERY PLAN'])
+        .join('\n')
+    expect(await plan()).toContain('Seq Scan on grown')
+    await run("insert into grown select n, 'row' from generate_series(11, 100000) n")
+    // Grown ten thousand times, the cached plan still reads the whole table for one row.
+    expect(await plan()).toContain('Seq Scan on grown')
+
+    // The statistics a look reads are the ones the database has published (within a second).
+    await expect
+      .poll(async () => (await statistics('grown')).n_live_tup)
+      .toBeGreaterThanOrEqual(100_000)
+    const vacuum = startEmbeddedVacuum(opened.db, { everyMs: 60_000 })
+    vacuums.push(vacuum)
+    const pass = await vacuum.runNow()
+    expect(pass.analysed).toContain('grown')
+    expect(await plan()).toContain('Index Scan using grown_pkey')
+    await run('deallocate grown_by_id')
+  })
+
   it('leaves alone a table whose changes are below the thresholds', async () => {
     const vacuum = startEmbeddedVacuum(opened.db, { everyMs: 60_000 })
     vacuums.push(vacuum)
     await vacuum.runNow()
     // 3000 rows: 10 dead versions are far below 50 + 20%.
     await run("update updated set body = 'changed' where id <= 10")
+    await expect
+      .poll(async () => (await statistics('updated')).n_dead_tup)
+      .toBeGreaterThanOrEqual(10)
     const pass = await vacuum.runNow()
     expect(pass.vacuumed).not.toContain('updated')
     expect(pass.analysed).not.toContain('updated')
@@ -115,6 +147,9 @@ describe('startEmbeddedVacuum on PGlite', () => {
     await run('create table timed (id int primary key, status text)')
     await run("insert into timed select n, 'queued' from generate_series(1, 1000) n")
     await run("update timed set status = 'done'")
+    await expect
+      .poll(async () => (await statistics('timed')).n_dead_tup)
+      .toBeGreaterThanOrEqual(1000)
     const done: VacuumPass[] = []
     const vacuum = startEmbeddedVacuum(opened.db, {
       everyMs: 50,
@@ -129,24 +164,33 @@ describe('startEmbeddedVacuum on PGlite', () => {
     expect((await statistics('timed')).n_dead_tup).toBe(0)
   })
 
-  it('waits while the process is busy, but not more than maxSkipped looks in a row', async () => {
+  it('analyses at once but puts a vacuum off while the process is busy, maxSkipped looks at most', async () => {
     await run('create table busy (id int primary key, status text)')
     await run("insert into busy select n, 'queued' from generate_series(1, 1000) n")
     await run("update busy set status = 'done'")
+    await expect
+      .poll(async () => (await statistics('busy')).n_dead_tup)
+      .toBeGreaterThanOrEqual(1000)
     const started = performance.now()
-    let firstAt: number | undefined
-    // Every look counts as busy (any utilisation is above 0): four are skipped, the fifth runs.
+    let analysedAt: number | undefined
+    let vacuumedAt: number | undefined
+    // Every look counts as busy (any utilisation is above 0): four only analyse, the fifth
+    // vacuums as well.
     const vacuum = startEmbeddedVacuum(opened.db, {
       everyMs: 100,
       busyAbove: 0,
       maxSkipped: 4,
       onDone: (pass) => {
-        if (pass.vacuumed.includes('busy')) firstAt ??= performance.now() - started
+        if (pass.analysed.includes('busy')) analysedAt ??= performance.now() - started
+        if (pass.vacuumed.includes('busy')) vacuumedAt ??= performance.now() - started
       },
     })
     vacuums.push(vacuum)
-    await expect.poll(() => firstAt, { timeout: 5_000 }).toBeDefined()
-    expect(firstAt).toBeGreaterThanOrEqual(450)
+    await expect.poll(() => vacuumedAt, { timeout: 5_000 }).toBeDefined()
+    // Analysed at the first look, busy or not: a statement's plan is made again for its size.
+    expect(analysedAt).toBeDefined()
+    expect(analysedAt!).toBeLessThan(vacuumedAt!)
+    expect(vacuumedAt).toBeGreaterThanOrEqual(450)
     await vacuum.stop()
   })
 

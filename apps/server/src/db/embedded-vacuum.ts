@@ -3,13 +3,14 @@ import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 
 export type EmbeddedVacuumOptions = {
-  /** How often the tables' statistics are looked at (default 30 s; PostgreSQL's naptime is 60). */
+  /** How often the tables' statistics are looked at (default 10 s; PostgreSQL's naptime is 60). */
   everyMs?: number
   /**
-   * A look is skipped while the process was busier than this since the last one (its event
-   * loop's utilisation, 0 to 1; default 0.5): a vacuum holds the embedded database, which is
-   * the process's own thread, so it waits for a quieter moment. Never more than
-   * `maxSkipped` looks in a row (default 10), so a server that is always busy is still kept.
+   * A look only analyses (no vacuum) while the process was busier than this since the last
+   * one (its event loop's utilisation, 0 to 1; default 0.5): a vacuum holds the embedded
+   * database, which is the process's own thread, for up to a second, so it waits for a
+   * quieter moment; never more than `maxSkipped` looks in a row (default 10), so a server
+   * that is always busy is still kept. Analysing is not put off: see `startEmbeddedVacuum`.
    */
   busyAbove?: number
   maxSkipped?: number
@@ -60,10 +61,19 @@ const FREEZE_MAX_AGE = 200_000_000
  * that nothing reclaims, and no table is ever analysed. A server's `runs` (two updates of its
  * indexed status per run) took 2.4 times the room of its live rows, and a look-up by status
  * visits every dead index entry of it: counting a status through 20 000 dead entries took
- * 1.6 ms, 0.3 ms once vacuumed. This looks at `pg_stat_user_tables` every `everyMs` and vacuums, analyses, or
- * both, each table past PostgreSQL's own autovacuum thresholds, one table at a time (other
- * statements wait for each, as they wait for a transaction) when the process has been quiet
- * since the last look. PostgreSQL proper has its own autovacuum and does not need this.
+ * 1.6 ms, 0.3 ms once vacuumed.
+ *
+ * Worse, a prepared statement's plan is made again only when a table it reads is analysed
+ * (or altered): the group commit's statements, planned while the tables were empty, kept
+ * their plans as the tables grew, and a loaded server's runs went from ~1 ms of database
+ * time each to 9-12 ms, with the statement that had taken 80-110 ms answering in 6-13 ms
+ * planned afresh. Analysing a table as it grows (every 10% of its rows changed) has every
+ * statement planned again for the table's size.
+ *
+ * This looks at `pg_stat_user_tables` every `everyMs` and vacuums, analyses, or both, each
+ * table past PostgreSQL's own autovacuum thresholds, one table at a time (other statements
+ * wait for each, as they wait for a transaction); a vacuum waits for a quieter moment, an
+ * analysis does not. PostgreSQL proper has its own autovacuum and does not need this.
  *
  * @example
  * const vacuum = startEmbeddedVacuum(db, { onDone: (pass) => log.info(pass, 'vacuumed') })
@@ -73,7 +83,7 @@ export function startEmbeddedVacuum(
   db: Kysely<Database>,
   options: EmbeddedVacuumOptions = {},
 ): EmbeddedVacuum {
-  const everyMs = options.everyMs ?? 30_000
+  const everyMs = options.everyMs ?? 10_000
   const busyAbove = options.busyAbove ?? 0.5
   const maxSkipped = options.maxSkipped ?? 10
   let lastLook = performance.eventLoopUtilization()
@@ -81,7 +91,8 @@ export function startEmbeddedVacuum(
   let running: Promise<VacuumPass> = Promise.resolve({ vacuumed: [], analysed: [], ms: 0 })
   let stopped = false
 
-  const pass = async (): Promise<VacuumPass> => {
+  // `vacuumNow` false: only the analyses that are due (a busy process).
+  const pass = async (vacuumNow: boolean): Promise<VacuumPass> => {
     const started = performance.now()
     const { rows } = await sql<TableStatistics>`
       select s.relname, s.n_live_tup, s.n_dead_tup, s.n_mod_since_analyze,
@@ -98,7 +109,7 @@ export function startEmbeddedVacuum(
         Number(table.n_dead_tup) > VACUUM_BASE + VACUUM_SHARE * live ||
         Number(table.frozen_age) > FREEZE_MAX_AGE
       const analyze = Number(table.n_mod_since_analyze) > ANALYZE_BASE + ANALYZE_SHARE * live
-      if (vacuum) {
+      if (vacuum && vacuumNow) {
         const what = analyze ? sql.raw('vacuum (analyze)') : sql.raw('vacuum')
         await sql`${what} ${sql.table(table.relname)}`.execute(db)
         vacuumed.push(table.relname)
@@ -111,20 +122,18 @@ export function startEmbeddedVacuum(
   }
 
   // One pass at a time: a look asked for while one runs waits for it, then looks again.
-  const look = (): Promise<VacuumPass> => {
-    running = running.then(pass, pass)
+  const look = (vacuumNow: boolean): Promise<VacuumPass> => {
+    const next = () => pass(vacuumNow)
+    running = running.then(next, next)
     return running
   }
 
   const tick = () => {
     const since = performance.eventLoopUtilization(lastLook)
     lastLook = performance.eventLoopUtilization()
-    if (since.utilization > busyAbove && skipped < maxSkipped) {
-      skipped += 1
-      return
-    }
-    skipped = 0
-    look().then(
+    const busy = since.utilization > busyAbove && skipped < maxSkipped
+    skipped = busy ? skipped + 1 : 0
+    look(!busy).then(
       (done) => {
         if (done.vacuumed.length + done.analysed.length > 0) options.onDone?.(done)
       },
@@ -138,7 +147,7 @@ export function startEmbeddedVacuum(
   timer.unref()
 
   return {
-    runNow: look,
+    runNow: () => look(true),
     async stop() {
       stopped = true
       clearInterval(timer)

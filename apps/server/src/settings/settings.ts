@@ -144,7 +144,7 @@ export const SettingsSchema = z.object({
     .number()
     .int()
     .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100')
-    .default(30_000),
+    .default(10_000),
   /**
    * Comma-separated origins sub-agents' browsers may open (`start_subagent` and MAL `task`
    * with `workspace: browser`); unset, there are no browser workspaces.
