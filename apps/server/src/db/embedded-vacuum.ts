@@ -22,7 +22,7 @@ export type EmbeddedVacuumOptions = {
 
 /** What one pass did. */
 export type VacuumPass = {
-  /** Tables vacuumed (their dead row versions made reusable), analysed with them when due. */
+  /** Tables vacuumed (their dead row versions made reusable), analysed after when due. */
   vacuumed: string[]
   /** Tables only analysed (their planner statistics brought up to date). */
   analysed: string[]
@@ -54,6 +54,7 @@ const VACUUM_SHARE = 0.2
 const ANALYZE_BASE = 50
 const ANALYZE_SHARE = 0.1
 const FREEZE_MAX_AGE = 200_000_000
+const ANALYZE_TARGET = 10
 
 /**
  * The autovacuum the embedded database does not have. PGlite runs PostgreSQL as one process
@@ -91,6 +92,17 @@ export function startEmbeddedVacuum(
   let running: Promise<VacuumPass> = Promise.resolve({ vacuumed: [], analysed: [], ms: 0 })
   let stopped = false
 
+  // A sample of 3 000 rows (statistics target 10), not PostgreSQL's 30 000: an analysis
+  // holds the one connection too, and what the server's statements need from it is the
+  // table's size and its common values (a 43 000-run server's run_events: 47 ms, 470 at 100).
+  const analyse = (table: string) =>
+    db.transaction().execute(async (transaction) => {
+      await sql`set local default_statistics_target = ${sql.lit(ANALYZE_TARGET)}`.execute(
+        transaction,
+      )
+      await sql`analyze ${sql.table(table)}`.execute(transaction)
+    })
+
   // `vacuumNow` false: only the analyses that are due (a busy process).
   const pass = async (vacuumNow: boolean): Promise<VacuumPass> => {
     const started = performance.now()
@@ -110,11 +122,11 @@ export function startEmbeddedVacuum(
         Number(table.frozen_age) > FREEZE_MAX_AGE
       const analyze = Number(table.n_mod_since_analyze) > ANALYZE_BASE + ANALYZE_SHARE * live
       if (vacuum && vacuumNow) {
-        const what = analyze ? sql.raw('vacuum (analyze)') : sql.raw('vacuum')
-        await sql`${what} ${sql.table(table.relname)}`.execute(db)
+        await sql`vacuum ${sql.table(table.relname)}`.execute(db)
         vacuumed.push(table.relname)
+        if (analyze) await analyse(table.relname)
       } else if (analyze) {
-        await sql`analyze ${sql.table(table.relname)}`.execute(db)
+        await analyse(table.relname)
         analysed.push(table.relname)
       }
     }
