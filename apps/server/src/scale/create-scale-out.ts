@@ -95,7 +95,9 @@ export async function createScaleOut(
 
   const queue = createBullmqQueue({
     connection: requests,
-    workerConnection: main.duplicate({ enableAutoPipelining: false }),
+    // Made here, not as `main.duplicate()`: BullMQ does not close a connection it is given,
+    // and a duplicate had neither the error listener nor a place in what `close` disconnects.
+    workerConnection: connect(),
     addTimeoutMs: settings.redisTimeoutMs,
     concurrency: settings.workerConcurrency,
     leaseMs: settings.leaseMs,
