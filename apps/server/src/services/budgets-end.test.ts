@@ -4,8 +4,6 @@ import type { Budget } from '@baton/core'
 import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createTestApp } from '../__fixtures__/test-app'
-import { seedDemo } from '../seed/seed-demo'
 
 // Every budget the server makes, weakly: the test must not be what keeps one alive.
 const made = vi.hoisted(() => ({ budgets: [] as WeakRef<Budget>[] }))
@@ -38,11 +36,18 @@ async function budgetsAlive(): Promise<Budget[]> {
 describe('a budget the server makes for a piece of work', () => {
   let app: FastifyInstance
   beforeAll(async () => {
+    // The files before this one in the worker may have imported the server already, with the
+    // real \`@baton/core\`: imported afresh here, it sees the mock above.
+    vi.resetModules()
+    const { createTestApp } = await import('../__fixtures__/test-app')
+    const { seedDemo } = await import('../seed/seed-demo')
     app = await createTestApp()
     await seedDemo(app.baton)
   })
   afterAll(async () => {
     await app.close()
+    // ... and the files after it import the real one again.
+    vi.resetModules()
   })
   beforeEach(() => {
     made.budgets.length = 0
