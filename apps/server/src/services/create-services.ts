@@ -77,238 +77,266 @@ export async function createServices(
       logger.warn({ err: error }, 'a database connection broke; the pool connects again'),
   })
   const { db } = opened
-  // The embedded database has no autovacuum of its own (see `startEmbeddedVacuum`).
-  const vacuum =
-    opened.kind === 'pglite' && settings.embeddedVacuumMs > 0
-      ? startEmbeddedVacuum(db, {
-          everyMs: settings.embeddedVacuumMs,
-          onDone: (pass) => logger.debug(pass, 'embedded database vacuumed'),
-          onError: (error) =>
-            logger.warn({ err: error }, 'embedded database vacuum failed; tried again later'),
+  // What the start has opened so far, closed last first should a later step fail: a host that
+  // goes on after a failed start keeps no pool, connection, queue worker or timer of it.
+  const undo: (() => unknown)[] = [() => db.destroy()]
+  try {
+    // The embedded database has no autovacuum of its own (see `startEmbeddedVacuum`).
+    const vacuum =
+      opened.kind === 'pglite' && settings.embeddedVacuumMs > 0
+        ? startEmbeddedVacuum(db, {
+            everyMs: settings.embeddedVacuumMs,
+            onDone: (pass) => logger.debug(pass, 'embedded database vacuumed'),
+            onError: (error) =>
+              logger.warn({ err: error }, 'embedded database vacuum failed; tried again later'),
+          })
+        : undefined
+    if (vacuum) undo.push(() => vacuum.stop())
+    // The agent directory, the swarms and the agents' memory are answered from memory until
+    // they change (a write here, or, scaled out, another process's announcement through the
+    // registry's invalidation channel). Writes of concurrent requests share a transaction.
+    const writer = createGroupCommit(db)
+    undo.push(() => writer.flush())
+    const stored = createRepositories(db, writer)
+    const listing = cacheAgentListing(stored.agents)
+    // Announcements go out once the shared registry exists (scaled out only).
+    let announce: (topic: string, key: string) => Promise<void> = async () => {}
+    const swarms = cacheSwarms(stored.swarms, {
+      onWrite: () => {
+        void announce(swarmsTopic, '*')
+      },
+    })
+    const cachedMemory = cacheMemoryStore(createDatabaseMemoryStore(db, { writer }), {
+      // Awaited: the write is known to other processes before the run that made it goes on.
+      onWrite: (scope, appended) => {
+        const { topic, key } = memoryAnnouncement(scope, appended)
+        return announce(topic, key)
+      },
+    })
+    const repositories = { ...stored, agents: listing.agents, swarms: swarms.swarms }
+    // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
+    // loaded only then): shared queue, bus, run events and invalidations.
+    const scale = settings.redisUrl
+      ? await (await import('../scale/create-scale-out')).createScaleOut(
+          { ...settings, redisUrl: settings.redisUrl },
+          logger,
+        )
+      : undefined
+    // Its queue's worker takes jobs as soon as it is made: closed first.
+    if (scale)
+      undo.push(
+        () => scale.close(),
+        () => scale.queue.close(),
+      )
+    // The registry route's serialised answers, dropped with everything else cached of the agents.
+    let dropAnswers = () => {}
+    const ownRegistry = createDatabaseRegistry(repositories.agents, {
+      onInvalidate: () => {
+        listing.invalidate()
+        dropAnswers()
+      },
+    })
+    let registry: BatonServices['registry'] = ownRegistry
+    if (scale) {
+      const shared = await scale.shareRegistry(ownRegistry, {
+        [swarmsTopic]: () => swarms.invalidate(),
+        ...memoryTopics(cachedMemory),
+      })
+      announce = (topic, key) => shared.announce(topic, key)
+      registry = shared
+    }
+    const memory = cachedMemory.memory
+    const registryAnswers = cacheRegistryAnswers(registry)
+    dropAnswers = registryAnswers.invalidate
+    const models = createModelRegistry()
+    const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
+    undo.push(() => bus.close())
+    // The bus is in memory; the database keeps every envelope and escalation it reports.
+    bus.on('message', (envelope) => {
+      repositories.messages.record(envelope).catch((error: unknown) => {
+        logger.error({ err: error }, 'storing a message failed')
+      })
+    })
+    const saveEscalation = (
+      escalation: Parameters<typeof repositories.messages.saveEscalation>[0],
+    ) => {
+      repositories.messages.saveEscalation(escalation).catch((error: unknown) => {
+        logger.error({ err: error }, 'storing an escalation failed')
+      })
+    }
+    // One process's loop guard lives in memory: it learns again what it knew before a restart,
+    // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
+    if (!scale) {
+      await bus.restore({
+        messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000),
+        escalations: await repositories.messages.escalations(),
+      })
+    }
+    bus.on('escalation', saveEscalation)
+    bus.on('escalation-resolved', saveEscalation)
+
+    const workspaces = createWorkspaceProviders(settings)
+    undo.push(() => workspaces.close())
+    const tools = createToolCatalogue({
+      ...(settings.mcpConfig ? { mcp: await loadMcpSettings(settings.mcpConfig) } : {}),
+      ...(settings.toolsModule ? { moduleTools: await loadToolsModule(settings.toolsModule) } : {}),
+      workspaceKinds: Object.keys(workspaces.providers),
+    })
+    undo.push(() => tools.close())
+    const agentHost = createAgentHost({
+      tools,
+      workspaceProviders: workspaces.providers,
+      agents: repositories.agents,
+      registry,
+      ledger: repositories.ledger,
+      memory,
+      models,
+      bus,
+      logger,
+      maxDelegationDepth: settings.maxDelegationDepth,
+      endpointFetch: createEndpointFetch({ allowPrivate: settings.allowPrivateEndpoints }),
+    })
+    // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
+    // compare-and-set in one script; a single process keeps it in its database.
+    const redisConclave = settings.redisUrl
+      ? await (await import('../conclave/open-redis-conclave')).openRedisConclave({
+          url: settings.redisUrl,
+          logger,
+          // Redis names may not hold spaces; the worker's name is an operator's to choose.
+          name: `baton-conclave:${settings.workerName.replace(/\s/g, '_')}`,
         })
       : undefined
-  // The agent directory, the swarms and the agents' memory are answered from memory until
-  // they change (a write here, or, scaled out, another process's announcement through the
-  // registry's invalidation channel). Writes of concurrent requests share a transaction.
-  const writer = createGroupCommit(db)
-  const stored = createRepositories(db, writer)
-  const listing = cacheAgentListing(stored.agents)
-  // Announcements go out once the shared registry exists (scaled out only).
-  let announce: (topic: string, key: string) => Promise<void> = async () => {}
-  const swarms = cacheSwarms(stored.swarms, {
-    onWrite: () => {
-      void announce(swarmsTopic, '*')
-    },
-  })
-  const cachedMemory = cacheMemoryStore(createDatabaseMemoryStore(db, { writer }), {
-    // Awaited: the write is known to other processes before the run that made it goes on.
-    onWrite: (scope, appended) => {
-      const { topic, key } = memoryAnnouncement(scope, appended)
-      return announce(topic, key)
-    },
-  })
-  const repositories = { ...stored, agents: listing.agents, swarms: swarms.swarms }
-  // With REDIS_URL the process is one of many (Redis, BullMQ and the rest of scale-out are
-  // loaded only then): shared queue, bus, run events and invalidations.
-  const scale = settings.redisUrl
-    ? await (await import('../scale/create-scale-out')).createScaleOut(
-        { ...settings, redisUrl: settings.redisUrl },
-        logger,
-      )
-    : undefined
-  // The registry route's serialised answers, dropped with everything else cached of the agents.
-  let dropAnswers = () => {}
-  const ownRegistry = createDatabaseRegistry(repositories.agents, {
-    onInvalidate: () => {
-      listing.invalidate()
-      dropAnswers()
-    },
-  })
-  let registry: BatonServices['registry'] = ownRegistry
-  if (scale) {
-    const shared = await scale.shareRegistry(ownRegistry, {
-      [swarmsTopic]: () => swarms.invalidate(),
-      ...memoryTopics(cachedMemory),
+    if (redisConclave) undo.push(() => redisConclave.close())
+    const conclave = redisConclave?.conclave ?? createDatabaseConclave(db, {}, writer)
+    const runtime = await loadRuntimeSigner({
+      key: settings.runtimeKey,
+      dataDir: settings.dataDir,
+      logger,
+      // On PostgreSQL nothing is kept on local disk: the development key lives in the database.
+      ...(settings.databaseUrl ? { secrets: createRuntimeSecretsRepository(db) } : {}),
     })
-    announce = (topic, key) => shared.announce(topic, key)
-    registry = shared
-  }
-  const memory = cachedMemory.memory
-  const registryAnswers = cacheRegistryAnswers(registry)
-  dropAnswers = registryAnswers.invalidate
-  const models = createModelRegistry()
-  const bus = scale?.bus ?? createMessageBus({ loopGuard: { maxHops: 8 } })
-  // The bus is in memory; the database keeps every envelope and escalation it reports.
-  bus.on('message', (envelope) => {
-    repositories.messages.record(envelope).catch((error: unknown) => {
-      logger.error({ err: error }, 'storing a message failed')
+    // Trace context travels with each job; each attempt records its trace on the run.
+    const queue = tracedQueue(
+      scale?.queue ?? createInProcessQueue({ concurrency: settings.workerConcurrency }),
+      {
+        name: 'baton-runs',
+        system: scale ? 'bullmq' : 'baton.in-process',
+        recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
+        onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
+      },
+    )
+    if (!scale) undo.push(() => queue.close())
+    const metrics = createServerMetrics({
+      workerName: settings.workerName,
+      queueDepth: () => queue.depth?.() ?? queue.size(),
+      activeRuns: () => runs.active().length,
     })
-  })
-  const saveEscalation = (
-    escalation: Parameters<typeof repositories.messages.saveEscalation>[0],
-  ) => {
-    repositories.messages.saveEscalation(escalation).catch((error: unknown) => {
-      logger.error({ err: error }, 'storing an escalation failed')
+    undo.push(() => metrics.close())
+    bus.on('escalation', () => metrics.escalation('hold'))
+    bus.on('escalation-resolved', (escalation) =>
+      metrics.escalation(escalation.status === 'allowed' ? 'allow' : 'stop'),
+    )
+    const runs = createRunService({
+      repositories,
+      registry,
+      host: agentHost,
+      models,
+      discovery: createDatabaseDiscovery(db),
+      conclave,
+      receiptSigner: runtime.signer,
+      requireReceipts: settings.requireReceipts,
+      maxRunSteps: settings.runMaxSteps,
+      maxRunWallMs: settings.runMaxWallMs,
+      memory,
+      queue,
+      logger,
+      workerName: settings.workerName,
+      onRunEvent: (kind, event) => metrics.runEvent(kind, event as ObservedRunEvent),
+      ...(scale ? { notifier: scale.notifier, handOverOnShutdown: true } : {}),
     })
-  }
-  // One process's loop guard lives in memory: it learns again what it knew before a restart,
-  // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
-  if (!scale) {
-    await bus.restore({
-      messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000),
-      escalations: await repositories.messages.escalations(),
-    })
-  }
-  bus.on('escalation', saveEscalation)
-  bus.on('escalation-resolved', saveEscalation)
+    undo.push(() => runs.drain(shutdownDrainMs))
+    // Among many processes, runs left running are another's (or taken over when its lease ends).
+    // Alone, runs left unfinished are this process's: those that ran wait for a resume, those
+    // that never started are queued again.
+    const recovered = scale ? undefined : await runs.recoverInterrupted()
+    if (recovered?.interrupted.length)
+      logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
+    if (recovered?.queued.length)
+      logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
+    // Alone, A2A tasks left in progress were this process's too, and no one will end them now
+    // (among many, each process fails those of a process whose lease lapsed: see the A2A plugin).
+    const failedTasks = scale ? [] : await failTasksOfLastRun(db)
+    if (failedTasks.length > 0)
+      logger.warn({ tasks: failedTasks }, 'A2A tasks cut off by the last stop, failed')
 
-  const workspaces = createWorkspaceProviders(settings)
-  const tools = createToolCatalogue({
-    ...(settings.mcpConfig ? { mcp: await loadMcpSettings(settings.mcpConfig) } : {}),
-    ...(settings.toolsModule ? { moduleTools: await loadToolsModule(settings.toolsModule) } : {}),
-    workspaceKinds: Object.keys(workspaces.providers),
-  })
-  const agentHost = createAgentHost({
-    tools,
-    workspaceProviders: workspaces.providers,
-    agents: repositories.agents,
-    registry,
-    ledger: repositories.ledger,
-    memory,
-    models,
-    bus,
-    logger,
-    maxDelegationDepth: settings.maxDelegationDepth,
-    endpointFetch: createEndpointFetch({ allowPrivate: settings.allowPrivateEndpoints }),
-  })
-  // Among many processes the conclave is Redis's, one keyspace per run for all of them, with
-  // compare-and-set in one script; a single process keeps it in its database.
-  const redisConclave = settings.redisUrl
-    ? await (await import('../conclave/open-redis-conclave')).openRedisConclave({
-        url: settings.redisUrl,
-        logger,
-        // Redis names may not hold spaces; the worker's name is an operator's to choose.
-        name: `baton-conclave:${settings.workerName.replace(/\s/g, '_')}`,
-      })
-    : undefined
-  const conclave = redisConclave?.conclave ?? createDatabaseConclave(db, {}, writer)
-  const runtime = await loadRuntimeSigner({
-    key: settings.runtimeKey,
-    dataDir: settings.dataDir,
-    logger,
-    // On PostgreSQL nothing is kept on local disk: the development key lives in the database.
-    ...(settings.databaseUrl ? { secrets: createRuntimeSecretsRepository(db) } : {}),
-  })
-  // Trace context travels with each job; each attempt records its trace on the run.
-  const queue = tracedQueue(
-    scale?.queue ?? createInProcessQueue({ concurrency: settings.workerConcurrency }),
-    {
-      name: 'baton-runs',
-      system: scale ? 'bullmq' : 'baton.in-process',
-      recordTrace: (runId, trace) => repositories.runs.recordTrace(runId, trace),
-      onError: (error) => logger.warn({ err: error }, 'recording a run trace failed'),
-    },
-  )
-  const metrics = createServerMetrics({
-    workerName: settings.workerName,
-    queueDepth: () => queue.depth?.() ?? queue.size(),
-    activeRuns: () => runs.active().length,
-  })
-  bus.on('escalation', () => metrics.escalation('hold'))
-  bus.on('escalation-resolved', (escalation) =>
-    metrics.escalation(escalation.status === 'allowed' ? 'allow' : 'stop'),
-  )
-  const runs = createRunService({
-    repositories,
-    registry,
-    host: agentHost,
-    models,
-    discovery: createDatabaseDiscovery(db),
-    conclave,
-    receiptSigner: runtime.signer,
-    requireReceipts: settings.requireReceipts,
-    maxRunSteps: settings.runMaxSteps,
-    maxRunWallMs: settings.runMaxWallMs,
-    memory,
-    queue,
-    logger,
-    workerName: settings.workerName,
-    onRunEvent: (kind, event) => metrics.runEvent(kind, event as ObservedRunEvent),
-    ...(scale ? { notifier: scale.notifier, handOverOnShutdown: true } : {}),
-  })
-  // Among many processes, runs left running are another's (or taken over when its lease ends).
-  // Alone, runs left unfinished are this process's: those that ran wait for a resume, those
-  // that never started are queued again.
-  const recovered = scale ? undefined : await runs.recoverInterrupted()
-  if (recovered?.interrupted.length)
-    logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
-  if (recovered?.queued.length)
-    logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
-  // Alone, A2A tasks left in progress were this process's too, and no one will end them now
-  // (among many, each process fails those of a process whose lease lapsed: see the A2A plugin).
-  const failedTasks = scale ? [] : await failTasksOfLastRun(db)
-  if (failedTasks.length > 0)
-    logger.warn({ tasks: failedTasks }, 'A2A tasks cut off by the last stop, failed')
-
-  const closing = new AbortController()
-  let closed = false
-  return {
-    settings,
-    db,
-    writer,
-    database: { kind: opened.kind, location: opened.location },
-    repositories,
-    registry,
-    registryAnswers,
-    agentPages: listing.page,
-    bus,
-    agentHost,
-    conclave,
-    runs,
-    runtime,
-    memory,
-    models,
-    tools,
-    metrics,
-    closing: closing.signal,
-    beginShutdown: () => closing.abort(),
-    async readiness() {
-      const timeoutMs = Math.min(2_000, settings.databaseTimeoutMs)
-      const inFolder = opened.kind === 'pglite' && opened.location !== 'memory://'
-      const [database, redis, dataFolder] = await Promise.all([
-        databaseProblem(db, timeoutMs),
-        scale?.redisProblem(timeoutMs),
-        inFolder ? writableFolderProblem(opened.location, timeoutMs) : undefined,
-      ])
-      return {
-        ...(database ? { database } : {}),
-        ...(redis ? { redis } : {}),
-        ...(dataFolder ? { dataFolder } : {}),
-      }
-    },
-    async drain() {
-      closing.abort()
-      await runs.drain(shutdownDrainMs)
-    },
-    async close() {
-      if (closed) return
-      closed = true
-      closing.abort()
-      await runs.drain(shutdownDrainMs)
-      await vacuum?.stop()
-      await queue.close()
-      metrics.close()
-      // Runs still queued that never started stay queued (the next start queues them again, and
-      // among many processes they are the others'); a run that had run waits for a resume.
-      if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
-      await bus.close()
-      await tools.close()
-      await workspaces.close()
-      await redisConclave?.close()
-      await scale?.close()
-      // Writes asked for by then (the bus's records, written behind) are stored before the end.
-      await writer.flush()
-      await db.destroy()
-    },
+    const closing = new AbortController()
+    let closed = false
+    return {
+      settings,
+      db,
+      writer,
+      database: { kind: opened.kind, location: opened.location },
+      repositories,
+      registry,
+      registryAnswers,
+      agentPages: listing.page,
+      bus,
+      agentHost,
+      conclave,
+      runs,
+      runtime,
+      memory,
+      models,
+      tools,
+      metrics,
+      closing: closing.signal,
+      beginShutdown: () => closing.abort(),
+      async readiness() {
+        const timeoutMs = Math.min(2_000, settings.databaseTimeoutMs)
+        const inFolder = opened.kind === 'pglite' && opened.location !== 'memory://'
+        const [database, redis, dataFolder] = await Promise.all([
+          databaseProblem(db, timeoutMs),
+          scale?.redisProblem(timeoutMs),
+          inFolder ? writableFolderProblem(opened.location, timeoutMs) : undefined,
+        ])
+        return {
+          ...(database ? { database } : {}),
+          ...(redis ? { redis } : {}),
+          ...(dataFolder ? { dataFolder } : {}),
+        }
+      },
+      async drain() {
+        closing.abort()
+        await runs.drain(shutdownDrainMs)
+      },
+      async close() {
+        if (closed) return
+        closed = true
+        closing.abort()
+        await runs.drain(shutdownDrainMs)
+        await vacuum?.stop()
+        await queue.close()
+        metrics.close()
+        // Runs still queued that never started stay queued (the next start queues them again, and
+        // among many processes they are the others'); a run that had run waits for a resume.
+        if (!scale) await repositories.runs.interruptUnfinished().catch(() => [])
+        await bus.close()
+        await tools.close()
+        await workspaces.close()
+        await redisConclave?.close()
+        await scale?.close()
+        // Writes asked for by then (the bus's records, written behind) are stored before the end.
+        await writer.flush()
+        await db.destroy()
+      },
+    }
+  } catch (error) {
+    // Each is closed even if one before it fails to; the start's own error is the one thrown.
+    for (const close of undo.reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch(() => {})
+    }
+    throw error
   }
 }
