@@ -141,8 +141,9 @@ export function startEmbeddedVacuum(
   }
 
   const tick = () => {
-    const since = performance.eventLoopUtilization(lastLook)
-    lastLook = performance.eventLoopUtilization()
+    const now = performance.eventLoopUtilization()
+    const since = performance.eventLoopUtilization(now, lastLook)
+    lastLook = now
     const busy = since.utilization > busyAbove && skipped < maxSkipped
     skipped = busy ? skipped + 1 : 0
     look(!busy).then(
