@@ -268,10 +268,17 @@ describe('the server on the embedded database', () => {
     try {
       await seedDemo(app.baton)
       await runsOf(app, 80)
+      // A pass may come while the runs are still being updated, and their later updates
+      // leave dead versions again: the next pass past the threshold takes those too.
       await expect
-        .poll(async () => (await runsStatistics(app)).last_vacuum, { timeout: 10_000 })
-        .not.toBeNull()
-      expect((await runsStatistics(app)).n_dead_tup).toBeLessThan(80)
+        .poll(
+          async () => {
+            const statistics = await runsStatistics(app)
+            return statistics.last_vacuum !== null && statistics.n_dead_tup < 80
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true)
     } finally {
       await app.close()
     }
