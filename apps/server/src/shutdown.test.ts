@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openRawConnection, rawRequest } from './__fixtures__/raw-http'
@@ -36,7 +35,6 @@ afterAll(async () => {
 async function startServer(dataDir: string): Promise<ServerProcess> {
   const server = await startServerProcess({
     BATON_DATA_DIR: dataDir,
-    PORT: String(await freePort()),
     BATON_RATE_LIMIT: '1000000',
     // Six runs at once: the first test's twelve are two waves, and the setting is checked too.
     BATON_WORKER_CONCURRENCY: '6',

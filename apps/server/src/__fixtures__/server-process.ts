@@ -15,16 +15,18 @@ export const serverEntry = fileURLToPath(new URL('../main.ts', import.meta.url))
  * it prints the URL it listens on.
  *
  * @example
- * const server = await startServerProcess({ BATON_DATA_DIR: dir, PORT: String(await freePort()) })
+ * const server = await startServerProcess({ BATON_DATA_DIR: dir })
  */
 export function startServerProcess(
   environment: Record<string, string>,
   options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
-  // Every answer is held against its documented schema, as in the in-process tests.
+  // Every answer is held against its documented schema, as in the in-process tests. Port 0
+  // (unless given): the OS picks one as it listens, and its URL is read from what it prints.
+  // A port picked before the start (`freePort`) could be taken while the server starts.
   return startEntry({
     entry: serverEntry,
-    environment: { BATON_CHECK_RESPONSES: 'true', ...environment },
+    environment: { BATON_CHECK_RESPONSES: 'true', PORT: '0', ...environment },
     ...options,
   })
 }

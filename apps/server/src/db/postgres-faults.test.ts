@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
@@ -36,7 +35,6 @@ beforeAll(async () => {
     BATON_SEED: 'false',
     BATON_RATE_LIMIT: '1000000',
     BATON_DATABASE_TIMEOUT_MS: '3000',
-    PORT: String(await freePort()),
   })
 }, 180_000)
 

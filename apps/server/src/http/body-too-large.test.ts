@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
@@ -13,7 +12,6 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-body-limit-'))
   server = await startServerProcess({
     BATON_DATA_DIR: dataDir,
-    PORT: String(await freePort()),
     BATON_BODY_LIMIT: String(64 * 1024),
     BATON_RATE_LIMIT: '1000000',
   })

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
 import { joinAsParty } from '../__fixtures__/outside-parties'
@@ -40,7 +39,6 @@ describe('the loop guard across a restart of a single process', () => {
       // The seeded analyst is the registered agent the conversation opens with.
       BATON_SEED: 'true',
       BATON_RATE_LIMIT: '1000000',
-      PORT: String(await freePort()),
     }
     const first = await startServerProcess(environment)
     servers.push(first)

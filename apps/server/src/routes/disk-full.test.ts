@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
@@ -33,7 +32,6 @@ beforeAll(async () => {
   server = await startServerProcess({
     BATON_DATA_DIR: `${disk!.dir}/data`,
     BATON_RATE_LIMIT: '1000000',
-    PORT: String(await freePort()),
   })
 }, 180_000)
 

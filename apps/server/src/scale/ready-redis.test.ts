@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
@@ -27,7 +26,6 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     BATON_DATA_DIR: dataDir,
     BATON_SEED: 'false',
-    PORT: String(await freePort()),
   })
 }, 180_000)
 

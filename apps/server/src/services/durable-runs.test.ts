@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
@@ -71,7 +70,6 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'baton-durable-'))
   const environment = {
     BATON_DATA_DIR: dataDir,
-    PORT: String(await freePort()),
     // The test polls several runs at once, faster than a client is allowed to by default.
     BATON_RATE_LIMIT: '1000000',
   }

@@ -3,7 +3,6 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '@baton/testing/ports'
 import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startServerProcess } from '../__fixtures__/server-process'
@@ -61,7 +60,7 @@ describe.skipIf(!bin)('a server on PostgreSQL (DATABASE_URL)', () => {
     const addresses: string[] = []
     for (let start = 0; start < 2; start += 1) {
       const server = await startServerProcess(
-        environmentWith(home, { DATABASE_URL: databaseUrl, PORT: String(await freePort()) }),
+        environmentWith(home, { DATABASE_URL: databaseUrl }),
         { cwd },
       )
       const runtime = (await (await fetch(`${server.url}/api/v1/runtime`)).json()) as {

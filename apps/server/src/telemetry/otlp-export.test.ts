@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { signAgentRegistration } from '@baton/core'
-import { freePort } from '@baton/testing/ports'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OtlpReceiver, startOtlpReceiver } from '../__fixtures__/otlp-receiver'
@@ -54,7 +53,6 @@ describe('a server started with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       dataDirs.push(dataDir)
       return startServerProcess({
         BATON_DATA_DIR: dataDir,
-        PORT: String(await freePort()),
         ...telemetry,
         ...environment,
       })

@@ -42,7 +42,7 @@ const listeningOn = /listening on (http:\/\/\S+)/
  * listen within `timeoutMs`, rejects with what it printed.
  *
  * @example
- * const server = await startServerProcess({ entry, environment: { PORT: String(await freePort()) } })
+ * const server = await startServerProcess({ entry, environment: { PORT: '0' } })
  * await fetch(`${server.url}/health`)
  * await server.stop()
  */

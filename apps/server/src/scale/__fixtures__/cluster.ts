@@ -1,5 +1,4 @@
 import path from 'node:path'
-import { freePort } from '@baton/testing/ports'
 import { type ServerProcess, startServerProcess } from '../../__fixtures__/server-process'
 
 export type ClusterProcess = ServerProcess & { name: string }
@@ -29,7 +28,6 @@ export async function startCluster(options: {
     const server = await startServerProcess({
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
-      PORT: String(await freePort()),
       BATON_WORKER_NAME: name,
       BATON_SEED: String(seed),
       BATON_RATE_LIMIT: '1000000',
