@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeApiKey } from '../__fixtures__/api-keys'
 import { backends, databaseSettings } from '../__fixtures__/backends'
@@ -77,6 +78,90 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     const good = await post('/api/v1/runs', { plan: plan('after-failure') }, 'key-failed')
     expect(good.statusCode).toBe(202)
     expect(await runsNamed('after-failure')).toHaveLength(1)
+  })
+
+  // The database refuses to store an answer (a disk-full error on that one write, raised by
+  // the database itself), `refusals` times, or until the refusal is dropped.
+  const refuseAnswers = async (refusals: number | 'until dropped') => {
+    const db = app.baton.db
+    await sql`drop sequence if exists answer_refusals`.execute(db)
+    await sql`create sequence answer_refusals`.execute(db)
+    await sql
+      .raw(`create or replace function refuse_answers() returns trigger language plpgsql as $$
+        begin
+          if new.response_status is not null and ${refusals === 'until dropped' ? 'true' : `nextval('answer_refusals') <= ${refusals}`} then
+            raise exception 'could not extend file: No space left on device' using errcode = 'disk_full';
+          end if;
+          return new;
+        end $$`)
+      .execute(db)
+    await sql`drop trigger if exists refuse_answers on idempotency_keys`.execute(db)
+    await sql`create trigger refuse_answers before update on idempotency_keys for each row execute function refuse_answers()`.execute(
+      db,
+    )
+    return () => sql`drop trigger refuse_answers on idempotency_keys`.execute(db)
+  }
+
+  it('tries again to store an answer the database refused a moment, and acknowledges it once stored', async () => {
+    const drop = await refuseAnswers(2)
+    try {
+      const first = await post('/api/v1/runs', { plan: plan('refused-twice') }, 'key-refused-twice')
+      expect(first.statusCode).toBe(202)
+      const again = await post('/api/v1/runs', { plan: plan('refused-twice') }, 'key-refused-twice')
+      expect(again.headers['idempotent-replayed']).toBe('true')
+      expect(again.json().id).toBe(first.json().id)
+      expect(await runsNamed('refused-twice')).toHaveLength(1)
+    } finally {
+      await drop()
+    }
+  })
+
+  it('does not acknowledge a request whose answer cannot be stored, holds its key, and replays it once stored', async () => {
+    const drop = await refuseAnswers('until dropped')
+    const body = { plan: plan('answer-unstored') }
+    let dropped = false
+    try {
+      const first = await post('/api/v1/runs', body, 'key-unstored')
+      // Carried out, not acknowledged: a retry would not be answered with it.
+      expect(first.statusCode).toBe(503)
+      expect(first.headers['retry-after']).toBeDefined()
+      expect(first.json().error).toMatchObject({
+        code: 'IDEMPOTENCY_ANSWER_NOT_STORED',
+        details: { key: 'key-unstored' },
+      })
+      const runs = await runsNamed('answer-unstored')
+      expect(runs).toHaveLength(1)
+      // Held while its answer is not stored: a retry runs nothing twice, even once its claim is
+      // older than a dead request's.
+      await sql`update idempotency_keys set created_at = now() - interval '1 hour' where key = 'key-unstored'`.execute(
+        app.baton.db,
+      )
+      const held = await post('/api/v1/runs', body, 'key-unstored')
+      expect(held.statusCode).toBe(409)
+      expect(held.json().error.code).toBe('IDEMPOTENCY_KEY_IN_USE')
+      expect(await runsNamed('answer-unstored')).toHaveLength(1)
+      // The database takes writes again: the answer is stored without anyone asking, and a
+      // retry gets it.
+      await drop()
+      dropped = true
+      let stored: { response_status: number | null } | undefined
+      for (let tries = 0; tries < 100 && !stored?.response_status; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        stored = await app.baton.db
+          .selectFrom('idempotency_keys')
+          .select('response_status')
+          .where('key', '=', 'key-unstored')
+          .executeTakeFirst()
+      }
+      expect(stored?.response_status).toBe(202)
+      const replayed = await post('/api/v1/runs', body, 'key-unstored')
+      expect(replayed.statusCode).toBe(202)
+      expect(replayed.headers['idempotent-replayed']).toBe('true')
+      expect(replayed.json().id).toBe(runs[0]?.id)
+      expect(await runsNamed('answer-unstored')).toHaveLength(1)
+    } finally {
+      if (!dropped) await drop()
+    }
   })
 
   it('refuses a malformed key with 400 naming the header', async () => {

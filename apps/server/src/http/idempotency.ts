@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { ValidationError } from '@baton/core'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { IdempotencyRepository } from '../db/idempotency-repository'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import type { IdempotencyKey, IdempotencyRepository } from '../db/idempotency-repository'
 import { HttpError } from './http-errors'
 
 /** The request header a client sets to make a retry of its request safe. */
@@ -11,6 +11,12 @@ export const idempotencyKeyHeader = 'idempotency-key'
 const abandonedAfterMs = 60_000
 /** Keys are kept this long: a retry later than that is a new request. */
 const keptMs = 24 * 60 * 60 * 1000
+/**
+ * Waits between the tries to store an answer the database refused, before the request is
+ * answered (~1.6 s in all); then, in the background, every `storeAgainMaxMs` at most.
+ */
+const storeAgainMs = [25, 50, 100, 200, 400, 800]
+const storeAgainMaxMs = 1_000
 const validKey = /^[\x21-\x7e]{1,255}$/
 
 let lastForgotAt = 0
@@ -81,6 +87,7 @@ export async function answerIdempotently(
     lastForgotAt = Date.now()
     await repository.forget(keptMs)
   }
+  if (unstored.get(repository)?.has(idOf(key))) throw keyInUse(header)
   const claim = await repository.claim({
     ...key,
     requestHash: hashOf(request.body),
@@ -94,14 +101,7 @@ export async function answerIdempotently(
       { key: header },
     )
   }
-  if (claim.kind === 'in-progress') {
-    throw new HttpError(
-      409,
-      'IDEMPOTENCY_KEY_IN_USE',
-      `The first request with Idempotency-Key "${header}" is still being answered; retry later.`,
-      { key: header },
-    )
-  }
+  if (claim.kind === 'in-progress') throw keyInUse(header)
   if (claim.kind === 'replay') {
     return reply.header('idempotent-replayed', 'true').status(claim.status).send(claim.body)
   }
@@ -113,8 +113,88 @@ export async function answerIdempotently(
     await repository.release(key).catch(() => {})
     throw error
   }
-  await repository.complete({ ...key, ...answer }).catch((error: unknown) => {
-    request.log.error({ err: error, idempotencyKey: header }, 'storing the answer of a key failed')
-  })
+  // Acknowledged only once a retry would be answered with it: an answer the database refuses
+  // to store is tried again (a moment's failure is not the client's), and then kept here and
+  // tried until it is stored, the key held meanwhile (a retry is told it is still in use).
+  if (!(await storeAnswer(repository, { ...key, ...answer }, storeAgainMs))) {
+    request.log.error(
+      { idempotencyKey: header, scope: key.scope },
+      'storing the answer of an Idempotency-Key failed; tried again until it is stored',
+    )
+    keepStoring(repository, { ...key, ...answer }, request.log)
+    throw new HttpError(
+      503,
+      'IDEMPOTENCY_ANSWER_NOT_STORED',
+      `The request with Idempotency-Key "${header}" was carried out, but its answer could not be stored: retry with the same key to get it.`,
+      { key: header },
+    )
+  }
   return reply.status(answer.status).send(answer.body)
 }
+
+function keyInUse(header: string): HttpError {
+  return new HttpError(
+    409,
+    'IDEMPOTENCY_KEY_IN_USE',
+    `The first request with Idempotency-Key "${header}" is still being answered; retry later.`,
+    { key: header },
+  )
+}
+
+type StoredAnswer = IdempotencyKey & { status: number; body: Record<string, unknown> }
+
+/**
+ * Answers carried out in this process whose storing failed, by repository and key: tried
+ * again until they are stored; until then a retry of the key in this process is refused as in
+ * use, whatever the age of its claim in the database (the claim of a first request that died
+ * is taken after a minute: this one did not die, and its request must not run twice).
+ */
+const unstored = new WeakMap<IdempotencyRepository, Map<string, StoredAnswer>>()
+
+const idOf = (key: IdempotencyKey) => `${key.scope}\n${key.key}`
+
+/** Tries to store `answer`, waiting `waits` between the tries; true once it is stored. */
+async function storeAnswer(
+  repository: IdempotencyRepository,
+  answer: StoredAnswer,
+  waits: readonly number[],
+): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await repository.complete(answer)
+      return true
+    } catch {
+      const wait = waits[attempt]
+      if (wait === undefined) return false
+      await delay(wait)
+    }
+  }
+}
+
+// Keeps trying in the background (its timers hold no process open) until it is stored, or
+// until the key would have been forgotten (a retry that late is a new request).
+function keepStoring(
+  repository: IdempotencyRepository,
+  answer: StoredAnswer,
+  log: FastifyBaseLogger,
+): void {
+  const kept = unstored.get(repository) ?? new Map<string, StoredAnswer>()
+  unstored.set(repository, kept)
+  const id = idOf(answer)
+  kept.set(id, answer)
+  const until = Date.now() + keptMs
+  const again = () => {
+    void storeAnswer(repository, answer, []).then((stored) => {
+      if (!stored && Date.now() < until) return void setTimeout(again, storeAgainMaxMs).unref()
+      kept.delete(id)
+      if (stored)
+        log.info({ idempotencyKey: answer.key }, 'the answer of an Idempotency-Key is stored')
+    })
+  }
+  setTimeout(again, storeAgainMaxMs).unref()
+}
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref()
+  })
