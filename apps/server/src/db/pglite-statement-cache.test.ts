@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, types } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type PgliteClient, withStatementCache } from './pglite-statement-cache'
 
@@ -89,5 +89,52 @@ describe('the embedded database’s statement cache', () => {
       await client.query('commit')
     }
     expect(await prepared(pglite)).toEqual([])
+  })
+
+  it('reads every column type as PGlite’s own query does: arrays, numbers, dates and parsers of its own', async () => {
+    const own = await PGlite.create({
+      parsers: { [types.TEXT]: (value: string) => `«${value}»` },
+    })
+    try {
+      const cached = withStatementCache(own)
+      const select = `select $1::int as i, $1::bigint * 1000000000000 as big, 2.5::numeric as num,
+        true as yes, array[1, 2, $1::int] as ints, array['a', 'b'] as texts, 'note'::text as note,
+        'x'::varchar as name, '2026-12-05'::date as day, '{"a": [1]}'::jsonb as doc,
+        '\\x0102'::bytea as bytes, null::int as nothing`
+      const expected = await own.query(select, [7])
+      for (let time = 0; time < 3; time += 1) {
+        const answer = await cached.query(select, [7])
+        expect(answer.rows).toEqual(expected.rows)
+        expect(answer.fields).toEqual(expected.fields)
+      }
+      expect(expected.rows[0]).toMatchObject({
+        i: 7,
+        ints: [1, 2, 7],
+        note: '«note»',
+        doc: { a: [1] },
+      })
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('runs a transaction’s own statements, and a rollback undoes what it wrote', async () => {
+    const insert = 'insert into notes (note) values ($1)'
+    await client.query('begin')
+    await client.query(insert, ['kept'])
+    expect((await client.query('commit')).rows).toEqual([])
+    await client.query('begin')
+    await client.query(insert, ['dropped'])
+    await client.query('savepoint inner_one')
+    await client.query(insert, ['dropped too'])
+    await client.query('release savepoint inner_one')
+    await client.query('rollback')
+    const notes = await client.query<{ note: string }>('select note from notes order by id')
+    expect(notes.rows.map((row) => row.note)).toEqual(['kept'])
+    // A utility statement the database refuses fails with its own error.
+    await expect(client.query('rollback to savepoint nowhere')).rejects.toMatchObject({
+      code: '25P01',
+    })
+    expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }])
   })
 })
