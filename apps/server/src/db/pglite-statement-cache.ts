@@ -87,11 +87,21 @@ export function withStatementCache(
       const serializer = pglite.serializers[types[index]!]
       return serializer ? serializer(value) : String(value)
     })
-    // One call for the four messages: the session reads them all, Sync included, and answers
-    // an error (thrown here) only once it is ready for the next statement.
+    return bindAndExecute([], statement.name, values)
+  }
+
+  // One call for the messages (a Parse first for an unnamed statement): the session reads them
+  // all, Sync included, and answers an error (thrown here) only once it is ready for the next
+  // statement. The files are synced after, as `query` does.
+  const bindAndExecute = async (
+    before: Uint8Array[],
+    statement: string,
+    values: (string | null)[],
+  ): Promise<Results> => {
     const messages = await pglite.execProtocolStream(
       concatenated([
-        serialize.bind({ statement: statement.name, values }),
+        ...before,
+        serialize.bind({ statement, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
@@ -102,22 +112,10 @@ export function withStatementCache(
     return resultOf(messages, pglite.parsers)
   }
 
-  // `begin`, `commit` and the like, as `query` would run them (parsed, bound, executed and
-  // synced, the files synced after), in one call and without asking for parameter types.
-  const run = async (text: string): Promise<Results> => {
-    const messages = await pglite.execProtocolStream(
-      concatenated([
-        serialize.parse({ text, types: [] }),
-        serialize.bind({ values: [] }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    )
-    await pglite.syncToFs()
-    return resultOf(messages, pglite.parsers)
-  }
+  // `begin`, `commit` and the like, as `query` would run them, without asking for parameter
+  // types (they take none).
+  const run = (text: string): Promise<Results> =>
+    bindAndExecute([serialize.parse({ text, types: [] })], '', [])
 
   return {
     query: (async (text: string, parameters: unknown[] = []) => {
