@@ -15,6 +15,14 @@ type Statistics = {
   last_analyze: Date | null
 }
 
+/**
+ * How long a test waits for statistics to show a change. PostgreSQL publishes a session's
+ * statistics at most once a second (`PGSTAT_MIN_INTERVAL`), at the first statement after that
+ * second: a wait of one second (`expect.poll`'s default) races the publication, and lost it
+ * on a loaded machine.
+ */
+const published = { timeout: 5_000 }
+
 describe('startEmbeddedVacuum on PGlite', () => {
   let opened: OpenedDatabase
   beforeAll(async () => {
@@ -58,7 +66,9 @@ describe('startEmbeddedVacuum on PGlite', () => {
     await run("update updated set status = 'running'")
     await run("update updated set status = 'done'")
     await run("update updated set status = 'queued' where id <= 100")
-    await expect.poll(async () => (await statistics('updated')).n_dead_tup).toBeGreaterThan(6000)
+    await expect
+      .poll(async () => (await statistics('updated')).n_dead_tup, published)
+      .toBeGreaterThan(6000)
     // The embedded database keeps them: no autovacuum runs in it, however long one waits.
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     expect((await statistics('updated')).last_vacuum).toBeNull()
@@ -92,7 +102,7 @@ describe('startEmbeddedVacuum on PGlite', () => {
     await run('create table appended (id int primary key, body text)')
     await run("insert into appended select n, 'row ' || n from generate_series(1, 2000) n")
     await expect
-      .poll(async () => (await statistics('appended')).n_live_tup)
+      .poll(async () => (await statistics('appended')).n_live_tup, published)
       .toBeGreaterThanOrEqual(2000)
     const pass = await passNow()
     expect(pass.analysed).toContain('appended')
@@ -123,7 +133,7 @@ describe('startEmbeddedVacuum on PGlite', () => {
 
     // The statistics a look reads are the ones the database has published (within a second).
     await expect
-      .poll(async () => (await statistics('grown')).n_live_tup)
+      .poll(async () => (await statistics('grown')).n_live_tup, published)
       .toBeGreaterThanOrEqual(100_000)
     const pass = await passNow()
     expect(pass.analysed).toContain('grown')
@@ -138,7 +148,7 @@ describe('startEmbeddedVacuum on PGlite', () => {
     // 3000 rows: 10 dead versions are far below 50 + 20%.
     await run("update updated set body = 'changed' where id <= 10")
     await expect
-      .poll(async () => (await statistics('updated')).n_dead_tup)
+      .poll(async () => (await statistics('updated')).n_dead_tup, published)
       .toBeGreaterThanOrEqual(10)
     const pass = await vacuum.runNow()
     expect(pass.vacuumed).not.toContain('updated')
@@ -150,7 +160,7 @@ describe('startEmbeddedVacuum on PGlite', () => {
     await run("insert into timed select n, 'queued' from generate_series(1, 1000) n")
     await run("update timed set status = 'done'")
     await expect
-      .poll(async () => (await statistics('timed')).n_dead_tup)
+      .poll(async () => (await statistics('timed')).n_dead_tup, published)
       .toBeGreaterThanOrEqual(1000)
     const done: VacuumPass[] = []
     const vacuum = startEmbeddedVacuum(opened.db, {
@@ -171,7 +181,7 @@ describe('startEmbeddedVacuum on PGlite', () => {
     await run("insert into busy select n, 'queued' from generate_series(1, 1000) n")
     await run("update busy set status = 'done'")
     await expect
-      .poll(async () => (await statistics('busy')).n_dead_tup)
+      .poll(async () => (await statistics('busy')).n_dead_tup, published)
       .toBeGreaterThanOrEqual(1000)
     const started = performance.now()
     let analysedAt: number | undefined
@@ -290,7 +300,7 @@ describe('the server on the embedded database', () => {
       await seedDemo(app.baton)
       await runsOf(app, 80)
       await expect
-        .poll(async () => (await runsStatistics(app)).n_dead_tup)
+        .poll(async () => (await runsStatistics(app)).n_dead_tup, published)
         .toBeGreaterThanOrEqual(80)
       await new Promise((resolve) => setTimeout(resolve, 1_000))
       expect((await runsStatistics(app)).last_vacuum).toBeNull()
