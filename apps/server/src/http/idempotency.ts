@@ -116,9 +116,10 @@ export async function answerIdempotently(
   // Acknowledged only once a retry would be answered with it: an answer the database refuses
   // to store is tried again (a moment's failure is not the client's), and then kept here and
   // tried until it is stored, the key held meanwhile (a retry is told it is still in use).
-  if (!(await storeAnswer(repository, { ...key, ...answer }, storeAgainMs))) {
+  const failure = await storeAnswer(repository, { ...key, ...answer }, storeAgainMs)
+  if (failure) {
     request.log.error(
-      { idempotencyKey: header, scope: key.scope },
+      { err: failure.error, idempotencyKey: header, scope: key.scope },
       'storing the answer of an Idempotency-Key failed; tried again until it is stored',
     )
     keepStoring(repository, { ...key, ...answer }, request.log)
@@ -153,19 +154,22 @@ const unstored = new WeakMap<IdempotencyRepository, Map<string, StoredAnswer>>()
 
 const idOf = (key: IdempotencyKey) => `${key.scope}\n${key.key}`
 
-/** Tries to store `answer`, waiting `waits` between the tries; true once it is stored. */
+/**
+ * Tries to store `answer`, waiting `waits` between the tries: undefined once it is stored,
+ * else the last try's error.
+ */
 async function storeAnswer(
   repository: IdempotencyRepository,
   answer: StoredAnswer,
   waits: readonly number[],
-): Promise<boolean> {
+): Promise<{ error: unknown } | undefined> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       await repository.complete(answer)
-      return true
-    } catch {
+      return undefined
+    } catch (error) {
       const wait = waits[attempt]
-      if (wait === undefined) return false
+      if (wait === undefined) return { error }
       await delay(wait)
     }
   }
@@ -184,11 +188,17 @@ function keepStoring(
   kept.set(id, answer)
   const until = Date.now() + keptMs
   const again = () => {
-    void storeAnswer(repository, answer, []).then((stored) => {
-      if (!stored && Date.now() < until) return void setTimeout(again, storeAgainMaxMs).unref()
+    void storeAnswer(repository, answer, []).then((failure) => {
+      if (failure && Date.now() < until) return void setTimeout(again, storeAgainMaxMs).unref()
       kept.delete(id)
-      if (stored)
+      if (failure) {
+        log.error(
+          { err: failure.error, idempotencyKey: answer.key, scope: answer.scope },
+          'gave up storing the answer of an Idempotency-Key: the key is forgotten',
+        )
+      } else {
         log.info({ idempotencyKey: answer.key }, 'the answer of an Idempotency-Key is stored')
+      }
     })
   }
   setTimeout(again, storeAgainMaxMs).unref()
