@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type * as McpTypes from '@modelcontextprotocol/sdk/types.js'
 
 /** A JSON-RPC error answer to one request whose params are not what its method takes. */
@@ -15,8 +16,8 @@ let schemas: Map<string, RequestSchema> | undefined
 /**
  * The `-32602` answer to a client request (`tools/call`, `initialize`, `prompts/get`, …) whose
  * params do not match its method's schema in the MCP SDK, naming the first field that is wrong;
- * undefined for a request whose params fit, for a notification, a response, a batch, a method
- * the SDK does not define, or one the server does not `answer` (its answer is -32601, whatever
+ * undefined for a request whose params fit, for a notification, a response, a batch (each of its
+ * requests is checked by `refuseInvalidMcpParams`), a method the SDK does not define, or one the server does not `answer` (its answer is -32601, whatever
  * the params). The SDK's own dispatch answers such a request `-32603` (internal error,
  * typescript-sdk issue #2284), telling the caller the server broke.
  *
@@ -53,4 +54,30 @@ function schemasOf(types: typeof McpTypes): Map<string, RequestSchema> {
     types.ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
   )
   return schemas
+}
+
+/**
+ * Makes `transport` answer each request it hands on (alone or one of a batch) whose params its
+ * method does not take with `invalidMcpParams`'s `-32602`, instead of handing it to the server
+ * connected to it; everything else goes on as before. Call it after `server.connect(transport)`,
+ * which sets the handler it wraps.
+ *
+ * @example
+ * await server.connect(transport)
+ * refuseInvalidMcpParams(transport, types, answers)
+ */
+export function refuseInvalidMcpParams(
+  transport: Transport,
+  types: typeof McpTypes,
+  answers: (method: string) => boolean,
+): void {
+  const dispatch = transport.onmessage
+  transport.onmessage = (message, extra) => {
+    const invalid = invalidMcpParams(types, message, answers)
+    if (invalid === undefined) return dispatch?.(message, extra)
+    // What the server's own dispatch does with an answer it could not send (a client gone).
+    transport.send(invalid).catch((error: unknown) => {
+      transport.onerror?.(error instanceof Error ? error : new Error(String(error)))
+    })
+  }
 }

@@ -33,6 +33,12 @@ async function connect(headers: Record<string, string> = { authorization: `Beare
   return client
 }
 
+type McpAnswer = {
+  id: string
+  result?: { tools: { name: string }[] }
+  error?: { code: number; message: string; data?: unknown }
+}
+
 const structured = (result: unknown) =>
   (result as { structuredContent: Record<string, unknown> }).structuredContent
 const text = (result: unknown) =>
@@ -143,6 +149,60 @@ describe('/mcp: Baton as an MCP server', () => {
       id: 'init-1',
       error: { code: -32602, data: { field: 'params.clientInfo' } },
     })
+  })
+
+  it('refuses a bad request inside a batch with -32602 naming its field, and answers the rest', async () => {
+    const client = await connect()
+    const transport = client.transport as StreamableHTTPClientTransport
+    const post = (batch: unknown[]) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId ?? '',
+          'mcp-protocol-version': transport.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        },
+        body: JSON.stringify(batch),
+      })
+    const response = await post([
+      { jsonrpc: '2.0', id: 'batch-1', method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '2.0', id: 'batch-2', method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 'batch-3',
+        method: 'tools/call',
+        params: { name: 'list_agents', arguments: 'all' },
+      },
+    ])
+    expect(response.status).toBe(200)
+    const answers = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+      .map((line) => JSON.parse(line.slice('data: '.length)) as McpAnswer)
+    const byId = new Map(answers.map((answer) => [answer.id, answer]))
+    expect(byId.get('batch-1')?.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Invalid params for tools\/call: params\.name/),
+      data: { field: 'params.name' },
+    })
+    expect(byId.get('batch-2')?.result?.tools.map((tool) => tool.name)).toContain('delegate')
+    expect(byId.get('batch-3')?.error).toMatchObject({
+      code: -32602,
+      data: { field: 'params.arguments' },
+    })
+    // A message that is not JSON-RPC at all refuses the whole batch, before any of it runs.
+    const unparsed = await post([
+      { jsonrpc: '2.0', id: 'batch-4', method: 'tools/list' },
+      { jsonrpc: '2.0', id: 'batch-5', method: 'ping', params: { _meta: 'now' } },
+    ])
+    expect(unparsed.status).toBe(400)
+    expect(await unparsed.json()).toMatchObject({ error: { code: -32700 } })
+    // The session is unharmed.
+    expect(
+      structured(await client.callTool({ name: 'list_agents', arguments: {} })).agents,
+    ).toBeInstanceOf(Array)
   })
 
   it('delegates to the analyst and answers with its text, its spend by wallet and the run id', async () => {

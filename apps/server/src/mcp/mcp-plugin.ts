@@ -3,7 +3,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../auth/principal'
 import { HttpError } from '../http/http-errors'
-import { invalidMcpParams } from './invalid-mcp-params'
+import { invalidMcpParams, refuseInvalidMcpParams } from './invalid-mcp-params'
 
 // The MCP SDK (~7 MB of heap and code) is loaded by the first MCP request, not at start: a
 // server nobody reaches over MCP does not hold it.
@@ -125,7 +125,9 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     const existing = sessionOf(request)
     const [{ StreamableHTTPServerTransport }, types, { createBatonMcpServer }] = await loadMcp()
     // A request its session (or the one it starts) answers, but whose params are not what its
-    // method takes: -32602 naming the field (the SDK's dispatch would answer -32603).
+    // method takes: -32602 naming the field (the SDK's dispatch would answer -32603, and its
+    // transport -32700 for a bad `_meta`). A batch's requests are checked one by one as the
+    // transport hands them on (`refuseInvalidMcpParams`).
     const starts =
       request.headers['mcp-session-id'] === undefined &&
       (request.body as { method?: unknown } | null)?.method === 'initialize'
@@ -168,6 +170,7 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
     await server.connect(transport)
+    refuseInvalidMcpParams(transport, types, answers)
     return hand(request, reply, transport, undefined)
   })
 
