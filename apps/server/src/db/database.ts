@@ -163,6 +163,11 @@ export type IdempotencyKeysTable = {
   /** Null while the first request with the key is being answered. */
   response_status: number | null
   response_body: Json<Record<string, unknown> | null>
+  /**
+   * The id of what the request that holds the key creates (a run's, a message's), set before
+   * it is created; null on keys claimed before it was kept.
+   */
+  resource_id: string | null
   created_at: Timestamp
 }
 

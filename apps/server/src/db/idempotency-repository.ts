@@ -1,10 +1,14 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from './database'
 
 /** What the first request with a key left for a retry of it. */
 export type IdempotencyClaim =
-  /** The key is new (or its first request died unanswered): this request goes ahead. */
-  | { kind: 'new' }
+  /**
+   * The key is new, or its first request died unanswered (`abandoned`): this request goes
+   * ahead and creates under `resourceId`, the id the first request with the key took, which
+   * when `abandoned` the request that died may have created already.
+   */
+  | { kind: 'new'; resourceId: string; abandoned: boolean }
   /** Answered already: the retry gets the same answer. */
   | { kind: 'replay'; status: number; body: Record<string, unknown> }
   /** The key was used with another body. */
@@ -20,17 +24,22 @@ export type IdempotencyKey = { scope: string; key: string }
  * tries again).
  *
  * @example
- * const claim = await idempotency.claim({ scope: 'POST /api/v1/runs', key, requestHash })
+ * const claim = await idempotency.claim({ scope: 'POST /api/v1/runs', key, requestHash, resourceId, abandonedAfterMs })
  * if (claim.kind === 'new') await idempotency.complete({ scope, key, status: 202, body })
  */
 export function createIdempotencyRepository(db: Kysely<Database>) {
   return {
     /**
-     * Claims `key` in `scope` for a request whose body hashes to `requestHash`. A claim older
-     * than `abandonedAfterMs` with no answer was left by a process that died: it is taken.
+     * Claims `key` in `scope` for a request whose body hashes to `requestHash` and that will
+     * create `resourceId`. A claim older than `abandonedAfterMs` with no answer was left by a
+     * process that died: it is taken, with the id its request was creating under.
      */
     async claim(
-      input: IdempotencyKey & { requestHash: string; abandonedAfterMs: number },
+      input: IdempotencyKey & {
+        requestHash: string
+        resourceId: string
+        abandonedAfterMs: number
+      },
     ): Promise<IdempotencyClaim> {
       const inserted = await db
         .insertInto('idempotency_keys')
@@ -40,11 +49,12 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
           request_hash: input.requestHash,
           response_status: null,
           response_body: JSON.stringify(null),
+          resource_id: input.resourceId,
         })
         .onConflict((conflict) => conflict.columns(['scope', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst()
-      if (inserted) return { kind: 'new' }
+      if (inserted) return { kind: 'new', resourceId: input.resourceId, abandoned: false }
       const row = await db
         .selectFrom('idempotency_keys')
         .selectAll()
@@ -57,17 +67,26 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       if (row.response_status !== null) {
         return { kind: 'replay', status: row.response_status, body: row.response_body ?? {} }
       }
-      const abandoned = new Date(Date.now() - input.abandonedAfterMs)
+      // Taken by one retry only: a second one's update waits for the first's row lock and then
+      // finds the claim young. (Not compared to the `created_at` read above: PostgreSQL keeps
+      // microseconds, a JavaScript date milliseconds, so that never matched a claim stamped by
+      // the database, and a dead request's key stayed in use until it was forgotten.)
       const taken = await db
         .updateTable('idempotency_keys')
-        .set({ created_at: new Date() })
+        .set({
+          created_at: new Date(),
+          // Keys claimed before ids were kept have none: this request's is theirs now.
+          resource_id: sql<string>`coalesce(resource_id, ${input.resourceId})`,
+        })
         .where('scope', '=', input.scope)
         .where('key', '=', input.key)
+        .where('request_hash', '=', input.requestHash)
         .where('response_status', 'is', null)
-        .where('created_at', '=', row.created_at)
-        .where('created_at', '<', abandoned)
+        .where('created_at', '<', new Date(Date.now() - input.abandonedAfterMs))
+        .returning('resource_id')
         .executeTakeFirst()
-      return Number(taken.numUpdatedRows) > 0 ? { kind: 'new' } : { kind: 'in-progress' }
+      if (!taken) return { kind: 'in-progress' }
+      return { kind: 'new', resourceId: taken.resource_id ?? input.resourceId, abandoned: true }
     },
 
     /** Stores the answer of the request that claimed the key. */

@@ -164,6 +164,33 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     }
   })
 
+  it('gives the claim of a request that died unanswered to a retry after a minute, with the id it was creating under', async () => {
+    const { idempotency } = app.baton.repositories
+    const key = { scope: 'tests POST /things', key: 'key-abandoned', requestHash: 'h' }
+    const claim = (resourceId: string) =>
+      idempotency.claim({ ...key, resourceId, abandonedAfterMs: 60_000 })
+    expect(await claim('thing-1')).toEqual({ kind: 'new', resourceId: 'thing-1', abandoned: false })
+    // Younger than a minute: its request may still be running.
+    expect(await claim('thing-2')).toEqual({ kind: 'in-progress' })
+    await sql`update idempotency_keys set created_at = now() - interval '2 minutes' where key = 'key-abandoned'`.execute(
+      app.baton.db,
+    )
+    expect(await claim('thing-3')).toEqual({ kind: 'new', resourceId: 'thing-1', abandoned: true })
+    // Taken: the retry that took it holds it now.
+    expect(await claim('thing-4')).toEqual({ kind: 'in-progress' })
+    // A key claimed before ids were kept: the retry's id becomes the key's.
+    await sql`update idempotency_keys set created_at = now() - interval '2 minutes', resource_id = null where key = 'key-abandoned'`.execute(
+      app.baton.db,
+    )
+    expect(await claim('thing-5')).toEqual({ kind: 'new', resourceId: 'thing-5', abandoned: true })
+    const row = await app.baton.db
+      .selectFrom('idempotency_keys')
+      .select('resource_id')
+      .where('key', '=', 'key-abandoned')
+      .executeTakeFirst()
+    expect(row?.resource_id).toBe('thing-5')
+  })
+
   it('refuses a malformed key with 400 naming the header', async () => {
     const response = await post('/api/v1/runs', { plan: plan('bad-key') }, 'has space')
     expect(response.statusCode).toBe(400)

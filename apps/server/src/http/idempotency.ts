@@ -39,19 +39,29 @@ function hashOf(body: unknown): string {
     .digest('hex')
 }
 
+type Answer = { status: number; body: Record<string, unknown> }
+
 /**
  * Answers a request that creates something, honouring its `Idempotency-Key` header: the first
  * request with a key runs `create` and its answer is stored (in the database, per principal
- * and route); a
- * retry with the same key and body gets that answer again (`Idempotent-Replayed: true`), with
- * the same key and another body 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still
- * being answered 409 `IDEMPOTENCY_KEY_IN_USE`. A request that failed frees its key. Without
- * the header, `create` just runs.
+ * and route); a retry with the same key and body gets that answer again
+ * (`Idempotent-Replayed: true`), with the same key and another body 422
+ * `IDEMPOTENCY_KEY_REUSED`, and while the first is still being answered 409
+ * `IDEMPOTENCY_KEY_IN_USE`. A request that failed frees its key. Without the header, `create`
+ * just runs.
+ *
+ * What a request creates has its id before it is created (`id`), kept with the key. With
+ * `recover`, when the first request's process died after creating it but before its answer
+ * was stored, a retry (once the claim is abandoned, after a minute) gets the answer `recover`
+ * makes of it, not a second one; when it had created nothing, the retry creates it under the
+ * same id. Without `recover`, that retry creates anew under its own.
  *
  * @example
  * return answerIdempotently(request, reply, {
  *   repository: repositories.idempotency,
- *   create: async () => ({ status: 202, body: await service.start(request.body) }),
+ *   id: randomUUID(),
+ *   create: async (id) => ({ status: 202, body: await service.start({ ...request.body, id }) }),
+ *   recover: async (id) => ((await runs.find(id)) ? { status: 202, body: { id } } : undefined),
  * })
  */
 export async function answerIdempotently(
@@ -59,12 +69,17 @@ export async function answerIdempotently(
   reply: FastifyReply,
   options: {
     repository: IdempotencyRepository
-    create: () => Promise<{ status: number; body: Record<string, unknown> }>
+    /** The id this request creates under, unless a first request with its key took another. */
+    id: string
+    /** Creates what the request asks under `id`, and answers. */
+    create: (id: string) => Promise<Answer>
+    /** The answer to give for what was created under `id`; undefined when nothing was. */
+    recover?: (id: string) => Promise<Answer | undefined>
   },
 ): Promise<FastifyReply> {
   const header = request.headers[idempotencyKeyHeader]
   if (header === undefined) {
-    const { status, body } = await options.create()
+    const { status, body } = await options.create(options.id)
     return reply.status(status).send(body)
   }
   if (typeof header !== 'string' || !validKey.test(header)) {
@@ -91,6 +106,7 @@ export async function answerIdempotently(
   const claim = await repository.claim({
     ...key,
     requestHash: hashOf(request.body),
+    resourceId: options.id,
     abandonedAfterMs,
   })
   if (claim.kind === 'mismatch') {
@@ -105,9 +121,12 @@ export async function answerIdempotently(
   if (claim.kind === 'replay') {
     return reply.header('idempotent-replayed', 'true').status(claim.status).send(claim.body)
   }
-  let answer: { status: number; body: Record<string, unknown> }
+  // The first request with the key died unanswered: what it created, if it did, is the answer.
+  const { recover } = options
+  const recovered = claim.abandoned && recover ? await recover(claim.resourceId) : undefined
+  let answer: Answer
   try {
-    answer = await options.create()
+    answer = recovered ?? (await options.create(recover ? claim.resourceId : options.id))
   } catch (error) {
     // It did nothing (or undid what it did): a retry with the key goes ahead.
     await repository.release(key).catch(() => {})
@@ -130,6 +149,7 @@ export async function answerIdempotently(
       { key: header },
     )
   }
+  if (recovered) reply.header('idempotent-replayed', 'true')
   return reply.status(answer.status).send(answer.body)
 }
 
@@ -142,7 +162,7 @@ function keyInUse(header: string): HttpError {
   )
 }
 
-type StoredAnswer = IdempotencyKey & { status: number; body: Record<string, unknown> }
+type StoredAnswer = IdempotencyKey & Answer
 
 /**
  * Answers carried out in this process whose storing failed, by repository and key: tried

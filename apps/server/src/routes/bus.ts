@@ -125,8 +125,11 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       const owner = await messages.claimConversation(complete.correlationId, request.principal.id)
       assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
       // A retry with the same Idempotency-Key gets the first envelope, not a second message.
+      // (Not recovered from a first request whose process died: a message stored then is not
+      // known to have been delivered, and nothing delivers it again; the retry sends anew.)
       return answerIdempotently(request, reply, {
         repository: repositories.idempotency,
+        id: complete.id,
         create: async () => {
           host.listen?.(message.to.agentId)
           const stored = await repositories.messages.save(complete)

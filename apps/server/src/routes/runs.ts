@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { Budget } from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -77,15 +78,18 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       // A retry with the same Idempotency-Key gets the first run's id, not a second run.
       return answerIdempotently(request, reply, {
         repository: repositories.idempotency,
-        create: async () => {
+        id: randomUUID(),
+        create: async (runId) => {
           const { id } = await service.start({
             plan,
             inputs,
             ...(budget ? { budget: request.body.budget } : {}),
             owner: request.principal.id,
+            id: runId,
           })
           return { status: 202, body: { id } }
         },
+        recover: async (id) => ((await runs.find(id)) ? { status: 202, body: { id } } : undefined),
       })
     },
   )

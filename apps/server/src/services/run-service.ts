@@ -27,6 +27,8 @@ export type StartRunInput = {
   budget?: BudgetInput
   /** The principal starting the run (`request.principal.id`); default `anonymous`. */
   owner?: string
+  /** The run's id, when the caller chose it before (to find the run again); default a new one. */
+  id?: string
 }
 
 export interface RunService {

@@ -10,7 +10,7 @@ export async function startRun(context: RunContext, input: StartRunInput): Promi
   assertOpen(context)
   const plan = context.plans.validate(input.plan as string | object)
   const budget = input.budget ? parseWith(BudgetSchema, input.budget, 'budget') : undefined
-  const id = randomUUID()
+  const id = input.id ?? randomUUID()
   await context.runs.create({
     id,
     kind: 'plan',

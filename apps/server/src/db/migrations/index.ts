@@ -16,6 +16,7 @@ import * as runFiles from './0016-run-files'
 import * as ledgerConversation from './0017-ledger-conversation'
 import * as memoryEntriesNewest from './0018-memory-entries-newest'
 import * as a2aTasksInProgress from './0019-a2a-tasks-in-progress'
+import * as idempotencyResource from './0020-idempotency-resource'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0017-ledger-conversation': ledgerConversation,
   '0018-memory-entries-newest': memoryEntriesNewest,
   '0019-a2a-tasks-in-progress': a2aTasksInProgress,
+  '0020-idempotency-resource': idempotencyResource,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */

@@ -1,0 +1,153 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { waitFor } from '@baton/testing/processes'
+import { type Kysely, sql } from 'kysely'
+import { afterAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { slowDelegatePlan } from '../__fixtures__/slow-plans'
+import type { Database } from '../db/database'
+import { migrate, openDatabase } from '../db/open-database'
+
+const servers: ServerProcess[] = []
+let dataDir: string | undefined
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+/** Opens the server's embedded database while no server holds it, runs `change`, closes it. */
+async function withDatabase<T>(change: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const { db } = await openDatabase({ dataDir: dataDir! })
+  try {
+    await migrate(db)
+    return await change(db)
+  } finally {
+    await db.destroy()
+  }
+}
+
+const runsNamed = (db: Kysely<Database>, name: string) =>
+  db.selectFrom('runs').select(['id', 'status']).where(sql`plan->>'name'`, '=', name).execute()
+
+describe('Idempotency-Key through a crash', () => {
+  it('answers the retry of a request whose process died before storing its answer with the run it made, not a second run', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'baton-idempotency-crash-'))
+    const environment = { BATON_DATA_DIR: dataDir }
+    const body = JSON.stringify({ plan: slowDelegatePlan({ name: 'keyed', ms: 1, steps: 1 }) })
+    const post = (server: ServerProcess) =>
+      fetch(`${server.url}/api/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'order-7' },
+        body,
+      })
+    // The database refuses the answer's write (disk full, raised by the database itself): the
+    // run is stored, its answer is not, and the process is killed before it can store it.
+    await withDatabase(async (db) => {
+      await sql
+        .raw(`create function refuse_answers() returns trigger language plpgsql as $$
+          begin
+            if new.response_status is not null then
+              raise exception 'could not extend file: No space left on device' using errcode = 'disk_full';
+            end if;
+            return new;
+          end $$`)
+        .execute(db)
+      await sql`create trigger refuse_answers before update on idempotency_keys for each row execute function refuse_answers()`.execute(
+        db,
+      )
+    })
+    const first = await startServerProcess(environment)
+    servers.push(first)
+    const refused = await post(first)
+    expect(refused.status).toBe(503)
+    expect((await refused.json()).error.code).toBe('IDEMPOTENCY_ANSWER_NOT_STORED')
+    await first.stop({ signal: 'SIGKILL' })
+
+    // The disk has room again, and the dead request's claim is past the minute after which
+    // its key is taken by a retry.
+    const [made] = await withDatabase(async (db) => {
+      await sql`drop trigger refuse_answers on idempotency_keys`.execute(db)
+      await sql`update idempotency_keys set created_at = now() - interval '2 minutes'`.execute(db)
+      const stored = await db
+        .selectFrom('idempotency_keys')
+        .select(['response_status', 'resource_id'])
+        .executeTakeFirst()
+      expect(stored?.response_status).toBeNull()
+      return runsNamed(db, 'keyed')
+    })
+    expect(made?.id).toBeDefined()
+
+    const second = await startServerProcess(environment)
+    servers.push(second)
+    const retried = await post(second)
+    expect(retried.status).toBe(202)
+    expect(retried.headers.get('idempotent-replayed')).toBe('true')
+    expect((await retried.json()).id).toBe(made?.id)
+    // Answered from now on like any stored answer...
+    const again = await post(second)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect((await again.json()).id).toBe(made?.id)
+    // ...and the one run there is runs to its end (the new process picks up the run it finds).
+    const done = await waitFor(
+      async () => {
+        const response = await fetch(`${second.url}/api/v1/runs/${made?.id}`)
+        const run = (await response.json()) as { status: string }
+        return run.status === 'done' ? run : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the recovered run to finish' },
+    )
+    expect(done.status).toBe('done')
+    await second.stop({ signal: 'SIGKILL' })
+    const runs = await withDatabase((db) => runsNamed(db, 'keyed'))
+    expect(runs).toEqual([{ id: made?.id, status: 'done' }])
+  }, 120_000)
+
+  it('creates the run under the id the dead request took when that request had created nothing', async () => {
+    // The claim of a request whose process died before it stored its run.
+    const abandonedId = '5f0c7f2e-5d1e-4b8e-9a53-0b5f8d1c2a10'
+    const body = { plan: slowDelegatePlan({ name: 'never-made', ms: 1, steps: 1 }) }
+    const server = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(server)
+    const post = () =>
+      fetch(`${server.url}/api/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'order-8' },
+        body: JSON.stringify(body),
+      })
+    // The first request claims the key, and its answer is stored: take the answer away and
+    // the run with it, as if neither had been written, and set the claim's id.
+    const first = await post()
+    expect(first.status).toBe(202)
+    const firstId = ((await first.json()) as { id: string }).id
+    await server.stop({ signal: 'SIGKILL' })
+    await withDatabase(async (db) => {
+      await db.deleteFrom('runs').where('id', '=', firstId).execute()
+      await db
+        .updateTable('idempotency_keys')
+        .set({
+          response_status: null,
+          response_body: JSON.stringify(null),
+          resource_id: abandonedId,
+          created_at: sql`now() - interval '2 minutes'`,
+        })
+        .where('key', '=', 'order-8')
+        .execute()
+    })
+    const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(restarted)
+    const retried = await fetch(`${restarted.url}/api/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'order-8' },
+      body: JSON.stringify(body),
+    })
+    expect(retried.status).toBe(202)
+    // Made now, so not a replay; under the id kept with the key, so a crash now would find it.
+    expect(retried.headers.get('idempotent-replayed')).toBeNull()
+    expect((await retried.json()).id).toBe(abandonedId)
+    await restarted.stop({ signal: 'SIGKILL' })
+    const runs = await withDatabase((db) => runsNamed(db, 'never-made'))
+    expect(runs.map((run) => run.id)).toEqual([abandonedId])
+  }, 120_000)
+})
