@@ -48,6 +48,25 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect(await runsNamed('unkeyed')).toHaveLength(2)
   })
 
+  it('makes one run of requests with the same key that arrive together: one is answered, the others are told it is in use', async () => {
+    const body = { plan: plan('together') }
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => post('/api/v1/runs', body, 'key-together')),
+    )
+    const runs = await runsNamed('together')
+    expect(runs).toHaveLength(1)
+    const made = answers.filter((answer) => answer.statusCode === 202)
+    const refused = answers.filter((answer) => answer.statusCode === 409)
+    expect(made.length + refused.length).toBe(answers.length)
+    expect(made.filter((answer) => !answer.headers['idempotent-replayed'])).toHaveLength(1)
+    for (const answer of made) expect(answer.json().id).toBe(runs[0]?.id)
+    for (const answer of refused) expect(answer.json().error.code).toBe('IDEMPOTENCY_KEY_IN_USE')
+    // Once answered, every retry gets the answer.
+    const retried = await post('/api/v1/runs', body, 'key-together')
+    expect(retried.headers['idempotent-replayed']).toBe('true')
+    expect(retried.json().id).toBe(runs[0]?.id)
+  })
+
   it('refuses a key reused with another body (422), and keeps keys apart per route', async () => {
     const first = await post('/api/v1/runs', { plan: plan('reused') }, 'key-reused')
     expect(first.statusCode).toBe(202)
