@@ -19,8 +19,6 @@ const storeAgainMs = [25, 50, 100, 200, 400, 800]
 const storeAgainMaxMs = 1_000
 const validKey = /^[\x21-\x7e]{1,255}$/
 
-let lastForgotAt = 0
-
 /** The body's JSON with its object keys sorted, hashed: equal bodies hash alike. */
 function hashOf(body: unknown): string {
   const sorted = (value: unknown): unknown => {
@@ -98,11 +96,12 @@ export async function answerIdempotently(
     key: header,
   }
   const { repository } = options
-  if (Date.now() - lastForgotAt > 60_000) {
-    lastForgotAt = Date.now()
+  const own = keptBy(repository)
+  if (Date.now() - own.forgotAt > 60_000) {
+    own.forgotAt = Date.now()
     await repository.forget(keptMs)
   }
-  if (unstored.get(repository)?.has(idOf(key))) throw keyInUse(header)
+  if (own.unstored.has(idOf(key))) throw keyInUse(header)
   const claim = await repository.claim({
     ...key,
     requestHash: hashOf(request.body),
@@ -165,12 +164,26 @@ function keyInUse(header: string): HttpError {
 type StoredAnswer = IdempotencyKey & Answer
 
 /**
- * Answers carried out in this process whose storing failed, by repository and key: tried
- * again until they are stored; until then a retry of the key in this process is refused as in
- * use, whatever the age of its claim in the database (the claim of a first request that died
- * is taken after a minute: this one did not die, and its request must not run twice).
+ * What this process keeps of each repository's keys (each app has its own): when it last
+ * forgot the old ones, and the answers carried out here whose storing failed, by key. Those
+ * are tried again until they are stored; until then a retry of the key in this process is
+ * refused as in use, whatever the age of its claim in the database (the claim of a first
+ * request that died is taken after a minute: this one did not die, and its request must not
+ * run twice).
  */
-const unstored = new WeakMap<IdempotencyRepository, Map<string, StoredAnswer>>()
+const kept = new WeakMap<
+  IdempotencyRepository,
+  { forgotAt: number; unstored: Map<string, StoredAnswer> }
+>()
+
+function keptBy(repository: IdempotencyRepository) {
+  let own = kept.get(repository)
+  if (!own) {
+    own = { forgotAt: 0, unstored: new Map() }
+    kept.set(repository, own)
+  }
+  return own
+}
 
 const idOf = (key: IdempotencyKey) => `${key.scope}\n${key.key}`
 
@@ -202,15 +215,14 @@ function keepStoring(
   answer: StoredAnswer,
   log: FastifyBaseLogger,
 ): void {
-  const kept = unstored.get(repository) ?? new Map<string, StoredAnswer>()
-  unstored.set(repository, kept)
+  const { unstored } = keptBy(repository)
   const id = idOf(answer)
-  kept.set(id, answer)
+  unstored.set(id, answer)
   const until = Date.now() + keptMs
   const again = () => {
     void storeAnswer(repository, answer, []).then((failure) => {
       if (failure && Date.now() < until) return void setTimeout(again, storeAgainMaxMs).unref()
-      kept.delete(id)
+      unstored.delete(id)
       if (failure) {
         log.error(
           { err: failure.error, idempotencyKey: answer.key, scope: answer.scope },
