@@ -165,6 +165,46 @@ describe('buildApp', () => {
     expect(entries.some((entry) => entry.msg === 'request completed')).toBe(true)
   })
 
+  it('censors every redacted path in what a line logs: under a request, under any key, each line alike', async () => {
+    const secrets = {
+      req: {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer header-secret',
+          cookie: 'session=cookie-secret',
+          'x-api-key': 'api-key-secret',
+          accept: 'application/json',
+        },
+        body: {
+          creatorSignature: '0xcreator-secret',
+          agentSignature: '0xagent-secret',
+          signature: '0xenvelope-secret',
+          content: 'hello',
+        },
+      },
+      provider: { name: 'openai', apiKey: 'provider-secret', token: 'token-secret' },
+      env: { OPENAI_API_KEY: 'sk-openai-secret', ANTHROPIC_API_KEY: 'sk-ant-secret' },
+    }
+    // Twice: the second line censored as the first (the paths are parsed once, not per line).
+    for (const round of [1, 2]) app.log.info(secrets, `redaction probe ${round}`)
+    const probes = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { msg?: string })
+      .filter((entry) => entry.msg?.startsWith('redaction probe'))
+    expect(probes).toHaveLength(2)
+    for (const probe of probes) {
+      expect(JSON.stringify(probe)).not.toMatch(/secret/)
+      // A request is logged through fastify's serializer (its method, url, host), never its
+      // headers or body; the redacted paths under `req` are there should that change.
+      expect(probe).toMatchObject({
+        req: { method: 'POST' },
+        provider: { name: 'openai', apiKey: '[redacted]', token: '[redacted]' },
+        env: { OPENAI_API_KEY: '[redacted]', ANTHROPIC_API_KEY: '[redacted]' },
+      })
+    }
+    // What was logged is left as it was: only the line is censored.
+    expect(secrets.req.headers.authorization).toBe('Bearer header-secret')
+  })
+
   // An operator given a failed request's answer finds its log lines by the id it carries.
   it('answers every request with the id its log lines carry, keeping a proxy’s plain one', async () => {
     const read = async (given?: string) => {
