@@ -28,6 +28,14 @@ async function withDatabase<T>(change: (db: Kysely<Database>) => Promise<T>): Pr
   }
 }
 
+/** `POST /api/v1/runs` of a one-step plan named `name`, with `Idempotency-Key: key`. */
+const postRun = (server: ServerProcess, key: string, name: string) =>
+  fetch(`${server.url}/api/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify({ plan: slowDelegatePlan({ name, ms: 1, steps: 1 }) }),
+  })
+
 const runsNamed = (db: Kysely<Database>, name: string) =>
   db.selectFrom('runs').select(['id', 'status']).where(sql`plan->>'name'`, '=', name).execute()
 
@@ -35,13 +43,7 @@ describe('Idempotency-Key through a crash', () => {
   it('answers the retry of a request whose process died before storing its answer with the run it made, not a second run', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'baton-idempotency-crash-'))
     const environment = { BATON_DATA_DIR: dataDir }
-    const body = JSON.stringify({ plan: slowDelegatePlan({ name: 'keyed', ms: 1, steps: 1 }) })
-    const post = (server: ServerProcess) =>
-      fetch(`${server.url}/api/v1/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': 'order-7' },
-        body,
-      })
+    const post = (server: ServerProcess) => postRun(server, 'order-7', 'keyed')
     // The database refuses the answer's write (disk full, raised by the database itself): the
     // run is stored, its answer is not, and the process is killed before it can store it.
     await withDatabase(async (db) => {
@@ -109,18 +111,11 @@ describe('Idempotency-Key through a crash', () => {
   it('creates the run under the id the dead request took when that request had created nothing', async () => {
     // The claim of a request whose process died before it stored its run.
     const abandonedId = '5f0c7f2e-5d1e-4b8e-9a53-0b5f8d1c2a10'
-    const body = { plan: slowDelegatePlan({ name: 'never-made', ms: 1, steps: 1 }) }
     const server = await startServerProcess({ BATON_DATA_DIR: dataDir! })
     servers.push(server)
-    const post = () =>
-      fetch(`${server.url}/api/v1/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': 'order-8' },
-        body: JSON.stringify(body),
-      })
     // The first request claims the key, and its answer is stored: take the answer away and
     // the run with it, as if neither had been written, and set the claim's id.
-    const first = await post()
+    const first = await postRun(server, 'order-8', 'never-made')
     expect(first.status).toBe(202)
     const firstId = ((await first.json()) as { id: string }).id
     await server.stop({ signal: 'SIGKILL' })
@@ -139,11 +134,7 @@ describe('Idempotency-Key through a crash', () => {
     })
     const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
     servers.push(restarted)
-    const retried = await fetch(`${restarted.url}/api/v1/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': 'order-8' },
-      body: JSON.stringify(body),
-    })
+    const retried = await postRun(restarted, 'order-8', 'never-made')
     expect(retried.status).toBe(202)
     // Made now, so not a replay; under the id kept with the key, so a crash now would find it.
     expect(retried.headers.get('idempotent-replayed')).toBeNull()

@@ -16,10 +16,11 @@ let schemas: Map<string, RequestSchema> | undefined
 /**
  * The `-32602` answer to a client request (`tools/call`, `initialize`, `prompts/get`, …) whose
  * params do not match its method's schema in the MCP SDK, naming the first field that is wrong;
- * undefined for a request whose params fit, for a notification, a response, a batch (each of its
- * requests is checked by `refuseInvalidMcpParams`), a method the SDK does not define, or one the server does not `answer` (its answer is -32601, whatever
- * the params). The SDK's own dispatch answers such a request `-32603` (internal error,
- * typescript-sdk issue #2284), telling the caller the server broke.
+ * undefined for a request whose params fit, for a notification, a response, a batch (each of
+ * its requests is checked by `refuseInvalidMcpParams`), a method the SDK does not define, or
+ * one the server does not `answer` (its answer is -32601, whatever the params). The SDK's own
+ * dispatch answers such a request `-32603` (internal error, typescript-sdk issue #2284),
+ * telling the caller the server broke.
  *
  * @example
  * invalidMcpParams(types, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, () => true)
