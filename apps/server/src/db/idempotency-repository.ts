@@ -111,6 +111,21 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
         .execute()
     },
 
+    /**
+     * Leaves the unanswered claim of `key` abandoned, as a dead request's is (its id kept): the
+     * next retry takes it at once. For a retry that took a dead request's claim and could not
+     * finish what that request had made.
+     */
+    async abandon(input: IdempotencyKey & { abandonedAfterMs: number }): Promise<void> {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ created_at: new Date(Date.now() - input.abandonedAfterMs - 1_000) })
+        .where('scope', '=', input.scope)
+        .where('key', '=', input.key)
+        .where('response_status', 'is', null)
+        .execute()
+    },
+
     /** Forgets keys older than `olderThanMs` (a retry that late makes a new request). */
     async forget(olderThanMs: number): Promise<void> {
       await db

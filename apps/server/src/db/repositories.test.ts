@@ -153,6 +153,20 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(interrupted).not.toContain('stop-never')
     expect((await runs.find('stop-never'))?.status).toBe('queued')
     expect((await runs.neverStarted()).map((run) => run.id)).toContain('stop-never')
+    // Looked at by age (among many processes, only those older than a living process's
+    // queueing), one by one, and a few at a time.
+    const justStored = (await runs.find('stop-never'))!.createdAt
+    expect(
+      await runs.neverStarted({ storedBefore: new Date(Date.parse(justStored) + 1_000) }),
+    ).toContainEqual({ id: 'stop-never', kind: 'plan' })
+    expect(
+      await runs.neverStarted({ storedBefore: new Date(Date.parse(justStored)) }),
+    ).not.toContainEqual({ id: 'stop-never', kind: 'plan' })
+    expect(await runs.neverStarted({ id: 'stop-never' })).toEqual([
+      { id: 'stop-never', kind: 'plan' },
+    ])
+    expect(await runs.neverStarted({ id: 'stop-ran' })).toEqual([])
+    expect(await runs.neverStarted({ limit: 1 })).toHaveLength(1)
     expect(await runs.discardUnstarted('stop-ran')).toBe(false)
     expect(await runs.find('stop-ran')).toBeDefined()
     expect(await runs.discardUnstarted('stop-never')).toBe(true)

@@ -100,16 +100,23 @@ export function createRunRecoveryRepository(db: Kysely<Database>) {
       return Number(result.numDeletedRows) > 0
     },
 
-    /** Runs queued that never ran, oldest first (a single process queues them again at start). */
-    async neverStarted(): Promise<{ id: string; kind: 'plan' | 'swarm' }[]> {
-      const rows = await db
+    /**
+     * Runs queued that never ran, oldest first (a single process queues them again at start;
+     * among many, each process queues again those stored before `storedBefore`). `id` looks
+     * at one run only; `limit` bounds the answer.
+     */
+    async neverStarted(
+      filter: { storedBefore?: Date; id?: string; limit?: number } = {},
+    ): Promise<{ id: string; kind: 'plan' | 'swarm' }[]> {
+      let query = db
         .selectFrom('runs')
         .select(['id', 'kind'])
         .where('status', '=', 'queued')
         .where('attempt', '=', 0)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute()
+      if (filter.storedBefore) query = query.where('created_at', '<', filter.storedBefore)
+      if (filter.id !== undefined) query = query.where('id', '=', filter.id)
+      if (filter.limit !== undefined) query = query.limit(filter.limit)
+      const rows = await query.orderBy('created_at').orderBy('id').execute()
       return rows.map((row) => ({ id: row.id, kind: row.kind as 'plan' | 'swarm' }))
     },
   }

@@ -1,3 +1,4 @@
+import { waitFor } from '@baton/testing/processes'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -208,6 +209,43 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
       .where('key', '=', 'key-abandoned')
       .executeTakeFirst()
     expect(row?.resource_id).toBe('thing-5')
+  })
+
+  it('queues the run of a request that died after storing it and before queueing it, when a retry takes its claim', async () => {
+    const body = { plan: plan('stored-unqueued') }
+    const first = await post('/api/v1/runs', body, 'key-unqueued')
+    expect(first.statusCode).toBe(202)
+    // What a process that died between storing its run and queueing it leaves: a run queued
+    // that no queue holds (made here after this process's start, so its start did not queue
+    // it), and the key's claim unanswered for two minutes, with the run's id.
+    const stored = crypto.randomUUID()
+    await app.baton.repositories.runs.create({
+      id: stored,
+      kind: 'plan',
+      plan: body.plan,
+      inputs: {},
+    })
+    await app.baton.db
+      .updateTable('idempotency_keys')
+      .set({
+        response_status: null,
+        response_body: JSON.stringify(null),
+        resource_id: stored,
+        created_at: sql`now() - interval '2 minutes'`,
+      })
+      .where('key', '=', 'key-unqueued')
+      .execute()
+    const retried = await post('/api/v1/runs', body, 'key-unqueued')
+    expect(retried.statusCode).toBe(202)
+    expect(retried.headers['idempotent-replayed']).toBe('true')
+    expect(retried.json().id).toBe(stored)
+    // The run the retry is given runs to its end, once.
+    await waitFor(
+      async () =>
+        (await app.baton.repositories.runs.find(stored))?.status === 'done' ? true : undefined,
+      { timeoutMs: 10_000, intervalMs: 20, what: 'the stored run to end' },
+    )
+    expect((await app.baton.repositories.runs.find(stored))?.attempt).toBe(1)
   })
 
   it('refuses a malformed key with 400 naming the header', async () => {

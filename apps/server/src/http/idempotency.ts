@@ -122,7 +122,15 @@ export async function answerIdempotently(
   }
   // The first request with the key died unanswered: what it created, if it did, is the answer.
   const { recover } = options
-  const recovered = claim.abandoned && recover ? await recover(claim.resourceId) : undefined
+  let recovered: Answer | undefined
+  try {
+    recovered = claim.abandoned && recover ? await recover(claim.resourceId) : undefined
+  } catch (error) {
+    // What the dead request made may be there, unfinished: the claim (and its id) is left
+    // abandoned, so the next retry takes it at once and recovers it, not a minute later.
+    await repository.abandon({ ...key, abandonedAfterMs }).catch(() => {})
+    throw error
+  }
   let answer: Answer
   try {
     answer = recovered ?? (await options.create(recover ? claim.resourceId : options.id))

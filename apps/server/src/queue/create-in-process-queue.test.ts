@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { checkKeyedJobs } from './__fixtures__/check-keyed-jobs'
 import { createInProcessQueue } from './create-in-process-queue'
 import type { RunJob } from './run-queue'
 
@@ -22,5 +23,10 @@ describe('createInProcessQueue', () => {
     expect(queue.size()).toBe(3)
     await queue.close()
     expect(queue.size()).toBe(0)
+  })
+  it('adds a keyed job once while one with its key waits or runs, and again once it has ended', async () => {
+    const queue = createInProcessQueue({ concurrency: 1 })
+    await checkKeyedJobs(queue)
+    await queue.close()
   })
 })

@@ -1,4 +1,4 @@
-import type { RunJob, RunQueue } from './run-queue'
+import type { AddJobOptions, RunJob, RunQueue } from './run-queue'
 
 /**
  * A `RunQueue` in this process, running at most `concurrency` jobs at once.
@@ -10,7 +10,9 @@ import type { RunJob, RunQueue } from './run-queue'
  */
 export function createInProcessQueue(options: { concurrency?: number } = {}): RunQueue {
   const concurrency = options.concurrency ?? 4
-  const waiting: RunJob[] = []
+  const waiting: { job: RunJob; key: string | undefined }[] = []
+  // The keys of the jobs waiting or running: a keyed job is not added twice meanwhile.
+  const keys = new Set<string>()
   const running = new Set<Promise<void>>()
   let handler: ((job: RunJob) => Promise<void>) | undefined
   let closed = false
@@ -18,12 +20,13 @@ export function createInProcessQueue(options: { concurrency?: number } = {}): Ru
 
   const pump = () => {
     while (handler && !closed && !paused && running.size < concurrency && waiting.length > 0) {
-      const job = waiting.shift()!
+      const { job, key } = waiting.shift()!
       const work: Promise<void> = handler(job)
         .catch(() => {
           // The executor records its own failures on the run; nothing is lost here.
         })
         .finally(() => {
+          if (key !== undefined) keys.delete(key)
           running.delete(work)
           pump()
         })
@@ -32,9 +35,13 @@ export function createInProcessQueue(options: { concurrency?: number } = {}): Ru
   }
 
   return {
-    async add(job) {
+    async add(job, { key }: AddJobOptions = {}) {
       if (closed) throw new Error('the run queue is closed')
-      waiting.push(job)
+      if (key !== undefined) {
+        if (keys.has(key)) return
+        keys.add(key)
+      }
+      waiting.push({ job, key })
       pump()
     },
     process(next) {
@@ -49,6 +56,7 @@ export function createInProcessQueue(options: { concurrency?: number } = {}): Ru
     async close() {
       closed = true
       waiting.length = 0
+      keys.clear()
       await Promise.allSettled([...running])
     },
   }

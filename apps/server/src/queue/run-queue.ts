@@ -9,6 +9,19 @@ export type RunJob = (
   trace?: Record<string, string>
 }
 
+/** How a job is added. */
+export type AddJobOptions = {
+  /**
+   * The job's key: while a job added with the same key is waiting or running (or, in BullMQ,
+   * kept), adding another adds nothing. A run's first job is keyed by the run (`firstJobKey`),
+   * so queueing a run that was never started again is safe whether or not its job was lost.
+   */
+  key?: string
+}
+
+/** The key of a run's first job (a BullMQ job id: neither an integer nor holding a colon). */
+export const firstJobKey = (runId: string): string => `first-${runId}`
+
 /** The lease of a job this process is running (a queue whose jobs are leased: BullMQ). */
 export interface JobLease {
   /**
@@ -23,7 +36,7 @@ export interface JobLease {
  * (scale-out) implement it, so there is one executor for every mode.
  */
 export interface RunQueue {
-  add(job: RunJob): Promise<void>
+  add(job: RunJob, options?: AddJobOptions): Promise<void>
   /**
    * Sets the one handler every job goes to. A queue whose jobs are leased (BullMQ) gives it
    * the job's lease too.

@@ -89,7 +89,13 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
           })
           return { status: 202, body: { id } }
         },
-        recover: async (id) => ((await runs.find(id)) ? { status: 202, body: { id } } : undefined),
+        // The request that died stored its run: that run is the answer. If it died before
+        // queueing it, the run is queued now (keyed: a run already queued is not queued twice).
+        recover: async (id) => {
+          if (!(await runs.find(id))) return undefined
+          await service.queueNeverStarted({ id })
+          return { status: 202, body: { id } }
+        },
       })
     },
   )

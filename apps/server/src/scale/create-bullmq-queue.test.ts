@@ -3,6 +3,7 @@ import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/red
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunQueue } from '../queue'
+import { checkKeyedJobs } from '../queue/__fixtures__/check-keyed-jobs'
 import { createBullmqQueue } from './create-bullmq-queue'
 
 const canRun = hasRedis || process.env.CI === 'true'
@@ -71,5 +72,21 @@ describe.runIf(canRun)('the BullMQ run queue', () => {
       what: 'the lease to be told twice',
     })
     release()
+  }, 30_000)
+  it('adds a keyed job once while one with its key waits or runs (its job id), and again once it has ended', async () => {
+    const keyed = createBullmqQueue({
+      connection: connect({ maxRetriesPerRequest: 1 }),
+      workerConnection: connect({ maxRetriesPerRequest: null }),
+      addTimeoutMs: 5_000,
+      name: `keys-${crypto.randomUUID()}`,
+      concurrency: 1,
+      leaseMs: 5_000,
+      work: true,
+    })
+    try {
+      await checkKeyedJobs(keyed)
+    } finally {
+      await keyed.close()
+    }
   }, 30_000)
 })

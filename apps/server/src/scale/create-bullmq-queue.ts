@@ -42,7 +42,7 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
   let closed = false
 
   return {
-    async add(job) {
+    async add(job, { key } = {}) {
       if (closed) throw new Error('the run queue is closed')
       const added = queue.add(job.kind, job, {
         // The executor records every outcome on the run; it throws only when it could record
@@ -50,7 +50,9 @@ export function createBullmqQueue(options: BullmqQueueOptions): RunQueue {
         attempts: 5,
         backoff: { type: 'exponential', delay: 2_000 },
         removeOnComplete: true,
-        removeOnFail: 1_000,
+        // A key is the job's id: BullMQ adds nothing for an id it holds. A keyed job that
+        // failed is not kept, so the run it never started can be queued again.
+        ...(key === undefined ? { removeOnFail: 1_000 } : { jobId: key, removeOnFail: true }),
       })
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<never>((_, reject) => {

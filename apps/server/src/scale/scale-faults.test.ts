@@ -454,4 +454,74 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     expect(await runsNamed(downPlan.name)).toEqual([retried.json.id])
     expect(await messagesOf(server.url, `down-${tag}`)).toEqual([])
   }, 180_000)
+
+  it('runs a run stored by a process that died before queueing it: unkeyed, another process queues it; keyed, the retry gets it, queued', async () => {
+    const alive = started.filter((item) => item.child.exitCode === null && !item.child.signalCode)
+    const workers = alive.filter((item) => item.name !== 'e')
+    expect(workers.length).toBeGreaterThanOrEqual(2)
+    const [victim, survivor] = workers as [ClusterProcess, ClusterProcess]
+    const tag = Date.now()
+    const unkeyed = { ...planOf(10, 1), name: `unqueued-${tag}` }
+    const keyed = { ...planOf(10, 1), name: `unqueued-keyed-${tag}` }
+    const key = { 'idempotency-key': `unqueued-${tag}` }
+
+    // Redis stopped where it stands: the victim stores both runs, and their jobs wait unread
+    // in Redis's socket. The victim is killed with them unanswered, then Redis is killed too
+    // (a machine lost with both, say), so the jobs were never added: the runs are stored and
+    // queued, and no queue holds them.
+    redis!.pause()
+    const asked = [
+      post(`${victim.url}/api/v1/runs`, { plan: unkeyed }).catch(() => undefined),
+      post(`${victim.url}/api/v1/runs`, { plan: keyed }, key).catch(() => undefined),
+    ]
+    const [unkeyedId, keyedId] = await waitFor(
+      async () => {
+        const [first, second] = [await runsNamed(unkeyed.name), await runsNamed(keyed.name)]
+        return first.length === 1 && second.length === 1 ? [first[0]!, second[0]!] : undefined
+      },
+      // Within the Redis bound, after which the victim would answer 503 and delete them.
+      { timeoutMs: redisTimeoutMs, intervalMs: 10, what: 'the victim to store both runs' },
+    )
+    await victim.stop({ signal: 'SIGKILL' })
+    await Promise.all(asked)
+    await redis!.kill()
+    for (const id of [unkeyedId, keyedId]) {
+      const run = await repositories.runs.find(id)
+      expect({ status: run?.status, attempt: run?.attempt }).toEqual({
+        status: 'queued',
+        attempt: 0,
+      })
+    }
+
+    // The client of the keyed request retries once the dead request's claim is past its minute.
+    // Redis still down: the run it is to be given cannot be queued, 503...
+    await sql`update idempotency_keys set created_at = now() - interval '2 minutes' where key = ${key['idempotency-key']}`.execute(
+      db!,
+    )
+    const refused = await post(`${survivor.url}/api/v1/runs`, { plan: keyed }, key)
+    expect(refused.status).toBe(503)
+    expect(refused.json.error).toMatchObject({ code: 'QUEUE_UNAVAILABLE' })
+    // ...and with Redis back, the next retry (not a minute later) is given that run, queued.
+    await redis!.start()
+    const retried = await waitFor(
+      async () => {
+        const answer = await post(`${survivor.url}/api/v1/runs`, { plan: keyed }, key)
+        expect(answer.status, JSON.stringify(answer.json)).not.toBe(409)
+        return answer.status === 202 ? answer : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'the keyed retry to be answered' },
+    )
+    expect(retried.headers.get('idempotent-replayed')).toBe('true')
+    expect(retried.json.id).toBe(keyedId)
+
+    // Both run to their end, once each; nothing else was made.
+    const runs = await checks.waitUntilFinal([unkeyedId, keyedId], 'the runs never queued', 60_000)
+    expect(runs.map((run) => [run.status, run.attempt])).toEqual([
+      ['done', 1],
+      ['done', 1],
+    ])
+    await checks.assertRanOnce([unkeyedId, keyedId], 1)
+    expect(await runsNamed(unkeyed.name)).toEqual([unkeyedId])
+    expect(await runsNamed(keyed.name)).toEqual([keyedId])
+  }, 120_000)
 })

@@ -21,6 +21,7 @@ import { cacheAgentListing } from '../registry/cache-agent-listing'
 import { cacheRegistryAnswers } from '../registry/cache-registry-answers'
 import { cacheSwarms } from '../registry/cache-swarms'
 import { createDatabaseRegistry } from '../registry/create-database-registry'
+import { queueNeverStartedRuns } from '../scale/queue-never-started-runs'
 import type { Settings } from '../settings'
 import { createServerMetrics, type ObservedRunEvent } from '../telemetry/server-metrics'
 import { tracedQueue } from '../telemetry/traced-queue'
@@ -263,6 +264,17 @@ export async function createServices(
       logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
     if (recovered?.queued.length)
       logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
+    // Among many processes, a run stored by one that died before queueing it has no job: every
+    // process queues such runs again (at start and every lease), past a lease and the Redis bound.
+    const neverStarted = scale
+      ? await queueNeverStartedRuns({
+          runs,
+          everyMs: settings.leaseMs,
+          graceMs: settings.leaseMs + settings.redisTimeoutMs,
+          logger,
+        })
+      : undefined
+    if (neverStarted) undo.push(() => neverStarted.stop())
     // Alone, A2A tasks left in progress were this process's too, and no one will end them now
     // (among many, each process fails those of a process whose lease lapsed: see the A2A plugin).
     const failedTasks = scale ? [] : await failTasksOfLastRun(db)
@@ -307,12 +319,14 @@ export async function createServices(
       },
       async drain() {
         closing.abort()
+        await neverStarted?.stop()
         await runs.drain(shutdownDrainMs)
       },
       async close() {
         if (closed) return
         closed = true
         closing.abort()
+        await neverStarted?.stop()
         await runs.drain(shutdownDrainMs)
         await vacuum?.stop()
         await queue.close()

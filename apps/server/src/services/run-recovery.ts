@@ -1,3 +1,4 @@
+import { firstJobKey } from '../queue'
 import type { RunContext } from './run-context'
 
 /** See `RunService.recoverInterrupted`. */
@@ -12,14 +13,27 @@ export async function recoverInterrupted(
       await context.options.repositories.ledger.booksOfRun(id),
     )
   }
-  const queued = await context.runs.neverStarted()
-  for (const run of queued) {
-    await context.options.queue.add({
-      kind: run.kind === 'swarm' ? 'swarm' : 'start',
-      runId: run.id,
-    })
+  const queued = await queueNeverStarted(context)
+  return { interrupted, queued }
+}
+
+/**
+ * See `RunService.queueNeverStarted`: each run stored and never started (those stored before
+ * `storedBefore`, or the one `id`, at most `limit`) gets its first job again, under the key its
+ * first job had, so the queue adds nothing for a run whose job is waiting or running.
+ */
+export async function queueNeverStarted(
+  context: RunContext,
+  filter: { storedBefore?: Date; id?: string; limit?: number } = {},
+): Promise<string[]> {
+  const runs = await context.runs.neverStarted(filter)
+  for (const run of runs) {
+    await context.options.queue.add(
+      { kind: run.kind === 'swarm' ? 'swarm' : 'start', runId: run.id },
+      { key: firstJobKey(run.id) },
+    )
   }
-  return { interrupted, queued: queued.map((run) => run.id) }
+  return runs.map((run) => run.id)
 }
 
 /**

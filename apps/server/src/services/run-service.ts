@@ -17,7 +17,7 @@ import { answerRun, resumeRun } from './run-continue'
 import { drainRuns } from './run-drain'
 import { processJobs } from './run-execution'
 import type { RunNotifier } from './run-notifier'
-import { recoverInterrupted } from './run-recovery'
+import { queueNeverStarted, recoverInterrupted } from './run-recovery'
 import { startRun, startSwarmRun } from './run-start'
 
 export type StartRunInput = {
@@ -49,6 +49,19 @@ export interface RunService {
    * as interrupted, and queues again the runs it left queued that never ran. Answers both.
    */
   recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }>
+  /**
+   * Queues again runs stored and never started: among many processes, a process that died
+   * between storing a run and queueing it left the run queued with no job, and nothing else
+   * would start it. Each gets its first job under the key that job had, so a run whose job is
+   * waiting or running is not queued twice. `storedBefore` leaves alone the runs a living
+   * process may still be queueing (or, refused by Redis, deleting); `id` looks at one run.
+   * Answers the runs queued again.
+   */
+  queueNeverStarted(filter?: {
+    storedBefore?: Date
+    id?: string
+    limit?: number
+  }): Promise<string[]>
   readonly notifier: RunNotifier
   /** Runs executing in this process. */
   active(): string[]
@@ -157,6 +170,12 @@ class Runs implements RunService {
 
   recoverInterrupted(): Promise<{ interrupted: string[]; queued: string[] }> {
     return recoverInterrupted(this.#context)
+  }
+
+  queueNeverStarted(
+    filter: { storedBefore?: Date; id?: string; limit?: number } = {},
+  ): Promise<string[]> {
+    return queueNeverStarted(this.#context, filter)
   }
 
   drain(timeoutMs: number): Promise<void> {

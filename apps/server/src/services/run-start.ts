@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type AgentSwarm, type BudgetInput, Budget as BudgetSchema, parseWith } from '@baton/core'
-import type { RunJob } from '../queue'
+import { firstJobKey, type RunJob } from '../queue'
 import type { RunContext } from './run-context'
 import { assertOpen } from './run-drain'
 import type { StartRunInput } from './run-service'
@@ -50,12 +50,13 @@ export async function startSwarmRun(
 }
 
 /**
- * Queues a run just stored; when the queue does not take it (Redis away past its bound) the
- * run is deleted again, so nothing of the refused request executes later.
+ * Queues a run just stored, as its first job (keyed by the run: see `queueNeverStarted`); when
+ * the queue does not take it (Redis away past its bound) the run is deleted again, so nothing
+ * of the refused request executes later.
  */
 export async function queueNew(context: RunContext, job: RunJob): Promise<void> {
   try {
-    await context.options.queue.add(job)
+    await context.options.queue.add(job, { key: firstJobKey(job.runId) })
   } catch (error) {
     await context.runs.discardUnstarted(job.runId).catch((discardError: unknown) => {
       context.options.logger.error({ err: discardError, runId: job.runId }, 'discard failed')

@@ -38,10 +38,10 @@ export type TracedQueueOptions = {
  */
 export function tracedQueue(queue: RunQueue, options: TracedQueueOptions): RunQueue {
   return {
-    add(job) {
+    add(job, added) {
       const carrier: Record<string, string> = {}
       propagation.inject(context.active(), carrier)
-      return queue.add(carrier.traceparent ? { ...job, trace: carrier } : job)
+      return queue.add(carrier.traceparent ? { ...job, trace: carrier } : job, added)
     },
     process(handler) {
       queue.process((job, lease) => {

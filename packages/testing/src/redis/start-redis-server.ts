@@ -29,6 +29,13 @@ export type RedisServer = {
   restart(options?: { downMs?: number }): Promise<void>
   /** Kills Redis by its PID (SIGKILL: no shutdown of its own); its data folder is kept. */
   kill(): Promise<void>
+  /**
+   * Stops Redis where it stands (SIGSTOP): connections stay open, and what clients send waits
+   * unread until `resume` (or is lost with it when it is then killed).
+   */
+  pause(): void
+  /** Lets a paused Redis go on (SIGCONT). */
+  resume(): void
   /** Starts a killed Redis again on the same port and data folder. */
   start(): Promise<void>
   /** Kills Redis and removes its data folder. */
@@ -97,6 +104,8 @@ export async function startRedisServer({
       await start()
     },
     kill: () => halt('SIGKILL'),
+    pause: () => void server?.kill('SIGSTOP'),
+    resume: () => void server?.kill('SIGCONT'),
     start,
     stop,
   }
