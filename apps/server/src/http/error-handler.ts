@@ -196,6 +196,20 @@ function bearerChallenge(authorization: string | undefined): string {
 }
 
 /**
+ * The challenge of every 401: a bearer credential's (`UNAUTHORIZED`), or, for a signed change
+ * refused (`SIGNATURE_*`: the credential is its EIP-712 signature, in the body), that scheme's,
+ * naming the code.
+ *
+ * @example
+ * challengeOf('SIGNATURE_EXPIRED', undefined) // 'EIP712 realm="baton", error="signature_expired"'
+ */
+function challengeOf(code: string, authorization: string | undefined): string {
+  return code.startsWith('SIGNATURE_')
+    ? `EIP712 realm="baton", error="${code.toLowerCase()}"`
+    : bearerChallenge(authorization)
+}
+
+/**
  * How long a client should wait before it retries a 503, in seconds: the model provider's own
  * wait for its rate limit when it gave one, else a short one (the server cannot know when its
  * database or Redis is back, or when a draining process's successor answers). Clients that
@@ -216,8 +230,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err: error }, 'request failed')
     // What failed is in the log, under this id: the answer names nothing else of it.
     if (body.error.code === 'INTERNAL') body.error.details = { requestId: request.id }
-    if (body.error.code === 'UNAUTHORIZED') {
-      reply.header('www-authenticate', bearerChallenge(request.headers.authorization))
+    // RFC 9110 §15.5.2: a 401 carries a challenge.
+    if (status === 401) {
+      reply.header('www-authenticate', challengeOf(body.error.code, request.headers.authorization))
     }
     const retryAfter = retryAfterOf(status, body)
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))

@@ -62,6 +62,10 @@ describe.each(backends)('on %s', (backend) => {
       const response = await post(reused)
       expect(response.statusCode).toBe(401)
       expect(response.json().error.code).toBe('SIGNATURE_REPLAYED')
+      // A 401 carries a challenge (RFC 9110 §15.5.2): the signed change's scheme, the code.
+      expect(response.headers['www-authenticate']).toBe(
+        'EIP712 realm="baton", error="signature_replayed"',
+      )
       expect(await agentCount()).toBe(before)
     })
 
@@ -77,6 +81,9 @@ describe.each(backends)('on %s', (backend) => {
       const response = await post(body)
       expect(response.statusCode).toBe(401)
       expect(response.json().error.code).toBe('SIGNATURE_EXPIRED')
+      expect(response.headers['www-authenticate']).toBe(
+        'EIP712 realm="baton", error="signature_expired"',
+      )
       expect(await agentCount()).toBe(before)
     })
 
