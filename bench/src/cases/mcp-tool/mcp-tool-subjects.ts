@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,6 +15,7 @@ const filesServer = fileURLToPath(
   new URL('../../../../packages/core/src/mcp/__fixtures__/files-server.mjs', import.meta.url),
 )
 
+/** The folder the files server reads, with one file in it; removed by the caller when done. */
 async function folder(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'bench-mcp-'))
   await writeFile(path.join(root, 'notes.txt'), 'bench\n')
@@ -40,22 +41,25 @@ async function loop(count: number, call: () => Promise<unknown>): Promise<Figure
 
 export const mcpToolSubjects: Subjects = {
   bare: async (size) => {
+    const root = await folder()
     const client = new Client({ name: 'bench', version: '1.0.0' })
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [filesServer, await folder()] }),
-    )
     try {
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [filesServer, root] }),
+      )
       return await loop(mcpCallCount(size), () =>
         client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }),
       )
     } finally {
       await client.close()
+      await rm(root, { recursive: true, force: true })
     }
   },
 
   baton: async (size) => {
+    const root = await folder()
     const servers = createMcpServers({
-      mcpServers: { files: { command: process.execPath, args: [filesServer, await folder()] } },
+      mcpServers: { files: { command: process.execPath, args: [filesServer, root] } },
     })
     const agent = Agent.parse({
       id: 'reader',
@@ -69,8 +73,8 @@ export const mcpToolSubjects: Subjects = {
       updatedAt: '2026-01-01T00:00:00.000Z',
     })
     const budget = createBudget()
-    const extraTools = await servers.toolsFor(agent, { budget })
     try {
+      const extraTools = await servers.toolsFor(agent, { budget })
       return await loop(mcpCallCount(size), () =>
         runAgent(agent, 'Read [[tool:mcp__files__read_file {"path":"notes.txt"}]]', {
           budget,
@@ -79,6 +83,7 @@ export const mcpToolSubjects: Subjects = {
       )
     } finally {
       await servers.close()
+      await rm(root, { recursive: true, force: true })
     }
   },
 }
