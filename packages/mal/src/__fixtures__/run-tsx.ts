@@ -1,12 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
-
-// tsx's loader, not its CLI: the CLI runs the file in a grandchild, and relays a signal sent
-// to it only after 30 ms without word from the grandchild, then kills the grandchild if it
-// does not answer within 30 ms more. On a loaded machine a CLI interrupted with SIGINT was
-// killed that way before it could print that it cancelled (a CI run).
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href
+import { fromSourceArgs } from '@baton/testing/processes'
 
 export type ChildResult = { code: number | null; stdout: string; stderr: string }
 
@@ -26,15 +19,11 @@ export function runTsx(
   } = {},
 ): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', tsxLoader, '--conditions=@baton/source', file, ...args],
-      {
-        cwd: options.cwd,
-        env: { ...process.env, ...options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    )
+    const child = spawn(process.execPath, [...fromSourceArgs(file), file, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => {

@@ -1,3 +1,4 @@
+export { fromSourceArgs } from './from-source-args'
 export { isAlive } from './is-alive'
 export { killAll, stopChild } from './stop-child'
 export { waitFor } from './wait-for'

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
+import { fromSourceArgs } from '../processes/from-source-args'
 import { stopChild } from '../processes/stop-child'
 
 /** What starts a server: its entry file, where, and with what environment. */
@@ -95,16 +94,7 @@ export async function runServerToExit(
 }
 
 function spawnServer({ entry, args = [], environment, cwd }: ServerEntryOptions) {
-  // The tsx loader itself, not its CLI: the CLI runs the server in a grandchild that a SIGKILL
-  // of the child would leave running.
-  const fromSource = entry.endsWith('.ts')
-    ? [
-        '--import',
-        pathToFileURL(createRequire(entry).resolve('tsx/esm')).href,
-        '--conditions=@baton/source',
-      ]
-    : []
-  const child = spawn(process.execPath, [...fromSource, entry, ...args], {
+  const child = spawn(process.execPath, [...fromSourceArgs(entry), entry, ...args], {
     ...(cwd ? { cwd } : {}),
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
