@@ -161,6 +161,15 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
       await writer.write(envelopeRecords, envelope)
       rememberStored(envelope.id)
     },
+    /** The envelope stored under `id`, if any. */
+    async find(id: string): Promise<Envelope | undefined> {
+      const row = await db
+        .selectFrom('messages')
+        .select('envelope')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row ? (row.envelope as unknown as Envelope) : undefined
+    },
     /** Forgets an envelope stored for a send the bus then refused. */
     async remove(id: string): Promise<void> {
       justStored.delete(id)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
 import { type Kysely, sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import type { Database } from '../db/database'
@@ -39,13 +39,16 @@ const postRun = (server: ServerProcess, key: string, name: string) =>
 const runsNamed = (db: Kysely<Database>, name: string) =>
   db.selectFrom('runs').select(['id', 'status']).where(sql`plan->>'name'`, '=', name).execute()
 
+/** The database refuses to store any request's answer (disk full, raised by the database itself). */
+const refuseAnswers = (db: Kysely<Database>) =>
+  sql`create trigger refuse_answers before update on idempotency_keys for each row execute function refuse_answers()`.execute(
+    db,
+  )
+
 describe('Idempotency-Key through a crash', () => {
-  it('answers the retry of a request whose process died before storing its answer with the run it made, not a second run', async () => {
+  // One data folder for the file's servers, one after the other.
+  beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'baton-idempotency-crash-'))
-    const environment = { BATON_DATA_DIR: dataDir }
-    const post = (server: ServerProcess) => postRun(server, 'order-7', 'keyed')
-    // The database refuses the answer's write (disk full, raised by the database itself): the
-    // run is stored, its answer is not, and the process is killed before it can store it.
     await withDatabase(async (db) => {
       await sql
         .raw(`create function refuse_answers() returns trigger language plpgsql as $$
@@ -56,10 +59,14 @@ describe('Idempotency-Key through a crash', () => {
             return new;
           end $$`)
         .execute(db)
-      await sql`create trigger refuse_answers before update on idempotency_keys for each row execute function refuse_answers()`.execute(
-        db,
-      )
     })
+  }, 60_000)
+
+  it('answers the retry of a request whose process died before storing its answer with the run it made, not a second run', async () => {
+    const environment = { BATON_DATA_DIR: dataDir! }
+    const post = (server: ServerProcess) => postRun(server, 'order-7', 'keyed')
+    // The run is stored, its answer is not, and the process is killed before it can store it.
+    await withDatabase(refuseAnswers)
     const first = await startServerProcess(environment)
     servers.push(first)
     const refused = await post(first)
@@ -150,5 +157,113 @@ describe('Idempotency-Key through a crash', () => {
     await restarted.stop({ signal: 'SIGKILL' })
     const runs = await withDatabase((db) => runsNamed(db, 'never-made'))
     expect(runs).toEqual([{ id: abandonedId, status: 'done' }])
+  }, 120_000)
+
+  /** `POST /api/v1/messages` to the hosted analyst, with `Idempotency-Key: key`. */
+  const postMessage = (server: ServerProcess, key: string, correlationId: string) =>
+    fetch(`${server.url}/api/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({
+        from: { agentId: 'person' },
+        to: { agentId: 'analyst' },
+        content: '[[answer:two risks found]] look at the outage',
+        correlationId,
+      }),
+    })
+  type Sent = { id: string; type: string; inReplyTo?: string }
+  const conversation = async (server: ServerProcess, correlationId: string) =>
+    (
+      (await (await fetch(`${server.url}/api/v1/conversations/${correlationId}`)).json()) as {
+        messages: Sent[]
+      }
+    ).messages
+
+  it('answers the retry of a message whose process died before storing its answer with the message it stored, not a second one', async () => {
+    const environment = { BATON_DATA_DIR: dataDir! }
+    await withDatabase(refuseAnswers)
+    const first = await startServerProcess(environment)
+    servers.push(first)
+    const refused = await postMessage(first, 'note-1', 'corr-crash-sent')
+    expect(refused.status).toBe(503)
+    expect((await refused.json()).error.code).toBe('IDEMPOTENCY_ANSWER_NOT_STORED')
+    // Sent: the analyst has answered it before the process is killed.
+    const before = await waitFor(
+      async () => {
+        const messages = await conversation(first, 'corr-crash-sent')
+        return messages.some((message) => message.type === 'reply') ? messages : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the analyst to answer' },
+    )
+    const sentId = before[0]!.id
+    await first.stop({ signal: 'SIGKILL' })
+    await withDatabase(async (db) => {
+      await sql`drop trigger refuse_answers on idempotency_keys`.execute(db)
+      await sql`update idempotency_keys set created_at = now() - interval '2 minutes' where key = 'note-1'`.execute(
+        db,
+      )
+    })
+    const second = await startServerProcess(environment)
+    servers.push(second)
+    const retried = await postMessage(second, 'note-1', 'corr-crash-sent')
+    expect(retried.status).toBe(202)
+    expect(retried.headers.get('idempotent-replayed')).toBe('true')
+    expect(((await retried.json()) as { envelope: Sent }).envelope.id).toBe(sentId)
+    // The person's message is in the conversation once.
+    const after = await conversation(second, 'corr-crash-sent')
+    expect(
+      after.filter((message) => message.type !== 'reply').map((message) => message.id),
+    ).toEqual([sentId])
+    await second.stop({ signal: 'SIGKILL' })
+  }, 120_000)
+
+  it('sends the message under the id the dead request took when that request had stored nothing', async () => {
+    const server = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(server)
+    const first = await postMessage(server, 'note-2', 'corr-crash-unsent')
+    expect(first.status).toBe(202)
+    const made = ((await first.json()) as { envelope: Sent }).envelope
+    await waitFor(
+      async () =>
+        (await conversation(server, 'corr-crash-unsent')).length === 2 ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the analyst to answer' },
+    )
+    await server.stop({ signal: 'SIGKILL' })
+    // What a process that died before storing its message leaves: the key's claim, unanswered,
+    // with the id its request took (the exchange above taken away, as if never made).
+    const kept = 'msg-never-stored'
+    await withDatabase(async (db) => {
+      await db.deleteFrom('messages').where('correlation_id', '=', 'corr-crash-unsent').execute()
+      await db
+        .updateTable('idempotency_keys')
+        .set({
+          response_status: null,
+          response_body: JSON.stringify(null),
+          resource_id: kept,
+          created_at: sql`now() - interval '2 minutes'`,
+        })
+        .where('key', '=', 'note-2')
+        .execute()
+    })
+    const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(restarted)
+    const retried = await postMessage(restarted, 'note-2', 'corr-crash-unsent')
+    expect(retried.status).toBe(202)
+    // Sent now, so not a replay; under the kept id, so a crash now would find it.
+    expect(retried.headers.get('idempotent-replayed')).toBeNull()
+    expect(((await retried.json()) as { envelope: Sent }).envelope.id).toBe(kept)
+    expect(kept).not.toBe(made.id)
+    const messages = await waitFor(
+      async () => {
+        const read = await conversation(restarted, 'corr-crash-unsent')
+        return read.some((message) => message.type === 'reply') ? read : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the analyst to answer the message' },
+    )
+    expect(messages.map((message) => [message.id, message.inReplyTo])).toEqual([
+      [kept, undefined],
+      [expect.any(String), kept],
+    ])
+    await restarted.stop({ signal: 'SIGKILL' })
   }, 120_000)
 })

@@ -98,14 +98,14 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         : createEnvelope(message as SendInput)
       // Stored before it travels (and so before the 202): a message that cannot be stored
       // fails the request (507 STORAGE_UNAVAILABLE, 503 DATABASE_UNAVAILABLE), goes nowhere.
-      const send = async (stored: boolean) => {
-        if (budget) host.grant?.(complete.id, budget)
+      const send = async (envelope: Envelope, stored: boolean) => {
+        if (budget) host.grant?.(envelope.id, budget)
         try {
-          return await bus.send(complete)
+          return await bus.send(envelope)
         } catch (error) {
           // Refused (the loop guard, a closed bus): it was never sent, so it is not kept either.
           if (stored) {
-            await repositories.messages.remove(complete.id).catch((removeError: unknown) => {
+            await repositories.messages.remove(envelope.id).catch((removeError: unknown) => {
               request.log.warn({ err: removeError }, 'forgetting a refused message failed')
             })
           }
@@ -120,20 +120,30 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
           anyOwner: hasScope(request.principal, 'admin'),
         })
         assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
-        return reply.status(202).send({ envelope: await send(stored) })
+        return reply.status(202).send({ envelope: await send(complete, stored) })
       }
       const owner = await messages.claimConversation(complete.correlationId, request.principal.id)
       assertOwned(request, owner, 'steer', 'conversation', complete.correlationId)
       // A retry with the same Idempotency-Key gets the first envelope, not a second message.
-      // (Not recovered from a first request whose process died: a message stored then is not
-      // known to have been delivered, and nothing delivers it again; the retry sends anew.)
       return answerIdempotently(request, reply, {
         repository: repositories.idempotency,
         id: complete.id,
-        create: async () => {
+        // Under the id kept with the key: a first request that died before storing it had
+        // taken that id (a signed envelope's is its own, and the same in every retry).
+        create: async (id) => {
+          const envelope = id === complete.id ? complete : { ...complete, id }
           host.listen?.(message.to.agentId)
-          const stored = await repositories.messages.save(complete)
-          return { status: 202, body: { envelope: await send(stored) } }
+          const stored = await repositories.messages.save(envelope)
+          return { status: 202, body: { envelope: await send(envelope, stored) } }
+        },
+        // The first request died after storing its message: that message is the answer, sent
+        // again under its own id (whether it had gone out before is not known; a receiver
+        // that has it drops it by its id), not a second message.
+        recover: async (id) => {
+          const stored = await repositories.messages.find(id)
+          if (!stored) return undefined
+          host.listen?.(stored.to.agentId)
+          return { status: 202, body: { envelope: await send(stored, false) } }
         },
       })
     },
