@@ -58,6 +58,13 @@ export function createSharedBrowser(options: {
         // One --disable-features, merged: Chromium reads only the last (see chromium-features.ts).
         args: withDisabledFeatures([...CHROMIUM_FLAGS, ...options.args, marker]),
         timeout: options.launchTimeoutMs,
+        // The host's signals are the host's: Playwright's own handlers would close the browser
+        // at a signal (killing it when the host's shutdown closes it too) and exit the process
+        // at SIGINT, cutting the host's shutdown short. The provider's `close` ends it; a host
+        // that ends without it takes the browser with it (Playwright's exit hook, the pipe).
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
       })
       .catch((cause: Error) => {
         throw new WorkspaceUnavailableError({
