@@ -3,6 +3,9 @@ import type { Database, StoredUsage } from './database'
 import type { RunBooks } from './ledger-repository'
 import type { RunStatus } from './stored-run'
 
+/** Which never-started runs to look at (see `neverStarted`). */
+export type NeverStartedFilter = { storedBefore?: Date; id?: string; limit?: number }
+
 /**
  * What recovery writes to runs: a run interrupted (by a fault, at start, at shutdown), its
  * usage recounted from its ledger, a run never started found again or discarded.
@@ -106,7 +109,7 @@ export function createRunRecoveryRepository(db: Kysely<Database>) {
      * at one run only; `limit` bounds the answer.
      */
     async neverStarted(
-      filter: { storedBefore?: Date; id?: string; limit?: number } = {},
+      filter: NeverStartedFilter = {},
     ): Promise<{ id: string; kind: 'plan' | 'swarm' }[]> {
       let query = db
         .selectFrom('runs')

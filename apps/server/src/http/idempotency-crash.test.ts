@@ -4,6 +4,7 @@ import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { leaveClaimOfDeadRequest } from '../__fixtures__/dead-request-claim'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import type { Database } from '../db/database'
@@ -128,16 +129,7 @@ describe('Idempotency-Key through a crash', () => {
     await server.stop({ signal: 'SIGKILL' })
     await withDatabase(async (db) => {
       await db.deleteFrom('runs').where('id', '=', firstId).execute()
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          response_status: null,
-          response_body: JSON.stringify(null),
-          resource_id: abandonedId,
-          created_at: sql`now() - interval '2 minutes'`,
-        })
-        .where('key', '=', 'order-8')
-        .execute()
+      await leaveClaimOfDeadRequest(db, 'order-8', abandonedId)
     })
     const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
     servers.push(restarted)
@@ -234,16 +226,7 @@ describe('Idempotency-Key through a crash', () => {
     const kept = 'msg-never-stored'
     await withDatabase(async (db) => {
       await db.deleteFrom('messages').where('correlation_id', '=', 'corr-crash-unsent').execute()
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          response_status: null,
-          response_body: JSON.stringify(null),
-          resource_id: kept,
-          created_at: sql`now() - interval '2 minutes'`,
-        })
-        .where('key', '=', 'note-2')
-        .execute()
+      await leaveClaimOfDeadRequest(db, 'note-2', kept)
     })
     const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
     servers.push(restarted)

@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeApiKey } from '../__fixtures__/api-keys'
 import { backends, databaseSettings } from '../__fixtures__/backends'
+import { leaveClaimOfDeadRequest } from '../__fixtures__/dead-request-claim'
 import { createTestApp } from '../__fixtures__/test-app'
 import { seedDemo } from '../seed/seed-demo'
 
@@ -225,16 +226,7 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
       plan: body.plan,
       inputs: {},
     })
-    await app.baton.db
-      .updateTable('idempotency_keys')
-      .set({
-        response_status: null,
-        response_body: JSON.stringify(null),
-        resource_id: stored,
-        created_at: sql`now() - interval '2 minutes'`,
-      })
-      .where('key', '=', 'key-unqueued')
-      .execute()
+    await leaveClaimOfDeadRequest(app.baton.db, 'key-unqueued', stored)
     const retried = await post('/api/v1/runs', body, 'key-unqueued')
     expect(retried.statusCode).toBe(202)
     expect(retried.headers['idempotent-replayed']).toBe('true')

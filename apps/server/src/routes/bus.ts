@@ -137,8 +137,8 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
           return { status: 202, body: { envelope: await send(envelope, stored) } }
         },
         // The first request died after storing its message: that message is the answer, sent
-        // again under its own id (whether it had gone out before is not known; a receiver
-        // that has it drops it by its id), not a second message.
+        // again under its own id (the bus answers a message it has admitted with itself, and
+        // delivers one it has not), not a second message.
         recover: async (id) => {
           const stored = await repositories.messages.find(id)
           if (!stored) return undefined

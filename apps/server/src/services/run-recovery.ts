@@ -1,3 +1,4 @@
+import type { NeverStartedFilter } from '../db/run-recovery-repository'
 import { firstJobKey } from '../queue'
 import type { RunContext } from './run-context'
 
@@ -24,7 +25,7 @@ export async function recoverInterrupted(
  */
 export async function queueNeverStarted(
   context: RunContext,
-  filter: { storedBefore?: Date; id?: string; limit?: number } = {},
+  filter: NeverStartedFilter = {},
 ): Promise<string[]> {
   const runs = await context.runs.neverStarted(filter)
   for (const run of runs) {

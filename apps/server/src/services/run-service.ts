@@ -9,6 +9,7 @@ import type {
 import type { AgentHost, ConclaveStore, Discovery } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Repositories } from '../db/repositories'
+import type { NeverStartedFilter } from '../db/run-recovery-repository'
 import type { StoredRun } from '../db/runs-repository'
 import type { RunQueue } from '../queue'
 import { cancelRun } from './run-cancel'
@@ -57,11 +58,7 @@ export interface RunService {
    * process may still be queueing (or, refused by Redis, deleting); `id` looks at one run.
    * Answers the runs queued again.
    */
-  queueNeverStarted(filter?: {
-    storedBefore?: Date
-    id?: string
-    limit?: number
-  }): Promise<string[]>
+  queueNeverStarted(filter?: NeverStartedFilter): Promise<string[]>
   readonly notifier: RunNotifier
   /** Runs executing in this process. */
   active(): string[]
@@ -172,9 +169,7 @@ class Runs implements RunService {
     return recoverInterrupted(this.#context)
   }
 
-  queueNeverStarted(
-    filter: { storedBefore?: Date; id?: string; limit?: number } = {},
-  ): Promise<string[]> {
+  queueNeverStarted(filter: NeverStartedFilter = {}): Promise<string[]> {
     return queueNeverStarted(this.#context, filter)
   }
 
