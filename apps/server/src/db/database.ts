@@ -143,6 +143,8 @@ export type MessagesTable = {
   id: string
   correlation_id: string
   envelope: Json<Record<string, unknown>>
+  /** False while the message is stored and the bus has not yet sent it. */
+  sent: Generated<boolean>
   created_at: Timestamp
 }
 

@@ -11,7 +11,7 @@ const MESSAGES = jsonTable<{ id: string; correlation_id: string; envelope: Envel
   envelope: 'jsonb',
 })
 
-// Each envelope once, by its id.
+// Each envelope once, by its id, as sent: one stored before the bus took it is marked sent.
 function insertEnvelopes(envelopes: Envelope[]) {
   const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]))
   const rows = [...byId.values()].map((envelope) => ({
@@ -19,10 +19,13 @@ function insertEnvelopes(envelopes: Envelope[]) {
     correlation_id: envelope.correlationId,
     envelope,
   }))
-  return MESSAGES.insert(rows, sql`on conflict (id) do nothing`)
+  return MESSAGES.insert(
+    rows,
+    sql`on conflict (id) do update set sent = true where messages.sent = false`,
+  )
 }
 
-/** Envelopes the bus reported, stored in one insert per turn of the group commit (once by id). */
+/** Envelopes the bus reported, stored (or marked sent) in one statement per turn of the group commit. */
 const envelopeRecords: WriteChannel<Envelope> = {
   name: 'bus envelopes',
   async store(executor, envelopes) {
@@ -45,11 +48,12 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
     owners.set(correlationId, owner)
     return owner
   }
-  // Ids of the envelopes this process stored last (oldest dropped first).
-  const justStored = new Set<string>()
+  // Ids of the envelopes this process stored last (oldest dropped first), and whether each is
+  // stored as sent.
+  const justStored = new Map<string, boolean>()
   const oldestStored = new OldestFirst(justStored)
-  const rememberStored = (id: string) => {
-    justStored.add(id)
+  const rememberStored = (id: string, sent: boolean) => {
+    justStored.set(id, sent)
     oldestStored.trimTo(1_000)
   }
   return {
@@ -71,8 +75,9 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
     },
     /**
      * Claims the envelope's conversation for `owner` unless it has one, and stores the envelope
-     * (once, by id) when the conversation is `owner`'s or `anyOwner` (an admin may write into
-     * any): both in one statement, the one in front of the message's delivery. Answers the
+     * (once, by id, as not yet sent: see `save`) when the conversation is `owner`'s or
+     * `anyOwner` (an admin may write into any): both in one statement, the one in front of the
+     * message's delivery. Answers the
      * conversation's owner and whether this call stored the envelope; nothing is stored in a
      * conversation that is someone else's.
      */
@@ -101,8 +106,8 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
           union all
           select owner from conversation_owners where correlation_id = ${correlationId}
         ), saved as (
-          insert into messages (id, correlation_id, envelope)
-          select ${envelope.id}, ${correlationId}, ${JSON.stringify(envelope)}::jsonb
+          insert into messages (id, correlation_id, envelope, sent)
+          select ${envelope.id}, ${correlationId}, ${JSON.stringify(envelope)}::jsonb, false
           where ${options.anyOwner}::boolean or exists (select 1 from held where owner = ${owner})
           on conflict (id) do nothing
           returning id
@@ -111,7 +116,7 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
       `.execute(db)
       const row = result.rows[0]
       if (row?.owner) {
-        if (row.stored) rememberStored(envelope.id)
+        if (row.stored) rememberStored(envelope.id, false)
         return { owner: remember(correlationId, row.owner), stored: row.stored }
       }
       // Claimed by a transaction that committed while this statement ran: asked again.
@@ -129,11 +134,11 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
         .executeTakeFirst()
       return row ? remember(correlationId, row.owner) : undefined
     },
-    /** Stores an envelope once (by id); answers whether this call stored it. */
+    /**
+     * Stores an envelope once (by id) before the bus sends it: as not sent until the bus
+     * reports it (`record`). Answers whether this call stored it.
+     */
     async save(envelope: Envelope): Promise<boolean> {
-      // The HTTP route stores a message before the bus reports it, and the bus's listener
-      // stores every message it reports: the second save of one this process has just stored
-      // would be a statement in front of the agent's first model call.
       if (justStored.has(envelope.id)) return false
       const result = await db
         .insertInto('messages')
@@ -141,34 +146,35 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
           id: envelope.id,
           correlation_id: envelope.correlationId,
           envelope: JSON.stringify(envelope),
+          sent: false,
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
         .executeTakeFirst()
       const stored = Number(result.numInsertedOrUpdatedRows ?? 0) > 0
-      if (stored) rememberStored(envelope.id)
+      if (stored) rememberStored(envelope.id, false)
       return stored
     },
     /**
-     * Stores an envelope the bus reported, once (by id), through the process's group commit
-     * when there is one: with the other writes waiting for their turn.
+     * Stores an envelope the bus reported, once (by id), or marks the one stored before it
+     * was sent as sent; through the process's group commit when there is one (with the other
+     * writes waiting for their turn).
      */
     async record(envelope: Envelope): Promise<void> {
-      if (!writer) {
-        await this.save(envelope)
-        return
-      }
-      if (justStored.has(envelope.id)) return
-      await writer.write(envelopeRecords, envelope)
-      rememberStored(envelope.id)
+      // The bus's listener stores every message it reports: again for one this process has
+      // just recorded would be a statement in front of the agent's first model call.
+      if (justStored.get(envelope.id) === true) return
+      if (writer) await writer.write(envelopeRecords, envelope)
+      else await insertEnvelopes([envelope]).execute(db)
+      rememberStored(envelope.id, true)
     },
-    /** The envelope stored under `id`, if any. */
-    async find(id: string): Promise<Envelope | undefined> {
+    /** The envelope stored under `id`, if any, and whether the bus has sent it. */
+    async find(id: string): Promise<{ envelope: Envelope; sent: boolean } | undefined> {
       const row = await db
         .selectFrom('messages')
-        .select('envelope')
+        .select(['envelope', 'sent'])
         .where('id', '=', id)
         .executeTakeFirst()
-      return row ? (row.envelope as unknown as Envelope) : undefined
+      return row ? { envelope: row.envelope as unknown as Envelope, sent: row.sent } : undefined
     },
     /** Forgets an envelope stored for a send the bus then refused. */
     async remove(id: string): Promise<void> {
@@ -191,15 +197,14 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
         (message) => message.from.agentId === agentId || message.to.agentId === agentId,
       )
     },
-    /** The newest `limit` envelopes stored since `since`, oldest first (to seed the loop guard). */
-    async since(since: Date, limit: number): Promise<Envelope[]> {
-      const rows = await db
-        .selectFrom('messages')
-        .select('envelope')
-        .where('created_at', '>=', since)
-        .orderBy('position', 'desc')
-        .limit(limit)
-        .execute()
+    /**
+     * The newest `limit` envelopes stored since `since`, oldest first; with `sentOnly`, those
+     * the bus has sent (to seed the loop guard).
+     */
+    async since(since: Date, limit: number, options?: { sentOnly: boolean }): Promise<Envelope[]> {
+      let query = db.selectFrom('messages').select('envelope').where('created_at', '>=', since)
+      if (options?.sentOnly) query = query.where('sent', '=', true)
+      const rows = await query.orderBy('position', 'desc').limit(limit).execute()
       return rows.reverse().map((row) => row.envelope as unknown as Envelope)
     },
     async saveEscalation(escalation: Escalation): Promise<void> {

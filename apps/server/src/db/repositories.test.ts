@@ -201,6 +201,43 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await messages.save(envelope)).toBe(true)
   })
 
+  it('keeps a message stored before its send as not sent until the bus reports it, and out of what seeds the loop guard', async () => {
+    const messages = createRepositories(opened.db).messages
+    const envelopeOf = (id: string) => ({
+      id,
+      from: { agentId: 'person' },
+      to: { agentId: 'analyst' },
+      content: 'hi',
+      type: 'direct' as const,
+      correlationId: 'corr-sent',
+      hop: 0,
+      createdAt: '2026-12-06T10:00:00.000Z',
+    })
+    const sentSince = async () =>
+      (await messages.since(new Date(0), 100, { sentOnly: true }))
+        .filter((each) => each.correlationId === 'corr-sent')
+        .map((each) => each.id)
+    // Stored by the route, one way or the other, before the bus takes it.
+    await messages.save(envelopeOf('sent-1'))
+    await messages.claimAndSave(envelopeOf('sent-2'), 'alice', { anyOwner: false })
+    expect(await messages.find('sent-1')).toMatchObject({ sent: false })
+    expect(await messages.find('sent-2')).toMatchObject({ sent: false })
+    expect(await sentSince()).toEqual([])
+    // The bus reports one (a process that has not stored it: as one that died between).
+    await createRepositories(opened.db).messages.record(envelopeOf('sent-1'))
+    expect(await messages.find('sent-1')).toEqual({ envelope: envelopeOf('sent-1'), sent: true })
+    // And one the route never stored (an agent's answer): stored as sent.
+    await messages.record(envelopeOf('sent-3'))
+    expect(await sentSince()).toEqual(['sent-1', 'sent-3'])
+    // Every stored message is the conversation's, sent or not.
+    expect((await messages.conversation('corr-sent')).map((each) => each.id)).toEqual([
+      'sent-1',
+      'sent-2',
+      'sent-3',
+    ])
+    expect(await messages.find('none')).toBeUndefined()
+  })
+
   it('claims a conversation and stores its message in one statement, and stores nothing in a conversation held by another', async () => {
     const envelopeOf = (id: string, correlationId: string) => ({
       id,

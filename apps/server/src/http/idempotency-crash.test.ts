@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { Envelope } from '@baton/comm'
 import { waitFor } from '@baton/testing/processes'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import { leaveClaimOfDeadRequest } from '../__fixtures__/dead-request-claim'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import type { Database } from '../db/database'
+import { createMessagesRepository } from '../db/messages-repository'
 import { migrate, openDatabase } from '../db/open-database'
 
 const servers: ServerProcess[] = []
@@ -247,6 +249,52 @@ describe('Idempotency-Key through a crash', () => {
       [kept, undefined],
       [expect.any(String), kept],
     ])
+    await restarted.stop({ signal: 'SIGKILL' })
+  }, 120_000)
+
+  it('sends the retry of a message whose process died after storing it and before sending it', async () => {
+    const server = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(server)
+    const first = await postMessage(server, 'note-3', 'corr-crash-stored')
+    expect(first.status).toBe(202)
+    const made = ((await first.json()) as { envelope: Envelope }).envelope
+    await waitFor(
+      async () =>
+        (await conversation(server, 'corr-crash-stored')).length === 2 ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the analyst to answer' },
+    )
+    await server.stop({ signal: 'SIGKILL' })
+    // What a process that died after storing its message and before the bus took it leaves:
+    // the message, stored by the route's own repository, and the key's claim, unanswered (the
+    // exchange above taken away, as if never made).
+    const kept = 'msg-stored-never-sent'
+    await withDatabase(async (db) => {
+      await db.deleteFrom('messages').where('correlation_id', '=', 'corr-crash-stored').execute()
+      await createMessagesRepository(db).save({ ...made, id: kept })
+      await leaveClaimOfDeadRequest(db, 'note-3', kept)
+    })
+    const restarted = await startServerProcess({ BATON_DATA_DIR: dataDir! })
+    servers.push(restarted)
+    const retried = await postMessage(restarted, 'note-3', 'corr-crash-stored')
+    expect(retried.status).toBe(202)
+    expect(((await retried.json()) as { envelope: Sent }).envelope.id).toBe(kept)
+    // Sent now: the analyst answers it, and it is in the conversation once.
+    const messages = await waitFor(
+      async () => {
+        const read = await conversation(restarted, 'corr-crash-stored')
+        return read.some((message) => message.type === 'reply') ? read : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the analyst to answer the stored message' },
+    )
+    expect(messages.map((message) => [message.id, message.inReplyTo])).toEqual([
+      [kept, undefined],
+      [expect.any(String), kept],
+    ])
+    // Sent once: a second retry is answered with it, and the analyst does not answer again.
+    const again = await postMessage(restarted, 'note-3', 'corr-crash-stored')
+    expect(((await again.json()) as { envelope: Sent }).envelope.id).toBe(kept)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await conversation(restarted, 'corr-crash-stored')).toHaveLength(2)
     await restarted.stop({ signal: 'SIGKILL' })
   }, 120_000)
 })

@@ -136,14 +136,15 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
           const stored = await repositories.messages.save(envelope)
           return { status: 202, body: { envelope: await send(envelope, stored) } }
         },
-        // The first request died after storing its message: that message is the answer, sent
-        // again under its own id (the bus answers a message it has admitted with itself, and
-        // delivers one it has not), not a second message.
+        // The first request died after storing its message: that message is the answer, not a
+        // second one. Sent now if the bus had not sent it (the bus answers a message it has
+        // admitted with itself, so a send whose mark was lost is not delivered twice).
         recover: async (id) => {
-          const stored = await repositories.messages.find(id)
-          if (!stored) return undefined
-          host.listen?.(stored.to.agentId)
-          return { status: 202, body: { envelope: await send(stored, false) } }
+          const found = await repositories.messages.find(id)
+          if (!found) return undefined
+          if (found.sent) return { status: 202, body: { envelope: found.envelope } }
+          host.listen?.(found.envelope.to.agentId)
+          return { status: 202, body: { envelope: await send(found.envelope, false) } }
         },
       })
     },

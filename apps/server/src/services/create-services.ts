@@ -167,9 +167,12 @@ export async function createServices(
     }
     // One process's loop guard lives in memory: it learns again what it knew before a restart,
     // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
+    // A message stored but never sent (its process died in between) was not admitted.
     if (!scale) {
       await bus.restore({
-        messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000),
+        messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000, {
+          sentOnly: true,
+        }),
         escalations: await repositories.messages.escalations(),
       })
     }

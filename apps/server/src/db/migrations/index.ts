@@ -17,6 +17,7 @@ import * as ledgerConversation from './0017-ledger-conversation'
 import * as memoryEntriesNewest from './0018-memory-entries-newest'
 import * as a2aTasksInProgress from './0019-a2a-tasks-in-progress'
 import * as idempotencyResource from './0020-idempotency-resource'
+import * as messagesSent from './0021-messages-sent'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0018-memory-entries-newest': memoryEntriesNewest,
   '0019-a2a-tasks-in-progress': a2aTasksInProgress,
   '0020-idempotency-resource': idempotencyResource,
+  '0021-messages-sent': messagesSent,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */
