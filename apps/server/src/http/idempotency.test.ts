@@ -240,6 +240,69 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect((await app.baton.repositories.runs.find(stored))?.attempt).toBe(1)
   })
 
+  it('answers a retried POST /api/v1/swarms/:id/runs with the first swarm run, and refuses its key on another swarm (422)', async () => {
+    const swarmRuns = async () =>
+      (await app.baton.repositories.runs.list({ limit: 200, offset: 0 })).runs.filter(
+        (run) => run.kind === 'swarm',
+      )
+    const before = (await swarmRuns()).length
+    const body = { input: 'Review the release notes' }
+    const first = await post('/api/v1/swarms/dev-team/runs', body, 'key-swarm')
+    const second = await post('/api/v1/swarms/dev-team/runs', body, 'key-swarm')
+    expect(first.statusCode).toBe(202)
+    expect(second.statusCode).toBe(202)
+    expect(second.json()).toEqual(first.json())
+    expect(second.headers['idempotent-replayed']).toBe('true')
+    expect((await swarmRuns()).length).toBe(before + 1)
+    // The same key and body on another swarm is another request: refused, nothing started.
+    const created = await post('/api/v1/swarms', {
+      id: 'other-team',
+      name: 'Other team',
+      strategy: 'democratic',
+      agents: [{ agentId: 'analyst', role: 'worker' }],
+    })
+    expect(created.statusCode).toBe(201)
+    const other = await post('/api/v1/swarms/other-team/runs', body, 'key-swarm')
+    expect(other.statusCode).toBe(422)
+    expect(other.json().error).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      details: { key: 'key-swarm' },
+    })
+    expect((await swarmRuns()).length).toBe(before + 1)
+    // Without a key, each request is its own swarm run.
+    await post('/api/v1/swarms/dev-team/runs', body)
+    await post('/api/v1/swarms/dev-team/runs', body)
+    expect((await swarmRuns()).length).toBe(before + 3)
+  })
+
+  it('queues the swarm run of a request that died after storing it and before queueing it, when a retry takes its claim', async () => {
+    const body = { input: 'Check the outage report' }
+    const first = await post('/api/v1/swarms/dev-team/runs', body, 'key-swarm-unqueued')
+    expect(first.statusCode).toBe(202)
+    // What a process that died between storing its swarm run and queueing it leaves.
+    const swarm = await app.baton.repositories.swarms.find('dev-team')
+    const stored = crypto.randomUUID()
+    await app.baton.repositories.runs.create({
+      id: stored,
+      kind: 'swarm',
+      swarmId: 'dev-team',
+      plan: swarm as unknown as Record<string, unknown>,
+      inputs: { task: body.input },
+    })
+    await leaveClaimOfDeadRequest(app.baton.db, 'key-swarm-unqueued', stored)
+    const retried = await post('/api/v1/swarms/dev-team/runs', body, 'key-swarm-unqueued')
+    expect(retried.statusCode).toBe(202)
+    expect(retried.headers['idempotent-replayed']).toBe('true')
+    expect(retried.json()).toEqual({ run: { id: stored }, runId: stored })
+    // The swarm run the retry is given runs to its end, once.
+    await waitFor(
+      async () =>
+        (await app.baton.repositories.runs.find(stored))?.status === 'done' ? true : undefined,
+      { timeoutMs: 20_000, intervalMs: 20, what: 'the stored swarm run to end' },
+    )
+    expect((await app.baton.repositories.runs.find(stored))?.attempt).toBe(1)
+  })
+
   it('refuses a malformed key with 400 naming the header', async () => {
     const response = await post('/api/v1/runs', { plan: plan('bad-key') }, 'has space')
     expect(response.statusCode).toBe(400)

@@ -39,10 +39,13 @@ function hashOf(body: unknown): string {
 
 type Answer = { status: number; body: Record<string, unknown> }
 
+const hasKeys = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Object.keys(value).length > 0
+
 /**
  * Answers a request that creates something, honouring its `Idempotency-Key` header: the first
  * request with a key runs `create` and its answer is stored (in the database, per principal
- * and route); a retry with the same key and body gets that answer again
+ * and route); a retry with the same key, body and path parameters gets that answer again
  * (`Idempotent-Replayed: true`), with the same key and another body 422
  * `IDEMPOTENCY_KEY_REUSED`, and while the first is still being answered 409
  * `IDEMPOTENCY_KEY_IN_USE`. A request that failed frees its key. Without the header, `create`
@@ -104,7 +107,11 @@ export async function answerIdempotently(
   if (own.unstored.has(idOf(key))) throw keyInUse(header)
   const claim = await repository.claim({
     ...key,
-    requestHash: hashOf(request.body),
+    // A route with path parameters (`/api/v1/swarms/:id/runs`) has one scope for all of
+    // them: the key is bound to its parameters as to its body (another swarm, another request).
+    requestHash: hashOf(
+      hasKeys(request.params) ? { params: request.params, body: request.body } : request.body,
+    ),
     resourceId: options.id,
     abandonedAfterMs,
   })
@@ -112,7 +119,7 @@ export async function answerIdempotently(
     throw new HttpError(
       422,
       'IDEMPOTENCY_KEY_REUSED',
-      `Idempotency-Key "${header}" was used with another request body on ${key.scope}.`,
+      `Idempotency-Key "${header}" was used with another request body (or path) on ${key.scope}.`,
       { key: header },
     )
   }

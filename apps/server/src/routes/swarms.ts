@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { AgentSwarm, Budget, parseWith, ValidationError } from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ownsOrAdministers } from '../auth/principal'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { answerIdempotently } from '../http/idempotency'
 import { mergePatch } from '../http/merge-patch'
 import { SwarmAnswer, SwarmDeleted, SwarmList, SwarmRunStarted } from './responses/runs'
 import { IdParams } from './schemas'
@@ -183,8 +185,33 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       const swarm = await repositories.swarms.find(request.params.id)
       if (!swarm) throw new NotFoundError('swarm', request.params.id)
       const task = (request.body.input ?? request.body.task)!
-      const { id } = await runs.startSwarm(swarm, task, request.body.budget, request.principal.id)
-      return reply.status(202).send({ run: { id }, runId: id })
+      const { budget } = request.body
+      const started = (id: string) => ({ status: 202, body: { run: { id }, runId: id } })
+      // A retry with the same Idempotency-Key gets the first swarm run, not a second one (as
+      // `POST /api/v1/runs`).
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id: randomUUID(),
+        create: async (id) =>
+          started(
+            (
+              await runs.startSwarm({
+                swarm,
+                task,
+                ...(budget ? { budget } : {}),
+                owner: request.principal.id,
+                id,
+              })
+            ).id,
+          ),
+        // The request that died stored its run: that run is the answer, queued now if it had
+        // not been (keyed: a run already queued is not queued twice).
+        recover: async (id) => {
+          if (!(await repositories.runs.find(id))) return undefined
+          await runs.queueNeverStarted({ id })
+          return started(id)
+        },
+      })
     },
   )
 }

@@ -32,15 +32,20 @@ export type StartRunInput = {
   id?: string
 }
 
+export type StartSwarmInput = {
+  swarm: AgentSwarm
+  task: string
+  budget?: BudgetInput
+  owner?: string
+  /** The run's id, when the caller chose it before (to find the run again); default a new one. */
+  id?: string
+}
+
 export interface RunService {
   /** Validates and stores the run, queues it, and answers its id (202 semantics). */
   start(input: StartRunInput): Promise<{ id: string }>
-  startSwarm(
-    swarm: AgentSwarm,
-    task: string,
-    budget?: BudgetInput,
-    owner?: string,
-  ): Promise<{ id: string }>
+  /** Stores a run of `swarm` on `task`, queues it, and answers its id (202 semantics). */
+  startSwarm(input: StartSwarmInput): Promise<{ id: string }>
   cancel(id: string): Promise<StoredRun>
   answer(id: string, answer: unknown): Promise<void>
   /** Continues an interrupted run from its last finished step. */
@@ -144,13 +149,8 @@ class Runs implements RunService {
     return startRun(this.#context, input)
   }
 
-  startSwarm(
-    swarm: AgentSwarm,
-    task: string,
-    budget?: BudgetInput,
-    owner?: string,
-  ): Promise<{ id: string }> {
-    return startSwarmRun(this.#context, swarm, task, budget, owner)
+  startSwarm(input: StartSwarmInput): Promise<{ id: string }> {
+    return startSwarmRun(this.#context, input)
   }
 
   cancel(id: string): Promise<StoredRun> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { type AgentSwarm, type BudgetInput, Budget as BudgetSchema, parseWith } from '@baton/core'
+import { Budget as BudgetSchema, parseWith } from '@baton/core'
 import { firstJobKey, type RunJob } from '../queue'
 import type { RunContext } from './run-context'
 import { assertOpen } from './run-drain'
-import type { StartRunInput } from './run-service'
+import type { StartRunInput, StartSwarmInput } from './run-service'
 
 /** See `RunService.start`: validates and stores the run, and queues it. */
 export async function startRun(context: RunContext, input: StartRunInput): Promise<{ id: string }> {
@@ -28,14 +28,11 @@ export async function startRun(context: RunContext, input: StartRunInput): Promi
 /** See `RunService.startSwarm`: stores the swarm run, and queues it. */
 export async function startSwarmRun(
   context: RunContext,
-  swarm: AgentSwarm,
-  task: string,
-  budget?: BudgetInput,
-  owner?: string,
+  { swarm, task, budget, owner, ...input }: StartSwarmInput,
 ): Promise<{ id: string }> {
   assertOpen(context)
   if (budget) parseWith(BudgetSchema, budget, 'budget')
-  const id = randomUUID()
+  const id = input.id ?? randomUUID()
   await context.runs.create({
     id,
     kind: 'swarm',
