@@ -102,7 +102,7 @@ describe.each(backends)('repositories on %s', (backend) => {
       calls: 1,
       costUsd: 0.001,
     })
-    await runs.setStatus('run-commit', 'running')
+    expect(await runs.changeStatus('run-commit', { from: 'queued', to: 'running' })).toBe(true)
     expect(await runs.interruptUnfinished()).toContain('run-commit')
     expect((await runs.find('run-commit'))?.status).toBe('interrupted')
   })
@@ -147,7 +147,9 @@ describe.each(backends)('repositories on %s', (backend) => {
     await create('stop-resumed')
     await runs.claim('stop-ran', 'here')
     await runs.claim('stop-resumed', 'here')
-    await runs.setStatus('stop-resumed', 'queued')
+    // Changed only from the status it is in: a second change from the same status is refused.
+    expect(await runs.changeStatus('stop-resumed', { from: 'running', to: 'queued' })).toBe(true)
+    expect(await runs.changeStatus('stop-resumed', { from: 'running', to: 'queued' })).toBe(false)
     const interrupted = await runs.interruptUnfinished()
     expect(interrupted).toEqual(expect.arrayContaining(['stop-ran', 'stop-resumed']))
     expect(interrupted).not.toContain('stop-never')

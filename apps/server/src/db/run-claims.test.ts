@@ -43,7 +43,7 @@ describe.each(backends)('runs claimed through the group commit on %s', (backend)
     // A run another process was executing (its lease ran out), one that ended, one this
     // process executes, and one it executed until another process took it over.
     expect((await runs.claimToExecute(takenOver, 'there'))?.attempt).toBe(1)
-    await runs.setStatus(finished, 'done')
+    expect(await runs.changeStatus(finished, { from: 'queued', to: 'done' })).toBe(true)
     expect((await runs.claimToExecute(writing, 'here'))?.attempt).toBe(1)
     expect((await runs.claimToExecute(lost, 'here'))?.attempt).toBe(1)
     expect((await runs.claimToExecute(lost, 'there'))?.attempt).toBe(2)

@@ -106,12 +106,18 @@ export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupC
       }
     },
 
-    async setStatus(id: string, status: RunStatus): Promise<void> {
-      await db
+    /**
+     * Sets the run's status to `to` if it is `from`, in one statement; answers whether it was
+     * (of two requests that continue a paused run at once, one does, the other is told).
+     */
+    async changeStatus(id: string, change: { from: RunStatus; to: RunStatus }): Promise<boolean> {
+      const result = await db
         .updateTable('runs')
-        .set({ status, updated_at: new Date() })
+        .set({ status: change.to, updated_at: new Date() })
         .where('id', '=', id)
-        .execute()
+        .where('status', '=', change.from)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
     },
 
     /**

@@ -126,6 +126,38 @@ steps:
       const done = await finished(id)
       expect(done).toMatchObject({ status: 'done', output: 'decided: yes' })
     })
+
+    it('takes one of many answers sent at once and refuses the others (409), which never answer a later question', async () => {
+      const plan = {
+        steps: [
+          { op: 'ask_user', question: 'Ship it?', saveAs: 'ship' },
+          { op: 'ask_user', question: 'Tell the team?', saveAs: 'tell' },
+          { op: 'stop', output: '{{ship}} / {{tell}}' },
+        ],
+      }
+      const { id } = (await start({ plan })).json()
+      expect(await finished(id)).toMatchObject({ status: 'paused', question: 'Ship it?' })
+      const answers = Array.from({ length: 8 }, (_, index) => `answer ${index + 1}`)
+      const replies = await Promise.all(
+        answers.map((answer) =>
+          app.inject({ method: 'POST', url: `/api/v1/runs/${id}/answer`, payload: { answer } }),
+        ),
+      )
+      const taken = answers.filter((_, index) => replies[index]!.statusCode === 202)
+      expect(taken).toHaveLength(1)
+      for (const reply of replies.filter((each) => each.statusCode !== 202)) {
+        expect(reply.statusCode).toBe(409)
+        expect(reply.json().error.code).toBe('RUN_NOT_RESUMABLE')
+      }
+      // The next question waits for its own answer: no refused one answered it.
+      expect(await finished(id)).toMatchObject({ status: 'paused', question: 'Tell the team?' })
+      await app.inject({
+        method: 'POST',
+        url: `/api/v1/runs/${id}/answer`,
+        payload: { answer: 'later' },
+      })
+      expect(await finished(id)).toMatchObject({ status: 'done', output: `${taken[0]} / later` })
+    })
   })
 
   describe('POST /api/v1/runs/:id/cancel', () => {

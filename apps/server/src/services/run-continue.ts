@@ -1,4 +1,4 @@
-import type { RunStatus } from '../db/runs-repository'
+import type { RunStatus, StoredRun } from '../db/runs-repository'
 import { HttpError } from '../http/http-errors'
 import type { RunJob } from '../queue'
 import { findRun, type RunContext } from './run-context'
@@ -8,33 +8,52 @@ import { assertOpen } from './run-drain'
 export async function answerRun(context: RunContext, id: string, answer: unknown): Promise<void> {
   assertOpen(context)
   const run = await findRun(context, id)
-  if (run.status !== 'paused' || !run.state) {
-    throw new HttpError(409, 'RUN_NOT_RESUMABLE', `Run "${id}" is ${run.status}, not paused.`, {
-      status: run.status,
-    })
-  }
-  await context.runs.setStatus(id, 'queued')
-  await queueAgain(context, { kind: 'answer', runId: id, answer }, 'paused')
+  if (run.status !== 'paused' || !run.state) throw notPaused(run)
+  await continueRun(context, run, { kind: 'answer', runId: id, answer }, notPaused)
 }
 
 /** See `RunService.resume`: queues an interrupted run to continue from its last finished step. */
 export async function resumeRun(context: RunContext, id: string): Promise<void> {
   assertOpen(context)
   const run = await findRun(context, id)
-  if (run.status !== 'interrupted') {
-    throw new HttpError(
-      409,
-      'RUN_NOT_RESUMABLE',
-      `Run "${id}" is ${run.status}; only an interrupted run can be resumed${run.status === 'paused' ? ' (a paused run takes an answer)' : ''}.`,
-      { status: run.status },
-    )
-  }
-  await context.runs.setStatus(id, 'queued')
-  await queueAgain(
+  if (run.status !== 'interrupted') throw notInterrupted(run)
+  await continueRun(
     context,
+    run,
     { kind: run.kind === 'swarm' ? 'swarm' : 'resume', runId: id },
-    'interrupted',
+    notInterrupted,
   )
+}
+
+const notPaused = (run: StoredRun) =>
+  new HttpError(409, 'RUN_NOT_RESUMABLE', `Run "${run.id}" is ${run.status}, not paused.`, {
+    status: run.status,
+  })
+
+const notInterrupted = (run: StoredRun) =>
+  new HttpError(
+    409,
+    'RUN_NOT_RESUMABLE',
+    `Run "${run.id}" is ${run.status}; only an interrupted run can be resumed${run.status === 'paused' ? ' (a paused run takes an answer)' : ''}.`,
+    { status: run.status },
+  )
+
+/**
+ * Sets `run` from the status it was read with back to `queued` and queues `job`. The change is
+ * one conditional statement: of two requests that continue the run at once (two answers, two
+ * resumes), one does, and the other is refused with the run as it is then, so no answer is
+ * acknowledged that the run will not take.
+ */
+async function continueRun(
+  context: RunContext,
+  run: StoredRun,
+  job: RunJob,
+  refusal: (run: StoredRun) => HttpError,
+): Promise<void> {
+  if (!(await context.runs.changeStatus(run.id, { from: run.status, to: 'queued' }))) {
+    throw refusal((await context.runs.find(run.id)) ?? run)
+  }
+  await queueAgain(context, job, run.status)
 }
 
 /** Queues a run set back to `queued`; when the queue does not take it, its status is restored. */
@@ -46,7 +65,7 @@ export async function queueAgain(
   try {
     await context.options.queue.add(job)
   } catch (error) {
-    await context.runs.setStatus(job.runId, status).catch(() => {})
+    await context.runs.changeStatus(job.runId, { from: 'queued', to: status }).catch(() => {})
     throw error
   }
 }
