@@ -139,6 +139,50 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await runs.claimToExecute('claim-missing', 'here')).toBeUndefined()
   })
 
+  it('keeps the end of a run that ended between a cancel’s read and its write (no cancelled over done)', async () => {
+    const { runs } = repositories
+    const usage = { calls: 1, tokens: 10, costUsd: 0.001 }
+    const end = (status: 'done' | 'cancelled', executedBy?: string) =>
+      runs.finish({
+        runId: 'ended-then-cancelled',
+        status,
+        output: status === 'done' ? 'the report' : null,
+        error: status === 'done' ? null : { code: 'CANCELLED', message: 'The run was cancelled.' },
+        usage,
+        usageByWallet: {},
+        state: null,
+        question: null,
+        ...(executedBy ? { executedBy } : {}),
+      })
+    await runs.create({ id: 'ended-then-cancelled', kind: 'plan', plan: {}, inputs: {} })
+    await runs.claimToExecute('ended-then-cancelled', 'there')
+    // A cancel in this process reads it running in another, which then ends it: the cancel's
+    // end, written after, is refused.
+    const read = await runs.find('ended-then-cancelled')
+    expect(read?.status).toBe('running')
+    await end('done', 'there')
+    await end('cancelled')
+    expect(await runs.find('ended-then-cancelled')).toMatchObject({
+      status: 'done',
+      output: 'the report',
+      error: null,
+    })
+    // A run that has not ended is cancelled by it.
+    await runs.create({ id: 'cancelled-running', kind: 'plan', plan: {}, inputs: {} })
+    await runs.claimToExecute('cancelled-running', 'there')
+    await runs.finish({
+      runId: 'cancelled-running',
+      status: 'cancelled',
+      output: null,
+      error: { code: 'CANCELLED', message: 'The run was cancelled.' },
+      usage,
+      usageByWallet: {},
+      state: null,
+      question: null,
+    })
+    expect((await runs.find('cancelled-running'))?.status).toBe('cancelled')
+  })
+
   it('at a stop, interrupts runs that ran, keeps never-started ones queued, and discards only an unstarted run', async () => {
     const { runs } = repositories
     const create = (id: string) => runs.create({ id, kind: 'plan', plan: {}, inputs: {} })

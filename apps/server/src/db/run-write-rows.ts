@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { StoredUsage } from './database'
 import { jsonRows, jsonTable } from './json-rows'
 import { LEDGER, type LedgerEntry, ledgerRow, spentSomething } from './ledger-repository'
-import type { RunStatus, StoredStep } from './stored-run'
+import { finalStatuses, type RunStatus, type StoredStep } from './stored-run'
 
 /**
  * One fenced write of a run: the run's row updated (a step's commit, its end) or only locked
@@ -41,6 +41,10 @@ const heldOnly = (tail?: RawBuilder<unknown>) =>
 const heldOnce = heldOnly(sql`on conflict (run_id, sequence) do nothing`)
 
 const fence = sql`(v.executed_by is null or (runs.status = 'running' and runs.executed_by = v.executed_by))`
+// An end written by no holder (a cancel of a run this process does not execute, an executor's
+// last-resort failure) never replaces an end: a run that ended between that writer's read and
+// its write keeps its own (a cancel does not turn `done` into `cancelled`, dropping its output).
+const endsOnce = sql`(not v.ends or v.executed_by is not null or runs.status not in (${sql.join(finalStatuses)}))`
 
 /**
  * The statement that stores `writes` (of distinct runs) at once, answering `{ id }` for each
@@ -95,6 +99,7 @@ export function runWritesStatement(writes: RunWrite[]): RawBuilder<{ id: string 
         question = case when v.ends then v.question else runs.question end
       from update_rows v
       where runs.id = v.id and runs.id = any (array(select id from update_rows)) and ${fence}
+        and ${endsOnce}
       returning runs.id
     )`)
   }
