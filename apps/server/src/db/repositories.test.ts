@@ -65,6 +65,27 @@ describe.each(backends)('repositories on %s', (backend) => {
       owner: 'key:alice',
     })
     expect(await repositories.swarms.update({ ...changed, id: 'no-such-team' })).toBe(false)
+    // A change is applied to the record as stored when it is written: one written by another
+    // between its read and its write is read again, and kept.
+    let others = 0
+    const renamed = await repositories.swarms.change('owned-team', async (current) => {
+      if (others < 2) {
+        others += 1
+        await repositories.swarms.update({ ...current, maxRounds: current.maxRounds + 1 })
+      }
+      return { ...current, name: 'Renamed' }
+    })
+    expect(renamed).toMatchObject({ name: 'Renamed', maxRounds: swarm.maxRounds + 2 })
+    expect(await repositories.swarms.find('owned-team')).toEqual(renamed)
+    expect(await repositories.swarms.change('no-such-team', (current) => current)).toBeUndefined()
+    // One that others change at every try gives up, typed (409), having written nothing.
+    await expect(
+      repositories.swarms.change('owned-team', async (current) => {
+        await repositories.swarms.update({ ...current, maxRounds: current.maxRounds + 1 })
+        return { ...current, name: 'Never' }
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect((await repositories.swarms.find('owned-team'))?.name).toBe('Renamed')
     expect(await repositories.swarms.remove('owned-team')).toBe(true)
     expect(await repositories.swarms.find('owned-team')).toBeUndefined()
     expect(await repositories.swarms.remove('owned-team')).toBe(false)

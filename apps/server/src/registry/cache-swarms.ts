@@ -8,7 +8,7 @@ export type CachedSwarms = {
   invalidate(): void
 }
 
-const writes = ['insert', 'update', 'remove'] as const
+const writes = ['insert', 'update', 'change', 'remove'] as const
 
 /**
  * Swarm definitions served from memory until one changes: a write through this repository

@@ -143,12 +143,20 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       // A JSON Merge Patch (RFC 7396), as an agent's change is: `null` clears an optional field
       // (back to its default, if it has one); on a required one the schema refuses it, naming
       // the field.
-      const merged = { ...(mergePatch(current, changes) as Record<string, unknown>), id }
-      const swarm = parseWith(AgentSwarm, merged, 'swarm')
+      const changed = (swarm: AgentSwarm) =>
+        parseWith(
+          AgentSwarm,
+          { ...(mergePatch(swarm, changes) as Record<string, unknown>), id },
+          'swarm',
+        )
       // Only a change of members is checked again: a swarm whose member was revoked since
-      // can still be renamed or given another strategy.
-      if ('agents' in changes) await assertMembersRegistered(swarm)
-      if (!(await repositories.swarms.update(swarm))) throw new NotFoundError('swarm', id)
+      // can still be renamed or given another strategy. (Members are replaced whole, so the
+      // swarm as read shows them as they will be.)
+      if ('agents' in changes) await assertMembersRegistered(changed(current))
+      // Applied to the swarm as stored when written: a change made meanwhile by another
+      // request stays.
+      const swarm = await repositories.swarms.change(id, changed)
+      if (!swarm) throw new NotFoundError('swarm', id)
       return { swarm }
     },
   )
