@@ -48,9 +48,11 @@ export function createAgentsRepository(db: Kysely<Database>) {
      */
     async findSigned(
       wallet: string,
-    ): Promise<{ agent: Agent; granted: TrustTier | null } | undefined> {
+    ): Promise<{ agent: Agent; granted: TrustTier | null; record: unknown } | undefined> {
       const row = await liveRow(wallet)
-      return row ? { agent: Agent.parse(row.record), granted: row.granted_trust_tier } : undefined
+      return row
+        ? { agent: Agent.parse(row.record), granted: row.granted_trust_tier, record: row.record }
+        : undefined
     },
 
     /** The live agent whose id is `id`, or undefined. */
@@ -141,17 +143,31 @@ export function createAgentsRepository(db: Kysely<Database>) {
         .execute()
     },
 
-    async update(agent: Agent, signer: string, executor: Executor = db): Promise<void> {
+    /**
+     * Stores `agent` as the live agent of its wallet while its stored record is still `from`
+     * (the `record` of `findSigned`): answers false, writing nothing, when another change or
+     * a revocation came in between.
+     */
+    async update(
+      agent: Agent,
+      signer: string,
+      from: unknown,
+      executor: Executor = db,
+    ): Promise<boolean> {
       const record = JSON.stringify(agent)
-      await executor
+      const result = await executor
         .updateTable('agents')
         .set({ id: agent.id, record, updated_at: new Date() })
         .where('wallet', '=', agent.wallet)
-        .execute()
+        .where('revoked_at', 'is', null)
+        .where('record', '=', sql<Record<string, unknown>>`${JSON.stringify(from)}::jsonb`)
+        .executeTakeFirst()
+      if (Number(result.numUpdatedRows) === 0) return false
       await executor
         .insertInto('agent_history')
         .values({ wallet: agent.wallet, change: 'update', record, signer })
         .execute()
+      return true
     },
 
     async revoke(agent: Agent, signer: string, executor: Executor = db): Promise<void> {

@@ -84,7 +84,8 @@ describe('cacheAgentListing, an agent by id', () => {
       const registration = await listing.agents.registrationOf(agent.wallet)
       expect(registration).toBeDefined()
       // Changed behind its back: the cached card stays until an invalidation.
-      await stored.update({ ...agent, name: 'Renamed' }, 'test')
+      const before = (await stored.findSigned(agent.wallet))?.record
+      expect(await stored.update({ ...agent, name: 'Renamed' }, 'test', before)).toBe(true)
       expect((await listing.agents.findById(agent.id))?.name).toBe('Listed 7')
       listing.invalidate()
       expect((await listing.agents.findById(agent.id))?.name).toBe('Renamed')

@@ -193,6 +193,48 @@ describe.each(backends)('on %s', (backend) => {
       ])
     })
 
+    it('keeps every signed change sent at once (none lost to a read made before another write), each in the history', async () => {
+      const { body, agent, creator } = await signedRegistration()
+      await post(body)
+      const changes = [
+        { name: 'Renamed at once' },
+        { description: 'Changed at once' },
+        { agentCard: { tagline: 'A tagline' } },
+        { agentCard: { examples: ['an example'] } },
+        { tools: [] },
+      ]
+      const signed = await Promise.all(
+        changes.map((change) =>
+          signAgentChange('update', agent, { registry: testRegistryId, creator, changes: change }),
+        ),
+      )
+      const answers = await Promise.all(
+        signed.map((payload) =>
+          app.inject({ method: 'PATCH', url: `/api/v1/agents/${agent.wallet}`, payload }),
+        ),
+      )
+      expect(answers.map((answer) => answer.statusCode)).toEqual(changes.map(() => 200))
+      const detail = (
+        await app.inject({ method: 'GET', url: `/api/v1/agents/${agent.wallet}` })
+      ).json()
+      expect(detail.agent).toMatchObject({
+        name: 'Renamed at once',
+        description: 'Changed at once',
+        tools: [],
+        agentCard: { tagline: 'A tagline', examples: ['an example'] },
+      })
+      expect(
+        detail.history.filter((entry: { change: string }) => entry.change === 'update'),
+      ).toHaveLength(changes.length)
+      // Each signature is used once: a replay of one is refused, and changes nothing.
+      const replayed = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/agents/${agent.wallet}`,
+        payload: signed[0],
+      })
+      expect(replayed.statusCode).toBe(401)
+    })
+
     it("moves an agent to another provider's model: the provider follows the model", async () => {
       const { body, agent, creator } = await signedRegistration()
       await post(body)

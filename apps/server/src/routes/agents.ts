@@ -48,14 +48,20 @@ const ListQuery = Page.extend({
 
 /** Fields a change may not touch: the identity the signatures vouch for. */
 const fixedFields = ['wallet', 'creator', 'createdAt']
+/** Reads and writes of one change of an agent, before it gives up on an agent others keep changing. */
+const maxChangeAttempts = 50
+/** Thrown in a change's transaction to undo it: the agent changed since it was read. */
+const changedMeanwhile = new Error('the agent changed since it was read')
 
 /** A unique violation on write means another agent has the id: 409, as the docs say. */
-const conflictOnTakenId = (id: string) => (error: unknown) => {
-  if ((error as { code?: string }).code === '23505') {
-    throw new HttpError(409, 'CONFLICT', `The agent id "${id}" is taken.`, { id })
+const conflictOnTakenId =
+  (id: string) =>
+  (error: unknown): never => {
+    if ((error as { code?: string }).code === '23505') {
+      throw new HttpError(409, 'CONFLICT', `The agent id "${id}" is taken.`, { id })
+    }
+    throw error
   }
-  throw error
-}
 
 /**
  * Agents: registration signed by the creator and by the agent's wallet (EIP-712), changes
@@ -89,7 +95,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const stored = await repositories.agents.findSigned(wallet)
     if (!stored) throw new NotFoundError('agent', wallet)
-    const { agent: current, granted } = stored
+    const { agent: current, granted, record } = stored
     const [signer] = await recoverSigners(
       {
         registry: body.registry,
@@ -104,7 +110,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       { registry: registryId, nowMs: Date.now() },
     )
     assertSigner(signer!, current.creator, 'creator')
-    return { current, granted, signer: signer! }
+    return { current, granted, record, signer: signer! }
   }
 
   app.post(
@@ -229,7 +235,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const { current, granted, signer } = await creatorChange('update', wallet, body.changes, body)
+      const signed = await creatorChange('update', wallet, body.changes, body)
+      const { granted, signer } = signed
       const touched = fixedFields.filter((field) => field in body.changes)
       if (touched.length > 0) {
         throw new HttpError(
@@ -241,40 +248,79 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         )
       }
-      // `provider` is the model's own (the schema derives it and refuses any other): a change
-      // of model to another provider derives it again, unless the change names it too.
-      const { provider: _derived, ...withoutProvider } = current
-      const base =
-        'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
       // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and
       // keeps the rest of the card (its asked trust tier, examples and schemas); `null`
       // removes a field, back to its default.
-      let updated = parseWith(
-        Agent,
-        {
-          ...(mergePatch(base, body.changes) as Record<string, unknown>),
-          updatedAt: new Date().toISOString(),
-        },
-        'agent',
-      )
-      // Only what the change touches is checked again: a card stored before a tool went away
-      // can still be changed in other ways.
-      await checkAgentCard(app.baton, {
-        ...('model' in body.changes ? { model: updated.model } : {}),
-        ...('tools' in body.changes ? { tools: updated.tools } : {}),
-      })
-      // Only a scope the change sets is checked: sharing an agent's memory that was allowed
-      // stays allowed when that agent is later revoked.
-      if ('memoryScope' in body.changes) {
-        updated = await checkMemoryScope(updated, (found) => repositories.agents.find(found))
+      const changed = async (current: Agent) => {
+        // `provider` is the model's own (the schema derives it and refuses any other): a change
+        // of model to another provider derives it again, unless the change names it too.
+        const { provider: _derived, ...withoutProvider } = current
+        const base =
+          'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
+        let agent = parseWith(
+          Agent,
+          {
+            ...(mergePatch(base, body.changes) as Record<string, unknown>),
+            updatedAt: new Date().toISOString(),
+          },
+          'agent',
+        )
+        // Only a scope the change sets is checked: sharing an agent's memory that was allowed
+        // stays allowed when that agent is later revoked.
+        if ('memoryScope' in body.changes) {
+          agent = await checkMemoryScope(agent, (found) => repositories.agents.find(found))
+        }
+        return agent
       }
-      await db
-        .transaction()
-        .execute(async (trx) => {
-          await useNonce(body.nonce, signer, trx)
-          await repositories.agents.update(updated, signer, trx)
-        })
-        .catch(conflictOnTakenId(updated.id))
+      // Applied to the agent as stored when written: a change made meanwhile by another
+      // request (read after this one's) stays, as in a swarm's change. The nonce is used by
+      // the write that holds, once.
+      let stored: { agent: Agent; record: unknown } = {
+        agent: signed.current,
+        record: signed.record,
+      }
+      let updated: Agent
+      for (let attempt = 1; ; attempt += 1) {
+        updated = await changed(stored.agent)
+        if (attempt === 1) {
+          // Only what the change touches is checked again: a card stored before a tool went
+          // away can still be changed in other ways.
+          await checkAgentCard(app.baton, {
+            ...('model' in body.changes ? { model: updated.model } : {}),
+            ...('tools' in body.changes ? { tools: updated.tools } : {}),
+          })
+        }
+        const agent = updated
+        const from = stored.record
+        const written = await db
+          .transaction()
+          .execute(async (trx) => {
+            await useNonce(body.nonce, signer, trx)
+            // Nothing written (and the nonce not used) when the agent changed since its read.
+            if (!(await repositories.agents.update(agent, signer, from, trx))) {
+              throw changedMeanwhile
+            }
+          })
+          .then(
+            () => true,
+            (error: unknown) => {
+              if (error === changedMeanwhile) return false
+              return conflictOnTakenId(agent.id)(error)
+            },
+          )
+        if (written) break
+        const again = await repositories.agents.findSigned(wallet)
+        if (!again) throw new NotFoundError('agent', wallet)
+        if (attempt === maxChangeAttempts) {
+          throw new HttpError(
+            409,
+            'CONFLICT',
+            `Agent ${wallet} was changed by other requests each of the ${attempt} times this change was written; send it again.`,
+            { what: 'agent', wallet },
+          )
+        }
+        stored = again
+      }
       registry.invalidate(wallet)
       // As every read answers it: the tier it counts as.
       return { agent: withEffectiveTrustTier(updated, granted) }
