@@ -7,6 +7,18 @@ import { createDatabaseMemoryStore } from './memory-repository'
 import { migrate, type OpenedDatabase } from './open-database'
 import { createRepositories, type Repositories } from './repositories'
 
+/** A direct message from `person` to `analyst`, `hi`, with a fixed time (compared whole). */
+const envelopeOf = (id: string, correlationId: string) => ({
+  id,
+  from: { agentId: 'person' },
+  to: { agentId: 'analyst' },
+  content: 'hi',
+  type: 'direct' as const,
+  correlationId,
+  hop: 0,
+  createdAt: '2026-12-06T10:00:00.000Z',
+})
+
 describe.each(backends)('repositories on %s', (backend) => {
   let opened: OpenedDatabase
   let repositories: Repositories
@@ -248,16 +260,7 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(
       await createRepositories(opened.db).messages.claimConversation('corr-claim', 'bob'),
     ).toBe('alice')
-    const envelope = {
-      id: 'msg-once',
-      from: { agentId: 'person' },
-      to: { agentId: 'analyst' },
-      content: 'hi',
-      type: 'direct' as const,
-      correlationId: 'corr-claim',
-      hop: 0,
-      createdAt: new Date().toISOString(),
-    }
+    const envelope = envelopeOf('msg-once', 'corr-claim')
     expect(await messages.save(envelope)).toBe(true)
     // The bus's listener saving what the route stored: answered without a second row.
     expect(await messages.save(envelope)).toBe(false)
@@ -270,31 +273,22 @@ describe.each(backends)('repositories on %s', (backend) => {
 
   it('keeps a message stored before its send as not sent until the bus reports it, and out of what seeds the loop guard', async () => {
     const messages = createRepositories(opened.db).messages
-    const envelopeOf = (id: string) => ({
-      id,
-      from: { agentId: 'person' },
-      to: { agentId: 'analyst' },
-      content: 'hi',
-      type: 'direct' as const,
-      correlationId: 'corr-sent',
-      hop: 0,
-      createdAt: '2026-12-06T10:00:00.000Z',
-    })
+    const sentEnvelope = (id: string) => envelopeOf(id, 'corr-sent')
     const sentSince = async () =>
       (await messages.since(new Date(0), 100, { sentOnly: true }))
         .filter((each) => each.correlationId === 'corr-sent')
         .map((each) => each.id)
     // Stored by the route, one way or the other, before the bus takes it.
-    await messages.save(envelopeOf('sent-1'))
-    await messages.claimAndSave(envelopeOf('sent-2'), 'alice', { anyOwner: false })
+    await messages.save(sentEnvelope('sent-1'))
+    await messages.claimAndSave(sentEnvelope('sent-2'), 'alice', { anyOwner: false })
     expect(await messages.find('sent-1')).toMatchObject({ sent: false })
     expect(await messages.find('sent-2')).toMatchObject({ sent: false })
     expect(await sentSince()).toEqual([])
     // The bus reports one (a process that has not stored it: as one that died between).
-    await createRepositories(opened.db).messages.record(envelopeOf('sent-1'))
-    expect(await messages.find('sent-1')).toEqual({ envelope: envelopeOf('sent-1'), sent: true })
+    await createRepositories(opened.db).messages.record(sentEnvelope('sent-1'))
+    expect(await messages.find('sent-1')).toEqual({ envelope: sentEnvelope('sent-1'), sent: true })
     // And one the route never stored (an agent's answer): stored as sent.
-    await messages.record(envelopeOf('sent-3'))
+    await messages.record(sentEnvelope('sent-3'))
     expect(await sentSince()).toEqual(['sent-1', 'sent-3'])
     // Every stored message is the conversation's, sent or not.
     expect((await messages.conversation('corr-sent')).map((each) => each.id)).toEqual([
@@ -306,16 +300,6 @@ describe.each(backends)('repositories on %s', (backend) => {
   })
 
   it('claims a conversation and stores its message in one statement, and stores nothing in a conversation held by another', async () => {
-    const envelopeOf = (id: string, correlationId: string) => ({
-      id,
-      from: { agentId: 'person' },
-      to: { agentId: 'analyst' },
-      content: 'hi',
-      type: 'direct' as const,
-      correlationId,
-      hop: 0,
-      createdAt: new Date().toISOString(),
-    })
     const ids = async (correlationId: string) =>
       (await createRepositories(opened.db).messages.conversation(correlationId)).map(
         (each) => each.id,
