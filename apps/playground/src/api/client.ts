@@ -163,8 +163,9 @@ export const serverApi = {
       endpoint,
       `${api}runtime`,
     ),
-  answerRun: (runId: string, answer: string) =>
-    requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer } }),
+  /** Answers `question` (the one shown): refused (409) when the run asks another by then. */
+  answerRun: (runId: string, answer: string, question: string) =>
+    requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer, question } }),
   validatePlan: (plan: string, signal?: AbortSignal) =>
     requestJson<PlanCheck>(endpoint, `${api}plans/validate`, {
       body: { plan },

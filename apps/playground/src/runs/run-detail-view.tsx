@@ -139,7 +139,7 @@ export function RunDetailView({
           className="panel"
           onSubmit={(event) => {
             event.preventDefault()
-            void act(() => serverApi.answerRun(runId, answer)).then(() => setAnswer(''))
+            void act(() => serverApi.answerRun(runId, answer, question)).then(() => setAnswer(''))
           }}
         >
           <label htmlFor="run-answer" style={{ color: 'inherit' }}>

@@ -107,16 +107,22 @@ export function createRunRecordsRepository(db: Kysely<Database>, writer?: GroupC
     },
 
     /**
-     * Sets the run's status to `to` if it is `from`, in one statement; answers whether it was
-     * (of two requests that continue a paused run at once, one does, the other is told).
+     * Sets the run's status to `to` if it is `from` (and its attempt is `attempt`, if given), in
+     * one statement; answers whether it was (of two requests that continue a paused run at
+     * once, one does, the other is told).
      */
-    async changeStatus(id: string, change: { from: RunStatus; to: RunStatus }): Promise<boolean> {
-      const result = await db
+    async changeStatus(
+      id: string,
+      change: { from: RunStatus; to: RunStatus; attempt?: number },
+    ): Promise<boolean> {
+      let query = db
         .updateTable('runs')
         .set({ status: change.to, updated_at: new Date() })
         .where('id', '=', id)
         .where('status', '=', change.from)
-        .executeTakeFirst()
+      // And in the same execution (each claim counts one more).
+      if (change.attempt !== undefined) query = query.where('attempt', '=', change.attempt)
+      const result = await query.executeTakeFirst()
       return Number(result.numUpdatedRows) > 0
     },
 

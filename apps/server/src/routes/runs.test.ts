@@ -138,9 +138,15 @@ steps:
       const { id } = (await start({ plan })).json()
       expect(await finished(id)).toMatchObject({ status: 'paused', question: 'Ship it?' })
       const answers = Array.from({ length: 8 }, (_, index) => `answer ${index + 1}`)
+      // Each names the question it answers: one that arrives once the run has gone on to its
+      // next question is refused too, not taken as that question's answer.
       const replies = await Promise.all(
         answers.map((answer) =>
-          app.inject({ method: 'POST', url: `/api/v1/runs/${id}/answer`, payload: { answer } }),
+          app.inject({
+            method: 'POST',
+            url: `/api/v1/runs/${id}/answer`,
+            payload: { answer, question: 'Ship it?' },
+          }),
         ),
       )
       const taken = answers.filter((_, index) => replies[index]!.statusCode === 202)
@@ -151,10 +157,20 @@ steps:
       }
       // The next question waits for its own answer: no refused one answered it.
       expect(await finished(id)).toMatchObject({ status: 'paused', question: 'Tell the team?' })
+      const late = await app.inject({
+        method: 'POST',
+        url: `/api/v1/runs/${id}/answer`,
+        payload: { answer: 'late', question: 'Ship it?' },
+      })
+      expect(late.statusCode).toBe(409)
+      expect(late.json().error).toMatchObject({
+        code: 'RUN_NOT_RESUMABLE',
+        details: { status: 'paused', question: 'Tell the team?' },
+      })
       await app.inject({
         method: 'POST',
         url: `/api/v1/runs/${id}/answer`,
-        payload: { answer: 'later' },
+        payload: { answer: 'later', question: 'Tell the team?' },
       })
       expect(await finished(id)).toMatchObject({ status: 'done', output: `${taken[0]} / later` })
     })

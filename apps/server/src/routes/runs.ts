@@ -265,13 +265,16 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         params: IdParams,
         body: z.object({
           answer: z.unknown().refine((value) => value !== undefined, 'is required'),
+          /** The question this answers: refused (409) when the run now asks another. */
+          question: z.string().optional(),
         }),
         response: { 202: RunAccepted },
       },
     },
     async (request, reply) => {
       await find(request.params.id, request, 'steer')
-      await service.answer(request.params.id, request.body.answer)
+      const { answer, question } = request.body
+      await service.answer(request.params.id, answer, question)
       return reply.status(202).send({ id: request.params.id })
     },
   )

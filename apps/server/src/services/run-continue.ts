@@ -5,11 +5,18 @@ import { findRun, type RunContext } from './run-context'
 import { assertOpen } from './run-drain'
 
 /** See `RunService.answer`: a paused run's answer, queued for the run to continue with. */
-export async function answerRun(context: RunContext, id: string, answer: unknown): Promise<void> {
+export async function answerRun(
+  context: RunContext,
+  id: string,
+  answer: unknown,
+  question?: string,
+): Promise<void> {
   assertOpen(context)
   const run = await findRun(context, id)
-  if (run.status !== 'paused' || !run.state) throw notPaused(run)
-  await continueRun(context, run, { kind: 'answer', runId: id, answer }, notPaused)
+  const refusal = (now: StoredRun) => notPaused(now, question)
+  const asked = run.status === 'paused' && run.state
+  if (!asked || (question !== undefined && run.question !== question)) throw refusal(run)
+  await continueRun(context, run, { kind: 'answer', runId: id, answer }, refusal)
 }
 
 /** See `RunService.resume`: queues an interrupted run to continue from its last finished step. */
@@ -25,10 +32,17 @@ export async function resumeRun(context: RunContext, id: string): Promise<void> 
   )
 }
 
-const notPaused = (run: StoredRun) =>
-  new HttpError(409, 'RUN_NOT_RESUMABLE', `Run "${run.id}" is ${run.status}, not paused.`, {
-    status: run.status,
-  })
+const notPaused = (run: StoredRun, question?: string) =>
+  run.status === 'paused' && question !== undefined
+    ? new HttpError(
+        409,
+        'RUN_NOT_RESUMABLE',
+        `Run "${run.id}" asks ${JSON.stringify(run.question)} now, not ${JSON.stringify(question)}.`,
+        { status: run.status, question: run.question },
+      )
+    : new HttpError(409, 'RUN_NOT_RESUMABLE', `Run "${run.id}" is ${run.status}, not paused.`, {
+        status: run.status,
+      })
 
 const notInterrupted = (run: StoredRun) =>
   new HttpError(
@@ -39,10 +53,10 @@ const notInterrupted = (run: StoredRun) =>
   )
 
 /**
- * Sets `run` from the status it was read with back to `queued` and queues `job`. The change is
- * one conditional statement: of two requests that continue the run at once (two answers, two
- * resumes), one does, and the other is refused with the run as it is then, so no answer is
- * acknowledged that the run will not take.
+ * Sets `run` from the status (and execution attempt) it was read with back to `queued` and
+ * queues `job`. The change is one conditional statement: of two requests that continue the run
+ * at once (two answers, two resumes), one does, and the other is refused with the run as it is
+ * then, so no answer is acknowledged that the run will not take, nor taken for a later pause.
  */
 async function continueRun(
   context: RunContext,
@@ -50,7 +64,10 @@ async function continueRun(
   job: RunJob,
   refusal: (run: StoredRun) => HttpError,
 ): Promise<void> {
-  if (!(await context.runs.changeStatus(run.id, { from: run.status, to: 'queued' }))) {
+  // From the status it was read with, in the same execution: a run that went on and stopped
+  // in that status again (answered by another, then paused at its next question) is refused.
+  const change = { from: run.status, to: 'queued' as const, attempt: run.attempt }
+  if (!(await context.runs.changeStatus(run.id, change))) {
     throw refusal((await context.runs.find(run.id)) ?? run)
   }
   await queueAgain(context, job, run.status)

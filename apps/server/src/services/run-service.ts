@@ -47,7 +47,8 @@ export interface RunService {
   /** Stores a run of `swarm` on `task`, queues it, and answers its id (202 semantics). */
   startSwarm(input: StartSwarmInput): Promise<{ id: string }>
   cancel(id: string): Promise<StoredRun>
-  answer(id: string, answer: unknown): Promise<void>
+  /** Queues a paused run's answer; with `question`, only while the run asks that one. */
+  answer(id: string, answer: unknown, question?: string): Promise<void>
   /** Continues an interrupted run from its last finished step. */
   resume(id: string): Promise<void>
   /**
@@ -157,8 +158,8 @@ class Runs implements RunService {
     return cancelRun(this.#context, id)
   }
 
-  answer(id: string, answer: unknown): Promise<void> {
-    return answerRun(this.#context, id, answer)
+  answer(id: string, answer: unknown, question?: string): Promise<void> {
+    return answerRun(this.#context, id, answer, question)
   }
 
   resume(id: string): Promise<void> {
