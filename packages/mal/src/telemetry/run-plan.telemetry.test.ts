@@ -174,6 +174,9 @@ describe('run telemetry', () => {
 
   it('records prompts, completions and tool content with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true', async () => {
     vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true')
+    // The setting is read once per turn of the event loop (a late change holds from the next
+    // turn on): the previous test's last span may have read it in this very turn.
+    await new Promise((resolve) => setImmediate(resolve))
     await run()
     await provider.forceFlush()
     const spans = exporter.getFinishedSpans()
