@@ -1,21 +1,7 @@
-import { AgentSwarm, BatonError } from '@baton/core'
+import { AgentSwarm } from '@baton/core'
 import { type Kysely, sql } from 'kysely'
+import { changeWhileUnchanged } from './change-while-unchanged'
 import type { Database } from './database'
-
-/** Reads and writes of one change of a swarm, before it gives up on a swarm others keep changing. */
-const maxChangeAttempts = 50
-
-/** A change of a swarm that others changed each time it was about to be written. */
-export class SwarmChangeContendedError extends BatonError {
-  override name = 'SwarmChangeContendedError'
-  constructor(id: string, attempts: number) {
-    super(
-      'CONFLICT',
-      `Swarm "${id}" was changed by other requests each of the ${attempts} times this change was written; send it again.`,
-      { details: { what: 'swarm', id } },
-    )
-  }
-}
 
 /** A stored swarm and the principal that owns it (may change or delete it). */
 export type OwnedSwarm = { swarm: AgentSwarm; owner: string }
@@ -55,31 +41,30 @@ export function createSwarmsRepository(db: Kysely<Database>) {
     },
     /**
      * Changes the stored swarm `id` to what `apply` makes of it, and answers that (undefined
-     * when none exists). The write holds only if the record is still the one `apply` was
-     * given; when another change came in between, it is read and applied again, so concurrent
-     * changes of different fields all stay (a read, then a write, kept only the last).
+     * when none exists), on the record as it is when written (`changeWhileUnchanged`):
+     * concurrent changes of different fields all stay.
      */
     async change(
       id: string,
       apply: (current: AgentSwarm) => AgentSwarm | Promise<AgentSwarm>,
     ): Promise<AgentSwarm | undefined> {
-      for (let attempt = 1; ; attempt += 1) {
-        const row = await db
-          .selectFrom('swarms')
-          .select('record')
-          .where('id', '=', id)
-          .executeTakeFirst()
-        if (!row) return undefined
-        const changed = await apply(AgentSwarm.parse(row.record))
-        const result = await db
-          .updateTable('swarms')
-          .set({ record: JSON.stringify(changed) })
-          .where('id', '=', id)
-          .where('record', '=', sql<Record<string, unknown>>`${JSON.stringify(row.record)}::jsonb`)
-          .executeTakeFirst()
-        if (Number(result.numUpdatedRows) > 0) return changed
-        if (attempt === maxChangeAttempts) throw new SwarmChangeContendedError(id, attempt)
-      }
+      return changeWhileUnchanged({
+        what: 'swarm',
+        id,
+        read: async () =>
+          (await db.selectFrom('swarms').select('record').where('id', '=', id).executeTakeFirst())
+            ?.record,
+        apply: (record) => apply(AgentSwarm.parse(record)),
+        write: async (changed, record) => {
+          const result = await db
+            .updateTable('swarms')
+            .set({ record: JSON.stringify(changed) })
+            .where('id', '=', id)
+            .where('record', '=', sql<Record<string, unknown>>`${JSON.stringify(record)}::jsonb`)
+            .executeTakeFirst()
+          return Number(result.numUpdatedRows) > 0
+        },
+      })
     },
     /** Replaces the stored record of `swarm.id` (its owner stays); false when none exists. */
     async update(swarm: AgentSwarm): Promise<boolean> {

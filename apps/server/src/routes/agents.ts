@@ -1,6 +1,7 @@
 import { Agent, parseWallet, parseWith } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { changeWhileUnchanged } from '../db/change-while-unchanged'
 import { cachedJsonHeaders, sendKeptJson } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
 import { mergePatch } from '../http/merge-patch'
@@ -48,8 +49,6 @@ const ListQuery = Page.extend({
 
 /** Fields a change may not touch: the identity the signatures vouch for. */
 const fixedFields = ['wallet', 'creator', 'createdAt']
-/** Reads and writes of one change of an agent, before it gives up on an agent others keep changing. */
-const maxChangeAttempts = 50
 /** Thrown in a change's transaction to undo it: the agent changed since it was read. */
 const changedMeanwhile = new Error('the agent changed since it was read')
 
@@ -275,52 +274,43 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       // Applied to the agent as stored when written: a change made meanwhile by another
       // request (read after this one's) stays, as in a swarm's change. The nonce is used by
       // the write that holds, once.
-      let stored: { agent: Agent; record: unknown } = {
-        agent: signed.current,
-        record: signed.record,
-      }
-      let updated: Agent
-      for (let attempt = 1; ; attempt += 1) {
-        updated = await changed(stored.agent)
-        if (attempt === 1) {
-          // Only what the change touches is checked again: a card stored before a tool went
-          // away can still be changed in other ways.
-          await checkAgentCard(app.baton, {
-            ...('model' in body.changes ? { model: updated.model } : {}),
-            ...('tools' in body.changes ? { tools: updated.tools } : {}),
-          })
-        }
-        const agent = updated
-        const from = stored.record
-        const written = await db
-          .transaction()
-          .execute(async (trx) => {
-            await useNonce(body.nonce, signer, trx)
-            // Nothing written (and the nonce not used) when the agent changed since its read.
-            if (!(await repositories.agents.update(agent, signer, from, trx))) {
-              throw changedMeanwhile
-            }
-          })
-          .then(
-            () => true,
-            (error: unknown) => {
-              if (error === changedMeanwhile) return false
-              return conflictOnTakenId(agent.id)(error)
-            },
-          )
-        if (written) break
-        const again = await repositories.agents.findSigned(wallet)
-        if (!again) throw new NotFoundError('agent', wallet)
-        if (attempt === maxChangeAttempts) {
-          throw new HttpError(
-            409,
-            'CONFLICT',
-            `Agent ${wallet} was changed by other requests each of the ${attempt} times this change was written; send it again.`,
-            { what: 'agent', wallet },
-          )
-        }
-        stored = again
-      }
+      const updated = await changeWhileUnchanged({
+        what: 'agent',
+        id: wallet,
+        first: { agent: signed.current, granted, record: signed.record },
+        read: () => repositories.agents.findSigned(wallet),
+        apply: async (stored, attempt) => {
+          const agent = await changed(stored.agent)
+          if (attempt === 1) {
+            // Only what the change touches is checked again: a card stored before a tool went
+            // away can still be changed in other ways.
+            await checkAgentCard(app.baton, {
+              ...('model' in body.changes ? { model: agent.model } : {}),
+              ...('tools' in body.changes ? { tools: agent.tools } : {}),
+            })
+          }
+          return agent
+        },
+        write: (agent, stored) =>
+          db
+            .transaction()
+            .execute(async (trx) => {
+              await useNonce(body.nonce, signer, trx)
+              // Nothing written (and the nonce not used) when the agent changed since its read.
+              if (!(await repositories.agents.update(agent, signer, stored.record, trx))) {
+                throw changedMeanwhile
+              }
+            })
+            .then(
+              () => true,
+              (error: unknown) => {
+                if (error === changedMeanwhile) return false
+                return conflictOnTakenId(agent.id)(error)
+              },
+            ),
+      })
+      // Revoked meanwhile: a change never brings it back.
+      if (!updated) throw new NotFoundError('agent', wallet)
       registry.invalidate(wallet)
       // As every read answers it: the tier it counts as.
       return { agent: withEffectiveTrustTier(updated, granted) }
