@@ -15,6 +15,7 @@ import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
 import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
 import { HostedRequestHandler } from './hosted-request-handler'
+import { TaskStarts } from './task-starts'
 import { watchTasksOfGoneProcesses } from './tasks-left-in-progress'
 
 /** Whoever holds the API token (or anyone, when the server has none): one task owner for all. */
@@ -63,6 +64,8 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
   const taskStore = createA2ATaskStore(services.db, services.writer, {
     alone: !services.redisUrl,
   })
+  // Which task each message started: a message sent again is answered with it.
+  const starts = new TaskStarts(taskStore)
   const bearer = services.apiToken !== undefined
   // Never the request's Host header: a card must not advertise whatever host a caller names.
   const baseUrl = (request: FastifyRequest) =>
@@ -84,7 +87,10 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     const executor = createHostedAgentExecutor({
       ...services,
       agentOf: (context) => context.context.state.get(HOSTED_AGENT_STATE_KEY) as Agent,
-      expectNewTask: (taskId, context) => taskStore.expectNew(taskId, context),
+      expectNewTask: (taskId, context) => {
+        taskStore.expectNew(taskId, context)
+        starts.began(context, taskId)
+      },
       ...(shared ? { cancelElsewhere: (taskId: string) => shared.requestCancel(taskId) } : {}),
     })
     shared?.onCancelRequest((taskId, bus) => void executor.cancelTask(taskId, bus))
@@ -214,7 +220,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
             request,
             reply,
             body: typeof request.body === 'string' ? request.body : '',
-            requestHandler: new HostedRequestHandler(card, taskStore, executor, buses),
+            requestHandler: new HostedRequestHandler(card, taskStore, executor, buses, starts),
             user: userOf(request),
             tenant: agent.id,
             // Not the id: a revoked agent's id registered again must not find its tasks.

@@ -23,7 +23,7 @@ describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
     await services?.close()
   })
 
-  it('stores and finds tasks with the SDK task store, across two servers on one database', async () => {
+  it('stores and finds tasks with the SDK task store, across two servers on one database, and a message sent again to the other is answered with its task', async () => {
     const serve = async () => {
       const app = Fastify()
       await app.register(createA2APlugin(services))
@@ -52,6 +52,17 @@ describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
       expect(found.artifacts[0]?.parts[0]?.content?.value).toBe(
         'Incident Analyst says: on postgres',
       )
+      // The message sent again to the other server: the task it started, not a second run.
+      const runs = services.calls.length
+      const again = (await (
+        await client(second.base)
+      ).sendMessage(
+        SendMessageRequest.fromJSON({
+          message: { messageId: 'pg-1', role: 'ROLE_USER', parts: [{ text: 'on postgres' }] },
+        }),
+      )) as Task
+      expect(again.id).toBe(task.id)
+      expect(services.calls.length).toBe(runs)
     } finally {
       await second.app.close()
     }

@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely'
 import {
   A2A_TASK_TABLE,
   a2aTaskSaves,
+  a2aTaskStarts,
   type PendingTaskSave,
+  type StartedTask,
   TaskAlreadyEndedError,
 } from '../db/a2a-task-rows'
 import type { Database } from '../db/database'
@@ -33,6 +35,8 @@ type Entry = {
   pending?: { save: PendingTaskSave; stored: Promise<void> }
   /** A state newer than what was handed to the writer. */
   dirty: boolean
+  /** Told once the task is settled and stored (`whenSettled`). */
+  waiters?: (() => void)[]
 }
 
 /** The A2A task store of the server, with what the executor tells it of tasks it starts. */
@@ -47,6 +51,13 @@ export type A2ATaskStore = TaskStore & {
    * before the database closes), or after `timeoutMs`: `true` when none is left.
    */
   settled(timeoutMs: number): Promise<boolean>
+  /**
+   * Resolves once the task, executing here, is settled and stored (a blocking answer's
+   * state); at once when it is not executing here.
+   */
+  whenSettled(taskId: string, context: ServerCallContext): Promise<void>
+  /** The stored task that the message `messageId` started, in the caller's scope. */
+  startedBy(messageId: string, context: ServerCallContext): Promise<StartedTask | undefined>
 }
 
 /**
@@ -121,8 +132,23 @@ class ExecutingTaskCache implements A2ATaskStore {
   }
 
   #forget(key: string): void {
+    const entry = this.#running.get(key)
     this.#running.delete(key)
+    for (const waiter of entry?.waiters ?? []) waiter()
     if (this.#running.size === 0) for (const emptied of [...this.#whenEmpty]) emptied()
+  }
+
+  whenSettled(taskId: string, context: ServerCallContext): Promise<void> {
+    const entry = this.#running.get(keyOf(taskId, context))
+    if (!entry) return Promise.resolve()
+    return new Promise((resolve) => {
+      entry.waiters ??= []
+      entry.waiters.push(resolve)
+    })
+  }
+
+  startedBy(messageId: string, context: ServerCallContext): Promise<StartedTask | undefined> {
+    return this.#writer.write(a2aTaskStarts, { scope: scopeOf(context), messageId })
   }
 
   expectNew(taskId: string, context: ServerCallContext): void {

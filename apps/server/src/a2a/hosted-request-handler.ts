@@ -1,32 +1,68 @@
 import {
+  type AgentCard,
   GetTaskRequest,
   type Message,
   type SendMessageRequest,
   type StreamResponse,
   type Task,
 } from '@a2a-js/sdk'
-import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server'
+import { TaskNotFoundError } from '@a2a-js/sdk/errors'
+import {
+  type AgentExecutor,
+  DefaultRequestHandler,
+  type ExecutionEventBusManager,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server'
 import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
+import type { A2ATaskStore } from './a2a-task-store'
+import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-starts'
 
 /**
- * The SDK's request handler, which answers a message whose task another process ended meanwhile
- * (its executor here was cut off past its lease, or the task was cancelled elsewhere, and the
- * save of this process's end was refused: `TaskAlreadyEndedError`) with the task as it is
- * stored: a blocking `SendMessage` returns it, a stream ends with it. The SDK would answer an
- * internal error (`-32603`) for a task that did end, and whose end `GetTask` shows.
+ * The SDK's request handler, with two things it leaves to the server:
+ *
+ * - A message that starts a task, sent again with its `messageId` (a client's retry, or a
+ *   duplicate sent at once), is answered with the task the first started, and the agent runs
+ *   once (`TaskStarts`). A blocking or streaming retry gets the task once it is settled (a
+ *   stream: one `task` event); one answered at once gets it as it is.
+ * - A message whose task another process ended meanwhile (its executor here was cut off past
+ *   its lease, or the task was cancelled elsewhere, and the save of this process's end was
+ *   refused: `TaskAlreadyEndedError`) is answered with the task as it is stored: a blocking
+ *   `SendMessage` returns it, a stream ends with it. The SDK would answer an internal error
+ *   (`-32603`) for a task that did end, and whose end `GetTask` shows.
  *
  * @example
- * const handler = new HostedRequestHandler(card, taskStore, executor, buses)
+ * const handler = new HostedRequestHandler(card, taskStore, executor, buses, starts)
  */
 export class HostedRequestHandler extends DefaultRequestHandler {
+  readonly #store: A2ATaskStore
+  readonly #starts: TaskStarts
+
+  constructor(
+    card: AgentCard,
+    store: A2ATaskStore,
+    executor: AgentExecutor,
+    buses: ExecutionEventBusManager,
+    starts: TaskStarts,
+  ) {
+    super(card, store, executor, buses)
+    this.#store = store
+    this.#starts = starts
+  }
+
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    const start = await this.#claim(params, context)
+    if (typeof start === 'string') {
+      return this.#started(start, params, context, params.configuration?.returnImmediately !== true)
+    }
     try {
       return await super.sendMessage(params, context)
     } catch (error) {
       return this.#storedEnd(error, params, context)
+    } finally {
+      if (start) this.#starts.end(start)
     }
   }
 
@@ -34,10 +70,52 @@ export class HostedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    const start = await this.#claim(params, context)
+    if (typeof start === 'string') {
+      yield { payload: { $case: 'task', value: await this.#started(start, params, context, true) } }
+      return
+    }
     try {
       yield* super.sendMessageStream(params, context)
     } catch (error) {
       yield { payload: { $case: 'task', value: await this.#storedEnd(error, params, context) } }
+    } finally {
+      if (start) this.#starts.end(start)
+    }
+  }
+
+  /**
+   * For a message that starts a task: the id of the task it started already, or this
+   * request's claim to start it (left in the call context for the executor). Undefined for a
+   * message to a task that exists (the SDK checks its state).
+   */
+  async #claim(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<string | TaskClaim | undefined> {
+    const message = params.message
+    if (!message?.messageId || message.taskId) return undefined
+    const start = await this.#starts.claim(message, context)
+    if ('started' in start) return start.started
+    context.state.set(TASK_START_STATE_KEY, start.claim)
+    return start.claim
+  }
+
+  /** The task a message sent before started: once settled (`settled`), or as it is now. */
+  async #started(
+    taskId: string,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+    settled: boolean,
+  ): Promise<Task> {
+    if (settled) await this.#store.whenSettled(taskId, context)
+    try {
+      return await this.#stored(taskId, params, context)
+    } catch (error) {
+      // Announced and not saved yet (its first event still on its way): it is, once settled.
+      if (!(error instanceof TaskNotFoundError)) throw error
+      await this.#store.whenSettled(taskId, context)
+      return this.#stored(taskId, params, context)
     }
   }
 
@@ -48,10 +126,14 @@ export class HostedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): Promise<Task> {
     if (!(error instanceof TaskAlreadyEndedError)) throw error
+    return this.#stored(error.taskId, params, context)
+  }
+
+  #stored(taskId: string, params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
     const historyLength = params.configuration?.historyLength
     return this.getTask(
       GetTaskRequest.fromJSON({
-        id: error.taskId,
+        id: taskId,
         ...(historyLength === undefined ? {} : { historyLength }),
       }),
       context,

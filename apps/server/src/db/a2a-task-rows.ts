@@ -2,7 +2,7 @@ import { Task, taskStateToJSON } from '@a2a-js/sdk'
 import { BatonError } from '@baton/core'
 import { sql } from 'kysely'
 import type { Refusals, WriteChannel } from './group-commit'
-import { jsonTable } from './json-rows'
+import { jsonRows, jsonTable } from './json-rows'
 
 /** The table migration `0002-a2a-tasks` made for the SDK's task store. */
 export const A2A_TASK_TABLE = 'a2a_tasks'
@@ -29,6 +29,8 @@ type TaskRow = {
   history: string | null
   metadata: string | null
   protocol_version: string
+  /** The `messageId` of the message that started the task (its history's first). */
+  started_by: string | null
 }
 
 // The SDK's table: its columns and their types, as `jsonRows` reads a row by them.
@@ -44,10 +46,13 @@ const TASKS = jsonTable<TaskRow>(A2A_TASK_TABLE, {
   history: 'text',
   metadata: 'text',
   protocol_version: 'text',
+  started_by: 'text',
 })
 
-// What a save replaces of a stored task: every column but its key.
-const replaced = TASKS.names.filter((column) => !['tenant', 'owner', 'id'].includes(column))
+// What a save replaces of a stored task: every column but its key and what started it.
+const replaced = TASKS.names.filter(
+  (column) => !['tenant', 'owner', 'id', 'started_by'].includes(column),
+)
 
 // What a save in the same state does not change of a task stored as ended.
 const keptOnceEnded = new Set<string>(['status', 'status_last_updated'])
@@ -176,9 +181,65 @@ function taskRowOf(scope: A2ATaskScope, task: Task): TaskRow {
     history: encode(payload.history),
     metadata: encode(payload.metadata),
     protocol_version: '1.0',
+    started_by: task.history?.[0]?.messageId || null,
   }
 }
 
 function encode(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value)
+}
+
+/** A stored task some message started: its id, and that message's parts as stored (JSON). */
+export type StartedTask = { id: string; parts: unknown }
+
+/** A look for the task the message `messageId` started in `scope`. */
+export type TaskStartLookup = { scope: A2ATaskScope; messageId: string }
+
+/**
+ * Finds the task each message started (`started_by`), if one is stored: the newest, should a
+ * client have used one id for two messages before ids were kept. A read that goes with the
+ * group commit's turn: the looks of every request waiting for it are one `select`, sent in
+ * the same statement as the turn's writes (no query of its own per message).
+ *
+ * @example
+ * const started = await writer.write(a2aTaskStarts, { scope: { tenant, owner }, messageId })
+ */
+export const a2aTaskStarts: WriteChannel<TaskStartLookup, StartedTask | undefined> = {
+  name: 'a2a task starts',
+  async store(executor, lookups) {
+    return startsOf((await findStarts(lookups).execute(executor)).rows, lookups)
+  },
+  statement: (_db, lookups) => findStarts(lookups),
+  answers: startsOf,
+}
+
+const LOOKS = 'i integer, tenant text, owner text, message_id text'
+
+function findStarts(lookups: TaskStartLookup[]) {
+  const looks = lookups.map(({ scope, messageId }, i) => ({
+    i,
+    tenant: scope.tenant,
+    owner: scope.owner,
+    message_id: messageId,
+  }))
+  // `with … select …`: the group commit puts it in one statement with the turn's writes.
+  return sql<StartRow>`with started_a2a_tasks as (
+      select distinct on (look.i) look.i, task.id, task.history
+      from ${jsonRows(looks, 'look', LOOKS)}
+      join ${sql.raw(A2A_TASK_TABLE)} as task on task.tenant = look.tenant
+        and task.owner = look.owner and task.started_by = look.message_id
+      order by look.i, task.status_last_updated desc
+    )
+    select i, id, history from started_a2a_tasks`
+}
+
+type StartRow = { i: number; id: string; history: string | null }
+
+function startsOf(rows: unknown[], lookups: TaskStartLookup[]): (StartedTask | undefined)[] {
+  const found: (StartedTask | undefined)[] = lookups.map(() => undefined)
+  for (const row of rows as StartRow[]) {
+    const history = row.history ? (JSON.parse(row.history) as { parts?: unknown }[]) : []
+    found[row.i] = { id: row.id, parts: history[0]?.parts }
+  }
+  return found
 }

@@ -5,6 +5,7 @@ import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { inject } from 'vitest'
 import { up } from '../../db/migrations/0002-a2a-tasks'
+import { up as keepStartingMessages } from '../../db/migrations/0022-a2a-tasks-started-by'
 import type { A2AServices, HostedAgentAnswer, HostedAgentRun } from '../a2a-services'
 
 export const hostedAgent = (overrides: Partial<AgentInput> = {}): Agent =>
@@ -48,6 +49,7 @@ export async function createTestServices(
     options.db ??
     new Kysely<unknown>({ dialect: new PGliteDialect(await openPglite(options.dataDir)) })
   await up(db)
+  await keepStartingMessages(db)
   const agents = options.agents ?? [
     hostedAgent(),
     hostedAgent({

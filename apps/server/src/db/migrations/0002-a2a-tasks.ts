@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import { up as keepStartingMessages } from './0022-a2a-tasks-started-by'
 
 /**
  * The A2A task table, in the shape `@a2a-js/sdk`'s `DatabaseTaskStore` reads and writes
@@ -46,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('a2a_tasks')
     .column('context_id')
     .execute()
+  // Run late, after 0022 found no table to add its column to.
+  await keepStartingMessages(db)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

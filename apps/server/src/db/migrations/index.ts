@@ -18,6 +18,7 @@ import * as memoryEntriesNewest from './0018-memory-entries-newest'
 import * as a2aTasksInProgress from './0019-a2a-tasks-in-progress'
 import * as idempotencyResource from './0020-idempotency-resource'
 import * as messagesSent from './0021-messages-sent'
+import * as a2aTasksStartedBy from './0022-a2a-tasks-started-by'
 
 /**
  * Every migration, in order. Conventions (see README.md here): one file per change, named
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0019-a2a-tasks-in-progress': a2aTasksInProgress,
   '0020-idempotency-resource': idempotencyResource,
   '0021-messages-sent': messagesSent,
+  '0022-a2a-tasks-started-by': a2aTasksStartedBy,
 }
 
 /** Kysely's `Migrator` reads the list above (a static provider: no file system look-ups). */

@@ -55,6 +55,9 @@ describe('migrations', () => {
 
     await migrate(db)
     expect(await tableNames(db)).toContain('a2a_tasks')
+    // With the column 0022 could not add before the table was there.
+    const table = (await db.introspection.getTables()).find(({ name }) => name === 'a2a_tasks')
+    expect(table?.columns.map(({ name }) => name)).toContain('started_by')
     const applied = await new Migrator({
       db,
       provider: { getMigrations: async () => migrations },

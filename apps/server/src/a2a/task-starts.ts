@@ -1,0 +1,139 @@
+import { Message } from '@a2a-js/sdk'
+import { RequestMalformedError } from '@a2a-js/sdk/errors'
+import type { ServerCallContext } from '@a2a-js/sdk/server'
+import type { A2ATaskStore } from './a2a-task-store'
+
+/** Where a request that starts a task leaves its claim, for the executor to name the task. */
+export const TASK_START_STATE_KEY = 'baton.task-start'
+
+/** Messages remembered per process; older ones are found in the database. */
+const DEFAULT_LIMIT = 10_000
+
+/** One message that starts a task: its parts, and the task's id once it is known. */
+type Start = {
+  parts: string
+  /** The task's id once known; undefined when its request ended without starting one. */
+  taskId: Promise<string | undefined>
+  /** Known (or given up on): the entry may be dropped when the book is full. */
+  known: boolean
+  tell(taskId: string | undefined): void
+}
+
+/** What `claim` answers: the task the message started already, or this request's claim to start it. */
+export type TaskStart = { started: string } | { claim: TaskClaim }
+
+/** A request's claim to start the task of its message. */
+export type TaskClaim = { key: string; start: Start }
+
+/**
+ * Which task each message started, by its `messageId` in the caller's scope (tenant and
+ * owner), so a message sent again (a client's retry after a timeout, or a duplicate sent at
+ * once) is answered with the task the first started, and the agent runs once (A2A 1.0 §3.3.1:
+ * "Send Message operations MAY be idempotent. Agents may utilize the messageId to detect
+ * duplicate messages"). A message being started here is known at once; the others through
+ * the stored task (`started_by`), on any process and after a restart. The same `messageId`
+ * with other parts is refused (-32602), as a reused `Idempotency-Key` is.
+ *
+ * @example
+ * const start = await starts.claim(params.message, context)
+ * if ('started' in start) return this.getTask({ id: start.started }, context)
+ */
+export class TaskStarts {
+  readonly #store: A2ATaskStore
+  readonly #limit: number
+  readonly #starts = new Map<string, Start>()
+
+  constructor(store: A2ATaskStore, limit = DEFAULT_LIMIT) {
+    this.#store = store
+    this.#limit = limit
+  }
+
+  async claim(message: Message, context: ServerCallContext): Promise<TaskStart> {
+    const key = `${context.tenant ?? ''}\n${context.user?.userName ?? ''}\n${message.messageId}`
+    const parts = partsOf(message)
+    for (;;) {
+      const known = this.#starts.get(key)
+      if (known) {
+        if (known.parts !== parts) throw reused(message.messageId)
+        const taskId = await known.taskId
+        if (taskId !== undefined) return { started: taskId }
+        // Its request ended before it started a task: this one may start it.
+        continue
+      }
+      const start = newStart(parts)
+      this.#remember(key, start)
+      let stored: Awaited<ReturnType<A2ATaskStore['startedBy']>>
+      try {
+        stored = await this.#store.startedBy(message.messageId, context)
+        if (stored && JSON.stringify(stored.parts ?? []) !== parts) {
+          throw reused(message.messageId)
+        }
+      } catch (error) {
+        this.#giveUp(key, start)
+        throw error
+      }
+      if (stored) {
+        start.tell(stored.id)
+        return { started: stored.id }
+      }
+      return { claim: { key, start } }
+    }
+  }
+
+  /** The executor's word: the request holding a claim (in `context`) starts task `taskId`. */
+  began(context: ServerCallContext, taskId: string): void {
+    const claim = context.state.get(TASK_START_STATE_KEY) as TaskClaim | undefined
+    claim?.start.tell(taskId)
+  }
+
+  /** The claimed request is over: one that started no task frees its message for a retry. */
+  end(claim: TaskClaim): void {
+    if (!claim.start.known) this.#giveUp(claim.key, claim.start)
+  }
+
+  #giveUp(key: string, start: Start): void {
+    if (this.#starts.get(key) === start) this.#starts.delete(key)
+    start.tell(undefined)
+  }
+
+  // Past the limit, the oldest known entries go (a tenth at once: O(1) per message amortised).
+  #remember(key: string, start: Start): void {
+    this.#starts.set(key, start)
+    if (this.#starts.size <= this.#limit) return
+    const target = this.#limit - Math.ceil(this.#limit / 10)
+    for (const [oldKey, old] of this.#starts) {
+      if (this.#starts.size <= target) break
+      if (old.known) this.#starts.delete(oldKey)
+    }
+  }
+}
+
+function newStart(parts: string): Start {
+  let tell!: (taskId: string | undefined) => void
+  const taskId = new Promise<string | undefined>((resolve) => {
+    tell = resolve
+  })
+  const start: Start = {
+    parts,
+    taskId,
+    known: false,
+    tell(id) {
+      if (start.known) return
+      start.known = true
+      tell(id)
+    },
+  }
+  return start
+}
+
+/** A message's parts as the task stores them (JSON), so a stored message compares alike. */
+function partsOf(message: Message): string {
+  return JSON.stringify((Message.toJSON(message) as { parts?: unknown }).parts ?? [])
+}
+
+function reused(messageId: string): Error {
+  return new RequestMalformedError({
+    message: `params.message.messageId "${messageId}" was sent before with other parts; a message sent again must be the same, and a new message needs a new messageId.`,
+    metadata: { field: 'params.message.messageId' },
+  })
+}
