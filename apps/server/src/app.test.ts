@@ -98,6 +98,33 @@ describe('buildApp', () => {
     expect([200, 302]).toContain(ui.statusCode)
   })
 
+  it('lists the Idempotency-Key header on exactly the operations that honour it', async () => {
+    const headers = { authorization: `Bearer ${token}` }
+    const document = (await app.inject({ method: 'GET', url: '/docs/json', headers })).json()
+    type Parameter = { in: string; name: string; required?: boolean; schema: { pattern?: string } }
+    const keyed = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { parameters?: Parameter[] }>).flatMap(
+        ([method, operation]) =>
+          (operation.parameters ?? [])
+            .filter(
+              (parameter) => parameter.in === 'header' && parameter.name === 'idempotency-key',
+            )
+            .map((parameter) => ({ at: `${method.toUpperCase()} ${path}`, parameter })),
+      ),
+    )
+    expect(keyed.map(({ at }) => at).sort()).toEqual([
+      'POST /api/v1/messages',
+      'POST /api/v1/runs',
+      'POST /api/v1/swarms/{id}/runs',
+    ])
+    for (const { parameter } of keyed) {
+      expect(parameter.required).not.toBe(true)
+      const pattern = new RegExp(parameter.schema.pattern ?? '')
+      expect(pattern.test('order-123')).toBe(true)
+      expect(pattern.test('with space')).toBe(false)
+    }
+  })
+
   it('declares what every operation answers, so a client made from the document is typed', async () => {
     const headers = { authorization: `Bearer ${token}` }
     const document = (await app.inject({ method: 'GET', url: '/docs/json', headers })).json()

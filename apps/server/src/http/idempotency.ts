@@ -7,6 +7,24 @@ import { HttpError } from './http-errors'
 /** The request header a client sets to make a retry of its request safe. */
 export const idempotencyKeyHeader = 'idempotency-key'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers through `answerIdempotently`, honouring an `Idempotency-Key` header:
+     * the OpenAPI document lists the header on it (`openapi-transform.ts`).
+     */
+    idempotent?: boolean
+  }
+}
+
+/** The header as the OpenAPI document describes it, on every route that honours it. */
+export const idempotencyKeyParameter = {
+  type: 'string',
+  pattern: '^[\\x21-\\x7e]{1,255}$',
+  description:
+    'Makes a retry safe: the first request with a key is answered and its answer kept (24 h, per caller and route); a retry with the same key and body gets it again (`Idempotent-Replayed: true`), with another body 422 IDEMPOTENCY_KEY_REUSED, while the first is still answered 409 IDEMPOTENCY_KEY_IN_USE.',
+}
+
 /** A key's first request that never got its answer stored is given up on after this long. */
 const abandonedAfterMs = 60_000
 /** Keys are kept this long: a retry later than that is a new request. */
@@ -78,6 +96,13 @@ export async function answerIdempotently(
     recover?: (id: string) => Promise<Answer | undefined>
   },
 ): Promise<FastifyReply> {
+  // The document must say what the route does (a route that honours keys and does not say so
+  // would be found by its tests, here).
+  if (request.routeOptions.config.idempotent !== true) {
+    throw new Error(
+      `${request.method} ${request.routeOptions.url} answers idempotently: its config must say \`idempotent: true\`.`,
+    )
+  }
   const header = request.headers[idempotencyKeyHeader]
   if (header === undefined) {
     const { status, body } = await options.create(options.id)

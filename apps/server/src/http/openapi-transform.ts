@@ -1,6 +1,7 @@
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ErrorResponse } from '../routes/schemas'
+import { idempotencyKeyHeader, idempotencyKeyParameter } from './idempotency'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,8 +21,8 @@ const errorResponse = {
  * The OpenAPI document's transform: the route schemas as fastify-type-provider-zod makes
  * them, and on every operation the error shape as its `default` response, so a client made
  * from the document knows what a 4xx or 5xx carries (but on a route with `config.ownErrorShape`,
- * whose protocol has its own). Only the document changes: a route's answers are serialized as
- * before.
+ * whose protocol has its own); and on a route with `config.idempotent`, the `Idempotency-Key`
+ * header. Only the document changes: a route's answers are serialized as before.
  *
  * @example
  * await app.register(fastifySwagger, { openapi, transform: openApiTransform })
@@ -29,10 +30,29 @@ const errorResponse = {
 export const openApiTransform: typeof jsonSchemaTransform = (document) => {
   const transformed = jsonSchemaTransform(document)
   const schema = transformed.schema as
-    | { hide?: boolean; response?: Record<string, unknown> }
+    | {
+        hide?: boolean
+        response?: Record<string, unknown>
+        headers?: { type?: string; properties?: Record<string, unknown> }
+      }
     | undefined
   if (!schema || schema.hide) return transformed
-  const config = document.route.config as { ownErrorShape?: boolean } | undefined
+  const config = document.route.config as
+    | { ownErrorShape?: boolean; idempotent?: boolean }
+    | undefined
+  // A route that honours `Idempotency-Key` lists it among its header parameters.
+  const headers = config?.idempotent
+    ? {
+        headers: {
+          ...schema.headers,
+          type: 'object',
+          properties: {
+            ...schema.headers?.properties,
+            [idempotencyKeyHeader]: idempotencyKeyParameter,
+          },
+        },
+      }
+    : {}
   // With a `default` alone, the success fastify would have listed when a route declares no
   // answer would be gone.
   const success = Object.keys(schema.response ?? {}).some((status) => status.startsWith('2'))
@@ -42,6 +62,7 @@ export const openApiTransform: typeof jsonSchemaTransform = (document) => {
     ...transformed,
     schema: {
       ...schema,
+      ...headers,
       response: {
         ...success,
         ...schema.response,

@@ -80,6 +80,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/messages',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['bus'],
         summary: 'Send a message on the bus',

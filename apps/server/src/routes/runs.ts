@@ -66,6 +66,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/runs',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['runs'],
         summary: 'Start a MAL run',

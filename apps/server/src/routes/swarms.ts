@@ -181,6 +181,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/swarms/:id/runs',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['swarms'],
         summary: 'Start a swarm run',
