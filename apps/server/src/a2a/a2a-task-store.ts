@@ -18,7 +18,7 @@ import { ANSWERS_WHEN_SETTLED_STATE_KEY } from './handle-json-rpc'
 export { A2A_TASK_TABLE } from '../db/a2a-task-rows'
 
 /** States a blocking `SendMessage` answers with: stored before the answer goes out. */
-const settled = new Set<TaskState>([
+export const settled: ReadonlySet<TaskState> = new Set<TaskState>([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
   TaskState.TASK_STATE_CANCELED,

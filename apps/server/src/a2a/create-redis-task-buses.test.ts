@@ -93,6 +93,49 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     expect(services.calls).toHaveLength(1)
   })
 
+  it('answers a message sent again to process A, while B runs the task it started, with that task once settled: one run', async () => {
+    let finish: (() => void) | undefined
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+      services.calls.push(input)
+      await gate
+      return {
+        text: `done: ${input.input}`,
+        usage: { calls: 1, tokens: 2, costUsd: 0 },
+        correlationId: 'c',
+        hop: 0,
+      }
+    }
+    const a = await serve(answer)
+    const b = await serve(answer)
+    const message = SendMessageRequest.fromJSON({
+      message: {
+        messageId: 'sent-twice',
+        role: 'ROLE_USER',
+        parts: [{ text: 'count the refunds' }],
+      },
+    })
+    const first = b.client.sendMessage(message)
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    // B has stored the task it started (among many processes, a task's first save commits
+    // before it runs on): A finds it, and waits for it to settle.
+    const again = a.client.sendMessage(message)
+    let answered = false
+    void again.then(() => {
+      answered = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(answered).toBe(false)
+    finish?.()
+    const [fromB, fromA] = (await Promise.all([first, again])) as [Task, Task]
+    expect(fromA.id).toBe(fromB.id)
+    expect(fromA.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(fromA.artifacts[0]?.parts[0]?.content?.value).toBe('done: count the refunds')
+    expect(services.calls).toHaveLength(1)
+  })
+
   it('cancels from process A a task executed by process B: B’s agent stops, both see it canceled', async () => {
     const a = await serve()
     const b = await serve()

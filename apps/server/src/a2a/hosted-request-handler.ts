@@ -4,6 +4,7 @@ import {
   type Message,
   type SendMessageRequest,
   type StreamResponse,
+  SubscribeToTaskRequest,
   type Task,
 } from '@a2a-js/sdk'
 import { TaskNotFoundError } from '@a2a-js/sdk/errors'
@@ -14,7 +15,7 @@ import {
   type ServerCallContext,
 } from '@a2a-js/sdk/server'
 import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
-import type { A2ATaskStore } from './a2a-task-store'
+import { type A2ATaskStore, settled as settledStates } from './a2a-task-store'
 import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-starts'
 
 /**
@@ -109,13 +110,30 @@ export class HostedRequestHandler extends DefaultRequestHandler {
     settled: boolean,
   ): Promise<Task> {
     if (settled) await this.#store.whenSettled(taskId, context)
+    let task: Task
     try {
-      return await this.#stored(taskId, params, context)
+      task = await this.#stored(taskId, params, context)
     } catch (error) {
       // Announced and not saved yet (its first event still on its way): it is, once settled.
       if (!(error instanceof TaskNotFoundError)) throw error
       await this.#store.whenSettled(taskId, context)
       return this.#stored(taskId, params, context)
+    }
+    const state = task.status?.state
+    if (!settled || state === undefined || settledStates.has(state)) return task
+    // Still running on another process: followed (SubscribeToTask's way) to its end, then
+    // read until its process has stored how it settled (a moment after it said so).
+    for await (const _ of this.resubscribe(
+      SubscribeToTaskRequest.fromJSON({ id: taskId }),
+      context,
+    )) {
+      // Each event is a step of it; the stream ends when its execution does.
+    }
+    for (let tries = 0; ; tries += 1) {
+      task = await this.#stored(taskId, params, context)
+      const now = task.status?.state
+      if (now === undefined || settledStates.has(now) || tries === 40) return task
+      await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
 

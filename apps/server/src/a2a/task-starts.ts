@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Message } from '@a2a-js/sdk'
 import { RequestMalformedError } from '@a2a-js/sdk/errors'
 import type { ServerCallContext } from '@a2a-js/sdk/server'
@@ -9,7 +10,7 @@ export const TASK_START_STATE_KEY = 'baton.task-start'
 /** Messages remembered per process; older ones are found in the database. */
 const DEFAULT_LIMIT = 10_000
 
-/** One message that starts a task: its parts, and the task's id once it is known. */
+/** One message that starts a task: its parts (hashed), and the task's id once it is known. */
 type Start = {
   parts: string
   /** The task's id once known; undefined when its request ended without starting one. */
@@ -65,7 +66,7 @@ export class TaskStarts {
       let stored: Awaited<ReturnType<A2ATaskStore['startedBy']>>
       try {
         stored = await this.#store.startedBy(message.messageId, context)
-        if (stored && JSON.stringify(stored.parts ?? []) !== parts) {
+        if (stored && hashOf(JSON.stringify(stored.parts ?? [])) !== parts) {
           throw reused(message.messageId)
         }
       } catch (error) {
@@ -126,9 +127,16 @@ function newStart(parts: string): Start {
   return start
 }
 
-/** A message's parts as the task stores them (JSON), so a stored message compares alike. */
+/**
+ * A message's parts as the task stores them (JSON), hashed: a stored message compares alike,
+ * and the book keeps 32 bytes of each, whatever its size.
+ */
 function partsOf(message: Message): string {
-  return JSON.stringify((Message.toJSON(message) as { parts?: unknown }).parts ?? [])
+  return hashOf(JSON.stringify((Message.toJSON(message) as { parts?: unknown }).parts ?? []))
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('base64')
 }
 
 function reused(messageId: string): Error {
