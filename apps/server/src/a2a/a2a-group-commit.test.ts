@@ -9,29 +9,22 @@ import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import {
+  createTestServices,
+  gatedAnswers,
+  type TestServices,
+} from './__fixtures__/a2a-test-services'
 import { startTask } from './__fixtures__/follow-task'
 import { createA2APlugin } from './a2a-plugin'
-import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
 
 // One process, no Redis: the task store may keep a blocking message's task until it settles.
 describe('A2A tasks through the group commit (one process)', () => {
   let services: TestServices
   let app: FastifyInstance
   let client: Client
-  const gates = new Map<string, () => void>()
+  const { gates, answer } = gatedAnswers()
   beforeAll(async () => {
-    services = await createTestServices({
-      answer: async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
-        await new Promise<void>((resolve) => gates.set(input.input, resolve))
-        return {
-          text: `done: ${input.input}`,
-          usage: { calls: 1, tokens: 1, costUsd: 0 },
-          correlationId: 'c',
-          hop: 0,
-        }
-      },
-    })
+    services = await createTestServices({ answer })
     app = Fastify()
     await app.register(createA2APlugin(services))
     const base = await app.listen({ port: 0, host: '127.0.0.1' })

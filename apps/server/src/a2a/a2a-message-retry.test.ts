@@ -5,9 +5,12 @@ import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify from 'fastify'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
+import {
+  createTestServices,
+  gatedAnswers,
+  type TestServices,
+} from './__fixtures__/a2a-test-services'
 import { createA2APlugin } from './a2a-plugin'
-import type { HostedAgentAnswer, HostedAgentRun } from './a2a-services'
 
 /** A server with the A2A plugin on `services`, and a client of one of its agents. */
 async function serve(services: TestServices, agentId = 'analyst') {
@@ -70,18 +73,8 @@ describe('a message sent again with its messageId (A2A 1.0 §3.3.1)', () => {
   })
 
   it('sent many times at once while the first runs: one run, every request answered with its settled task', async () => {
-    const gates = new Map<string, () => void>()
-    const { services, client } = await started({
-      answer: async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
-        await new Promise<void>((resolve) => gates.set(input.input, resolve))
-        return {
-          text: `done: ${input.input}`,
-          usage: { calls: 1, tokens: 1, costUsd: 0 },
-          correlationId: 'c',
-          hop: 0,
-        }
-      },
-    })
+    const { gates, answer } = gatedAnswers()
+    const { services, client } = await started({ answer })
     const sends = Array.from({ length: 6 }, () =>
       client.sendMessage(message('at-once', 'slow work')),
     )

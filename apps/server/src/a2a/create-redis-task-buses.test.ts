@@ -64,20 +64,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     new ClientFactory({ transports: [new JsonRpcTransportFactory({})] }).createFromUrl(cardUrl, '')
 
   it('streams every update of a task executed by process B to a subscriber on process A, to its end', async () => {
-    let finish: (() => void) | undefined
-    const gate = new Promise<void>((resolve) => {
-      finish = resolve
-    })
-    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
-      services.calls.push(input)
-      await gate
-      return {
-        text: `done: ${input.input}`,
-        usage: { calls: 1, tokens: 2, costUsd: 0 },
-        correlationId: 'c',
-        hop: 0,
-      }
-    }
+    const { answer, finish } = gatedAnswer()
     const a = await serve(answer)
     const b = await serve(answer)
     const task = await startTask(b.client, 'review the refunds')
@@ -85,7 +72,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
 
     const following = followTask(a.client, task.id)
     await vi.waitFor(() => expect(following.states).toContain(TaskState.TASK_STATE_WORKING))
-    finish?.()
+    finish()
     await following.done
     expect(following.texts).toEqual(['done: review the refunds'])
     expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
@@ -94,20 +81,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   })
 
   it('answers a message sent again to process A, while B runs the task it started, with that task once settled: one run', async () => {
-    let finish: (() => void) | undefined
-    const gate = new Promise<void>((resolve) => {
-      finish = resolve
-    })
-    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
-      services.calls.push(input)
-      await gate
-      return {
-        text: `done: ${input.input}`,
-        usage: { calls: 1, tokens: 2, costUsd: 0 },
-        correlationId: 'c',
-        hop: 0,
-      }
-    }
+    const { answer, finish } = gatedAnswer()
     const a = await serve(answer)
     const b = await serve(answer)
     const message = SendMessageRequest.fromJSON({
@@ -128,7 +102,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     })
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(answered).toBe(false)
-    finish?.()
+    finish()
     const [fromB, fromA] = (await Promise.all([first, again])) as [Task, Task]
     expect(fromA.id).toBe(fromB.id)
     expect(fromA.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)

@@ -98,3 +98,25 @@ async function openPglite(dataDir: string | undefined): Promise<PGlite> {
   if (!template) return PGlite.create()
   return PGlite.create({ loadDataDir: new Blob([await readFile(template)]) })
 }
+
+/**
+ * A stand-in agent host that answers `done: <input>` once the test opens that input's gate
+ * (`gates.get(input)?.()`): a task that runs as long as a test needs it to.
+ *
+ * @example
+ * const { gates, answer } = gatedAnswers()
+ * const services = await createTestServices({ answer })
+ */
+export function gatedAnswers() {
+  const gates = new Map<string, () => void>()
+  const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+    await new Promise<void>((resolve) => gates.set(input.input, resolve))
+    return {
+      text: `done: ${input.input}`,
+      usage: { calls: 1, tokens: 1, costUsd: 0 },
+      correlationId: 'c',
+      hop: 0,
+    }
+  }
+  return { gates, answer }
+}
