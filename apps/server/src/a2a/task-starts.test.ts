@@ -60,6 +60,22 @@ describe('TaskStarts', () => {
     expect(asked).toEqual(['m-0'])
   })
 
+  it('keeps a message whose request still runs, however many come after it', async () => {
+    const { store, asked } = storeOf()
+    const starts = new TaskStarts(store, 10)
+    // Started, its task named, its request not over (a blocking send still waiting).
+    const context = contextOf()
+    const running = await starts.claim(message('long-run'), context)
+    context.state.set(TASK_START_STATE_KEY, (running as { claim: TaskClaim }).claim)
+    starts.began(context, 'task-long')
+    for (let index = 0; index < 30; index += 1)
+      await startTask(starts, `m-${index}`, `task-${index}`)
+    asked.length = 0
+    // Not stored yet (a process alone stores it when it settles): only the book knows it.
+    expect(await starts.claim(message('long-run'), contextOf())).toEqual({ started: 'task-long' })
+    expect(asked).toEqual([])
+  })
+
   it('refuses a messageId sent again with other parts, naming the field', async () => {
     const { store } = storeOf()
     const starts = new TaskStarts(store)

@@ -15,8 +15,15 @@ type Start = {
   parts: string
   /** The task's id once known; undefined when its request ended without starting one. */
   taskId: Promise<string | undefined>
-  /** Known (or given up on): the entry may be dropped when the book is full. */
+  /** Known (or given up on). */
   known: boolean
+  /**
+   * Its request is over, so its task is stored (a blocking one's when it settled), or it was
+   * found stored: the entry may be dropped when the book is full, a retry finds the task in
+   * the database. One still running (a process alone stores a blocking message's task only
+   * when it settles) is kept.
+   */
+  over: boolean
   tell(taskId: string | undefined): void
 }
 
@@ -75,6 +82,7 @@ export class TaskStarts {
       }
       if (stored) {
         start.tell(stored.id)
+        start.over = true
         return { started: stored.id }
       }
       return { claim: { key, start } }
@@ -89,6 +97,7 @@ export class TaskStarts {
 
   /** The claimed request is over: one that started no task frees its message for a retry. */
   end(claim: TaskClaim): void {
+    claim.start.over = true
     if (!claim.start.known) this.#giveUp(claim.key, claim.start)
   }
 
@@ -97,14 +106,15 @@ export class TaskStarts {
     start.tell(undefined)
   }
 
-  // Past the limit, the oldest known entries go (a tenth at once: O(1) per message amortised).
+  // Past the limit, the oldest entries whose request is over go (a tenth at once: O(1) per
+  // message amortised).
   #remember(key: string, start: Start): void {
     this.#starts.set(key, start)
     if (this.#starts.size <= this.#limit) return
     const target = this.#limit - Math.ceil(this.#limit / 10)
     for (const [oldKey, old] of this.#starts) {
       if (this.#starts.size <= target) break
-      if (old.known) this.#starts.delete(oldKey)
+      if (old.over) this.#starts.delete(oldKey)
     }
   }
 }
@@ -118,6 +128,7 @@ function newStart(parts: string): Start {
     parts,
     taskId,
     known: false,
+    over: false,
     tell(id) {
       if (start.known) return
       start.known = true
