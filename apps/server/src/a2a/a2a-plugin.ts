@@ -1,6 +1,7 @@
 import { DefaultExecutionEventBusManager, type User } from '@a2a-js/sdk/server'
 import type { Agent } from '@baton/core'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { RedisOptions } from 'ioredis'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { hasScope, type Principal } from '../auth/principal'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
@@ -15,6 +16,7 @@ import { handleJsonRpc, sendJsonRpcError } from './handle-json-rpc'
 import { hostedAgentCard, toSdkAgentCard } from './hosted-agent-card'
 import { createHostedAgentExecutor, HOSTED_AGENT_STATE_KEY } from './hosted-agent-executor'
 import { HostedRequestHandler } from './hosted-request-handler'
+import { createRedisStartClaims } from './redis-start-claims'
 import { TaskStarts } from './task-starts'
 import { watchTasksOfGoneProcesses } from './tasks-left-in-progress'
 
@@ -81,7 +83,7 @@ export function createA2APlugin(services: A2AServices): FastifyPluginAsync {
     // One for the server: a cancel or a resubscribe must find the bus of a task started by
     // an earlier request — on any process of the deployment when there is a Redis.
     const shared = services.redisUrl
-      ? await connectTaskBuses(services.redisUrl, taskStore, app, services)
+      ? await connectTaskBuses(services.redisUrl, taskStore, starts, app, services)
       : undefined
     const buses = shared ?? new DefaultExecutionEventBusManager()
     const executor = createHostedAgentExecutor({
@@ -245,24 +247,40 @@ export const a2aPlugin: FastifyPluginAsync = shared(async (app) => {
   )
 })
 
-/** Task buses over the deployment's Redis, closed with the app. */
+/**
+ * Task buses over the deployment's Redis, and the messages' start claims (`starts` shares
+ * them), closed with the app.
+ */
 async function connectTaskBuses(
   url: string,
   taskStore: ReturnType<typeof createA2ATaskStore>,
+  starts: TaskStarts,
   app: FastifyInstance,
   services: A2AServices,
 ): Promise<RedisTaskBuses> {
   const leaseMs = services.taskLeaseMs ?? 15_000
   // ioredis is loaded only by a deployment that has a Redis.
   const { Redis } = await import('ioredis')
-  const connect = async () => {
-    const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true })
+  const connect = async (options: RedisOptions = { maxRetriesPerRequest: null }) => {
+    const client = new Redis(url, { ...options, lazyConnect: true })
     client.on('error', (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'))
     await client.connect()
     return client
   }
   const publisher = await connect()
   const subscriber = await connect()
+  // On the request path: while Redis is down a claim fails at once, and one it does not
+  // answer within the bound fails then; neither is made later.
+  const claimer = await connect({
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: services.redisTimeoutMs ?? 5_000,
+  })
+  // A process that claimed a message and died before storing its task holds it one lease.
+  starts.share(createRedisStartClaims({ client: claimer, holdMs: leaseMs }), (error) =>
+    app.log.warn({ err: error }, 'A2A message start: Redis did not answer; started as if alone'),
+  )
   const buses = createRedisTaskBuses({
     publisher,
     subscriber,
@@ -289,6 +307,7 @@ async function connectTaskBuses(
     await buses.close()
     publisher.disconnect()
     subscriber.disconnect()
+    claimer.disconnect()
   })
   return buses
 }

@@ -59,6 +59,11 @@ export type A2AServices = {
    * default 15 s here). A task whose process has been gone that long, twice over, is failed.
    */
   taskLeaseMs?: number
+  /**
+   * With Redis: how long a message's start waits on it to say which process starts the
+   * message (BATON_REDIS_TIMEOUT_MS, default 5 s); past it the process starts it as if alone.
+   */
+  redisTimeoutMs?: number
   /** The live hosted agent with this id. */
   findAgent(agentId: string): Promise<Agent | undefined>
   /**
@@ -105,6 +110,7 @@ export type ServerServicesForA2A = {
     publicUrl?: string | undefined
     a2aRootAgent?: string | undefined
     leaseMs?: number
+    redisTimeoutMs?: number
     host?: string
     port?: number
   }
@@ -151,6 +157,9 @@ export function a2aServicesFrom(baton: ServerServicesForA2A): A2AServices {
     ...(baton.writer ? { writer: baton.writer } : {}),
     ...(baton.closing ? { closing: baton.closing } : {}),
     ...(baton.settings.leaseMs !== undefined ? { taskLeaseMs: baton.settings.leaseMs } : {}),
+    ...(baton.settings.redisTimeoutMs !== undefined
+      ? { redisTimeoutMs: baton.settings.redisTimeoutMs }
+      : {}),
     findAgent: (agentId) => baton.repositories.agents.findById(agentId),
     registrationOf: async (agent) =>
       (await baton.repositories.agents.registrationOf?.(agent.wallet)) ?? agent.wallet,

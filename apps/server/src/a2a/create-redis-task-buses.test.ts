@@ -13,7 +13,10 @@ import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { databaseSettings } from '../__fixtures__/backends'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { followTask, startTask } from './__fixtures__/follow-task'
 import { startSlowLink } from './__fixtures__/slow-link'
@@ -44,12 +47,15 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     services.calls.length = 0
   })
 
-  async function serve(runHostedAgent?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>) {
+  async function serve(
+    runHostedAgent?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>,
+    on: TestServices = services,
+  ) {
     const app = Fastify()
     apps.push(app)
     await app.register(
       createA2APlugin({
-        ...services,
+        ...on,
         redisUrl: redis.url,
         // A stop fails what still executes after this long (the server's bound is 10 s).
         stopWithinMs: 200,
@@ -143,13 +149,13 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   }, 30_000)
 
   /** Lets the agent answer when `finish` is called; stored in progress before then. */
-  const gatedAnswer = () => {
+  const gatedAnswer = (calls = services.calls) => {
     let finish: (() => void) | undefined
     const gate = new Promise<void>((resolve) => {
       finish = resolve
     })
     const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
-      services.calls.push(input)
+      calls.push(input)
       await gate
       return {
         text: `done: ${input.input}`,
@@ -253,6 +259,92 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const stored = await b.client.getTask(GetTaskRequest.fromJSON({ id: task.id }))
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(statusText(stored)).toBe(EXECUTOR_GONE_REASON)
+  })
+
+  // Two processes on one PostgreSQL, as deployed: what one has not committed, the other
+  // cannot read.
+  describe.skipIf(!inject('postgresUrl'))('on PostgreSQL', () => {
+    let onPostgres: TestServices
+    beforeAll(async () => {
+      const { databaseUrl } = await databaseSettings('postgres')
+      onPostgres = await createTestServices({
+        db: new Kysely<unknown>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl }) }),
+        }),
+      })
+    })
+    afterAll(async () => {
+      await onPostgres?.close()
+    })
+
+    it('runs once a message whose copies reach processes A and B before either has stored its task; a copy with other parts is refused', async () => {
+      const { db, calls } = onPostgres
+      // Until released, the task table takes no write (reads go on): A cannot store the task
+      // it starts, so B finds none stored.
+      let release!: () => void
+      const released = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      let locked!: () => void
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve
+      })
+      const holding = db.transaction().execute(async (trx) => {
+        await sql`lock table a2a_tasks in share mode`.execute(trx)
+        locked()
+        await released
+      })
+      await isLocked
+      const waitingToStore = async () =>
+        (
+          await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(db)
+        ).rows[0]!.waiting
+      const { answer, finish } = gatedAnswer(calls)
+      try {
+        const a = await serve(answer, onPostgres)
+        const b = await serve(answer, onPostgres)
+        const c = await serve(answer, onPostgres)
+        const message = SendMessageRequest.fromJSON({
+          message: {
+            messageId: 'before-either-stored',
+            role: 'ROLE_USER',
+            parts: [{ text: 'count the refunds' }],
+          },
+        })
+        const fromA = a.client.sendMessage(message)
+        await vi.waitFor(async () => expect(await waitingToStore()).toBe(1))
+        const fromB = b.client.sendMessage(message)
+        // On a third process: its own book knows nothing of it.
+        const otherParts = c.client
+          .sendMessage(
+            SendMessageRequest.fromJSON({
+              message: { ...message.message, parts: [{ text: 'count the invoices' }] },
+            }),
+          )
+          .then(
+            () => undefined,
+            (error: unknown) => error as Error,
+          )
+        // B waits for the task A starts, C refuses the other parts: neither starts a task (whose
+        // store would wait too).
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        expect(await waitingToStore()).toBe(1)
+        expect((await otherParts)?.message).toMatch(/messageId "before-either-stored"/)
+        release()
+        await vi.waitFor(() => expect(calls).toHaveLength(1))
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        finish()
+        const [first, again] = (await Promise.all([fromA, fromB])) as [Task, Task]
+        expect(again.id).toBe(first.id)
+        expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+        expect(calls).toHaveLength(1)
+      } finally {
+        release()
+        finish()
+        await holding
+      }
+    })
   })
 
   it('refuses to follow an unknown task on any process', async () => {

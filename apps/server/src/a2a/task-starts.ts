@@ -3,12 +3,15 @@ import { Message } from '@a2a-js/sdk'
 import { RequestMalformedError } from '@a2a-js/sdk/errors'
 import type { ServerCallContext } from '@a2a-js/sdk/server'
 import type { A2ATaskStore } from './a2a-task-store'
+import type { SharedStartClaims } from './redis-start-claims'
 
 /** Where a request that starts a task leaves its claim, for the executor to name the task. */
 export const TASK_START_STATE_KEY = 'baton.task-start'
 
 /** Messages remembered per process; older ones are found in the database. */
 const DEFAULT_LIMIT = 10_000
+/** How often a copy whose start another process claimed looks for the task it stored. */
+const SHARED_POLL_MS = 25
 
 /** One message that starts a task: its parts (hashed), and the task's id once it is known. */
 type Start = {
@@ -17,6 +20,8 @@ type Start = {
   taskId: Promise<string | undefined>
   /** Known (or given up on). */
   known: boolean
+  /** The deployment's claim is this process's (freed when its request starts no task). */
+  shared: boolean
   /**
    * Its request is over, so its task is stored (a blocking one's when it settled), or it was
    * found stored: the entry may be dropped when the book is full, a retry finds the task in
@@ -39,8 +44,11 @@ export type TaskClaim = { key: string; start: Start }
  * once) is answered with the task the first started, and the agent runs once (A2A 1.0 §3.3.1:
  * "Send Message operations MAY be idempotent. Agents may utilize the messageId to detect
  * duplicate messages"). A message being started here is known at once; the others through
- * the stored task (`started_by`), on any process and after a restart. The same `messageId`
- * with other parts is refused (-32602), as a reused `Idempotency-Key` is.
+ * the stored task (`started_by`), on any process and after a restart. With `shared` claims
+ * (the deployment's Redis), two copies that reach two processes before either has stored its
+ * task start it once: the process that takes the claim starts it, the other waits for the
+ * task it stores. The same `messageId` with other parts is refused (-32602), as a reused
+ * `Idempotency-Key` is.
  *
  * @example
  * const start = await starts.claim(params.message, context)
@@ -50,10 +58,20 @@ export class TaskStarts {
   readonly #store: A2ATaskStore
   readonly #limit: number
   readonly #starts = new Map<string, Start>()
+  #shared: { claims: SharedStartClaims; onError: (error: unknown) => void } | undefined
 
   constructor(store: A2ATaskStore, limit = DEFAULT_LIMIT) {
     this.#store = store
     this.#limit = limit
+  }
+
+  /**
+   * Shares the claims with the other processes of the deployment. A claim the deployment
+   * cannot answer (Redis down, or slow past its bound) is told to `onError`, and the message
+   * is started as a process alone would: the look in the database still finds a task stored.
+   */
+  share(claims: SharedStartClaims, onError: (error: unknown) => void = () => {}): void {
+    this.#shared = { claims, onError }
   }
 
   async claim(message: Message, context: ServerCallContext): Promise<TaskStart> {
@@ -70,23 +88,65 @@ export class TaskStarts {
       }
       const start = newStart(parts)
       this.#remember(key, start)
-      let stored: Awaited<ReturnType<A2ATaskStore['startedBy']>>
       try {
-        stored = await this.#store.startedBy(message.messageId, context)
-        if (stored && hashOf(JSON.stringify(stored.parts ?? [])) !== parts) {
-          throw reused(message.messageId)
-        }
+        const stored = await this.#storedStart(message, parts, context)
+        if (stored) return this.#startedBy(start, stored)
+        if (!this.#shared) return { claim: { key, start } }
+        return await this.#claimShared(key, start, message, context)
       } catch (error) {
         this.#giveUp(key, start)
         throw error
       }
-      if (stored) {
-        start.tell(stored.id)
-        start.over = true
-        return { started: stored.id }
-      }
-      return { claim: { key, start } }
     }
+  }
+
+  // Another process may be starting the same message at this moment, its task not stored
+  // yet: whoever takes the deployment's claim starts it, the others wait for its task.
+  async #claimShared(
+    key: string,
+    start: Start,
+    message: Message,
+    context: ServerCallContext,
+  ): Promise<TaskStart> {
+    const { claims, onError } = this.#shared!
+    for (;;) {
+      let held: Awaited<ReturnType<SharedStartClaims['take']>>
+      try {
+        held = await claims.take(key, start.parts)
+      } catch (error) {
+        onError(error)
+        return { claim: { key, start } }
+      }
+      if ('taken' in held) {
+        start.shared = true
+        return { claim: { key, start } }
+      }
+      if (held.heldWith !== start.parts) throw reused(message.messageId)
+      // Stored within moments of its start; a claim whose process died lapses.
+      await new Promise((resolve) => setTimeout(resolve, SHARED_POLL_MS))
+      const stored = await this.#storedStart(message, start.parts, context)
+      if (stored) return this.#startedBy(start, stored)
+    }
+  }
+
+  // The task the message started, as stored (by any process, before a restart); refused
+  // when it was stored with other parts.
+  async #storedStart(
+    message: Message,
+    parts: string,
+    context: ServerCallContext,
+  ): Promise<string | undefined> {
+    const stored = await this.#store.startedBy(message.messageId, context)
+    if (stored && hashOf(JSON.stringify(stored.parts ?? [])) !== parts) {
+      throw reused(message.messageId)
+    }
+    return stored?.id
+  }
+
+  #startedBy(start: Start, taskId: string): TaskStart {
+    start.tell(taskId)
+    start.over = true
+    return { started: taskId }
   }
 
   /** The executor's word: the request holding a claim (in `context`) starts task `taskId`. */
@@ -104,6 +164,11 @@ export class TaskStarts {
   #giveUp(key: string, start: Start): void {
     if (this.#starts.get(key) === start) this.#starts.delete(key)
     start.tell(undefined)
+    if (start.shared) {
+      start.shared = false
+      const { claims, onError } = this.#shared!
+      claims.free(key).catch(onError)
+    }
   }
 
   // Past the limit, the oldest entries whose request is over go (a tenth at once: O(1) per
@@ -128,6 +193,7 @@ function newStart(parts: string): Start {
     parts,
     taskId,
     known: false,
+    shared: false,
     over: false,
     tell(id) {
       if (start.known) return
