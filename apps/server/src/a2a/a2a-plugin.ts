@@ -279,7 +279,10 @@ async function connectTaskBuses(
   })
   // A process that claimed a message and died before storing its task holds it one lease.
   starts.share(createRedisStartClaims({ client: claimer, holdMs: leaseMs }), (error) =>
-    app.log.warn({ err: error }, 'A2A message start: Redis did not answer; started as if alone'),
+    app.log.warn(
+      { err: error },
+      'A2A message starts: Redis did not answer; each is started as on a process alone until it does',
+    ),
   )
   const buses = createRedisTaskBuses({
     publisher,

@@ -114,7 +114,7 @@ describe.runIf(runRedisTests)('createRedisStartClaims', () => {
     )
   })
 
-  it('starts a message as a process alone would when Redis does not answer in time, or is down, and says so', async () => {
+  it('starts a message as a process alone would when Redis does not answer in time, or is down, and says so once an outage', async () => {
     const { store } = sharedStore()
     const starts = new TaskStarts(store)
     const errors: unknown[] = []
@@ -132,9 +132,12 @@ describe.runIf(runRedisTests)('createRedisStartClaims', () => {
       redis.resume()
     }
     expect(errors).toHaveLength(1)
+    // Answered again: the next outage is told again, once, however many messages it meets.
+    expect(await claimedWithin('m-answered')).toBeLessThan(1_000)
     // Gone: refused at once.
     await redis.kill()
     expect(await claimedWithin('m-down')).toBeLessThan(1_000)
+    expect(await claimedWithin('m-down-again')).toBeLessThan(1_000)
     expect(errors).toHaveLength(2)
   })
 })

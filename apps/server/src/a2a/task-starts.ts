@@ -59,6 +59,8 @@ export class TaskStarts {
   readonly #limit: number
   readonly #starts = new Map<string, Start>()
   #shared: { claims: SharedStartClaims; onError: (error: unknown) => void } | undefined
+  /** The deployment's claims failed last time (told once, until one is answered again). */
+  #sharedFailing = false
 
   constructor(store: A2ATaskStore, limit = DEFAULT_LIMIT) {
     this.#store = store
@@ -67,8 +69,9 @@ export class TaskStarts {
 
   /**
    * Shares the claims with the other processes of the deployment. A claim the deployment
-   * cannot answer (Redis down, or slow past its bound) is told to `onError`, and the message
-   * is started as a process alone would: the look in the database still finds a task stored.
+   * cannot answer (Redis down, or slow past its bound) is told to `onError` (the first of an
+   * outage only), and the message is started as a process alone would: the look in the
+   * database still finds a task stored.
    */
   share(claims: SharedStartClaims, onError: (error: unknown) => void = () => {}): void {
     this.#shared = { claims, onError }
@@ -113,8 +116,10 @@ export class TaskStarts {
       let held: Awaited<ReturnType<SharedStartClaims['take']>>
       try {
         held = await claims.take(key, start.parts)
+        this.#sharedFailing = false
       } catch (error) {
-        onError(error)
+        if (!this.#sharedFailing) onError(error)
+        this.#sharedFailing = true
         return { claim: { key, start } }
       }
       if ('taken' in held) {
