@@ -28,6 +28,12 @@ import { EXECUTOR_GONE_REASON, failTasks, tasksInProgress } from './tasks-left-i
 const canRun = hasRedis || process.env.CI === 'true'
 if (!canRun) console.warn('[A2A task buses] redis-server not found: skipping cross-process tasks.')
 
+/** A user's message of one text part, with a new `messageId` unless given. */
+const messageRequest = (text: string, messageId: string = crypto.randomUUID()) =>
+  SendMessageRequest.fromJSON({
+    message: { messageId, role: 'ROLE_USER', parts: [{ text }] },
+  })
+
 // Two servers ("processes": each its own app, task buses and executor) on one database and
 // one Redis, as in a scale-out deployment.
 describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => {
@@ -90,13 +96,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const { answer, finish } = gatedAnswer()
     const a = await serve(answer)
     const b = await serve(answer)
-    const message = SendMessageRequest.fromJSON({
-      message: {
-        messageId: 'sent-twice',
-        role: 'ROLE_USER',
-        parts: [{ text: 'count the refunds' }],
-      },
-    })
+    const message = messageRequest('count the refunds', 'sent-twice')
     const first = b.client.sendMessage(message)
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
     // B has stored the task it started (among many processes, a task's first save commits
@@ -189,15 +189,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   it('answers a blocking send whose task another process ended meanwhile with the task as stored, not an internal error', async () => {
     const { answer, finish } = gatedAnswer()
     const b = await serve(answer)
-    const sending = b.client.sendMessage(
-      SendMessageRequest.fromJSON({
-        message: {
-          messageId: crypto.randomUUID(),
-          role: 'ROLE_USER',
-          parts: [{ text: 'review the refunds' }],
-        },
-      }),
-    )
+    const sending = b.client.sendMessage(messageRequest('review the refunds'))
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
     const taskId = await failedElsewhere()
     // The agent answers after all: its end is refused, the caller is given the stored one.
@@ -216,15 +208,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     const states: TaskState[] = []
     let last: Task | undefined
     const streaming = (async () => {
-      for await (const event of b.client.sendMessageStream(
-        SendMessageRequest.fromJSON({
-          message: {
-            messageId: crypto.randomUUID(),
-            role: 'ROLE_USER',
-            parts: [{ text: 'review the refunds' }],
-          },
-        }),
-      )) {
+      for await (const event of b.client.sendMessageStream(messageRequest('review the refunds'))) {
         const payload = event.payload
         if (payload?.$case === 'task') {
           last = payload.value
@@ -305,23 +289,13 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
         const a = await serve(answer, onPostgres)
         const b = await serve(answer, onPostgres)
         const c = await serve(answer, onPostgres)
-        const message = SendMessageRequest.fromJSON({
-          message: {
-            messageId: 'before-either-stored',
-            role: 'ROLE_USER',
-            parts: [{ text: 'count the refunds' }],
-          },
-        })
+        const message = messageRequest('count the refunds', 'before-either-stored')
         const fromA = a.client.sendMessage(message)
         await vi.waitFor(async () => expect(await waitingToStore()).toBe(1))
         const fromB = b.client.sendMessage(message)
         // On a third process: its own book knows nothing of it.
         const otherParts = c.client
-          .sendMessage(
-            SendMessageRequest.fromJSON({
-              message: { ...message.message, parts: [{ text: 'count the invoices' }] },
-            }),
-          )
+          .sendMessage(messageRequest('count the invoices', 'before-either-stored'))
           .then(
             () => undefined,
             (error: unknown) => error as Error,
