@@ -1,10 +1,7 @@
 import { GetTaskRequest, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify from 'fastify'
-import { Kysely, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { databaseSettings } from '../__fixtures__/backends'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { createA2APlugin } from './a2a-plugin'
 
@@ -12,12 +9,7 @@ import { createA2APlugin } from './a2a-plugin'
 describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
   let services: TestServices
   beforeAll(async () => {
-    const { databaseUrl } = await databaseSettings('postgres')
-    services = await createTestServices({
-      db: new Kysely<unknown>({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl }) }),
-      }),
-    })
+    services = await createTestServices({ postgres: true })
   })
   afterAll(async () => {
     await services?.close()
@@ -34,14 +26,11 @@ describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
         `${base}/a2a/analyst/.well-known/agent-card.json`,
         '',
       )
+    const message = SendMessageRequest.fromJSON({
+      message: { messageId: 'pg-1', role: 'ROLE_USER', parts: [{ text: 'on postgres' }] },
+    })
     const first = await serve()
-    const task = (await (
-      await client(first.base)
-    ).sendMessage(
-      SendMessageRequest.fromJSON({
-        message: { messageId: 'pg-1', role: 'ROLE_USER', parts: [{ text: 'on postgres' }] },
-      }),
-    )) as Task
+    const task = (await (await client(first.base)).sendMessage(message)) as Task
     await first.app.close()
     const second = await serve()
     try {
@@ -54,13 +43,7 @@ describe.skipIf(!inject('postgresUrl'))('A2A tasks on PostgreSQL', () => {
       )
       // The message sent again to the other server: the task it started, not a second run.
       const runs = services.calls.length
-      const again = (await (
-        await client(second.base)
-      ).sendMessage(
-        SendMessageRequest.fromJSON({
-          message: { messageId: 'pg-1', role: 'ROLE_USER', parts: [{ text: 'on postgres' }] },
-        }),
-      )) as Task
+      const again = (await (await client(second.base)).sendMessage(message)) as Task
       expect(again.id).toBe(task.id)
       expect(services.calls.length).toBe(runs)
     } finally {

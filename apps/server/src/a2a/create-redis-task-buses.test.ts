@@ -13,10 +13,8 @@ import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from '@a
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
-import { Kysely, PostgresDialect, sql } from 'kysely'
-import pg from 'pg'
+import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
-import { databaseSettings } from '../__fixtures__/backends'
 import { createTestServices, type TestServices } from './__fixtures__/a2a-test-services'
 import { followTask, startTask } from './__fixtures__/follow-task'
 import { startSlowLink } from './__fixtures__/slow-link'
@@ -250,12 +248,7 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
   describe.skipIf(!inject('postgresUrl'))('on PostgreSQL', () => {
     let onPostgres: TestServices
     beforeAll(async () => {
-      const { databaseUrl } = await databaseSettings('postgres')
-      onPostgres = await createTestServices({
-        db: new Kysely<unknown>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl }) }),
-        }),
-      })
+      onPostgres = await createTestServices({ postgres: true })
     })
     afterAll(async () => {
       await onPostgres?.close()

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { Agent, type AgentInput } from '@baton/core'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
+import pg from 'pg'
 import { inject } from 'vitest'
+import { databaseSettings } from '../../__fixtures__/backends'
 import { up } from '../../db/migrations/0002-a2a-tasks'
 import { up as keepStartingMessages } from '../../db/migrations/0022-a2a-tasks-started-by'
 import type { A2AServices, HostedAgentAnswer, HostedAgentRun } from '../a2a-services'
@@ -38,16 +40,22 @@ export type TestServices = A2AServices & {
 export async function createTestServices(
   options: {
     dataDir?: string
-    /** Another database (PostgreSQL) instead of PGlite. */
-    db?: Kysely<unknown>
+    /** A database of the test run's PostgreSQL cluster instead of PGlite. */
+    postgres?: boolean
     apiToken?: string
     agents?: Agent[]
     answer?: (input: HostedAgentRun) => Promise<HostedAgentAnswer>
   } = {},
 ): Promise<TestServices> {
-  const db =
-    options.db ??
-    new Kysely<unknown>({ dialect: new PGliteDialect(await openPglite(options.dataDir)) })
+  const db = options.postgres
+    ? new Kysely<unknown>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({
+            connectionString: (await databaseSettings('postgres')).databaseUrl,
+          }),
+        }),
+      })
+    : new Kysely<unknown>({ dialect: new PGliteDialect(await openPglite(options.dataDir)) })
   await up(db)
   await keepStartingMessages(db)
   const agents = options.agents ?? [
