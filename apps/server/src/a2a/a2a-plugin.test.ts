@@ -269,6 +269,84 @@ describe('the A2A JSON-RPC endpoint', () => {
     expect(seen.at(-1)).toBe(TaskState.TASK_STATE_CANCELED)
   })
 
+  it('refuses a message to a task still running (-32004 naming params.message.taskId): the agent runs once, and a cancel still stops it', async () => {
+    const { base, services } = await serve()
+    const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
+    const started = (await client.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: { messageId: 'first', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
+        configuration: { returnImmediately: true },
+      }),
+    )) as Task
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const followUp = (method: string) =>
+      rpc(
+        `${base}/a2a/analyst`,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: {
+            message: {
+              messageId: `follow-up ${method}`,
+              taskId: started.id,
+              contextId: started.contextId,
+              role: 'ROLE_USER',
+              parts: [{ text: 'and then?' }],
+            },
+          },
+        }),
+        { 'a2a-version': '1.0' },
+      )
+    const refused = {
+      status: 200,
+      body: {
+        error: {
+          code: -32004,
+          message: expect.stringContaining(`params.message.taskId: task ${started.id} is working`),
+        },
+      },
+    }
+    expect(await followUp('SendMessage')).toMatchObject(refused)
+    // A stream is refused the same way, before it starts.
+    const streamed = await fetch(`${base}/a2a/analyst`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'SendStreamingMessage',
+        params: {
+          message: {
+            messageId: 'follow-up stream',
+            taskId: started.id,
+            role: 'ROLE_USER',
+            parts: [{ text: 'and then?' }],
+          },
+        },
+      }),
+    })
+    expect(await streamed.text()).toContain('"code":-32004')
+    // The agent ran once; the task keeps the one message it took.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(services.calls.map((call) => call.input)).toEqual(['wait for me'])
+    const running = await client.getTask(GetTaskRequest.fromJSON({ id: started.id }))
+    expect(running.status?.state).toBe(TaskState.TASK_STATE_WORKING)
+    expect(running.history.map((each) => each.messageId)).toEqual(['first'])
+    // The cancel reaches the run that holds the task.
+    const cancelled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: started.id }))
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
+    expect(services.calls[0]?.signal?.aborted).toBe(true)
+    // Ended, it is refused by the SDK's own rule; an unknown task is not found.
+    expect(await followUp('SendMessage')).toMatchObject({
+      body: { error: { code: -32004, message: expect.stringContaining('terminal state') } },
+    })
+    expect(
+      await caught(client.sendMessage(message('to nothing', { taskId: 'no-such-task' }))),
+    ).toMatchObject({ envelopeCode: -32001 })
+    expect(services.calls).toHaveLength(1)
+  })
+
   it('requires the bearer token its card declares when the server has an API token', async () => {
     const apiToken = 'a-very-secret-token-1234'
     const { base } = await serve({ apiToken })

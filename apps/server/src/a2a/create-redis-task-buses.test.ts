@@ -132,6 +132,25 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
   })
 
+  it('refuses on process A a message to the task B is running: no second run, and the cancel still stops B’s', async () => {
+    const a = await serve()
+    const b = await serve()
+    const task = await startTask(b.client, 'wait for me')
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const followUp = SendMessageRequest.fromJSON({
+      message: {
+        messageId: crypto.randomUUID(),
+        taskId: task.id,
+        role: 'ROLE_USER',
+        parts: [{ text: 'and then?' }],
+      },
+    })
+    await expect(a.client.sendMessage(followUp)).rejects.toMatchObject({ envelopeCode: -32004 })
+    expect(services.calls).toHaveLength(1)
+    await a.client.cancelTask(CancelTaskRequest.fromJSON({ id: task.id }))
+    await vi.waitFor(() => expect(services.calls[0]?.signal?.aborted).toBe(true))
+  })
+
   it('ends a subscription with the stored task when the executing process goes away', async () => {
     const a = await serve()
     const b = await serve()

@@ -6,8 +6,9 @@ import {
   type StreamResponse,
   SubscribeToTaskRequest,
   type Task,
+  TaskState,
 } from '@a2a-js/sdk'
-import { TaskNotFoundError } from '@a2a-js/sdk/errors'
+import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import {
   type AgentExecutor,
   DefaultRequestHandler,
@@ -25,6 +26,12 @@ import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-st
  *   duplicate sent at once), is answered with the task the first started, and the agent runs
  *   once (`TaskStarts`). A blocking or streaming retry gets the task once it is settled (a
  *   stream: one `task` event); one answered at once gets it as it is.
+ * - A message to a task that is still running (`taskId`, the task submitted or working, on
+ *   this process or another) is refused with `-32004` (UnsupportedOperationError), as one to
+ *   a task that has ended is: a hosted agent's task runs one message and never asks for more,
+ *   so the SDK would run the agent again on the same task, its answer lost and its first run
+ *   past the reach of a cancel. The next message goes in the task's context, as a task of its
+ *   own.
  * - A message whose task another process ended meanwhile (its executor here was cut off past
  *   its lease, or the task was cancelled elsewhere, and the save of this process's end was
  *   refused: `TaskAlreadyEndedError`) is answered with the task as it is stored: a blocking
@@ -88,18 +95,34 @@ export class HostedRequestHandler extends DefaultRequestHandler {
   /**
    * For a message that starts a task: the id of the task it started already, or this
    * request's claim to start it (left in the call context for the executor). Undefined for a
-   * message to a task that exists (the SDK checks its state).
+   * message to a task that exists (the SDK checks it is there and has not ended; a running
+   * one is refused here).
    */
   async #claim(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<string | TaskClaim | undefined> {
     const message = params.message
-    if (!message?.messageId || message.taskId) return undefined
+    if (message?.taskId) {
+      await this.#refuseWhileRunning(message.taskId, context)
+      return undefined
+    }
+    if (!message?.messageId) return undefined
     const start = await this.#starts.claim(message, context)
     if ('started' in start) return start.started
     context.state.set(TASK_START_STATE_KEY, start.claim)
     return start.claim
+  }
+
+  /** Refuses a message to a task still running (see the class): it would run the agent again. */
+  async #refuseWhileRunning(taskId: string, context: ServerCallContext): Promise<void> {
+    const task = await this.#store.load(taskId, context)
+    const state = task?.status?.state
+    if (state !== TaskState.TASK_STATE_SUBMITTED && state !== TaskState.TASK_STATE_WORKING) return
+    throw new UnsupportedOperationError({
+      message: `params.message.taskId: task ${taskId} is ${state === TaskState.TASK_STATE_SUBMITTED ? 'submitted' : 'working'}, and a hosted agent's task takes no further message. Send the next message without a taskId, in the task's context (contextId "${task?.contextId}"), or cancel the task first.`,
+      metadata: { field: 'params.message.taskId' },
+    })
   }
 
   /** The task a message sent before started: once settled (`settled`), or as it is now. */
