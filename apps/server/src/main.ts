@@ -1,5 +1,6 @@
 import { BatonError } from '@baton/core'
 import { buildApp } from './app'
+import { routeConsoleToLogger } from './console-to-logger'
 import { pgliteFolderOf } from './db/open-database'
 import { seedDemo } from './seed/seed-demo'
 import { readSettings } from './settings'
@@ -23,11 +24,13 @@ async function main(): Promise<void> {
     // Before the app: fastify's instrumentation hooks into apps built after it starts.
     telemetry = await startTelemetry(process.env)
     app = await buildApp({ settings })
+    // Libraries that take no logger (the A2A SDK) write to the console: into the log, as JSON.
+    routeConsoleToLogger(app.log)
     seeded = settings.seed ? await seedDemo(app.baton) : undefined
     address = await app.listen({ port: settings.port, host: settings.host })
   } catch (error) {
     // One line an operator can act on (which folder, what is wrong with it), not a stack.
-    console.error(`Baton server could not start: ${startupMessage(error)}`)
+    process.stderr.write(`Baton server could not start: ${startupMessage(error)}\n`)
     process.exit(1)
   }
   const url = address.replace('[::1]', 'localhost')
@@ -44,8 +47,9 @@ async function main(): Promise<void> {
         },
     ...(seeded ? { seeded } : {}),
   })
-  // One write, so a reader that waits for the first line has them all.
-  console.log(lines.join('\n'))
+  // One write, so a reader that waits for the first line has them all (not the console: it
+  // goes to the log now, and this is for the person who started the server).
+  process.stdout.write(`${lines.join('\n')}\n`)
 
   let stopping = false
   const stop = async (signal: string) => {
