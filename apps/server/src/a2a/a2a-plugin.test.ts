@@ -347,6 +347,82 @@ describe('the A2A JSON-RPC endpoint', () => {
     expect(services.calls).toHaveLength(1)
   })
 
+  it('refuses a part its agent would not read (-32005 naming it) before anything runs, and reads a text file given inline', async () => {
+    const { base, services } = await serve()
+    const send = (messageId: string, parts: unknown[]) =>
+      rpc(
+        `${base}/a2a/analyst`,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId, role: 'ROLE_USER', parts } },
+        }),
+        { 'a2a-version': '1.0' },
+      )
+    const question = { text: 'what does this say?' }
+    const byUrl = await send('by-url', [
+      question,
+      { url: 'https://files.example/report.pdf', mediaType: 'application/pdf' },
+    ])
+    expect(byUrl.body).toMatchObject({
+      error: {
+        code: -32005,
+        message: expect.stringContaining(
+          'params.message.parts[1] is a file by URL (application/pdf)',
+        ),
+      },
+    })
+    const image = await send('image', [
+      { raw: Buffer.from('not really a png').toString('base64'), mediaType: 'image/png' },
+      question,
+    ])
+    expect(image.body).toMatchObject({
+      error: {
+        code: -32005,
+        message: expect.stringContaining('params.message.parts[0] is a file of image/png'),
+      },
+    })
+    // The v0.3 shape of a file is held to the same rule.
+    const legacy = await rpc(
+      `${base}/a2a/analyst`,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: 'legacy-file',
+            role: 'user',
+            parts: [
+              {
+                kind: 'file',
+                file: { uri: 'https://files.example/a.pdf', mimeType: 'application/pdf' },
+              },
+            ],
+          },
+        },
+      }),
+    )
+    expect(legacy.body).toMatchObject({ error: { code: -32005 } })
+    expect(services.calls).toHaveLength(0)
+    // Nothing was stored of them: the same ids with readable parts start tasks.
+    const readable = await send('by-url', [
+      question,
+      {
+        raw: Buffer.from('refunds: 12, all approved').toString('base64'),
+        mediaType: 'text/plain; charset=utf-8',
+        filename: 'refunds.txt',
+      },
+    ])
+    const task = (readable.body.result as { task: Task }).task
+    expect(task.status?.state).toBe('TASK_STATE_COMPLETED')
+    expect(services.calls.map((call) => call.input)).toEqual([
+      'what does this say?\nrefunds: 12, all approved',
+    ])
+  })
+
   it('requires the bearer token its card declares when the server has an API token', async () => {
     const apiToken = 'a-very-secret-token-1234'
     const { base } = await serve({ apiToken })

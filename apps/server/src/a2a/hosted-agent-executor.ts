@@ -12,6 +12,7 @@ import type { A2AServices } from './a2a-services'
 import { agentMessage, textPart } from './agent-message'
 import { type Conversation, findConversation, type RunningTask } from './find-conversation'
 import { NEW_CONTEXT_STATE_KEY, STREAMING_STATE_KEY } from './handle-json-rpc'
+import { textOfParts } from './message-parts'
 
 export type HostedAgentExecutorOptions = Pick<
   A2AServices,
@@ -100,7 +101,7 @@ export function createHostedAgentExecutor(
       if (!context.task && context.context) options.expectNewTask?.(taskId, context.context)
       publishTask(TaskState.TASK_STATE_SUBMITTED)
       publishStatus(TaskState.TASK_STATE_WORKING)
-      const input = textOf(context.userMessage.parts)
+      const input = textOfParts(context.userMessage.parts)
       const from = fromOf(context.userMessage)
       try {
         await options.recordMessage({ from, to: agent.id, content: input, ...conversation })
@@ -208,16 +209,6 @@ export function createHostedAgentExecutor(
       })
     },
   }
-}
-
-function textOf(parts: readonly Part[]): string {
-  return parts
-    .flatMap((part) => {
-      if (part.content?.$case === 'text') return [part.content.value]
-      if (part.content?.$case === 'data') return [JSON.stringify(part.content.value)]
-      return []
-    })
-    .join('\n')
 }
 
 /** Who asked, for the ledger and the bus: a calling Baton agent names itself in the metadata. */
