@@ -61,6 +61,33 @@ const rpc = async (url: string, body: string, headers: Record<string, string> = 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
+/** A JSON-RPC call (the v1.0 binding) to the analyst's endpoint. */
+const callAnalyst = (base: string, method: string, params: unknown) =>
+  rpc(`${base}/a2a/analyst`, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), {
+    'a2a-version': '1.0',
+  })
+
+/** A user's message in the v0.3 binding (`message/send`, no A2A-Version) to the analyst. */
+const sendLegacy = (base: string, messageId: string, parts: unknown[]) =>
+  rpc(
+    `${base}/a2a/analyst`,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', role: 'user', messageId, parts } },
+    }),
+  )
+
+/** A task the stand-in agent keeps running until it is cancelled, answered at once. */
+const startWaiting = (client: Client, messageId: string) =>
+  client.sendMessage(
+    SendMessageRequest.fromJSON({
+      message: { messageId, role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
+      configuration: { returnImmediately: true },
+    }),
+  ) as Promise<Task>
+
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
@@ -194,22 +221,7 @@ describe('the A2A JSON-RPC endpoint', () => {
 
   it('accepts the v0.3 method names from clients that send no A2A-Version', async () => {
     const { base } = await serve()
-    const answer = await rpc(
-      `${base}/a2a/analyst`,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: {
-            kind: 'message',
-            role: 'user',
-            messageId: 'm1',
-            parts: [{ kind: 'text', text: 'old' }],
-          },
-        },
-      }),
-    )
+    const answer = await sendLegacy(base, 'm1', [{ kind: 'text', text: 'old' }])
     expect(answer.status).toBe(200)
     expect(answer.body.result).toMatchObject({
       kind: 'task',
@@ -238,12 +250,7 @@ describe('the A2A JSON-RPC endpoint', () => {
   it('cancels a running task: the agent host’s signal aborts, and a subscriber sees it end canceled', async () => {
     const { base, services } = await serve()
     const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
-    const started = (await client.sendMessage(
-      SendMessageRequest.fromJSON({
-        message: { messageId: 'w', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
-        configuration: { returnImmediately: true },
-      }),
-    )) as Task
+    const started = await startWaiting(client, 'w')
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
     // A second client follows the running task (SubscribeToTask) and sees it end.
     const follower = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
@@ -272,32 +279,18 @@ describe('the A2A JSON-RPC endpoint', () => {
   it('refuses a message to a task still running (-32004 naming params.message.taskId): the agent runs once, and a cancel still stops it', async () => {
     const { base, services } = await serve()
     const client = await sdkClient(`${base}/a2a/analyst/.well-known/agent-card.json`)
-    const started = (await client.sendMessage(
-      SendMessageRequest.fromJSON({
-        message: { messageId: 'first', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
-        configuration: { returnImmediately: true },
-      }),
-    )) as Task
+    const started = await startWaiting(client, 'first')
     await vi.waitFor(() => expect(services.calls).toHaveLength(1))
     const followUp = (method: string) =>
-      rpc(
-        `${base}/a2a/analyst`,
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method,
-          params: {
-            message: {
-              messageId: `follow-up ${method}`,
-              taskId: started.id,
-              contextId: started.contextId,
-              role: 'ROLE_USER',
-              parts: [{ text: 'and then?' }],
-            },
-          },
-        }),
-        { 'a2a-version': '1.0' },
-      )
+      callAnalyst(base, method, {
+        message: {
+          messageId: `follow-up ${method}`,
+          taskId: started.id,
+          contextId: started.contextId,
+          role: 'ROLE_USER',
+          parts: [{ text: 'and then?' }],
+        },
+      })
     const refused = {
       status: 200,
       body: {
@@ -350,16 +343,7 @@ describe('the A2A JSON-RPC endpoint', () => {
   it('refuses a part its agent would not read (-32005 naming it) before anything runs, and reads a text file given inline', async () => {
     const { base, services } = await serve()
     const send = (messageId: string, parts: unknown[]) =>
-      rpc(
-        `${base}/a2a/analyst`,
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'SendMessage',
-          params: { message: { messageId, role: 'ROLE_USER', parts } },
-        }),
-        { 'a2a-version': '1.0' },
-      )
+      callAnalyst(base, 'SendMessage', { message: { messageId, role: 'ROLE_USER', parts } })
     const question = { text: 'what does this say?' }
     const byUrl = await send('by-url', [
       question,
@@ -384,27 +368,9 @@ describe('the A2A JSON-RPC endpoint', () => {
       },
     })
     // The v0.3 shape of a file is held to the same rule.
-    const legacy = await rpc(
-      `${base}/a2a/analyst`,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: {
-            kind: 'message',
-            messageId: 'legacy-file',
-            role: 'user',
-            parts: [
-              {
-                kind: 'file',
-                file: { uri: 'https://files.example/a.pdf', mimeType: 'application/pdf' },
-              },
-            ],
-          },
-        },
-      }),
-    )
+    const legacy = await sendLegacy(base, 'legacy-file', [
+      { kind: 'file', file: { uri: 'https://files.example/a.pdf', mimeType: 'application/pdf' } },
+    ])
     expect(legacy.body).toMatchObject({ error: { code: -32005 } })
     expect(services.calls).toHaveLength(0)
     // Nothing was stored of them: the same ids with readable parts start tasks.
