@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import Fastify from 'fastify'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -109,6 +109,42 @@ describe('a message sent again with its messageId (A2A 1.0 §3.3.1)', () => {
     expect(task?.id).toBe(first.id)
     expect(task?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(runsOf(services, 'stream this')).toBe(1)
+  })
+
+  it('streamed again while the first runs, follows the task to its end (as it is, then its updates), and runs nothing', async () => {
+    const { gates, answer } = gatedAnswers()
+    const { services, client } = await started({ answer })
+    // Should the test fail while the task waits, its clean-up lets it end first.
+    closing.push(async () => gates.get('long work')?.())
+    const first = client.sendMessage(message('stream-2', 'long work'))
+    await vi.waitFor(() => expect(gates.has('long work')).toBe(true))
+    const events: StreamResponse[] = []
+    const following = (async () => {
+      for await (const event of client.sendMessageStream(message('stream-2', 'long work'))) {
+        events.push(event)
+      }
+    })()
+    // The retry sees the task working at once, not only once it has ended.
+    await vi.waitFor(() => expect(events.length).toBeGreaterThan(0))
+    expect(events[0]?.payload).toMatchObject({
+      $case: 'task',
+      value: { status: { state: TaskState.TASK_STATE_WORKING } },
+    })
+    gates.get('long work')?.()
+    await following
+    const task = (await first) as Task
+    expect(events[0]?.payload?.value).toMatchObject({ id: task.id })
+    const texts = events.flatMap((event) =>
+      event.payload?.$case === 'artifactUpdate'
+        ? (event.payload.value.artifact?.parts ?? []).map((part) => part.content?.value)
+        : [],
+    )
+    expect(texts.at(-1)).toBe('done: long work')
+    expect(events.at(-1)?.payload).toMatchObject({
+      $case: 'statusUpdate',
+      value: { status: { state: TaskState.TASK_STATE_COMPLETED } },
+    })
+    expect(runsOf(services, 'long work')).toBe(1)
   })
 
   it('with other parts is refused -32602 naming the messageId, and the first task stays as it was', async () => {

@@ -114,6 +114,33 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     expect(services.calls).toHaveLength(1)
   })
 
+  it('follows on process A, streamed again, the task B runs for that message: working at once, then to its end; one run', async () => {
+    const { answer, finish } = gatedAnswer()
+    const a = await serve(answer)
+    const b = await serve(answer)
+    const message = messageRequest('sum the refunds', 'streamed-twice')
+    const first = b.client.sendMessage(message)
+    await vi.waitFor(() => expect(services.calls).toHaveLength(1))
+    const states: (TaskState | undefined)[] = []
+    const following = (async () => {
+      for await (const event of a.client.sendMessageStream(message)) {
+        const payload = event.payload
+        if (payload?.$case === 'task') states.push(payload.value.status?.state)
+        if (payload?.$case === 'statusUpdate') states.push(payload.value.status?.state)
+      }
+    })()
+    try {
+      // Working at once (the stored task), not only once it has ended.
+      await vi.waitFor(() => expect(states[0]).toBe(TaskState.TASK_STATE_WORKING))
+    } finally {
+      finish()
+    }
+    await following
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(((await first) as Task).status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(services.calls).toHaveLength(1)
+  })
+
   it('cancels from process A a task executed by process B: B’s agent stops, both see it canceled', async () => {
     const a = await serve()
     const b = await serve()

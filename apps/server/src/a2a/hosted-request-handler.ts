@@ -21,12 +21,13 @@ import { unreadablePart } from './message-parts'
 import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-starts'
 
 /**
- * The SDK's request handler, with two things it leaves to the server:
+ * The SDK's request handler, with what it leaves to the server:
  *
  * - A message that starts a task, sent again with its `messageId` (a client's retry, or a
  *   duplicate sent at once), is answered with the task the first started, and the agent runs
- *   once (`TaskStarts`). A blocking or streaming retry gets the task once it is settled (a
- *   stream: one `task` event); one answered at once gets it as it is.
+ *   once (`TaskStarts`). A blocking retry gets the task once it is settled, one answered at
+ *   once gets it as it is, and a streaming one follows it as `SubscribeToTask` does (the task
+ *   as it is, then its updates to its end; one `task` event for a task that has settled).
  * - A message with a part its agent would not read (a file by URL, or inline of a media type
  *   other than text/plain and application/json) is refused with `-32005` naming the part,
  *   before anything runs: the agent would answer, and be charged for, the message without it.
@@ -84,7 +85,7 @@ export class HostedRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const start = await this.#claim(params, context)
     if (typeof start === 'string') {
-      yield { payload: { $case: 'task', value: await this.#started(start, params, context, true) } }
+      yield* this.#follow(start, params, context)
       return
     }
     try {
@@ -129,6 +130,54 @@ export class HostedRequestHandler extends DefaultRequestHandler {
       message: `params.message.taskId: task ${taskId} is ${state === TaskState.TASK_STATE_SUBMITTED ? 'submitted' : 'working'}, and a hosted agent's task takes no further message. Send the next message without a taskId, in the task's context (contextId "${task?.contextId}"), or cancel the task first.`,
       metadata: { field: 'params.message.taskId' },
     })
+  }
+
+  /**
+   * A streamed retry of a message whose task `taskId` is: settled, one `task` event; still
+   * running (here or on another process), followed as `SubscribeToTask` follows it, so the
+   * client sees it work rather than waiting in silence for its end, and then its settled state
+   * (should the subscription end before it, as when the task ends between the look and the
+   * subscription, it is read as stored).
+   */
+  async *#follow(
+    taskId: string,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    let task: Task | undefined
+    try {
+      task = await this.#stored(taskId, params, context)
+    } catch (error) {
+      // Announced and not saved yet (its first event still on its way).
+      if (!(error instanceof TaskNotFoundError)) throw error
+    }
+    let state = task?.status?.state
+    if (task && state !== undefined && settledStates.has(state)) {
+      yield { payload: { $case: 'task', value: task } }
+      return
+    }
+    if (task) {
+      try {
+        for await (const event of this.resubscribe(
+          SubscribeToTaskRequest.fromJSON({ id: taskId }),
+          context,
+        )) {
+          const payload = event.payload
+          if (payload?.$case === 'task') state = payload.value.status?.state
+          if (payload?.$case === 'statusUpdate') state = payload.value.status?.state
+          yield event
+        }
+      } catch (error) {
+        // Ended between the look and the subscription: it is answered as it ended, below.
+        if (!(error instanceof UnsupportedOperationError)) throw error
+        state = undefined
+      }
+    }
+    if (state === undefined || !settledStates.has(state)) {
+      yield {
+        payload: { $case: 'task', value: await this.#started(taskId, params, context, true) },
+      }
+    }
   }
 
   /** The task a message sent before started: once settled (`settled`), or as it is now. */
