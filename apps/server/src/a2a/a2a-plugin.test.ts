@@ -389,6 +389,31 @@ describe('the A2A JSON-RPC endpoint', () => {
     ])
   })
 
+  it('refuses a message whose acceptedOutputModes take no answer the agent gives (-32005), before it runs', async () => {
+    const { base, services } = await serve()
+    const send = (messageId: string, acceptedOutputModes: string[]) =>
+      callAnalyst(base, 'SendMessage', {
+        message: { messageId, role: 'ROLE_USER', parts: [{ text: 'draw the refunds' }] },
+        configuration: { acceptedOutputModes },
+      })
+    expect((await send('images-only', ['image/png', 'audio/*'])).body).toMatchObject({
+      error: {
+        code: -32005,
+        message: expect.stringContaining(
+          'params.configuration.acceptedOutputModes (image/png, audio/*) takes none',
+        ),
+      },
+    })
+    expect(services.calls).toHaveLength(0)
+    for (const modes of [['text/*'], ['*/*'], ['image/png', 'application/json']]) {
+      const answered = await send(`accepts ${modes.join()}`, modes)
+      expect(answered.body).toMatchObject({
+        result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+      })
+    }
+    expect(services.calls).toHaveLength(3)
+  })
+
   it('requires the bearer token its card declares when the server has an API token', async () => {
     const apiToken = 'a-very-secret-token-1234'
     const { base } = await serve({ apiToken })

@@ -17,7 +17,7 @@ import {
 } from '@a2a-js/sdk/server'
 import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
 import { type A2ATaskStore, settled as settledStates } from './a2a-task-store'
-import { unreadablePart } from './message-parts'
+import { unacceptedAnswer, unreadablePart } from './message-parts'
 import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-starts'
 
 /**
@@ -31,6 +31,7 @@ import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-st
  * - A message with a part its agent would not read (a file by URL, or inline of a media type
  *   other than text/plain and application/json) is refused with `-32005` naming the part,
  *   before anything runs: the agent would answer, and be charged for, the message without it.
+ *   So is one whose `acceptedOutputModes` take none of the media types its answer comes in.
  * - A message to a task that is still running (`taskId`, the task submitted or working, on
  *   this process or another) is refused with `-32004` (UnsupportedOperationError), as one to
  *   a task that has ended is: a hosted agent's task runs one message and never asks for more,
@@ -101,15 +102,16 @@ export class HostedRequestHandler extends DefaultRequestHandler {
    * For a message that starts a task: the id of the task it started already, or this
    * request's claim to start it (left in the call context for the executor). Undefined for a
    * message to a task that exists (the SDK checks it is there and has not ended; a running
-   * one is refused here). A message with a part its agent would not read is refused first.
+   * one is refused here). A message with a part its agent would not read, or that accepts
+   * no answer it could give, is refused first.
    */
   async #claim(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<string | TaskClaim | undefined> {
     const message = params.message
-    const unreadable = message && unreadablePart(message)
-    if (unreadable) throw unreadable
+    const refusal = (message && unreadablePart(message)) ?? unacceptedAnswer(params.configuration)
+    if (refusal) throw refusal
     if (message?.taskId) {
       await this.#refuseWhileRunning(message.taskId, context)
       return undefined

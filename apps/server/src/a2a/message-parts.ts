@@ -1,9 +1,11 @@
-import type { Message, Part } from '@a2a-js/sdk'
+import type { Message, Part, SendMessageConfiguration } from '@a2a-js/sdk'
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors'
 
 /** The media types of a file a hosted agent reads, given inline (`raw`): its card's input modes. */
 const READABLE_FILES: ReadonlySet<string> = new Set(['text/plain', 'application/json'])
 const utf8 = new TextDecoder()
+/** The media types of a hosted agent's answer: its card's output modes (the answer is text). */
+const ANSWER_MODES = ['text/plain', 'application/json']
 
 /**
  * What a hosted agent is given of a message: its text parts, its data parts as JSON, and the
@@ -51,7 +53,38 @@ export function unreadablePart(message: Message): Error | undefined {
   return undefined
 }
 
+/**
+ * The refusal (`-32005`) of a request whose `acceptedOutputModes` take none of the media types
+ * a hosted agent answers in (its card's output modes; `text/*` and `*\/*` take them too):
+ * the agent would run, and be charged for, an answer its client said it cannot use.
+ * Undefined when they take one, or say nothing.
+ *
+ * @example
+ * unacceptedAnswer({ acceptedOutputModes: ['image/png'] }) // ContentTypeNotSupportedError
+ */
+export function unacceptedAnswer(
+  configuration: SendMessageConfiguration | undefined,
+): Error | undefined {
+  const accepted = configuration?.acceptedOutputModes ?? []
+  if (accepted.length === 0) return undefined
+  const takes = (mode: string) => {
+    const type = baseType(mode)
+    return (
+      type === '*/*' ||
+      ANSWER_MODES.some((answer) => answer === type || `${answer.split('/')[0]}/*` === type)
+    )
+  }
+  if (accepted.some(takes)) return undefined
+  return new ContentTypeNotSupportedError({
+    message: `params.configuration.acceptedOutputModes (${accepted.join(', ')}) takes none of the media types a hosted agent answers in: ${ANSWER_MODES.join(', ')}.`,
+    metadata: { field: 'params.configuration.acceptedOutputModes' },
+  })
+}
+
+function baseType(mediaType: string): string {
+  return mediaType.split(';')[0]?.trim().toLowerCase() ?? ''
+}
+
 function readableFile(part: Part): boolean {
-  const type = part.mediaType.split(';')[0]?.trim().toLowerCase() ?? ''
-  return READABLE_FILES.has(type)
+  return READABLE_FILES.has(baseType(part.mediaType))
 }
