@@ -19,6 +19,7 @@ import {
 import { createA2APlugin } from './a2a-plugin'
 import type { A2AServices } from './a2a-services'
 import { askRemoteAgent } from './ask-remote-agent'
+import { HOSTED_AGENT_MODES } from './message-parts'
 
 // One database for the file: PGlite takes seconds to start on a busy machine.
 let shared: TestServices
@@ -108,7 +109,9 @@ describe('the A2A agent cards', () => {
         { url: `${base}/a2a/analyst`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       ],
       capabilities: { streaming: true },
-      defaultInputModes: ['text/plain', 'application/json'],
+      // What the server reads and answers in (message-parts.ts) is what the card says.
+      defaultInputModes: [...HOSTED_AGENT_MODES],
+      defaultOutputModes: [...HOSTED_AGENT_MODES],
       skills: [{ id: 'incident-review', examples: ['Review yesterday’s incidents'] }],
     })
   })

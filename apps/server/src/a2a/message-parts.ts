@@ -1,11 +1,16 @@
 import type { Message, Part, SendMessageConfiguration } from '@a2a-js/sdk'
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors'
 
-/** The media types of a file a hosted agent reads, given inline (`raw`): its card's input modes. */
-const READABLE_FILES: ReadonlySet<string> = new Set(['text/plain', 'application/json'])
+/**
+ * The media types a hosted agent reads (text, and files of these given inline) and answers in:
+ * its card's `defaultInputModes` and `defaultOutputModes` (made by `@baton/core`'s
+ * `toA2AAgentCard`; the card's test holds the two together).
+ */
+export const HOSTED_AGENT_MODES: readonly string[] = ['text/plain', 'application/json']
+
+const READABLE_FILES: ReadonlySet<string> = new Set(HOSTED_AGENT_MODES)
+const ANSWER_MODES = HOSTED_AGENT_MODES
 const utf8 = new TextDecoder()
-/** The media types of a hosted agent's answer: its card's output modes (the answer is text). */
-const ANSWER_MODES = ['text/plain', 'application/json']
 
 /**
  * What a hosted agent is given of a message: its text parts, its data parts as JSON, and the
