@@ -1,6 +1,7 @@
 import {
   type Agent,
   BatonError,
+  Budget,
   isTrustTierAtLeast,
   isWallet,
   parseWallet,
@@ -24,15 +25,11 @@ type Extra = {
   }) => Promise<void>
 }
 
-const BudgetShape = z
-  .object({
-    calls: z.number().int().min(0).optional(),
-    cost: z.number().min(0).optional(),
-    tokens: z.number().int().min(0).optional(),
-    seconds: z.number().min(0).optional(),
-  })
-  .optional()
-  .describe('the most the run may spend (calls, cost in USD, tokens, seconds)')
+// The HTTP API's budget: the same limits, and a key it does not know (a misspelt limit) is
+// refused rather than dropped, which would leave the run unbounded.
+const BudgetShape = Budget.optional().describe(
+  'the most the run may spend: calls, costUsd (or cost, in USD), tokens, maxWallMs (or seconds)',
+)
 
 /**
  * Baton as an MCP server: its agents and plans as tools for any MCP client (`list_agents`,

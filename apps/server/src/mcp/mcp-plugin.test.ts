@@ -232,6 +232,22 @@ describe('/mcp: Baton as an MCP server', () => {
     expect(text(unknown)).toContain('No agent "nobody"')
   })
 
+  it('holds a delegation to the budget it is given, and refuses a limit it does not know rather than run unbounded', async () => {
+    const client = await connect()
+    const delegate = (budget: unknown) =>
+      client.callTool({ name: 'delegate', arguments: { agent: 'analyst', prompt: 'hi', budget } })
+    const misspelt = await delegate({ maxUsd: 0.01 })
+    expect(misspelt.isError).toBe(true)
+    expect(text(misspelt)).toContain('Unrecognized key: "maxUsd" at budget')
+    // The HTTP API's names for the limits are taken, and hold.
+    for (const budget of [{ costUsd: 0 }, { maxWallMs: 0 }, { calls: 0 }]) {
+      expect(structured(await delegate(budget))).toMatchObject({
+        status: 'failed',
+        error: { code: 'BUDGET_EXCEEDED' },
+      })
+    }
+  })
+
   it('sends progress while a long delegation runs, before its answer', async () => {
     const client = await connect()
     let answered = false
