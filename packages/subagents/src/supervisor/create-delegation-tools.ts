@@ -1,14 +1,12 @@
+import { Budget } from '@baton/core'
 import { type ToolExecutionOptions, type ToolSet, tool } from 'ai'
 import { z } from 'zod'
 import type { Supervisor } from './types'
 
-const BudgetArgs = z
-  .object({
-    calls: z.number().int().nonnegative().optional(),
-    cost: z.number().nonnegative().optional(),
-    seconds: z.number().nonnegative().optional(),
-  })
-  .optional()
+// The limits of a budget anywhere in Baton (calls, costUsd or cost, tokens, maxWallMs or
+// seconds): a key it does not know is refused, for the model to correct, rather than dropped
+// (the sub-agent would then start without the cap its caller meant).
+const BudgetArgs = Budget.optional()
 
 // Made once: a zod schema costs far more to build than the tools around it.
 const DelegateInput = z.object({

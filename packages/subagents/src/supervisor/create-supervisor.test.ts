@@ -616,6 +616,24 @@ describe('createSupervisor', () => {
     )
   })
 
+  it('refuses a delegate_agent budget with a key it does not know, and takes every name a budget has', async () => {
+    const { supervisor } = supervise({ calls: 30 })
+    const misspelt = directive('delegate_agent', { task: 'unbounded', budget: { maxUsd: 0.01 } })
+    const bounded = directive('delegate_agent', {
+      task: 'bounded',
+      budget: { costUsd: 1, tokens: 10_000, maxWallMs: 60_000, calls: 2 },
+    })
+    const id = supervisor.delegate(`${misspelt}${bounded}${directive('wait_agents')}`)
+    const report = (await supervisor.waitAgents([id]))?.[id]
+    expect(report?.status).toBe('done')
+    // The model is told what was wrong, and no sub-agent starts without the cap it meant.
+    expect(report?.result).toContain('Unrecognized key')
+    expect(report?.result).toContain('maxUsd')
+    expect(supervisor.tree()[0]?.children).toEqual([
+      expect.objectContaining({ task: 'bounded', status: 'done' }),
+    ])
+  })
+
   it('keeps each sub-agent’s own children apart, across siblings, trees and a cleanup', async () => {
     const budget = createBudget({ calls: 30 })
     const supervise = () =>
