@@ -92,6 +92,21 @@ steps:
       expect(list.total).toBe(0)
     })
 
+    it('refuses a body with a key it does not know (a misspelt budget) with 400 naming it, and starts nothing', async () => {
+      const before = (await app.inject({ method: 'GET', url: '/api/v1/runs?limit=1' })).json()
+      const response = await start({
+        plan: { steps: [{ op: 'stop', output: 'ok' }] },
+        budjet: { costUsd: 0.01 },
+      })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('Unrecognized key: "budjet"'),
+      })
+      const after = (await app.inject({ method: 'GET', url: '/api/v1/runs?limit=1' })).json()
+      expect(after.total).toBe(before.total)
+    })
+
     it('accepts a JSON plan object and pages and filters the list by status', async () => {
       const response = await start({ plan: { steps: [{ op: 'stop', output: 'ok' }] } })
       await finished(response.json().id)

@@ -13,7 +13,9 @@ import { createDeltaQueue } from './delta-queue'
 import { Run, RunAccepted, RunList, RunStatus, RunSummary } from './responses/runs'
 import { IdParams, Page } from './schemas'
 
-const StartBody = z.object({
+// Strict: a key it does not know (a misspelt `budget`) is refused, not dropped, which would
+// start the run without the limits its caller meant.
+const StartBody = z.strictObject({
   plan: z
     .union([z.string().min(1), z.record(z.string(), z.unknown())])
     .describe('a MAL plan: YAML or JSON text, or a JSON object'),

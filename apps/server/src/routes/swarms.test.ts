@@ -82,6 +82,13 @@ describe('PATCH /api/v1/swarms/:id', () => {
         { agentId: 'reviewer', role: 'critic', weight: 0.5 },
       ],
     })
+    // A start with a key it does not know (a misspelt budget) is refused, naming it.
+    const misspelt = await call('POST', `/api/v1/swarms/${id}/runs`, alice, {
+      input: 'Ship it?',
+      budjet: { calls: 1 },
+    })
+    expect(misspelt.status).toBe(400)
+    expect(JSON.stringify(misspelt.body)).toContain('Unrecognized key: \\"budjet\\"')
     // A run started after the change runs the changed members.
     const started = await call('POST', `/api/v1/swarms/${id}/runs`, alice, { input: 'Ship it?' })
     expect(started.status).toBe(202)

@@ -20,8 +20,9 @@ const ChangeBody = z
 const swarmFields = new Set(Object.keys(AgentSwarm.shape))
 
 // `task` is what surface's createHttpSwarmRunner sends; `input` is the documented name.
+// Strict, as a plan run's: a misspelt `budget` is refused, not dropped.
 const StartBody = z
-  .object({
+  .strictObject({
     input: z.string().min(1).optional(),
     task: z.string().min(1).optional(),
     budget: Budget.optional(),
