@@ -517,6 +517,40 @@ describe.runIf(canRun)(
       }
     })
 
+    it('hears the last events of an execution that ends between its subscription and its look at the log', async () => {
+      const { a, id, executing } = await working()
+      // A's look at the log waits until B has ended (and deleted its log) meanwhile.
+      let subscribed!: () => void
+      const whenSubscribed = new Promise<void>((resolve) => {
+        subscribed = resolve
+      })
+      let look!: () => void
+      const looking = new Promise<void>((resolve) => {
+        look = resolve
+      })
+      const lrange = a.publisher.lrange.bind(a.publisher)
+      a.publisher.lrange = (async (...args: Parameters<typeof lrange>) => {
+        subscribed()
+        await looking
+        return lrange(...args)
+      }) as typeof a.publisher.lrange
+      const following = heard(a.getByTaskId(id, undefined)!)
+      await whenSubscribed
+      executing.publish(chunk(id, 'The refunds are fine.', false))
+      executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
+      stored.set(id, taskOf(id, TaskState.TASK_STATE_COMPLETED))
+      executing.finished()
+      // A's subscribed connection has heard them (a PING's answer comes after them).
+      await a.subscriber.ping()
+      look()
+      await following.finished
+      expect(following.events).toEqual([
+        'text:The refunds are fine.',
+        'status:TASK_STATE_COMPLETED',
+        'task:TASK_STATE_COMPLETED',
+      ])
+    })
+
     it('gives a follower that arrives mid-stream each chunk once, in order', async () => {
       const { a, id, executing } = await working()
       let sent = 0

@@ -256,8 +256,15 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
         } else {
           const task = await options.loadTask(this.#taskId, this.#context)
           if (this.#done) return
+          if (task && isTerminal(task)) {
+            // It ended between the subscription and the look (its log went with its end): its
+            // last events, heard live since then, are still told, then how it is stored.
+            for (const wire of early) if (wire.kind === 'event') this.#receive(wire)
+            super.publish(AgentEvent.task(task))
+            return this.#end()
+          }
           if (task) super.publish(AgentEvent.task(task))
-          if (!task || isTerminal(task)) return this.#end()
+          if (!task) return this.#end()
         }
         for (const wire of early) this.#receive(wire)
         early = undefined
