@@ -98,9 +98,14 @@ describe('a server started with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       () => {
         const ours = receiver.spans.filter((span) => span.traceId === run.traceId)
         const there = ours.filter((span) => span.resource['service.name'] === 'baton-peer')
-        // Each process exports its own batches: wait for the caller's client span as well.
-        const calling = ours.some((span) => span.name === 'invoke_agent Agent peer-analyst')
-        return calling && there.some((span) => span.name === 'chat default') ? ours : undefined
+        // Each process exports its own batches, a span when it ends (a child before its
+        // parent, maybe in another batch): wait for every span the test reads.
+        const calling = ours.find((span) => span.name === 'invoke_agent Agent peer-analyst')
+        const answered = there.some((span) => span.name === 'invoke_agent Incident Analyst')
+        const served = there.some((span) => calling && span.parentSpanId === calling.spanId)
+        return answered && served && there.some((span) => span.name === 'chat default')
+          ? ours
+          : undefined
       },
       { what: "the peer's spans in the run's trace", timeoutMs: 30_000 },
     )
