@@ -164,6 +164,32 @@ describe.each(backends)('on %s', (backend) => {
       expect(reply.content).toMatch(/^\[error\].*budget/i)
     })
 
+    it('refuses a message with a key it does not know (a misspelt budget) with 400 naming it, and stores and sends nothing', async () => {
+      const content = `misspelt budget ${crypto.randomUUID()}`
+      const response = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'tester' },
+        content,
+        budjet: { calls: 0 },
+      })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('Unrecognized key: "budjet"'),
+      })
+      // A misspelt conversation is refused as well: it would have started a new one.
+      const astray = await send({
+        from: { agentId: 'person' },
+        to: { agentId: 'tester' },
+        content,
+        correlationID: 'the-conversation-meant',
+      })
+      expect(astray.statusCode).toBe(400)
+      expect(astray.json().error.message).toContain('Unrecognized key: "correlationID"')
+      const stored = await app.baton.repositories.messages.since(new Date(0), 10_000)
+      expect(stored.filter((envelope) => envelope.content === content)).toEqual([])
+    })
+
     it('keeps the memory of a hosted agent in the database', async () => {
       await send({
         from: { agentId: 'person' },

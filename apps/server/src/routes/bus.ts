@@ -38,9 +38,13 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     grant?: (envelopeId: string, budget: z.input<typeof Budget>) => void
   }
   // The sender may grant the recipient a budget for this message (else the server's default).
+  // A send input is written for this route: a key it does not know (a misspelt `budget` or
+  // `correlationId`) is refused, not dropped, which would run the recipient without the limits
+  // or outside the conversation its sender meant. A complete envelope may carry a newer
+  // sender's fields, and keeps its leniency.
   const MessageBody = z.union([
     Envelope.extend({ budget: Budget.optional() }),
-    SendInput.extend({ budget: Budget.optional() }),
+    SendInput.extend({ budget: Budget.optional() }).strict(),
   ])
   const messages = repositories.messages
 
