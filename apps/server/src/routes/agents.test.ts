@@ -166,9 +166,52 @@ describe.each(backends)('on %s', (backend) => {
       expect(response.statusCode).toBe(400)
       expect(response.json().error.details.issues[0].path).toBe('model')
     })
+
+    it('refuses an agent with a key it does not know, at any depth, with 400 naming it, and registers nothing', async () => {
+      const accounts = newAgentAccounts()
+      // Dropped, the agent would be registered otherwise than its creator signed: one that
+      // cannot delegate, remembering on its own.
+      const misspelt = {
+        ...accounts.agent,
+        memoryscope: 'team',
+        agentCard: { canDelagate: true },
+      }
+      const before = await agentCount()
+      const response = await post(
+        await signAgentRegistration(misspelt as typeof accounts.agent, {
+          ...accounts,
+          registry: testRegistryId,
+        }),
+      )
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message:
+          'Invalid agent: memoryscope: is not a known field; agentCard.canDelagate: is not a known field',
+      })
+      expect(await agentCount()).toBe(before)
+    })
   })
 
   describe('PATCH and DELETE /api/v1/agents/:wallet', () => {
+    it('refuses a change with a key it does not know with 400 naming it, and changes nothing', async () => {
+      const { body, agent, creator } = await signedRegistration()
+      await post(body)
+      const response = await patchAgent(
+        app,
+        { agent, creator },
+        { name: 'Renamed', agentCard: { trustTeir: 'high' } },
+      )
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error.message).toBe(
+        'Invalid agent change: agentCard.trustTeir: is not a known field',
+      )
+      const detail = (
+        await app.inject({ method: 'GET', url: `/api/v1/agents/${agent.wallet}` })
+      ).json()
+      expect(detail.agent.name).toBe(agent.name)
+    })
+
     it('changes an agent with the creator signature and keeps its history', async () => {
       const { body, agent, creator } = await signedRegistration()
       await post(body)

@@ -1,4 +1,11 @@
-import { Agent, parseWallet, parseWith } from '@baton/core'
+import {
+  Agent,
+  formatPath,
+  parseWallet,
+  parseWith,
+  unknownKeys,
+  ValidationError,
+} from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { changeWhileUnchanged } from '../db/change-while-unchanged'
@@ -125,9 +132,10 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const body = request.body
-      const agent = await checkMemoryScope(parseWith(Agent, body.agent, 'agent'), (wallet) =>
-        repositories.agents.find(wallet),
-      )
+      // A misspelt key, at any depth, is refused: dropped, the agent would be registered
+      // otherwise than its creator signed.
+      const parsed = parseWith(Agent, body.agent, 'agent', { unknownKeys: 'refuse' })
+      const agent = await checkMemoryScope(parsed, (wallet) => repositories.agents.find(wallet))
       const [creatorSigner, agentSigner] = await recoverSigners(
         {
           registry: body.registry,
@@ -245,6 +253,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           {
             fields: touched,
           },
+        )
+      }
+      const unknown = unknownKeys(Agent, body.changes)
+      if (unknown.length > 0) {
+        throw new ValidationError(
+          'agent change',
+          unknown.map((path) => ({ path: formatPath(path), message: 'is not a known field' })),
         )
       }
       // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and

@@ -149,6 +149,15 @@ describe('PATCH /api/v1/swarms/:id', () => {
     const empty = await call('PATCH', `/api/v1/swarms/${id}`, alice, {})
     expect(empty.status).toBe(400)
 
+    // A member's misspelt key is named too: dropped, the member would get the default weight.
+    const misspelt = await call('PATCH', `/api/v1/swarms/${id}`, alice, {
+      agents: [{ agentId: 'reviewer', role: 'critic', wieght: 0.2 }],
+    })
+    expect(misspelt.status).toBe(400)
+    expect(misspelt.body.error.message).toBe(
+      'Invalid swarm change: agents[0].wieght: is not a known field',
+    )
+
     const stored = await call('GET', `/api/v1/swarms/${id}`, alice)
     expect(stored.body.swarm).toMatchObject({
       strategy: 'democratic',
@@ -160,6 +169,26 @@ describe('PATCH /api/v1/swarms/:id', () => {
     const missing = await call('PATCH', '/api/v1/swarms/no-such-team', alice, { name: 'X' })
     expect(missing.status).toBe(404)
     expect(missing.body.error.code).toBe('NOT_FOUND')
+  })
+})
+
+describe('POST /api/v1/swarms', () => {
+  it('refuses a swarm with a key it does not know (a misspelt trust floor) with 400 naming it, and creates nothing', async () => {
+    // Dropped, the swarm would run members of any trust tier.
+    const answer = await call('POST', '/api/v1/swarms', alice, {
+      id: 'floorless',
+      name: 'Floorless',
+      strategy: 'democratic',
+      minTrustTeir: 'high',
+      agents: [{ agentId: 'analyst', role: 'worker' }],
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid swarm: minTrustTeir: is not a known field',
+    })
+    expect(issuePaths(answer)).toEqual(['minTrustTeir'])
+    expect((await call('GET', '/api/v1/swarms/floorless', alice)).status).toBe(404)
   })
 })
 

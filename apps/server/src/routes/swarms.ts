@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { AgentSwarm, Budget, parseWith, ValidationError } from '@baton/core'
+import {
+  AgentSwarm,
+  Budget,
+  formatPath,
+  parseWith,
+  unknownKeys,
+  ValidationError,
+} from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -15,9 +22,6 @@ const SwarmBody = z.record(z.string(), z.unknown()).describe('an AgentSwarm (see
 const ChangeBody = z
   .record(z.string(), z.unknown())
   .describe('the fields of the AgentSwarm to replace (members: the whole `agents` list)')
-
-/** The fields a change may set: every field of a swarm; `id` only to its own value. */
-const swarmFields = new Set(Object.keys(AgentSwarm.shape))
 
 // `task` is what surface's createHttpSwarmRunner sends; `input` is the documented name.
 // Strict, as a plan run's: a misspelt `budget` is refused, not dropped.
@@ -83,7 +87,8 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const swarm = parseWith(AgentSwarm, request.body, 'swarm')
+      // A misspelt key (`minTrustTeir`) is refused: dropped, the swarm would have no trust floor.
+      const swarm = parseWith(AgentSwarm, request.body, 'swarm', { unknownKeys: 'refuse' })
       await assertMembersRegistered(swarm)
       if (!(await repositories.swarms.insert(swarm, request.principal.id))) {
         throw new HttpError(409, 'CONFLICT', `A swarm "${swarm.id}" exists already.`, {
@@ -130,13 +135,18 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params
       const changes = request.body
       const current = await ownedSwarm(request, id)
-      const issues = Object.keys(changes).flatMap((field) =>
-        !swarmFields.has(field)
-          ? [{ path: field, message: 'is no field of a swarm' }]
-          : field === 'id' && changes.id !== id
-            ? [{ path: 'id', message: `a swarm's id cannot change (this one is "${id}")` }]
-            : [],
-      )
+      // A key no swarm has, at any depth (a member's misspelt `weight`), is named, not dropped.
+      const unknown = unknownKeys(AgentSwarm, changes).map((path) => ({
+        path: formatPath(path),
+        message: 'is not a known field',
+      }))
+      const issues =
+        'id' in changes && changes.id !== id
+          ? [
+              { path: 'id', message: `a swarm's id cannot change (this one is "${id}")` },
+              ...unknown,
+            ]
+          : unknown
       if (Object.keys(changes).length === 0) {
         issues.push({ path: '', message: 'a change names at least one field of the swarm' })
       }

@@ -112,6 +112,7 @@ export async function seedDemo(services: BatonServices): Promise<SeedResult> {
       Agent,
       { ...input, creator, model: 'offline:default', createdAt: stamp, updatedAt: stamp },
       'demo agent',
+      { unknownKeys: 'refuse' },
     )
     if (await agents.exists(agent.wallet)) continue
     await agents.insert(agent, 'seed')
@@ -119,7 +120,7 @@ export async function seedDemo(services: BatonServices): Promise<SeedResult> {
     await agents.grantTrustTier(agent.wallet, agent.agentCard.trustTier)
     created = true
   }
-  const swarm = parseWith(AgentSwarm, demoSwarm, 'demo swarm')
+  const swarm = parseWith(AgentSwarm, demoSwarm, 'demo swarm', { unknownKeys: 'refuse' })
   if (await swarms.insert(swarm)) created = true
   for (const plan of demoPlans) {
     if (await plans.save(plan)) created = true

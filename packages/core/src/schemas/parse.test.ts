@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { ADA_WALLET, CREATOR_WALLET } from '../agent/__fixtures__/make-agent'
 import { BatonError, ValidationError } from '../errors/baton-error'
+import { Agent } from './agent'
 import { formatPath, parseWith } from './parse'
+import { AgentSwarm } from './swarm'
+import { unknownKeys } from './unknown-keys'
 
 describe('parseWith', () => {
   it('returns the parsed output', () => {
@@ -27,6 +31,65 @@ describe('parseWith', () => {
       'Invalid swarm: agents[1].role: Invalid option: expected one of "leader"|"worker"',
     )
     expect(error.details).toMatchObject({ what: 'swarm', issues: error.issues })
+  })
+})
+
+describe('parseWith with unknownKeys: refuse', () => {
+  const swarm = {
+    id: 'review',
+    name: 'Review',
+    strategy: 'democratic',
+    agents: [{ agentId: 'analyst', role: 'leader' }],
+  }
+
+  it('refuses a misspelt key at any depth, naming where, where zod would drop it', () => {
+    // Stripped, the swarm has no trust floor and the member its default weight.
+    const misspelt = {
+      ...swarm,
+      minTrustTeir: 'high',
+      agents: [{ agentId: 'analyst', role: 'leader', wieght: 0.2 }],
+    }
+    expect(parseWith(AgentSwarm, misspelt, 'swarm').minTrustTier).toBeUndefined()
+    expect(() => parseWith(AgentSwarm, misspelt, 'swarm', { unknownKeys: 'refuse' })).toThrow(
+      'Invalid swarm: agents[0].wieght: is not a known field; minTrustTeir: is not a known field',
+    )
+  })
+
+  it('names unknown keys beside the schema own issues, and passes what has none', () => {
+    let caught: unknown
+    try {
+      parseWith(AgentSwarm, { ...swarm, strategy: 'vote', maxRound: 2 }, 'swarm', {
+        unknownKeys: 'refuse',
+      })
+    } catch (error) {
+      caught = error
+    }
+    expect((caught as ValidationError).issues.map((issue) => issue.path)).toEqual([
+      'strategy',
+      'maxRound',
+    ])
+    expect(parseWith(AgentSwarm, swarm, 'swarm', { unknownKeys: 'refuse' })).toMatchObject(swarm)
+  })
+
+  it('looks through pipes, defaults and optional fields, and not into records or loose objects', () => {
+    const agent = {
+      id: 'ada',
+      wallet: ADA_WALLET,
+      creator: CREATOR_WALLET,
+      name: 'Ada',
+      type: 'worker',
+      model: 'offline:default',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      agentCard: { canDelagate: true },
+      config: { anything: { goes: 1 } },
+    }
+    expect(unknownKeys(Agent, agent)).toEqual([['agentCard', 'canDelagate']])
+    const loose = z.object({ known: z.looseObject({ a: z.string() }) })
+    expect(unknownKeys(loose, { known: { a: 'x', extra: 1 } })).toEqual([])
+    const union = z.union([z.object({ a: z.string() }), z.object({ b: z.string() })])
+    expect(unknownKeys(union, { b: 'x' })).toEqual([])
+    expect(unknownKeys(union, { b: 'x', c: 1 })).toEqual([['c']])
   })
 })
 

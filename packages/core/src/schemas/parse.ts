@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ValidationError } from '../errors/baton-error'
+import { unknownKeys } from './unknown-keys'
 
 /** Formats a zod issue path as `agents[1].role`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -16,18 +17,38 @@ export function issuesOf(error: z.ZodError): { path: string; message: string }[]
   return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }))
 }
 
+export type ParseOptions = {
+  /**
+   * `'refuse'`: a key no object of the schema declares, however deep, is an issue too
+   * (`is not a known field`), where zod would drop it without a word. For what a person or a
+   * client writes (a request body, a file): a misspelt key is a mistake to name, not to ignore.
+   * Default `'strip'`, zod's own (for what another version may have written).
+   */
+  unknownKeys?: 'strip' | 'refuse'
+}
+
 /**
  * Parses `input` with `schema`, throwing a `ValidationError` that names every bad field.
  *
  * @example
  * const agent = parseWith(Agent, body, 'agent')
+ * const swarm = parseWith(AgentSwarm, body, 'swarm', { unknownKeys: 'refuse' })
  */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   input: unknown,
   what: string,
+  options: ParseOptions = {},
 ): z.output<S> {
   const result = schema.safeParse(input)
-  if (!result.success) throw new ValidationError(what, issuesOf(result.error))
+  const unknown =
+    options.unknownKeys === 'refuse'
+      ? unknownKeys(schema, input).map((path) => ({
+          path: formatPath(path),
+          message: 'is not a known field',
+        }))
+      : []
+  if (!result.success) throw new ValidationError(what, [...issuesOf(result.error), ...unknown])
+  if (unknown.length > 0) throw new ValidationError(what, unknown)
   return result.data
 }
