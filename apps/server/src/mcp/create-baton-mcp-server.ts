@@ -35,7 +35,9 @@ const BudgetShape = Budget.optional().describe(
  * Baton as an MCP server: its agents and plans as tools for any MCP client (`list_agents`,
  * `delegate`, `run_plan`, `answer_run`, `get_run`), each a thin adapter over the run service,
  * so a delegation made over MCP is a run like any other (budget, ledger, events, receipt).
- * Long calls send progress notifications; a client's cancellation cancels the run.
+ * Long calls send progress notifications; a client's cancellation cancels the run. Each tool's
+ * arguments are strict: one it does not know (a misspelt `budget`) is a tool error naming it,
+ * not dropped, which would run a delegation on the server's default budget.
  *
  * @example
  * const server = createBatonMcpServer(app.baton)
@@ -98,11 +100,11 @@ export function createBatonMcpServer(
     {
       description:
         'The agents registered on this Baton server: id, wallet, what each does, its trust tier.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         query: z.string().optional().describe('free text matched against id, name and description'),
         capability: z.string().optional(),
         trustTier: TrustTier.optional().describe('only agents at this tier or above'),
-      },
+      }),
     },
     async ({ query, capability, trustTier }) => {
       const page = await repositories.agents.list({
@@ -135,11 +137,11 @@ export function createBatonMcpServer(
     {
       description:
         'Ask one registered Baton agent to do something and wait for its answer: a run of its own with a budget, its spend attributed per wallet.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         agent: z.string().min(1).describe('the agent id or wallet'),
         prompt: z.string().min(1),
         budget: BudgetShape,
-      },
+      }),
     },
     async ({ agent: key, prompt, budget }, extra) => {
       const agent = await resolveAgent(key)
@@ -175,11 +177,11 @@ export function createBatonMcpServer(
     {
       description:
         'Run a MAL plan (YAML or JSON) and wait for its output; when it asks a question (ask_user), answer it with answer_run.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         plan: z.string().min(1).describe('the MAL plan, YAML or JSON'),
         inputs: z.record(z.string(), z.unknown()).optional(),
         budget: BudgetShape,
-      },
+      }),
     },
     async ({ plan, inputs, budget }, extra) =>
       runAndWait(
@@ -198,7 +200,7 @@ export function createBatonMcpServer(
     'answer_run',
     {
       description: 'Answer the question a paused run asked (ask_user) and wait for it again.',
-      inputSchema: { runId: z.string().min(1), answer: z.string() },
+      inputSchema: z.strictObject({ runId: z.string().min(1), answer: z.string() }),
     },
     async ({ runId, answer }, extra) => {
       const run = await repositories.runs.find(runId)
@@ -214,7 +216,7 @@ export function createBatonMcpServer(
     'get_run',
     {
       description: 'A run’s status, output, question and spend, without waiting.',
-      inputSchema: { runId: z.string().min(1) },
+      inputSchema: z.strictObject({ runId: z.string().min(1) }),
     },
     async ({ runId }) => {
       const run = await repositories.runs.find(runId)

@@ -239,6 +239,16 @@ describe('/mcp: Baton as an MCP server', () => {
     const misspelt = await delegate({ maxUsd: 0.01 })
     expect(misspelt.isError).toBe(true)
     expect(text(misspelt)).toContain('Unrecognized key: "maxUsd" at budget')
+    // A misspelt argument is refused as well: dropped, the delegation would run on the
+    // server's default budget, and nothing would have been started.
+    const before = (await app.baton.repositories.runs.list({ limit: 1, offset: 0 })).total
+    const astray = await client.callTool({
+      name: 'delegate',
+      arguments: { agent: 'analyst', prompt: 'hi', budjet: { costUsd: 0 } },
+    })
+    expect(astray.isError).toBe(true)
+    expect(text(astray)).toContain('Unrecognized key: "budjet"')
+    expect((await app.baton.repositories.runs.list({ limit: 1, offset: 0 })).total).toBe(before)
     // The HTTP API's names for the limits are taken, and hold.
     for (const budget of [{ costUsd: 0 }, { maxWallMs: 0 }, { calls: 0 }]) {
       expect(structured(await delegate(budget))).toMatchObject({
