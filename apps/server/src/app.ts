@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { a2aPlugin } from './a2a'
 import { KnownCredentials } from './auth/known-credentials'
 import { installBodyParsers } from './http/body-parsers'
@@ -19,6 +19,7 @@ import { HttpError } from './http/http-errors'
 import { installInputChecks } from './http/input-checks'
 import { openApiTransform, openApiTransformObject } from './http/openapi-transform'
 import { requestIdOf } from './http/request-id'
+import { strictBodyCompiler } from './http/strict-bodies'
 import { responseSerializer } from './http/response-serializer'
 import { RouteMethods } from './http/route-methods'
 import { addSecurityHeaders } from './http/security-headers'
@@ -106,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<ZodTypeProvider>()
   // Before any route is added: it keeps every route's methods, for the 405s.
   const routeMethods = new RouteMethods(app)
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(strictBodyCompiler)
   app.setSerializerCompiler(responseSerializer({ check: settings.checkResponses }))
   installErrorHandler(app)
   installInputChecks(app)

@@ -5,7 +5,7 @@ import {
   isCompleteEnvelope,
   SendInput,
 } from '@baton/comm'
-import { Budget } from '@baton/core'
+import { Budget, formatPath, unknownKeys, ValidationError } from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -15,6 +15,7 @@ import { assertKnownRecipient } from '../bus/assert-known-recipient'
 import { HttpError } from '../http/http-errors'
 import { answerIdempotently, idempotencyKeyHeader } from '../http/idempotency'
 import { eventStreamResponse, openEventStream } from '../http/server-sent-events'
+import { keepsUnknownKeys } from '../http/strict-bodies'
 import {
   Conversation,
   ConversationList,
@@ -38,14 +39,31 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     grant?: (envelopeId: string, budget: z.input<typeof Budget>) => void
   }
   // The sender may grant the recipient a budget for this message (else the server's default).
-  // A send input is written for this route: a key it does not know (a misspelt `budget` or
-  // `correlationId`) is refused, not dropped, which would run the recipient without the limits
-  // or outside the conversation its sender meant. A complete envelope may carry a newer
-  // sender's fields, and keeps its leniency.
-  const MessageBody = z.union([
-    Envelope.extend({ budget: Budget.optional() }),
-    SendInput.extend({ budget: Budget.optional() }).strict(),
-  ])
+  // A complete envelope may carry a newer sender's fields, and is read as zod reads it.
+  const SendBody = SendInput.extend({ budget: Budget.optional() })
+  const MessageBody = keepsUnknownKeys(
+    z.union([Envelope.extend({ budget: Budget.optional() }), SendBody]),
+  )
+  /**
+   * A send input is written for this route: a key it does not know (a misspelt `budget` or
+   * `correlationId`) is refused, not dropped, which would run the recipient without the
+   * limits or outside the conversation its sender meant. (Before the union is validated,
+   * whose two failed options would be told as one "Invalid input".)
+   */
+  const refuseUnknownSendKeys = async (request: FastifyRequest) => {
+    const body = request.body
+    if (typeof body !== 'object' || body === null || 'id' in body) return
+    const unknown = unknownKeys(SendBody, body)
+    if (unknown.length === 0) return
+    // Told as every other body's unknown key is (see `strictBodyCompiler`).
+    throw new ValidationError(
+      'request',
+      unknown.map((path) => ({
+        path: ['body', formatPath(path.slice(0, -1))].filter(Boolean).join('.'),
+        message: `Unrecognized key: "${String(path.at(-1))}"`,
+      })),
+    )
+  }
   const messages = repositories.messages
 
   /**
@@ -85,6 +103,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/messages',
     {
       config: { idempotent: true },
+      preValidation: refuseUnknownSendKeys,
       schema: {
         tags: ['bus'],
         summary: 'Send a message on the bus',
