@@ -40,6 +40,18 @@ describe('every request body is strict, at every depth', () => {
     const keys = await call('GET', '/api/v1/keys')
     expect(keys.body.keys.map((key: { name: string }) => key.name)).not.toContain('ci-bot')
 
+    // A key named like an inherited member of an object is unknown like any other (not a 500).
+    const inherited = await call('POST', '/api/v1/keys', {
+      name: 'ci-bot',
+      scopes: ['read'],
+      constructor: {},
+      toString: 1,
+    })
+    expect(inherited.status).toBe(400)
+    expect(inherited.body.error.message).toBe(
+      'Invalid request: body: Unrecognized key: "constructor"; body: Unrecognized key: "toString"',
+    )
+
     // With the schema's own issue, both are named in one answer.
     const both = await call('POST', '/api/v1/keys', { name: 'ci-bot', scope: ['read'] })
     expect(both.status).toBe(400)

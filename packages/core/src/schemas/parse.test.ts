@@ -90,6 +90,13 @@ describe('parseWith with unknownKeys: refuse', () => {
     const union = z.union([z.object({ a: z.string() }), z.object({ b: z.string() })])
     expect(unknownKeys(union, { b: 'x' })).toEqual([])
     expect(unknownKeys(union, { b: 'x', c: 1 })).toEqual([['c']])
+    // A key named like an object's inherited member is unknown too, not looked up on the shape.
+    expect(
+      unknownKeys(
+        union,
+        JSON.parse('{"b": "x", "constructor": {}, "toString": 1, "__proto__": 2}'),
+      ),
+    ).toEqual([['constructor'], ['toString'], ['__proto__']])
   })
 })
 

@@ -42,7 +42,8 @@ function walk(schema: z.ZodType, value: unknown, path: PropertyKey[], found: Pro
       // A loose object (`z.looseObject`, `.catchall`) declares every key.
       const open = def.catchall !== undefined && defOf(def.catchall).type !== 'never'
       for (const [key, item] of Object.entries(value)) {
-        const field = def.shape[key]
+        // Own fields only: `constructor` or `toString` is a key like any other, not the shape's.
+        const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined
         if (field) walk(field, item, [...path, key], found)
         else if (open && def.catchall) walk(def.catchall, item, [...path, key], found)
         else found.push([...path, key])
