@@ -47,6 +47,15 @@ describe('createModelRegistry', () => {
     )
   })
 
+  it('refuses a provider named like what every object inherits, as unknown', () => {
+    const models = createModelRegistry({ env: {}, providers: {} })
+    for (const ref of ['constructor:model-1', 'hasownproperty:x']) {
+      const error = catchError(() => models.languageModel(ref))
+      expect(error).toBeInstanceOf(UnknownProviderError)
+    }
+    expect(models.providers()).not.toContain('constructor')
+  })
+
   it.each([
     ['openai:gpt-4o-mini', 'OPENAI_API_KEY'],
     ['anthropic:claude-sonnet-4-0', 'ANTHROPIC_API_KEY'],

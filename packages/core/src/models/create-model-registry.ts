@@ -71,14 +71,15 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
   const secrets = KEY_VARIABLES.flatMap((name) => env[name] ?? [])
   const resolved = new Map<string, ((modelId: string) => LanguageModelV3) | undefined>()
   const resolve = (name: string) => {
-    if (!resolved.has(name)) resolved.set(name, builtinProviders[name]?.create(env))
+    if (!resolved.has(name)) resolved.set(name, builtinOf(name)?.create(env))
     return resolved.get(name)
   }
   const known = () => [...new Set([...Object.keys(builtinProviders), ...Object.keys(custom)])]
 
   return {
     prices,
-    providers: () => known().filter((name) => name in custom || resolve(name) !== undefined),
+    providers: () =>
+      known().filter((name) => Object.hasOwn(custom, name) || resolve(name) !== undefined),
     languageModel(ref, settings = {}) {
       // A well-formed reference is told by the schema's own pattern; zod names what is wrong.
       if (typeof ref !== 'string' || !MODEL_REF_PATTERN.test(ref)) {
@@ -88,9 +89,10 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
       const separator = ref.indexOf(':')
       const provider = ref.slice(0, separator)
       const modelId = ref.slice(separator + 1)
-      const own = custom[provider]
+      // Own entries only: `constructor:x` names no provider, not what every object inherits.
+      const own = Object.hasOwn(custom, provider) ? custom[provider] : undefined
       if (own) return typeof own === 'function' ? own(modelId) : own.languageModel(modelId)
-      const builtin = builtinProviders[provider]
+      const builtin = builtinOf(provider)
       if (!builtin) throw new UnknownProviderError({ ref, provider, known: known() })
       const create = resolve(provider)
       if (!create) {
@@ -115,4 +117,9 @@ function parseRetries(value: number | undefined, what: string): number | undefin
   const check = Retries.safeParse(value)
   if (!check.success) throw new ValidationError(what, issuesOf(check.error))
   return check.data
+}
+
+/** The built-in provider named `name`, if there is one (never an inherited member). */
+function builtinOf(name: string) {
+  return Object.hasOwn(builtinProviders, name) ? builtinProviders[name] : undefined
 }

@@ -1,3 +1,4 @@
+import { ownEntry } from '../own-entry'
 import { UnknownAdapterError } from './adapter-errors'
 import { builtInAdapters } from './built-in-adapters'
 import type { AgentAdapter } from './types'
@@ -21,7 +22,7 @@ export function enabledAdapters(
   if (!isList(option)) return { ...option }
   const enabled: Record<string, AgentAdapter> = {}
   for (const name of option) {
-    const adapter = builtInAdapters[name]
+    const adapter = ownEntry(builtInAdapters, name)
     if (!adapter) {
       throw new UnknownAdapterError({ adapter: name, known: Object.keys(builtInAdapters) })
     }

@@ -1,3 +1,4 @@
+import { ownEntry } from '../own-entry'
 import { AdapterUnavailableError, UnknownAdapterError } from './adapter-errors'
 import { findExecutable } from './find-executable'
 import type { AgentAdapter } from './types'
@@ -12,7 +13,7 @@ export function resolveAdapter(
   name: string,
   adapters: Readonly<Record<string, AgentAdapter>>,
 ): AgentAdapter {
-  const adapter = adapters[name]
+  const adapter = ownEntry(adapters, name)
   if (!adapter) throw new UnknownAdapterError({ adapter: name, known: Object.keys(adapters) })
   if (!findExecutable(adapter.command, adapter.env?.PATH ?? process.env.PATH)) {
     throw new AdapterUnavailableError({ adapter: name, command: adapter.command })

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { ownEntry } from '../own-entry'
 import { directoryWorkspaceAt } from '../workspace/create-directory-workspace'
 import { SUBAGENTS_DIRECTORY } from '../workspace/snapshot-files'
 import type { Workspace, WorkspaceProvider } from '../workspace/types'
@@ -33,7 +34,8 @@ export function checkWorkspaceKind(options: {
   // 'new' is a workspace of the caller's own kind.
   const wanted = kind === 'new' ? caller.kind : kind
   if (wanted === 'directory') return undefined
-  const provider = providers[wanted] ?? providers[WORKSPACE_ALIASES[wanted] ?? '']
+  const provider =
+    ownEntry(providers, wanted) ?? ownEntry(providers, ownEntry(WORKSPACE_ALIASES, wanted) ?? '')
   if (!provider) {
     throw new UnknownWorkspaceKindError({
       kind: wanted,

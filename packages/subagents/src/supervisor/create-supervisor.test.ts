@@ -498,6 +498,15 @@ describe('createSupervisor', () => {
     expect(() => supervisor.delegate('Code', { agent: 'nobody' })).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_AGENT_ADAPTER' }),
     )
+    // A name a model may give that an object inherits is unknown like any other.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(() => supervisor.delegate('Browse', { workspace: name })).toThrow(
+        expect.objectContaining({ code: 'UNKNOWN_WORKSPACE_KIND' }),
+      )
+      expect(() => supervisor.delegate('Code', { agent: name })).toThrow(
+        expect.objectContaining({ code: 'UNKNOWN_AGENT_ADAPTER' }),
+      )
+    }
     expect(() => supervisor.delegate('Code', { agent: 'ghost' })).toThrow(
       expect.objectContaining({ code: 'AGENT_ADAPTER_UNAVAILABLE' }),
     )

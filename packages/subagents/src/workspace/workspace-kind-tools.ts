@@ -1,3 +1,4 @@
+import { ownEntry } from '../own-entry'
 /** Other names of a kind: a `display` provider also gives out `desktop` and `apps` workspaces. */
 export const WORKSPACE_ALIASES: Readonly<Record<string, string>> = {
   desktop: 'display',
@@ -43,5 +44,5 @@ const KIND_TOOLS: Readonly<Record<string, readonly string[]>> = {
  * workspaceKindTools('desktop') // ['screenshot', 'click', 'type', 'key', 'launch']
  */
 export function workspaceKindTools(kind: string): readonly string[] | undefined {
-  return KIND_TOOLS[kind] ?? KIND_TOOLS[WORKSPACE_ALIASES[kind] ?? '']
+  return ownEntry(KIND_TOOLS, kind) ?? ownEntry(KIND_TOOLS, ownEntry(WORKSPACE_ALIASES, kind) ?? '')
 }
