@@ -417,6 +417,63 @@ describe('the A2A JSON-RPC endpoint', () => {
     expect(services.calls).toHaveLength(3)
   })
 
+  it('refuses a message that asks for push notifications (-32003), before it runs, in both bindings and streamed', async () => {
+    const { base, services } = await serve()
+    const push = { url: 'https://client.example/a2a-callback', token: 'secret' }
+    // A client told nothing would wait for a callback that never comes.
+    const v1 = await callAnalyst(base, 'SendMessage', {
+      message: { messageId: 'push-v1', role: 'ROLE_USER', parts: [{ text: 'tell me later' }] },
+      configuration: { taskPushNotificationConfig: push, returnImmediately: true },
+    })
+    expect(v1.body).toMatchObject({
+      error: {
+        code: -32003,
+        message: expect.stringContaining('params.configuration.taskPushNotificationConfig'),
+      },
+    })
+    const legacy = await rpc(
+      `${base}/a2a/analyst`,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: {
+            kind: 'message',
+            role: 'user',
+            messageId: 'push-v03',
+            parts: [{ kind: 'text', text: 'later' }],
+          },
+          configuration: { pushNotificationConfig: push, blocking: false },
+        },
+      }),
+    )
+    expect(legacy.body).toMatchObject({ error: { code: -32003 } })
+    const streamed = await fetch(`${base}/a2a/analyst`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendStreamingMessage',
+        params: {
+          message: { messageId: 'push-stream', role: 'ROLE_USER', parts: [{ text: 'later' }] },
+          configuration: { taskPushNotificationConfig: push },
+        },
+      }),
+    })
+    expect(await streamed.text()).toContain('-32003')
+    expect(services.calls).toHaveLength(0)
+    // Without it, the same message runs.
+    const plain = await callAnalyst(base, 'SendMessage', {
+      message: { messageId: 'push-none', role: 'ROLE_USER', parts: [{ text: 'now' }] },
+    })
+    expect(plain.body).toMatchObject({
+      result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+    })
+    expect(services.calls).toHaveLength(1)
+  })
+
   it('requires the bearer token its card declares when the server has an API token', async () => {
     const apiToken = 'a-very-secret-token-1234'
     const { base } = await serve({ apiToken })

@@ -17,7 +17,7 @@ import {
 } from '@a2a-js/sdk/server'
 import { TaskAlreadyEndedError } from '../db/a2a-task-rows'
 import { type A2ATaskStore, settled as settledStates } from './a2a-task-store'
-import { unacceptedAnswer, unreadablePart } from './message-parts'
+import { unacceptedAnswer, unreadablePart, unsupportedPushNotifications } from './message-parts'
 import { TASK_START_STATE_KEY, type TaskClaim, type TaskStarts } from './task-starts'
 
 /**
@@ -102,15 +102,18 @@ export class HostedRequestHandler extends DefaultRequestHandler {
    * For a message that starts a task: the id of the task it started already, or this
    * request's claim to start it (left in the call context for the executor). Undefined for a
    * message to a task that exists (the SDK checks it is there and has not ended; a running
-   * one is refused here). A message with a part its agent would not read, or that accepts
-   * no answer it could give, is refused first.
+   * one is refused here). A message with a part its agent would not read, that accepts no
+   * answer it could give, or that asks for push notifications, is refused first.
    */
   async #claim(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<string | TaskClaim | undefined> {
     const message = params.message
-    const refusal = (message && unreadablePart(message)) ?? unacceptedAnswer(params.configuration)
+    const refusal =
+      (message && unreadablePart(message)) ??
+      unacceptedAnswer(params.configuration) ??
+      unsupportedPushNotifications(params.configuration)
     if (refusal) throw refusal
     if (message?.taskId) {
       await this.#refuseWhileRunning(message.taskId, context)

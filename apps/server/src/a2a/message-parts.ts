@@ -1,5 +1,5 @@
 import type { Message, Part, SendMessageConfiguration } from '@a2a-js/sdk'
-import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors'
+import { ContentTypeNotSupportedError, PushNotificationNotSupportedError } from '@a2a-js/sdk/errors'
 
 /**
  * The media types a hosted agent reads (text, and files of these given inline) and answers in:
@@ -83,6 +83,25 @@ export function unacceptedAnswer(
   return new ContentTypeNotSupportedError({
     message: `params.configuration.acceptedOutputModes (${accepted.join(', ')}) takes none of the media types a hosted agent answers in: ${ANSWER_MODES.join(', ')}.`,
     metadata: { field: 'params.configuration.acceptedOutputModes' },
+  })
+}
+
+/**
+ * The refusal (`-32003`) of a message that asks for push notifications: a hosted agent's card
+ * says it sends none (`capabilities.pushNotifications: false`), and a client told nothing
+ * would wait for a call that never comes. Undefined when it asks for none.
+ *
+ * @example
+ * unsupportedPushNotifications({ taskPushNotificationConfig: { url: 'https://…' } }) // PushNotificationNotSupportedError
+ */
+export function unsupportedPushNotifications(
+  configuration: SendMessageConfiguration | undefined,
+): Error | undefined {
+  if (!configuration?.taskPushNotificationConfig) return undefined
+  return new PushNotificationNotSupportedError({
+    message:
+      'params.configuration.taskPushNotificationConfig (v0.3: pushNotificationConfig): a hosted agent sends no push notifications (its card says capabilities.pushNotifications: false). Follow the task with SendStreamingMessage or SubscribeToTask, or poll it with GetTask.',
+    metadata: { field: 'params.configuration.taskPushNotificationConfig' },
   })
 }
 
