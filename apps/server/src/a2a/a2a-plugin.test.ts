@@ -69,14 +69,17 @@ const callAnalyst = (base: string, method: string, params: unknown) =>
   })
 
 /** A user's message in the v0.3 binding (`message/send`, no A2A-Version) to the analyst. */
-const sendLegacy = (base: string, messageId: string, parts: unknown[]) =>
+const sendLegacy = (base: string, messageId: string, parts: unknown[], configuration?: object) =>
   rpc(
     `${base}/a2a/analyst`,
     JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'message/send',
-      params: { message: { kind: 'message', role: 'user', messageId, parts } },
+      params: {
+        message: { kind: 'message', role: 'user', messageId, parts },
+        ...(configuration ? { configuration } : {}),
+      },
     }),
   )
 
@@ -431,23 +434,10 @@ describe('the A2A JSON-RPC endpoint', () => {
         message: expect.stringContaining('params.configuration.taskPushNotificationConfig'),
       },
     })
-    const legacy = await rpc(
-      `${base}/a2a/analyst`,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: {
-            kind: 'message',
-            role: 'user',
-            messageId: 'push-v03',
-            parts: [{ kind: 'text', text: 'later' }],
-          },
-          configuration: { pushNotificationConfig: push, blocking: false },
-        },
-      }),
-    )
+    const legacy = await sendLegacy(base, 'push-v03', [{ kind: 'text', text: 'later' }], {
+      pushNotificationConfig: push,
+      blocking: false,
+    })
     expect(legacy.body).toMatchObject({ error: { code: -32003 } })
     const streamed = await fetch(`${base}/a2a/analyst`, {
       method: 'POST',

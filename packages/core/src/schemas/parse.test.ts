@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ADA_WALLET, CREATOR_WALLET } from '../agent/__fixtures__/make-agent'
+import { agentInput } from '../agent/__fixtures__/make-agent'
 import { BatonError, ValidationError } from '../errors/baton-error'
 import { Agent } from './agent'
 import { formatPath, parseWith } from './parse'
@@ -72,18 +72,10 @@ describe('parseWith with unknownKeys: refuse', () => {
   })
 
   it('looks through pipes, defaults and optional fields, and not into records or loose objects', () => {
-    const agent = {
-      id: 'ada',
-      wallet: ADA_WALLET,
-      creator: CREATOR_WALLET,
-      name: 'Ada',
-      type: 'worker',
-      model: 'offline:default',
-      createdAt: '2025-01-01T00:00:00.000Z',
-      updatedAt: '2025-01-01T00:00:00.000Z',
+    const agent = agentInput({
       agentCard: { canDelagate: true },
       config: { anything: { goes: 1 } },
-    }
+    })
     expect(unknownKeys(Agent, agent)).toEqual([['agentCard', 'canDelagate']])
     const loose = z.object({ known: z.looseObject({ a: z.string() }) })
     expect(unknownKeys(loose, { known: { a: 'x', extra: 1 } })).toEqual([])

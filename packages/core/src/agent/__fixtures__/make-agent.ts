@@ -5,7 +5,12 @@ export const CREATOR_WALLET = '0x8617E340B3D01FA5F11F306F4090FD50E238070D'
 
 /** A valid agent on the offline model; `overrides` change any field. */
 export function makeAgent(overrides: Partial<AgentInput> = {}): Agent {
-  return Agent.parse({
+  return Agent.parse(agentInput(overrides))
+}
+
+/** What `makeAgent` parses: the agent as a person writes it, `overrides` merged in as given. */
+export function agentInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
     id: 'ada',
     wallet: ADA_WALLET,
     creator: CREATOR_WALLET,
@@ -17,5 +22,5 @@ export function makeAgent(overrides: Partial<AgentInput> = {}): Agent {
     updatedAt: '2025-01-01T00:00:00.000Z',
     agentCard: { capabilityDescription: 'Adds numbers.' },
     ...overrides,
-  })
+  }
 }
