@@ -12,7 +12,7 @@ const lenient = new WeakSet<z.ZodType>()
  * envelope.
  *
  * @example
- * const MessageBody = keepsUnknownKeys(z.union([Envelope, SendInput.strict()]))
+ * const MessageBody = keepsUnknownKeys(z.union([Envelope, SendInput]))
  */
 export function keepsUnknownKeys<S extends z.ZodType>(schema: S): S {
   lenient.add(schema)

@@ -79,6 +79,12 @@ describe('parseWith with unknownKeys: refuse', () => {
     expect(unknownKeys(Agent, agent)).toEqual([['agentCard', 'canDelagate']])
     const loose = z.object({ known: z.looseObject({ a: z.string() }) })
     expect(unknownKeys(loose, { known: { a: 'x', extra: 1 } })).toEqual([])
+    // A strict object refuses its own unknown keys: told once, by zod.
+    const strict = z.object({ inner: z.strictObject({ a: z.string() }) })
+    expect(unknownKeys(strict, { inner: { a: 'x', extra: 1 } })).toEqual([])
+    expect(() =>
+      parseWith(strict, { inner: { a: 'x', extra: 1 } }, 'input', { unknownKeys: 'refuse' }),
+    ).toThrow('Invalid input: inner: Unrecognized key: "extra"')
     const union = z.union([z.object({ a: z.string() }), z.object({ b: z.string() })])
     expect(unknownKeys(union, { b: 'x' })).toEqual([])
     expect(unknownKeys(union, { b: 'x', c: 1 })).toEqual([['c']])

@@ -21,8 +21,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * The paths of `input`'s keys that no object of `schema` declares, however deep (an object in
  * an array, in an optional field, in a piped or refined schema, in a record's values). zod's
  * objects strip such keys without a word: a misspelt `minTrustTier` would make a swarm with no
- * trust floor. A value the schema would refuse anyway is not looked into; in a union, the
- * option that leaves the fewest unknown keys is the one meant.
+ * trust floor. A strict object's keys are left to zod, which refuses them itself; a value
+ * that is not an object where the schema wants one is not looked into; in a union, the option
+ * that leaves the fewest unknown keys is the one meant.
  *
  * @example
  * unknownKeys(AgentSwarm, { id: 's', name: 'S', strategy: 'democratic', minTrustTeir: 'high', agents })
@@ -39,14 +40,15 @@ function walk(schema: z.ZodType, value: unknown, path: PropertyKey[], found: Pro
   switch (def.type) {
     case 'object': {
       if (!isPlainObject(value) || !def.shape) return
-      // A loose object (`z.looseObject`, `.catchall`) declares every key.
-      const open = def.catchall !== undefined && defOf(def.catchall).type !== 'never'
+      // A loose object (`z.looseObject`, `.catchall`) declares every key; a strict one
+      // (`z.strictObject`) refuses an unknown key itself, so it is not told twice.
+      const catchall = def.catchall && defOf(def.catchall).type
       for (const [key, item] of Object.entries(value)) {
         // Own fields only: `constructor` or `toString` is a key like any other, not the shape's.
         const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined
         if (field) walk(field, item, [...path, key], found)
-        else if (open && def.catchall) walk(def.catchall, item, [...path, key], found)
-        else found.push([...path, key])
+        else if (catchall === undefined) found.push([...path, key])
+        else if (catchall !== 'never') walk(def.catchall!, item, [...path, key], found)
       }
       return
     }
