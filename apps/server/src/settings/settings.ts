@@ -285,8 +285,57 @@ function originOf(value: string): string | undefined {
   return bare ? url.origin : undefined
 }
 
+/** Baton variables other parts read (the models, the CLI, sub-agents): never a misspelt setting. */
+const READ_ELSEWHERE = new Set([
+  'BATON_OPENAI_API_KEY',
+  'BATON_OPENAI_BASE_URL',
+  'BATON_REGISTRY_URL',
+  'BATON_SERVER_URL',
+  'BATON_SUPERVISOR_LISTENER',
+  'BATON_USER',
+])
+
 /**
- * Reads and checks the settings; a bad value throws a `ValidationError` naming the variable.
+ * A `BATON_` variable the server does not read that is one or two letters from a setting left
+ * unset (`BATON_API_TOKN` while `BATON_API_TOKEN` is unset): the server would start without
+ * that setting, which for the token is a server open to anyone who reaches it.
+ */
+function misspeltSettings(present: Record<string, unknown>): { path: string; message: string }[] {
+  const settings = Object.keys(SettingsSchema.shape).filter((name) => name.startsWith('BATON_'))
+  return Object.keys(present).flatMap((name) => {
+    if (!name.startsWith('BATON_') || settings.includes(name) || READ_ELSEWHERE.has(name)) return []
+    const meant = settings.find(
+      (setting) => !Object.hasOwn(present, setting) && withinTwoEdits(name, setting),
+    )
+    return meant
+      ? [
+          {
+            path: name,
+            message: `is no setting of the server: did you mean ${meant}? It is unset, so the server would start without it`,
+          },
+        ]
+      : []
+  })
+}
+
+/** Whether `a` becomes `b` with at most two insertions, deletions or substitutions. */
+function withinTwoEdits(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 2) return false
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution)
+    }
+    previous = current
+  }
+  return previous[b.length]! <= 2
+}
+
+/**
+ * Reads and checks the settings; a bad value throws a `ValidationError` naming the variable,
+ * as does a `BATON_` variable that looks like a misspelt setting left unset.
  *
  * @example
  * const settings = readSettings(process.env)
@@ -298,7 +347,10 @@ export function readSettings(environment: Record<string, string | undefined>): S
     Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
   )
   const parsed = SettingsSchema.safeParse(present)
-  if (!parsed.success) throw new ValidationError('settings', issuesOf(parsed.error))
+  const misspelt = misspeltSettings(present)
+  if (!parsed.success)
+    throw new ValidationError('settings', [...issuesOf(parsed.error), ...misspelt])
+  if (misspelt.length > 0) throw new ValidationError('settings', misspelt)
   const values = parsed.data
   if (values.REDIS_URL && !values.DATABASE_URL) {
     throw new ValidationError('settings', [
