@@ -17,7 +17,11 @@ describe('a misspelt setting', () => {
   it('is refused, naming it and the setting meant, when that setting is unset', () => {
     let caught: unknown
     try {
-      readSettings({ BATON_API_TOKN: token, BATON_PUBLC_READS: 'true' })
+      readSettings({
+        BATON_API_TOKN: token,
+        BATON_PUBLC_READS: 'true',
+        DATABASE_URI: 'postgres://127.0.0.1:5432/baton',
+      })
     } catch (error) {
       caught = error
     }
@@ -28,6 +32,8 @@ describe('a misspelt setting', () => {
         message: expect.stringContaining('did you mean BATON_API_TOKEN? It is unset'),
       },
       { path: 'BATON_PUBLC_READS', message: expect.stringContaining('BATON_PUBLIC_READS') },
+      // The embedded database on local disk, where PostgreSQL was meant.
+      { path: 'DATABASE_URI', message: expect.stringContaining('did you mean DATABASE_URL?') },
     ])
   })
 
@@ -41,6 +47,8 @@ describe('a misspelt setting', () => {
       BATON_OPENAI_API_KEY: 'sk-test',
       BATON_SOMETHING_ELSE: '1',
       HOME: '/home/ops',
+      HOST: '127.0.0.1',
+      PATH: '/usr/bin',
     })
     expect(settings.apiToken).toBe(token)
   })

@@ -296,15 +296,20 @@ const READ_ELSEWHERE = new Set([
 ])
 
 /**
- * A `BATON_` variable the server does not read that is one or two letters from a setting left
- * unset (`BATON_API_TOKN` while `BATON_API_TOKEN` is unset): the server would start without
- * that setting, which for the token is a server open to anyone who reaches it.
+ * A variable the server does not read that is one or two letters from a setting left unset:
+ * the server would start without that setting. A `BATON_` one near any `BATON_` setting
+ * (`BATON_API_TOKN` while `BATON_API_TOKEN` is unset: a server open to anyone who reaches
+ * it), or one near `DATABASE_URL` (`DATABASE_URI`: the embedded database on local disk
+ * instead of PostgreSQL).
  */
 function misspeltSettings(present: Record<string, unknown>): { path: string; message: string }[] {
   const settings = Object.keys(SettingsSchema.shape).filter((name) => name.startsWith('BATON_'))
+  const known = (name: string) =>
+    Object.hasOwn(SettingsSchema.shape, name) || READ_ELSEWHERE.has(name)
   return Object.keys(present).flatMap((name) => {
-    if (!name.startsWith('BATON_') || settings.includes(name) || READ_ELSEWHERE.has(name)) return []
-    const meant = settings.find(
+    if (known(name)) return []
+    const near = name.startsWith('BATON_') ? settings : ['DATABASE_URL']
+    const meant = near.find(
       (setting) => !Object.hasOwn(present, setting) && withinTwoEdits(name, setting),
     )
     return meant
