@@ -1,11 +1,4 @@
-import {
-  Agent,
-  formatPath,
-  parseWallet,
-  parseWith,
-  unknownKeys,
-  ValidationError,
-} from '@baton/core'
+import { Agent, parseWallet, parseWith, unknownKeyIssues, ValidationError } from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { changeWhileUnchanged } from '../db/change-while-unchanged'
@@ -255,13 +248,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         )
       }
-      const unknown = unknownKeys(Agent, body.changes)
-      if (unknown.length > 0) {
-        throw new ValidationError(
-          'agent change',
-          unknown.map((path) => ({ path: formatPath(path), message: 'is not a known field' })),
-        )
-      }
+      const unknown = unknownKeyIssues(Agent, body.changes)
+      if (unknown.length > 0) throw new ValidationError('agent change', unknown)
       // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and
       // keeps the rest of the card (its asked trust tier, examples and schemas); `null`
       // removes a field, back to its default.

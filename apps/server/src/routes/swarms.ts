@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import {
-  AgentSwarm,
-  Budget,
-  formatPath,
-  parseWith,
-  unknownKeys,
-  ValidationError,
-} from '@baton/core'
+import { AgentSwarm, Budget, parseWith, unknownKeyIssues, ValidationError } from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -136,10 +129,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
       const changes = request.body
       const current = await ownedSwarm(request, id)
       // A key no swarm has, at any depth (a member's misspelt `weight`), is named, not dropped.
-      const unknown = unknownKeys(AgentSwarm, changes).map((path) => ({
-        path: formatPath(path),
-        message: 'is not a known field',
-      }))
+      const unknown = unknownKeyIssues(AgentSwarm, changes)
       const issues =
         'id' in changes && changes.id !== id
           ? [

@@ -17,6 +17,23 @@ export function issuesOf(error: z.ZodError): { path: string; message: string }[]
   return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }))
 }
 
+/**
+ * Each key of `input` no object of `schema` declares (see `unknownKeys`), as an issue
+ * `is not a known field`, for a `ValidationError` of its own or beside the schema's.
+ *
+ * @example
+ * unknownKeyIssues(AgentSwarm, { minTrustTeir: 'high' }) // [{ path: 'minTrustTeir', message: 'is not a known field' }]
+ */
+export function unknownKeyIssues(
+  schema: z.ZodType,
+  input: unknown,
+): { path: string; message: string }[] {
+  return unknownKeys(schema, input).map((path) => ({
+    path: formatPath(path),
+    message: 'is not a known field',
+  }))
+}
+
 export type ParseOptions = {
   /**
    * `'refuse'`: a key no object of the schema declares, however deep, is an issue too
@@ -41,13 +58,7 @@ export function parseWith<S extends z.ZodType>(
   options: ParseOptions = {},
 ): z.output<S> {
   const result = schema.safeParse(input)
-  const unknown =
-    options.unknownKeys === 'refuse'
-      ? unknownKeys(schema, input).map((path) => ({
-          path: formatPath(path),
-          message: 'is not a known field',
-        }))
-      : []
+  const unknown = options.unknownKeys === 'refuse' ? unknownKeyIssues(schema, input) : []
   if (!result.success) throw new ValidationError(what, [...issuesOf(result.error), ...unknown])
   if (unknown.length > 0) throw new ValidationError(what, unknown)
   return result.data
