@@ -19,8 +19,8 @@ export class DatabaseUnavailableError extends BatonError {
 }
 
 /**
- * The database answers but cannot store (its disk is full or read-only): nothing of the request
- * was stored, and it can be tried again once there is room.
+ * The database answers but cannot store (its disk is full or read-only, or it refuses writes):
+ * nothing of the request was stored, and it can be tried again once it can.
  */
 export class StorageUnavailableError extends BatonError {
   override name = 'StorageUnavailableError'
@@ -75,6 +75,14 @@ export function databaseFaultOf(
     return new StorageUnavailableError({
       location,
       reason: reasonOf(text, 'no space left'),
+      cause: error,
+    })
+  }
+  // A database that reads but refuses writes (a standby after a failover, or made read-only).
+  if (code === '25006') {
+    return new StorageUnavailableError({
+      location,
+      reason: reasonOf(text, 'the database is read-only'),
       cause: error,
     })
   }

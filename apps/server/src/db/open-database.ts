@@ -134,8 +134,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
 }
 
 /**
- * Why the database does not answer a trivial query within `timeoutMs`, or undefined when it
- * does.
+ * Why the database does not answer a trivial query within `timeoutMs`, or would refuse a
+ * write (a standby after a failover, a database made read-only); undefined when it is fine.
  *
  * @example
  * const problem = await databaseProblem(db, 2_000) // 'no answer within 2000 ms'
@@ -145,8 +145,10 @@ export function databaseProblem(
   timeoutMs: number,
 ): Promise<string | undefined> {
   return problemWithin(async () => {
-    await sql`select 1`.execute(db)
-    return undefined
+    const { rows } = await sql<{
+      readOnly: string
+    }>`select current_setting('transaction_read_only') as "readOnly"`.execute(db)
+    return rows[0]?.readOnly === 'on' ? 'read-only: it refuses writes' : undefined
   }, timeoutMs)
 }
 

@@ -2,6 +2,7 @@ import {
   assertEnvelopeSignature,
   createEnvelope,
   Envelope,
+  type Escalation,
   isCompleteEnvelope,
   SendInput,
 } from '@baton/comm'
@@ -278,6 +279,35 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     assertOwned(request, owner, 'steer', 'escalation', escalationId)
   }
 
+  /**
+   * A person's decision on a held chain, stored before the guard acts on it: with the database
+   * away the caller gets 503 and the chain stays held, to be decided again, instead of moving
+   * on (the held message delivered, the chain stopped) while the stored escalation stays open,
+   * to be held again by the next start. Should the guard then not act (another decided first,
+   * its Redis is away), the stored escalation is put back as it was.
+   */
+  const decideStored = async (
+    request: FastifyRequest,
+    escalationId: string,
+    decision: Pick<Escalation, 'status' | 'extraHops' | 'reason'>,
+    act: () => Promise<Escalation>,
+  ): Promise<Escalation> => {
+    const open = await bus.loopGuard.escalation(escalationId)
+    // Unknown or resolved: the guard refuses it without acting (404, 409).
+    if (open?.status !== 'open') return act()
+    await messages.saveEscalation({ ...open, ...decision, resolvedAt: new Date().toISOString() })
+    try {
+      // Stored again as the guard resolved it, by the bus's `escalation-resolved` listener.
+      return await act()
+    } catch (error) {
+      const now = (await bus.loopGuard.escalation(escalationId).catch(() => undefined)) ?? open
+      await messages.saveEscalation(now).catch((saveError: unknown) => {
+        request.log.error({ err: saveError, escalationId }, 'putting an escalation back failed')
+      })
+      throw error
+    }
+  }
+
   app.get(
     '/api/v1/escalations',
     {
@@ -313,8 +343,11 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await assertMaySteer(request, request.params.id)
-      const escalation = await bus.allow(request.params.id, request.body.extraHops)
-      await repositories.messages.saveEscalation(escalation)
+      const { id } = request.params
+      const { extraHops } = request.body
+      const escalation = await decideStored(request, id, { status: 'allowed', extraHops }, () =>
+        bus.allow(id, extraHops),
+      )
       return { escalation }
     },
   )
@@ -334,8 +367,11 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await assertMaySteer(request, request.params.id)
-      const escalation = await bus.stop(request.params.id, request.body.reason)
-      await repositories.messages.saveEscalation(escalation)
+      const { id } = request.params
+      const { reason } = request.body
+      const escalation = await decideStored(request, id, { status: 'stopped', reason }, () =>
+        bus.stop(id, reason),
+      )
       return { escalation }
     },
   )
