@@ -90,6 +90,64 @@ describe.runIf(canRun)('A2A tasks on any process (createRedisTaskBuses)', () => 
     expect(services.calls).toHaveLength(1)
   })
 
+  it('gives a subscriber on process A the task as it stands, then what comes after: never back to submitted, the answer once', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const answer = async (input: HostedAgentRun): Promise<HostedAgentAnswer> => {
+      services.calls.push(input)
+      input.onDelta?.('The refunds ')
+      await gate
+      input.onDelta?.('are fine.')
+      return {
+        text: 'The refunds are fine.',
+        usage: { calls: 1, tokens: 2, costUsd: 0 },
+        correlationId: 'c',
+        hop: 0,
+      }
+    }
+    const a = await serve(answer)
+    const b = await serve(answer)
+    // Streamed on B: its client is given the answer as it is written.
+    let taskId: string | undefined
+    const streamed = (async () => {
+      for await (const event of b.client.sendMessageStream(messageRequest('check the refunds'))) {
+        if (event.payload?.$case === 'task') taskId ??= event.payload.value.id
+      }
+    })()
+    try {
+      // What a follower is first given is the stored task: B has stored it working, with the
+      // first piece of the answer (written behind, for followers elsewhere).
+      await vi.waitFor(
+        async () => {
+          expect(taskId).toBeDefined()
+          const { rows } = await sql<{ state: string; artifacts: string | null }>`
+            select status_state as state, artifacts from a2a_tasks where id = ${taskId!}`.execute(
+            services.db,
+          )
+          expect(rows[0]?.state).toBe('TASK_STATE_WORKING')
+          expect(rows[0]?.artifacts).toContain('The refunds ')
+        },
+        { timeout: 10_000 },
+      )
+      const following = followTask(a.client, taskId!)
+      await vi.waitFor(() => expect(following.answer()).toBe('The refunds '))
+      release()
+      await Promise.all([following.done, streamed])
+      // Working from the first event on, to the end; never submitted again.
+      expect(following.states[0]).toBe(TaskState.TASK_STATE_WORKING)
+      expect(following.states).not.toContain(TaskState.TASK_STATE_SUBMITTED)
+      expect(following.states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED)
+      expect(following.answer()).toBe('The refunds are fine.')
+      // Only the piece written after it subscribed came as a piece.
+      expect(following.texts).toEqual(['are fine.', 'The refunds are fine.'])
+      expect(services.calls).toHaveLength(1)
+    } finally {
+      release()
+    }
+  })
+
   it('answers a message sent again to process A, while B runs the task it started, with that task once settled: one run', async () => {
     const { answer, finish } = gatedAnswer()
     const a = await serve(answer)
@@ -431,12 +489,21 @@ describe.runIf(canRun)(
           artifact: { artifactId: 'answer', parts: [{ text }] },
         }),
       )
-    /** Each event a bus delivers, as "task:STATE", "status:STATE" or "text:…", and its end. */
+    /**
+     * Each event a bus delivers, as "task:STATE" (and ":…", the text of its artifacts, when it
+     * has any), "status:STATE" or "text:…", and its end.
+     */
     const heard = (bus: ExecutionEventBus) => {
       const events: string[] = []
       const finished = new Promise<void>((resolve) => bus.on('finished', () => resolve()))
       bus.on('event', (event: AgentExecutionEvent) => {
-        if (event.kind === 'task') events.push(`task:${TaskState[event.data.status!.state]}`)
+        if (event.kind === 'task') {
+          const text = event.data.artifacts
+            .flatMap((artifact) => artifact.parts)
+            .map((part) => (part.content?.$case === 'text' ? part.content.value : '?'))
+            .join('')
+          events.push(`task:${TaskState[event.data.status!.state]}${text ? `:${text}` : ''}`)
+        }
         if (event.kind === 'statusUpdate')
           events.push(`status:${TaskState[event.data.status!.state]}`)
         if (event.kind === 'artifactUpdate') {
@@ -463,23 +530,24 @@ describe.runIf(canRun)(
       return { a, id, executing }
     }
 
-    it('hears every event published before it subscribed, once, then the live ones, to the end', async () => {
+    it('hears what was published before it subscribed as one task, as it stands, then the live events, to the end', async () => {
       const { a, id, executing } = await working()
       executing.publish(chunk(id, 'The refunds ', false))
 
       const following = heard(a.getByTaskId(id, undefined)!)
-      await vi.waitFor(() => expect(following.events).toContain('text:The refunds '), {
-        timeout: 5_000,
-      })
+      await vi.waitFor(
+        () => expect(following.events).toContain('task:TASK_STATE_WORKING:The refunds '),
+        { timeout: 5_000 },
+      )
       executing.publish(chunk(id, 'are fine.', true))
       executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
       stored.set(id, taskOf(id, TaskState.TASK_STATE_COMPLETED))
       executing.finished()
       await following.finished
+      // Not the log one event at a time after the stored task its client was just given: that
+      // took it back to submitted, and told the first piece of the answer again.
       expect(following.events).toEqual([
-        'task:TASK_STATE_SUBMITTED',
-        'status:TASK_STATE_WORKING',
-        'text:The refunds ',
+        'task:TASK_STATE_WORKING:The refunds ',
         'text:are fine.',
         'status:TASK_STATE_COMPLETED',
       ])
@@ -495,7 +563,7 @@ describe.runIf(canRun)(
         a = made.a
         const { id, executing } = made
         const following = heard(a.getByTaskId(id, undefined)!)
-        await vi.waitFor(() => expect(following.events).toContain('status:TASK_STATE_WORKING'), {
+        await vi.waitFor(() => expect(following.events).toContain('task:TASK_STATE_WORKING'), {
           timeout: 5_000,
         })
 
@@ -506,8 +574,7 @@ describe.runIf(canRun)(
         executing.finished()
         await following.finished
         expect(following.events).toEqual([
-          'task:TASK_STATE_SUBMITTED',
-          'status:TASK_STATE_WORKING',
+          'task:TASK_STATE_WORKING',
           'text:The refunds are fine.',
           'status:TASK_STATE_COMPLETED',
         ])
@@ -562,7 +629,7 @@ describe.runIf(canRun)(
       const following = heard(a.getByTaskId(id, undefined)!)
       // Chunks go on while it subscribes and reads the log (some are in both), until it has read
       // the log, then a few more.
-      while (!following.events.includes('status:TASK_STATE_WORKING')) {
+      while (!following.events.some((event) => event.startsWith('task:'))) {
         for (let burst = 0; burst < 5; burst++) publishChunk()
         await new Promise((resolve) => setImmediate(resolve))
       }
@@ -571,10 +638,15 @@ describe.runIf(canRun)(
       executing.finished()
       await following.finished
       expect(sent).toBeGreaterThan(80)
-      expect(following.events).toEqual([
-        'task:TASK_STATE_SUBMITTED',
-        'status:TASK_STATE_WORKING',
-        ...Array.from({ length: sent }, (_, index) => `text:${index}`),
+      // The chunks of the log in the task, each once, and the live ones from the next on.
+      const [task, ...rest] = following.events
+      const firstLive = Number(rest[0]!.slice('text:'.length))
+      expect(firstLive).toBeGreaterThanOrEqual(40)
+      expect(task).toBe(
+        `task:TASK_STATE_WORKING:${Array.from({ length: firstLive }, (_, index) => index).join('')}`,
+      )
+      expect(rest).toEqual([
+        ...Array.from({ length: sent - firstLive }, (_, index) => `text:${firstLive + index}`),
         'status:TASK_STATE_COMPLETED',
       ])
     })
@@ -670,13 +742,15 @@ describe.runIf(canRun)(
       executing.publish(status(id, TaskState.TASK_STATE_WORKING))
       executing.publish(chunk(id, 'from B', false))
       const following = heard(a.getByTaskId(id, undefined)!)
-      await vi.waitFor(() => expect(following.events).toContain('text:from B'), { timeout: 5_000 })
+      await vi.waitFor(() => expect(following.events).toContain('task:TASK_STATE_WORKING:from B'), {
+        timeout: 5_000,
+      })
       executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
       executing.finished()
       await following.finished
+      // B's turn applied to the task as stored, nothing of the dead process's.
       expect(following.events).toEqual([
-        'status:TASK_STATE_WORKING',
-        'text:from B',
+        'task:TASK_STATE_WORKING:from B',
         'status:TASK_STATE_COMPLETED',
       ])
     })

@@ -9,6 +9,7 @@ import {
 } from '@a2a-js/sdk/server'
 import type { Redis } from 'ioredis'
 import { ENDED_STATES } from '../db/a2a-task-rows'
+import { foldTaskEvents } from './fold-task-events'
 
 export type RedisTaskBusesOptions = {
   /** Publishes this process's task events and keeps its ownership marks. */
@@ -66,12 +67,15 @@ const terminal = new Set<TaskState>(ENDED_STATES.map(taskStateFromJSON))
  *
  * The executing process's bus appends each event to the task's log in Redis and publishes it
  * to the task's channel, and keeps an ownership mark alive (`leaseMs`). Another process asked
- * about the task gets a following bus: it subscribes, then reads the log, so every event
- * published before the subscription is delivered, once and in order, even one the store has
- * not caught up with yet (the task store writes a running task's intermediate states behind).
- * It then delivers live events, and ends when the executor says `finished` — or, when the mark
- * lapses without it (the executor died), with the stored task once it has ended (some process
- * fails it: `watchTasksOfGoneProcesses`), or after a few leases without that. With no log (the
+ * about the task gets a following bus: it subscribes, then reads the log, so nothing published
+ * before the subscription is missed, even what the store has not caught up with yet (the task
+ * store writes a running task's intermediate states behind). The log is told as one task, the
+ * events folded as the executor's own process folds them (the client was just given the stored
+ * task: told one by one, they would take it back to `submitted`, and append the answer's chunks
+ * a second time). It then delivers the live events after the log, each once and in order, and
+ * ends when the executor says `finished` — or, when the mark lapses without it (the executor
+ * died), with the stored task once it has ended (some process fails it:
+ * `watchTasksOfGoneProcesses`), or after a few leases without that. With no log (the
  * task no longer runs, or runs on an older process) it starts from the stored task. A cancel on
  * a following bus reaches the executor, whose own `cancelTask` stops the agent: at once through
  * the channel, or, when the executor's subscription missed it, at its next mark (the cancel is
@@ -252,7 +256,8 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
         const log = await options.publisher.lrange(logKey(this.#taskId), 0, -1)
         if (this.#done) return
         if (log.length > 0) {
-          for (const message of log) this.#receive(JSON.parse(message) as Wire)
+          await this.#catchUp(log.map((message) => JSON.parse(message) as Wire))
+          if (this.#done) return
         } else {
           const task = await options.loadTask(this.#taskId, this.#context)
           if (this.#done) return
@@ -276,6 +281,32 @@ export function createRedisTaskBuses(options: RedisTaskBusesOptions): RedisTaskB
         onError(error)
         this.#end()
       }
+    }
+    /**
+     * What the execution published before this follower subscribed, told as one task: the
+     * client has just been given the stored task, which the log runs ahead of, and the log's
+     * events told after it one by one would take the client back (to `submitted`, and the
+     * answer's chunks appended to what it already holds). From an older process (events
+     * without their place in the log) the log is told as it is.
+     */
+    async #catchUp(log: Wire[]): Promise<void> {
+      const events = log.filter((wire) => wire.kind === 'event')
+      const last = events.at(-1)?.seq
+      const task =
+        last !== undefined && events.every((wire) => wire.seq !== undefined)
+          ? await foldTaskEvents(
+              this.#taskId,
+              events.map((wire) => wire.event),
+              () => options.loadTask(this.#taskId, this.#context),
+            )
+          : undefined
+      if (this.#done) return
+      if (!task) {
+        for (const wire of log) this.#receive(wire)
+        return
+      }
+      this.#delivered = last!
+      super.publish(AgentEvent.task(task))
     }
     #receive(wire: Wire): void {
       if (this.#done) return

@@ -1,4 +1,10 @@
-import { SendMessageRequest, SubscribeToTaskRequest, type Task, type TaskState } from '@a2a-js/sdk'
+import {
+  type Part,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  type Task,
+  type TaskState,
+} from '@a2a-js/sdk'
 import type { Client } from '@a2a-js/sdk/client'
 
 /** Sends `text` as a new task and answers at once (`returnImmediately`), while it runs. */
@@ -14,6 +20,8 @@ export async function startTask(client: Client, text: string): Promise<Task> {
 /**
  * Follows a task (`SubscribeToTask`) to its end, collecting the states and the artifact texts
  * it is told about; `states` and `texts` fill in as it goes, `done` resolves at the end.
+ * `answer()` is the artifacts' text as a client holds it: a task replaces it, an artifact
+ * update is appended to it (`append`) or replaces it.
  *
  * @example
  * const following = followTask(client, task.id)
@@ -23,6 +31,9 @@ export async function startTask(client: Client, text: string): Promise<Task> {
 export function followTask(client: Client, taskId: string) {
   const states: TaskState[] = []
   const texts: string[] = []
+  let answer = ''
+  const textOf = (parts: readonly Part[] = []) =>
+    parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('')
   const done = (async () => {
     for await (const event of client.resubscribeTask(
       SubscribeToTaskRequest.fromJSON({ id: taskId }),
@@ -30,12 +41,17 @@ export function followTask(client: Client, taskId: string) {
       const payload = event.payload
       if (payload?.$case === 'statusUpdate' && payload.value.status?.state !== undefined)
         states.push(payload.value.status.state)
-      if (payload?.$case === 'task' && payload.value.status?.state !== undefined)
-        states.push(payload.value.status.state)
-      if (payload?.$case === 'artifactUpdate')
+      if (payload?.$case === 'task') {
+        if (payload.value.status?.state !== undefined) states.push(payload.value.status.state)
+        answer = payload.value.artifacts.map((artifact) => textOf(artifact.parts)).join('')
+      }
+      if (payload?.$case === 'artifactUpdate') {
         for (const part of payload.value.artifact?.parts ?? [])
           if (part.content?.$case === 'text') texts.push(part.content.value)
+        const text = textOf(payload.value.artifact?.parts)
+        answer = payload.value.append ? answer + text : text
+      }
     }
   })()
-  return { states, texts, done }
+  return { states, texts, done, answer: () => answer }
 }
