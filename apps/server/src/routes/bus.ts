@@ -292,7 +292,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     decision: Pick<Escalation, 'status' | 'extraHops' | 'reason'>,
     act: () => Promise<Escalation>,
   ): Promise<Escalation> => {
-    const open = await bus.loopGuard.escalation(escalationId)
+    const open = await bus.escalation(escalationId)
     // Unknown or resolved: the guard refuses it without acting (404, 409).
     if (open?.status !== 'open') return act()
     await messages.saveEscalation({ ...open, ...decision, resolvedAt: new Date().toISOString() })
@@ -300,7 +300,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
       // Stored again as the guard resolved it, by the bus's `escalation-resolved` listener.
       return await act()
     } catch (error) {
-      const now = (await bus.loopGuard.escalation(escalationId).catch(() => undefined)) ?? open
+      const now = (await bus.escalation(escalationId).catch(() => undefined)) ?? open
       await messages.saveEscalation(now).catch((saveError: unknown) => {
         request.log.error({ err: saveError, escalationId }, 'putting an escalation back failed')
       })

@@ -4,6 +4,7 @@ import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { joinAsParty } from '../__fixtures__/outside-parties'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
@@ -453,6 +454,79 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     await new Promise((resolve) => setTimeout(resolve, 5_000))
     expect(await runsNamed(downPlan.name)).toEqual([retried.json.id])
     expect(await messagesOf(server.url, `down-${tag}`)).toEqual([])
+  }, 180_000)
+
+  it('answers an allow or a stop Redis cannot take with 503 and does nothing: the chain stays held, and is allowed once Redis is back', async () => {
+    const server = started.find((item) => item.child.exitCode === null && !item.child.signalCode)!
+    const correlationId = `held-${Date.now()}`
+    // Two outside parties pass one conversation back and forth until the shared guard holds it.
+    expect(
+      (await post(`${server.url}/api/v1/messages`, joinAsParty('loop-a', correlationId))).status,
+    ).toBe(202)
+    for (let index = 0; index < 20; index++) {
+      const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
+      const sent = await post(`${server.url}/api/v1/messages`, {
+        from: { agentId: from },
+        to: { agentId: to },
+        content: `pass ${index}`,
+        correlationId,
+      })
+      if (sent.status === 409) break
+      expect(sent.status).toBe(202)
+    }
+    type Held = { id: string; correlationId: string; lastMessage: { id: string } }
+    const escalationsOf = async (status: string): Promise<Held[]> => {
+      const response = await fetch(`${server.url}/api/v1/escalations?status=${status}`)
+      return ((await response.json()) as { escalations: Held[] }).escalations
+    }
+    const open = await waitFor(
+      async () =>
+        (await escalationsOf('open')).find((each) => each.correlationId === correlationId),
+      { timeoutMs: 30_000, what: 'the escalation to be stored' },
+    )
+
+    await redis!.kill()
+    try {
+      const allowed = await post(`${server.url}/api/v1/escalations/${open.id}/allow`, {
+        extraHops: 2,
+      })
+      const stopped = await post(`${server.url}/api/v1/escalations/${open.id}/stop`, {
+        reason: 'enough',
+      })
+      // Not a 500: the guard could not be asked, nothing was done, and the call can be made again.
+      expect(allowed.status, JSON.stringify(allowed.json)).toBe(503)
+      expect(allowed.json.error).toMatchObject({
+        code: 'TRANSPORT_FAILED',
+        message: expect.stringContaining(`escalation "${open.id}"`),
+      })
+      expect(stopped.status, JSON.stringify(stopped.json)).toBe(503)
+      expect(stopped.json.error).toMatchObject({ code: 'TRANSPORT_FAILED' })
+    } finally {
+      await redis!.start()
+    }
+    expect((await escalationsOf('open')).map((each) => each.id)).toContain(open.id)
+    const allowed = await waitFor(
+      async () => {
+        const answer = await post(`${server.url}/api/v1/escalations/${open.id}/allow`, {
+          extraHops: 2,
+        })
+        return answer.status === 503 ? undefined : answer
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'Redis to take the allow' },
+    )
+    expect(allowed.status, JSON.stringify(allowed.json)).toBe(200)
+    expect(allowed.json.escalation).toMatchObject({ id: open.id, status: 'allowed' })
+    // The held message is delivered once, and the decision stored.
+    await waitFor(
+      async () => {
+        const messages = await messagesOf(server.url, correlationId)
+        return messages.some((message) => message.id === open.lastMessage.id) ? true : undefined
+      },
+      { timeoutMs: 30_000, what: 'the held message to be delivered and stored' },
+    )
+    const messages = await messagesOf(server.url, correlationId)
+    expect(messages.filter((message) => message.id === open.lastMessage.id)).toHaveLength(1)
+    expect((await escalationsOf('allowed')).map((each) => each.id)).toContain(open.id)
   }, 180_000)
 
   it('runs a run stored by a process that died before queueing it: unkeyed, another process queues it; keyed, the retry gets it, queued', async () => {

@@ -393,4 +393,55 @@ describe('createMessageBus with a loop guard that cannot be reached', () => {
     expect(received).toEqual([])
     await bus.close()
   })
+
+  it('fails a look-up, an allow or a stop with TRANSPORT_FAILED naming it, and nothing is done', async () => {
+    const guard = createMemoryLoopGuard({ maxHops: 0 })
+    let reachable = true
+    const away = () => new Error("Stream isn't writeable and enableOfflineQueue options is false")
+    // As the Redis guard does while its Redis is away: each call rejects with a plain error.
+    const flaky = Object.assign(Object.create(guard) as typeof guard, {
+      escalation: (id: string) => (reachable ? guard.escalation(id) : Promise.reject(away())),
+      allow: (options: { escalationId: string; extraHops: number }) =>
+        reachable ? guard.allow(options) : Promise.reject(away()),
+      stop: (options: { escalationId: string; reason: string }) =>
+        reachable ? guard.stop(options) : Promise.reject(away()),
+    })
+    const bus = createMessageBus({ loopGuard: flaky })
+    const received: Envelope[] = []
+    bus.subscribe('ops', (message) => {
+      received.push(message)
+    })
+    const first = await bus.send({ from: ops, to: { agentId: 'analyst' }, content: 'one' })
+    const held = bus.forward(first, 'ops', 'two')
+    await expect(held).rejects.toMatchObject({ code: 'LOOP_GUARD_ESCALATED' })
+    const [open] = bus.escalations()
+
+    reachable = false
+    for (const [call, what] of [
+      [() => bus.escalation(open!.id), 'look up'],
+      [() => bus.allow(open!.id, 1), 'allow'],
+      [() => bus.stop(open!.id, 'enough'), 'stop'],
+    ] as const) {
+      const failed = call()
+      await expect(failed).rejects.toBeInstanceOf(TransportError)
+      await expect(failed).rejects.toMatchObject({
+        code: 'TRANSPORT_FAILED',
+        message: expect.stringContaining(
+          `the loop guard could not ${what} escalation "${open!.id}"`,
+        ),
+      })
+    }
+    reachable = true
+    expect(await bus.escalation(open!.id)).toMatchObject({ status: 'open' })
+    expect(received).toEqual([])
+    // The guard's own refusals pass as they are.
+    await expect(bus.escalation('esc_unknown')).resolves.toBeUndefined()
+    await expect(bus.allow('esc_unknown', 1)).rejects.toMatchObject({
+      code: 'ESCALATION_NOT_FOUND',
+    })
+    expect(await bus.allow(open!.id, 1)).toMatchObject({ status: 'allowed' })
+    await bus.settled()
+    expect(received.map((message) => message.content)).toEqual(['two'])
+    await bus.close()
+  })
 })

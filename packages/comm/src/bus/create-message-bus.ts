@@ -179,9 +179,19 @@ class Bus implements MessageBus {
     return this.#records.escalations()
   }
 
+  async escalation(escalationId: string): Promise<Escalation | undefined> {
+    this.#assertOpen('look up an escalation')
+    return this.#askGuard(`look up escalation "${escalationId}"`, () =>
+      this.loopGuard.escalation(escalationId),
+    )
+  }
+
   async allow(escalationId: string, extraHops: number): Promise<Escalation> {
     this.#assertOpen('allow an escalation')
-    const { escalation, heldMessage } = await this.loopGuard.allow({ escalationId, extraHops })
+    const { escalation, heldMessage } = await this.#askGuard(
+      `allow escalation "${escalationId}"`,
+      () => this.loopGuard.allow({ escalationId, extraHops }),
+    )
     this.#records.learn(escalation)
     this.#records.noteHops(heldMessage.correlationId, heldMessage.hop)
     await this.#rail.publish(this.#check(heldMessage, 'held message'))
@@ -190,7 +200,9 @@ class Bus implements MessageBus {
 
   async stop(escalationId: string, reason: string): Promise<Escalation> {
     this.#assertOpen('stop an escalation')
-    const escalation = await this.loopGuard.stop({ escalationId, reason })
+    const escalation = await this.#askGuard(`stop escalation "${escalationId}"`, () =>
+      this.loopGuard.stop({ escalationId, reason }),
+    )
     this.#records.learn(escalation)
     return escalation
   }
@@ -300,19 +312,29 @@ class Bus implements MessageBus {
     }
   }
 
+  /** The loop guard's verdict (see `#askGuard`): a guard that cannot be asked delivers nothing. */
+  #admit(envelope: Envelope): Promise<Admission> {
+    return this.#askGuard(
+      `admit envelope "${envelope.id}"`,
+      () => this.loopGuard.admit(envelope),
+      envelope.id,
+    )
+  }
+
   /**
-   * The loop guard's verdict. A guard that cannot be asked (its Redis is away) fails the send
-   * as the rail would: `TRANSPORT_FAILED`, nothing delivered.
+   * Asks the loop guard. A guard that cannot be asked (its Redis is away) fails the call as the
+   * rail would, `TRANSPORT_FAILED`, naming what was asked: the caller can try again, and nothing
+   * was done. The guard's own refusals (`ESCALATION_NOT_FOUND`, …) pass as they are.
    */
-  async #admit(envelope: Envelope): Promise<Admission> {
+  async #askGuard<T>(what: string, ask: () => Promise<T>, envelopeId?: string): Promise<T> {
     try {
-      return await this.loopGuard.admit(envelope)
+      return await ask()
     } catch (error) {
       if (BatonError.isInstance(error)) throw error
       throw new TransportError({
         transport: this.transport.name,
-        message: `the loop guard could not admit envelope "${envelope.id}"`,
-        envelopeId: envelope.id,
+        message: `the loop guard could not ${what}`,
+        ...(envelopeId ? { envelopeId } : {}),
         cause: error,
       })
     }

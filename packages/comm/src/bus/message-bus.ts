@@ -74,6 +74,13 @@ export type MessageBus = {
   hops(correlationId: string): number
   escalations(): Escalation[]
   /**
+   * The loop guard's escalation `escalationId` as it is now (open or resolved; shared by every
+   * bus on the guard), or undefined when the guard does not know it (or no longer keeps it).
+   * This, `allow` and `stop` fail with `TRANSPORT_FAILED` when the guard cannot be asked (its
+   * Redis is away): nothing was done, and the call can be made again.
+   */
+  escalation(escalationId: string): Promise<Escalation | undefined>
+  /**
    * Lets the chain make exactly `extraHops` (≥ 1) more hops beyond where it was held, the held
    * message being the first of them (delivered now); the hop after those is held again.
    */
