@@ -6,6 +6,7 @@ import {
   type RequestContext,
   type ServerCallContext,
 } from '@a2a-js/sdk/server'
+import { LoopGuardError } from '@baton/comm'
 import type { Agent } from '@baton/core'
 import { drainWithin } from '../services/drain-within'
 import type { A2AServices } from './a2a-services'
@@ -106,10 +107,15 @@ export function createHostedAgentExecutor(
       try {
         await options.recordMessage({ from, to: agent.id, content: input, ...conversation })
       } catch (error) {
-        // The loop guard refused the hop (held for a person past maxHops, or the chain stopped).
         controllers.delete(taskId)
         running.delete(taskId)
-        publishStatus(TaskState.TASK_STATE_REJECTED, agentMessage(context, errorText(error)))
+        // The loop guard refused the hop (held for a person past maxHops, or the chain stopped):
+        // rejected. Anything else (the bus's Redis away) is a failure, not a decision.
+        const refused = error instanceof LoopGuardError
+        publishStatus(
+          refused ? TaskState.TASK_STATE_REJECTED : TaskState.TASK_STATE_FAILED,
+          agentMessage(context, errorText(error)),
+        )
         bus.finished()
         return
       }

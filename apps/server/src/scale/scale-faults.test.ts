@@ -436,6 +436,23 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
     expect(refusedMessage.status).toBe(503)
     expect(refusedMessage.json.error).toMatchObject({ code: 'TRANSPORT_FAILED' })
     console.log(`[scale-faults] two requests refused in ${waitedMs} ms with Redis down`)
+    // An A2A message: its task (stored before it runs) failed, saying why; not rejected, which
+    // says the agent (or the loop guard) decided against it.
+    const a2a = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory()],
+    }).createFromUrl(`${server.url}/a2a/analyst/.well-known/agent-card.json`, '')
+    const task = (await a2a.sendMessage(
+      SendMessageRequest.fromJSON({
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text: 'still there?' }],
+        },
+      }),
+    )) as Task
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    const why = task.status?.message?.parts[0]?.content
+    expect(why?.$case === 'text' ? why.value : '').toMatch(/TRANSPORT_FAILED/)
     expect(waitedMs).toBeLessThan(2 * redisTimeoutMs + 10_000)
     expect(await runsNamed(downPlan.name)).toEqual([])
 
