@@ -3,18 +3,21 @@ import { BatonError } from '@baton/core'
 /**
  * The database does not answer (refused, dropped, shutting down, or too slow): the request
  * can be tried again once it is back.
+ *
+ * What a client is told names the reason, never where the database is (its host, port and
+ * name, or the data folder's path are the operator's, not every caller's): `location` is on
+ * the error, for the server's log.
  */
 export class DatabaseUnavailableError extends BatonError {
   override name = 'DatabaseUnavailableError'
+  /** The database's URL without credentials, or the data folder: logged, never answered. */
+  readonly location: string
   constructor(options: { location: string; reason: string; cause?: unknown }) {
-    super(
-      'DATABASE_UNAVAILABLE',
-      `The database at ${options.location} is unavailable: ${options.reason}.`,
-      {
-        details: { location: options.location, reason: options.reason },
-        cause: options.cause,
-      },
-    )
+    super('DATABASE_UNAVAILABLE', `The database is unavailable: ${options.reason}.`, {
+      details: { reason: options.reason },
+      cause: options.cause,
+    })
+    this.location = options.location
   }
 }
 
@@ -24,29 +27,29 @@ export class DatabaseUnavailableError extends BatonError {
  */
 export class StorageUnavailableError extends BatonError {
   override name = 'StorageUnavailableError'
+  /** The database's URL without credentials, or the data folder: logged, never answered. */
+  readonly location: string
   constructor(options: { location: string; reason: string; cause?: unknown }) {
-    super(
-      'STORAGE_UNAVAILABLE',
-      `The database at ${options.location} cannot store: ${options.reason}.`,
-      {
-        details: { location: options.location, reason: options.reason },
-        cause: options.cause,
-      },
-    )
+    super('STORAGE_UNAVAILABLE', `The database cannot store: ${options.reason}.`, {
+      details: { reason: options.reason },
+      cause: options.cause,
+    })
+    this.location = options.location
   }
 }
 
-// Node's socket errors: the server is not there, or the connection to it broke.
-const socketCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-])
+// Node's socket errors: the server is not there, or the connection to it broke. Told in these
+// words: the socket's own message names the address.
+const socketCodes: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EPIPE: 'the connection broke',
+  ENOTFOUND: 'its host name is not found',
+  EHOSTUNREACH: 'its host cannot be reached',
+  ENETUNREACH: 'its network cannot be reached',
+  EAI_AGAIN: 'its host name could not be looked up',
+}
 // SQLSTATEs of a server going away or not taking connections (class 08: connection exception).
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300'])
 // What pg and Kysely say when a connection died or timed out (they carry no code).
@@ -93,9 +96,11 @@ export function databaseFaultOf(
       cause: error,
     })
   }
+  const socket =
+    typeof code === 'string' && Object.hasOwn(socketCodes, code) ? socketCodes[code] : undefined
+  if (socket) return new DatabaseUnavailableError({ location, reason: socket, cause: error })
   const isUnavailable =
-    (typeof code === 'string' &&
-      (socketCodes.has(code) || unavailableStates.has(code) || code.startsWith('08'))) ||
+    (typeof code === 'string' && (unavailableStates.has(code) || code.startsWith('08'))) ||
     unavailableMessages.test(text)
   if (isUnavailable) {
     return new DatabaseUnavailableError({

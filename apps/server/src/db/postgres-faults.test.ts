@@ -117,9 +117,25 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
       })
       expect(started.status).toBe(503)
       expect(started.headers.get('retry-after')).toBe('5')
-      expect(((await started.json()) as { error: { code: string } }).error.code).toBe(
-        'DATABASE_UNAVAILABLE',
-      )
+      const refused = (await started.json()) as {
+        error: { code: string; message: string; details: Record<string, unknown> }
+      }
+      expect(refused.error).toMatchObject({
+        code: 'DATABASE_UNAVAILABLE',
+        message: 'The database is unavailable: the connection was refused.',
+        details: { reason: 'the connection was refused' },
+      })
+      // Where the database is, is the operator's: in the log, not in any answer.
+      const { port } = new URL(cluster!.url)
+      for (const answer of [refused, during.body]) {
+        expect(JSON.stringify(answer)).not.toContain(databaseName)
+        expect(JSON.stringify(answer)).not.toContain(port)
+      }
+      const logged = server!
+        .output()
+        .split('\n')
+        .find((line) => line.includes('DatabaseUnavailableError'))
+      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${databaseName}"`)
       const notReady = await ready()
       expect(notReady.status).toBe(503)
       expect(notReady.body).toMatchObject({

@@ -109,6 +109,8 @@ describe.skipIf(!mountable)('a server whose data folder’s disk is full', () =>
     for (const answer of refused) {
       expect(answer.status).toBe(507)
       expect(answer.body.error.code).toBe('STORAGE_UNAVAILABLE')
+      // The data folder's path is the operator's (in the log), not in the answer.
+      expect(JSON.stringify(answer.body)).not.toContain(disk!.dir)
     }
 
     // Runs met the full disk (their large values); give them time to reach it, then free it.
