@@ -140,8 +140,9 @@ export async function createScaleOut(
     },
     redisProblem(timeoutMs) {
       return problemWithin(async () => {
-        // Commands wait for Redis while it is away; the state tells at once.
-        if (main.status !== 'ready') return `not connected to ${where} (${main.status})`
+        // Commands wait for Redis while it is away; the state tells at once. Where Redis is, is
+        // in the log ("Redis unreachable"), not in an answer anyone may read.
+        if (main.status !== 'ready') return `not connected (${main.status})`
         await main.ping()
         return undefined
       }, timeoutMs)
