@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { RedisOptions } from 'ioredis'
 import { bearerTokenOf, sameSecret } from '../auth/bearer-token'
 import { hasScope, type Principal } from '../auth/principal'
+import { logRedisOutages } from '../health/log-redis-outages'
 import { listeningAddressOf, serverBaseUrl } from '../http/public-url'
 import { responseSerializer } from '../http/response-serializer'
 import { A2AAgentCard } from '../routes/responses/bus'
@@ -263,7 +264,7 @@ async function connectTaskBuses(
   const { Redis } = await import('ioredis')
   const connect = async (options: RedisOptions = { maxRetriesPerRequest: null }) => {
     const client = new Redis(url, { ...options, lazyConnect: true })
-    client.on('error', (error) => app.log.warn({ err: error }, 'A2A task buses: Redis error'))
+    logRedisOutages(client, { logger: app.log, what: 'A2A task buses', url })
     await client.connect()
     return client
   }

@@ -1,7 +1,7 @@
-import { redactUrl } from '@baton/core'
 import type { ConclaveLimits, ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
+import { logRedisOutages } from '../health/log-redis-outages'
 import { createRedisConclave } from './create-redis-conclave'
 
 /** The Redis conclave of one process and the connection it holds. */
@@ -27,21 +27,12 @@ export async function openRedisConclave(options: {
   name?: string
   limits?: ConclaveLimits
 }): Promise<OpenedRedisConclave> {
-  const where = redactUrl(options.url)
   const redis = new Redis(options.url, {
     maxRetriesPerRequest: null,
     lazyConnect: true,
     ...(options.name ? { connectionName: options.name } : {}),
   })
-  let down = false
-  redis.on('error', (error) => {
-    if (down) return
-    down = true
-    options.logger.warn({ err: error, redis: where }, 'conclave: Redis unreachable; retrying')
-  })
-  redis.on('ready', () => {
-    down = false
-  })
+  logRedisOutages(redis, { logger: options.logger, what: 'conclave', url: options.url })
   await redis.connect()
   return {
     conclave: createRedisConclave(redis, options.limits),

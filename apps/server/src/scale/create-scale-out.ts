@@ -4,9 +4,9 @@ import {
   createRedisRail,
   type MessageBus,
 } from '@baton/comm'
-import { redactUrl } from '@baton/core'
 import type { FastifyBaseLogger } from 'fastify'
 import { Redis, type RedisOptions } from 'ioredis'
+import { logRedisOutages } from '../health/log-redis-outages'
 import { problemWithin } from '../health/problem-within'
 import type { RunQueue } from '../queue'
 import type { BatonServices } from '../services'
@@ -53,7 +53,6 @@ export async function createScaleOut(
   logger: FastifyBaseLogger,
 ): Promise<ScaleOut> {
   const url = settings.redisUrl
-  const where = redactUrl(url)
   const connections: Redis[] = []
   // No retry limit: while Redis is down, commands wait for it to come back (BullMQ needs this).
   const patient: RedisOptions = { maxRetriesPerRequest: null, lazyConnect: true }
@@ -69,16 +68,7 @@ export async function createScaleOut(
   }
   const connect = (options: RedisOptions = patient) => {
     const client = new Redis(url, options)
-    let down = false
-    client.on('error', (error) => {
-      if (down) return
-      down = true
-      logger.warn({ err: error, redis: where }, 'Redis unreachable; retrying')
-    })
-    client.on('ready', () => {
-      if (down) logger.info({ redis: where }, 'Redis is back')
-      down = false
-    })
+    logRedisOutages(client, { logger, what: 'scale-out', url })
     connections.push(client)
     return client
   }

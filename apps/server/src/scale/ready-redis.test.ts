@@ -26,6 +26,8 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     BATON_DATA_DIR: dataDir,
     BATON_SEED: 'false',
+    // Its outages' ends are logged at info.
+    LOG_LEVEL: 'info',
   })
 }, 180_000)
 
@@ -44,7 +46,7 @@ async function ready(): Promise<{ status: number; body: Json }> {
 }
 
 describe.skipIf(!canRun)('/ready with Redis configured', () => {
-  it('answers 503 naming Redis while Redis is down, and 200 once it is back', async () => {
+  it('answers 503 naming Redis while Redis is down, and 200 once it is back; each connection logs the outage once', async () => {
     expect((await ready()).status).toBe(200)
     // Down for a while; /ready must say so within it (each check is bounded to 2 s).
     const restarted = redis!.restart({ downMs: 8_000 })
@@ -65,5 +67,31 @@ describe.skipIf(!canRun)('/ready with Redis configured', () => {
       timeoutMs: 30_000,
       what: '/ready to answer 200 again',
     })
+    // Each connection's outage is logged once, and its end: not every attempt to reconnect
+    // (ioredis reports each, a few a second for each of the process's connections).
+    const logged = server!
+      .output()
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as { level: number; msg: string }]
+        } catch {
+          return []
+        }
+      })
+      .filter((line) => /Redis/.test(line.msg))
+    const warnings = logged.filter((line) => line.level === 40)
+    const users = new Set(warnings.map((line) => line.msg.split(':')[0]))
+    console.log(`[ready-redis] ${warnings.length} warnings for an 8 s outage: ${[...users]}`)
+    expect(users).toEqual(new Set(['scale-out', 'A2A task buses', 'conclave']))
+    expect(warnings.map((line) => line.msg.split(': ')[1])).toEqual(
+      warnings.map(() => 'Redis unreachable; retrying'),
+    )
+    // One per connection at most: a process opens about ten (the scale-out's queue, rail, guard
+    // and notices, the A2A task buses' three, the conclave's one).
+    expect(warnings.length).toBeLessThanOrEqual(12)
+    for (const user of users) {
+      expect(logged.map((line) => line.msg)).toContain(`${user}: Redis is back`)
+    }
   }, 120_000)
 })
