@@ -19,3 +19,40 @@ export function joinAsParty(party: string, correlationId: string) {
     hop: 0,
   }
 }
+
+/**
+ * Two outside parties, `loop-a` and `loop-b`, pass `correlationId` back and forth on the
+ * server at `url` until its loop guard holds the conversation; resolves with the refusal's
+ * error (`LOOP_GUARD_ESCALATED`), or throws when 20 messages went through.
+ *
+ * @example
+ * await loopUntilHeld(server.url, 'restart-loop') // { code: 'LOOP_GUARD_ESCALATED', ... }
+ */
+export async function loopUntilHeld(
+  url: string,
+  correlationId: string,
+): Promise<{ code: string; message: string }> {
+  const post = (body: unknown) =>
+    fetch(`${url}/api/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    })
+  const joined = await post(joinAsParty('loop-a', correlationId))
+  if (joined.status !== 202) throw new Error(`joining ${correlationId}: ${await joined.text()}`)
+  for (let index = 0; index < 20; index++) {
+    const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
+    const sent = await post({
+      from: { agentId: from },
+      to: { agentId: to },
+      content: `pass ${index}`,
+      correlationId,
+    })
+    const body = (await sent.json()) as { error?: { code: string; message: string } }
+    if (sent.status === 409 && body.error) return body.error
+    if (sent.status !== 202)
+      throw new Error(`pass ${index}: ${sent.status} ${JSON.stringify(body)}`)
+  }
+  throw new Error(`the loop guard did not hold ${correlationId} within 20 messages`)
+}

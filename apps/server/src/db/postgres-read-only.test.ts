@@ -5,7 +5,7 @@ import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@bato
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { joinAsParty } from '../__fixtures__/outside-parties'
+import { loopUntilHeld } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 // A cluster of its own: the test turns it read-only, as a failover to a standby would.
@@ -70,20 +70,11 @@ async function setReadOnly(on: boolean): Promise<void> {
   }
 }
 
-/** Two outside parties pass `correlationId` back and forth until the loop guard holds it. */
+/** A conversation the loop guard holds (see `loopUntilHeld`), once its escalation is stored. */
 async function holdChain(correlationId: string): Promise<Json> {
-  expect((await call('/api/v1/messages', joinAsParty('loop-a', correlationId))).status).toBe(202)
-  for (let index = 0; index < 20; index++) {
-    const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
-    const sent = await call('/api/v1/messages', {
-      from: { agentId: from },
-      to: { agentId: to },
-      content: `pass ${index}`,
-      correlationId,
-    })
-    if (sent.status === 409) break
-    expect(sent.status).toBe(202)
-  }
+  expect(await loopUntilHeld(server!.url, correlationId)).toMatchObject({
+    code: 'LOOP_GUARD_ESCALATED',
+  })
   return waitFor(
     async () => {
       const { body } = await call('/api/v1/escalations?status=open')

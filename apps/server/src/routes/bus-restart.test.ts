@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
-import { joinAsParty } from '../__fixtures__/outside-parties'
+import { loopUntilHeld } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
 const servers: ServerProcess[] = []
@@ -44,23 +44,10 @@ describe('the loop guard across a restart of a single process', () => {
     servers.push(first)
     const correlationId = 'restart-loop'
     // Two outside parties nobody hosts pass one conversation back and forth until the guard
-    // holds it (loop-a opens it, so loop-b may write to loop-a, and so on).
-    expect(
-      (await call(`${first.url}/api/v1/messages`, joinAsParty('loop-a', correlationId))).status,
-    ).toBe(202)
-    let held: Json | undefined
-    for (let index = 0; index < 20 && !held; index++) {
-      const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
-      const sent = await call(`${first.url}/api/v1/messages`, {
-        from: { agentId: from },
-        to: { agentId: to },
-        content: `pass ${index}`,
-        correlationId,
-      })
-      if (sent.status === 409) held = sent.body
-      else expect(sent.status).toBe(202)
-    }
-    expect(held?.error.code).toBe('LOOP_GUARD_ESCALATED')
+    // holds it.
+    expect(await loopUntilHeld(first.url, correlationId)).toMatchObject({
+      code: 'LOOP_GUARD_ESCALATED',
+    })
     const open = await waitFor(
       async () => {
         const { body } = await call(`${first.url}/api/v1/escalations?status=open`)
