@@ -1,3 +1,5 @@
+import { callJson } from './call-json'
+
 /**
  * The message that makes `party`, an outside party nobody hosts, a party of `correlationId`
  * without running anyone: a broadcast (a label; a hosted agent runs only on a direct message)
@@ -32,15 +34,10 @@ export async function loopUntilHeld(
   url: string,
   correlationId: string,
 ): Promise<{ code: string; message: string }> {
-  const post = (body: unknown) =>
-    fetch(`${url}/api/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    })
+  const post = (body: unknown) => callJson(`${url}/api/v1/messages`, body)
   const joined = await post(joinAsParty('loop-a', correlationId))
-  if (joined.status !== 202) throw new Error(`joining ${correlationId}: ${await joined.text()}`)
+  if (joined.status !== 202)
+    throw new Error(`joining ${correlationId}: ${JSON.stringify(joined.body)}`)
   for (let index = 0; index < 20; index++) {
     const [from, to] = index % 2 === 0 ? ['loop-b', 'loop-a'] : ['loop-a', 'loop-b']
     const sent = await post({
@@ -49,10 +46,9 @@ export async function loopUntilHeld(
       content: `pass ${index}`,
       correlationId,
     })
-    const body = (await sent.json()) as { error?: { code: string; message: string } }
-    if (sent.status === 409 && body.error) return body.error
+    if (sent.status === 409 && sent.body.error) return sent.body.error
     if (sent.status !== 202)
-      throw new Error(`pass ${index}: ${sent.status} ${JSON.stringify(body)}`)
+      throw new Error(`pass ${index}: ${sent.status} ${JSON.stringify(sent.body)}`)
   }
   throw new Error(`the loop guard did not hold ${correlationId} within 20 messages`)
 }

@@ -5,6 +5,7 @@ import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@bato
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { callJson, type Json } from '../__fixtures__/call-json'
 import { loopUntilHeld } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
@@ -12,9 +13,6 @@ import { type ServerProcess, startServerProcess } from '../__fixtures__/server-p
 const bin = findPostgresBinaries()
 if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')
 if (!bin) console.warn('[postgres read-only] PostgreSQL binaries not found: skipping.')
-
-// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
-type Json = Record<string, any>
 
 let cluster: PostgresCluster | undefined
 let server: ServerProcess | undefined
@@ -40,19 +38,7 @@ beforeAll(async () => {
   })
 }, 180_000)
 
-async function call(route: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${server!.url}${route}`, {
-    ...(body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-    signal: AbortSignal.timeout(30_000),
-  })
-  return { status: response.status, body: (await response.json()) as Json }
-}
+const call = (route: string, body?: unknown) => callJson(`${server!.url}${route}`, body)
 
 /**
  * Every session of the cluster refuses writes from now on (or takes them again), reads still

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
+import { callJson as call, type Json } from '../__fixtures__/call-json'
 import { loopUntilHeld } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 
@@ -13,23 +14,6 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
-
-// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers loosely.
-type Json = Record<string, any>
-
-async function call(url: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, {
-    ...(body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-    signal: AbortSignal.timeout(30_000),
-  })
-  return { status: response.status, body: (await response.json()) as Json }
-}
 
 describe('the loop guard across a restart of a single process', () => {
   it('still holds a chain held before the restart, lets a person allow it, and delivers the held message', async () => {
