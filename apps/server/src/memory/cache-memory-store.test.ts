@@ -4,6 +4,7 @@ import { countedTestDatabase } from '../__fixtures__/count-queries'
 import { createGroupCommit } from '../db/group-commit'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
 import { cacheMemoryStore } from './cache-memory-store'
+import { memoryTopics } from './memory-announcements'
 
 const note = (content: string): MemoryEntry => ({
   role: 'note',
@@ -69,6 +70,23 @@ describe('cacheMemoryStore', () => {
     expect(contents(await cached.memory.read('elsewhere'))).toEqual(['from another process'])
     await cached.memory.clear('elsewhere')
     expect(await cached.memory.read('elsewhere')).toEqual([])
+  })
+
+  it("drops every scope's copy when a topic of its announcements is told anything may have changed", async () => {
+    const behind = createDatabaseMemoryStore(database.opened.db)
+    const topics = Object.keys(memoryTopics(cacheMemoryStore(behind)))
+    expect(topics).toHaveLength(2)
+    for (const topic of topics) {
+      const cached = cacheMemoryStore(createDatabaseMemoryStore(database.counter.db))
+      const scopes = [`${topic}-one`, `${topic}-two`]
+      for (const scope of scopes) expect(await cached.memory.read(scope)).toEqual([])
+      for (const scope of scopes) await behind.append(scope, [note(`missed in ${scope}`)])
+      // No key: an announcement may have been lost.
+      memoryTopics(cached)[topic]!()
+      for (const scope of scopes) {
+        expect(contents(await cached.memory.read(scope))).toEqual([`missed in ${scope}`])
+      }
+    }
   })
 
   it('does not keep a read that overlapped a write, nor a copy two appends changed at once', async () => {

@@ -1,6 +1,7 @@
 import type { MemoryEntry } from '@baton/core'
 import { z } from 'zod'
 import type { StoredMemoryEntry } from '../db/memory-repository'
+import type { InvalidationTopics } from '../scale/share-registry-invalidation'
 import type { CachedMemoryStore } from './cache-memory-store'
 
 // Topics of the invalidation channel: a scope to read again, or entries to add to its copy.
@@ -32,16 +33,17 @@ export function memoryAnnouncement(
 
 /**
  * The invalidation channel's handlers of what other processes announced with
- * `memoryAnnouncement`. A message that does not read as an append drops every copy.
+ * `memoryAnnouncement`. A message that does not read as an append, or none (anything may have
+ * changed), drops every copy.
  *
  * @example
  * await scale.shareRegistry(registry, { ...memoryTopics(cachedMemory) })
  */
-export function memoryTopics(cached: CachedMemoryStore): Record<string, (key: string) => void> {
+export function memoryTopics(cached: CachedMemoryStore): InvalidationTopics {
   return {
     [droppedTopic]: (scope) => cached.invalidate(scope),
     [appendedTopic]: (key) => {
-      const announced = readAppended(key)
+      const announced = key === undefined ? undefined : readAppended(key)
       if (announced) cached.appended(announced.scope, announced.appended)
       else cached.invalidate()
     },

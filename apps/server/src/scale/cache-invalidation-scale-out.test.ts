@@ -107,4 +107,46 @@ describe.runIf(canRun)('caches of two processes on one Redis', () => {
       { what: 'the swarm gone from b', timeoutMs: announced },
     )
   })
+
+  it('shows an agent registered on one process while Redis is away in the other’s list within seconds, and changes after it once Redis is back', async () => {
+    const redis = cluster.redis!
+    const listed = async (server: ClusterProcess) =>
+      ((await get(`${server.url}/api/v1/agents?limit=100`)).json.agents as { id: string }[]).map(
+        (agent) => agent.id,
+      )
+    const away = await signedRegistration('registered-while-away')
+    const after = await signedRegistration('registered-after-outage')
+    // b's copies, kept 30 s from now unless dropped.
+    expect(await listed(b)).not.toContain('registered-while-away')
+    expect((await get(`${b.url}/agent/${away.agent.wallet}`)).status).toBe(404)
+
+    await redis.kill()
+    try {
+      // The announcement is lost: b cannot hear it, so b keeps nothing it may have missed.
+      expect((await send(`${a.url}/api/v1/agents`, 'POST', away.body)).status).toBe(201)
+      await waitFor(
+        async () => ((await listed(b)).includes('registered-while-away') ? true : undefined),
+        { what: "the agent in b's list while Redis is away", timeoutMs: 5_000 },
+      )
+      expect((await get(`${b.url}/agent/${away.agent.wallet}`)).json).toMatchObject({
+        id: 'registered-while-away',
+      })
+    } finally {
+      await redis.start()
+    }
+    // Announcements reach b again once Redis is back.
+    await waitFor(
+      async () => {
+        const ready = await fetch(`${b.url}/ready`)
+        return ready.status === 200 ? true : undefined
+      },
+      { what: 'b to be ready again', timeoutMs: 30_000 },
+    )
+    expect(await listed(b)).not.toContain('registered-after-outage')
+    expect((await send(`${a.url}/api/v1/agents`, 'POST', after.body)).status).toBe(201)
+    await waitFor(
+      async () => ((await listed(b)).includes('registered-after-outage') ? true : undefined),
+      { what: "the agent registered after the outage in b's list", timeoutMs: announced },
+    )
+  }, 90_000)
 })

@@ -2,7 +2,7 @@ import type { MemoryEntry } from '@baton/core'
 import { createDatabase } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer, startRedisServer } from '@baton/testing/redis'
-import { Redis } from 'ioredis'
+import { Redis, type RedisOptions } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { countQueries } from '../__fixtures__/count-queries'
 import { createDatabaseMemoryStore } from '../db/memory-repository'
@@ -10,7 +10,7 @@ import { openDatabase } from '../db/open-database'
 import { cacheMemoryStore } from '../memory/cache-memory-store'
 import { memoryAnnouncement, memoryTopics } from '../memory/memory-announcements'
 import type { BatonServices } from '../services'
-import { shareRegistryInvalidation } from './share-registry-invalidation'
+import { type InvalidationTopics, shareRegistryInvalidation } from './share-registry-invalidation'
 
 const canRun = hasRedis || process.env.CI === 'true'
 const postgresUrl = inject('postgresUrl')
@@ -26,9 +26,14 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-/** One process's registry: it records what was dropped from its cache. */
-function processRegistry() {
+/** One process's registry: it records what was dropped from its cache, and from its topic's. */
+function processRegistry(redisOptions: RedisOptions = {}) {
   const dropped: string[] = []
+  const topics: InvalidationTopics = {
+    swarms: (key) => {
+      dropped.push(`swarms ${key ?? 'all'}`)
+    },
+  }
   const registry: BatonServices['registry'] = {
     ensureRegisteredAgent: async () => {
       throw new Error('not used here')
@@ -41,11 +46,11 @@ function processRegistry() {
     },
   }
   const connect = () => {
-    const client = new Redis(redis!.url, { maxRetriesPerRequest: null })
+    const client = new Redis(redis!.url, { maxRetriesPerRequest: null, ...redisOptions })
     clients.push(client)
     return client
   }
-  return { registry, dropped, publisher: connect(), subscriber: connect() }
+  return { registry, dropped, topics, publisher: connect(), subscriber: connect() }
 }
 
 describe.runIf(canRun)('shareRegistryInvalidation', () => {
@@ -69,6 +74,81 @@ describe.runIf(canRun)('shareRegistryInvalidation', () => {
     )
     for (const registry of shared) await registry.close()
   })
+
+  it('drops everything a process kept while its subscriber was away: at once, while away, and once subscribed again', async () => {
+    const wallet = '0x2222222222222222222222222222222222222222'
+    // a's subscriber comes back 800 ms after it is cut: what b announces meanwhile is lost to it.
+    const a = processRegistry({ retryStrategy: () => 800 })
+    const b = processRegistry()
+    // Asked before it subscribes (a subscriber takes no other command).
+    const subscriberId = await a.subscriber.client('ID')
+    const [sharedA, sharedB] = [
+      await shareRegistryInvalidation(a.registry, { ...a, channel: 'test:away', awayDropMs: 100 }),
+      await shareRegistryInvalidation(b.registry, { ...b, channel: 'test:away' }),
+    ]
+    const admin = processRegistry().publisher
+    const closed = new Promise((resolve) => a.subscriber.once('close', resolve))
+    // How much a had dropped when its subscriber was back.
+    const back = new Promise<number>((resolve) =>
+      a.subscriber.once('ready', () => resolve(a.dropped.length)),
+    )
+    await admin.client('KILL', 'ID', String(subscriberId))
+    await closed
+    await sharedB.announce('swarms', 'changed-while-away')
+    sharedB.invalidate(wallet)
+    const droppedWhenBack = await back
+    // Lost to a, so a kept nothing it may have missed: dropped at the cut and every 100 ms
+    // while away (800 ms)...
+    expect(droppedWhenBack).toBeGreaterThanOrEqual(2 * 4)
+    expect(a.dropped.slice(0, 2)).toEqual(['everything', 'swarms all'])
+    // ...and once subscribed again; then it stops dropping by itself.
+    const settled = async () => {
+      const before = a.dropped.length
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      return a.dropped.length === before ? before : undefined
+    }
+    const droppedInAll = await waitFor(settled, { what: 'a to stop dropping once back' })
+    expect(droppedInAll).toBeGreaterThan(droppedWhenBack)
+    expect(a.dropped.slice(-2)).toEqual(['everything', 'swarms all'])
+    expect(a.dropped).not.toContain('swarms changed-while-away')
+    expect(a.dropped).not.toContain(wallet)
+    // And b's announcements reach it again.
+    await sharedB.announce('swarms', 'after')
+    await waitFor(() => (a.dropped.includes('swarms after') ? true : undefined), {
+      what: "b's announcement once a is back",
+    })
+    for (const registry of [sharedA, sharedB]) await registry.close()
+  })
+
+  it('tells every process to drop everything once a process that could not announce a change can', async () => {
+    const wallet = '0x3333333333333333333333333333333333333333'
+    const a = processRegistry()
+    const b = processRegistry({ retryStrategy: () => 500 })
+    const [sharedA, sharedB] = [
+      await shareRegistryInvalidation(a.registry, { ...a, channel: 'test:mute' }),
+      await shareRegistryInvalidation(b.registry, { ...b, channel: 'test:mute' }),
+    ]
+    const admin = processRegistry().publisher
+    const publisherId = await b.publisher.client('ID')
+    const closed = new Promise((resolve) => b.publisher.once('close', resolve))
+    await admin.client('KILL', 'ID', String(publisherId))
+    await closed
+    // b's publisher is away: its announcement cannot go, and a is still listening.
+    await sharedB.announce('swarms', 'changed-while-mute')
+    sharedB.invalidate(wallet)
+    await waitFor(
+      () =>
+        a.dropped.includes('everything') && a.dropped.includes('swarms all') ? true : undefined,
+      { what: 'a to drop everything once b can announce again', timeoutMs: 5_000 },
+    )
+    // Once: b is not mute any more.
+    await sharedB.announce('swarms', 'after')
+    await waitFor(() => (a.dropped.includes('swarms after') ? true : undefined), {
+      what: "b's next announcement",
+    })
+    expect(a.dropped.filter((each) => each === 'everything')).toHaveLength(1)
+    for (const registry of [sharedA, sharedB]) await registry.close()
+  })
 })
 
 /** A process's memory store over its own connection to one PostgreSQL, sharing invalidations; it counts its queries. */
@@ -77,7 +157,7 @@ async function memoryProcess(databaseUrl: string) {
   const counted = countQueries(db)
   const each = processRegistry()
   // Filled in once the copies exist (their announcements go through `shared`).
-  const topics: Record<string, (key: string) => void> = {}
+  const topics: InvalidationTopics = {}
   const shared = await shareRegistryInvalidation(each.registry, {
     ...each,
     channel: 'test:memory',
