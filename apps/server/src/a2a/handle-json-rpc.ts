@@ -23,6 +23,7 @@ import {
 } from '@a2a-js/sdk/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { invalidParams } from './invalid-params'
+import { withTypedFaults } from './typed-faults'
 
 export type JsonRpcError = { code: number; message: string; data?: unknown }
 
@@ -164,9 +165,14 @@ export async function handleJsonRpc(
       await options.requestHandler.getAgentCard(),
       'JSONRPC',
     )
+    const handler = withTypedFaults(options.requestHandler, {
+      legacy,
+      log: request.log,
+      requestId: request.id,
+    })
     const transport = legacy
-      ? new LegacyJsonRpcTransportHandler(options.requestHandler)
-      : new JsonRpcTransportHandler(options.requestHandler)
+      ? new LegacyJsonRpcTransportHandler(handler)
+      : new JsonRpcTransportHandler(handler)
     const answer = await transport.handle(body as Record<string, unknown>, context)
     if (context.activatedExtensions) {
       reply.header(

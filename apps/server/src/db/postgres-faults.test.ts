@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
+import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
 import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
@@ -32,7 +34,8 @@ beforeAll(async () => {
   server = await startServerProcess({
     DATABASE_URL: databaseUrl,
     BATON_DATA_DIR: dataDir,
-    BATON_SEED: 'false',
+    // The demo agents, for the A2A endpoint.
+    BATON_SEED: 'true',
     BATON_RATE_LIMIT: '1000000',
     BATON_DATABASE_TIMEOUT_MS: '3000',
   })
@@ -151,6 +154,86 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
     })
     expect((await ready()).status).toBe(200)
     expect(await runToTheEnd()).toBe('done')
+  }, 120_000)
+
+  it('answers an A2A client typed while PostgreSQL is stopped: the fault, its retry delay, nothing of where; then serves it again', async () => {
+    const card = `${server!.url}/a2a/analyst/.well-known/agent-card.json`
+    const client = await new ClientFactory({
+      transports: [new JsonRpcTransportFactory()],
+    }).createFromUrl(card, '')
+    const message = () =>
+      SendMessageRequest.fromJSON({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      })
+    /** A v0.3 JSON-RPC call, as an older client sends it. */
+    const legacyCall = async (method: string, params: unknown) => {
+      const response = await fetch(`${server!.url}/a2a/analyst`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+        signal: AbortSignal.timeout(20_000),
+      })
+      return (await response.json()) as { error?: { code: number; data?: unknown } }
+    }
+    const fault = {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'DATABASE_UNAVAILABLE',
+      domain: 'baton',
+      metadata: { status: '503', retryAfterSeconds: '5', reason: 'the connection was refused' },
+    }
+    const before = (await client.sendMessage(message())) as Task
+    expect(before.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+
+    await cluster!.halt()
+    try {
+      const refusals: unknown[] = []
+      refusals.push(await client.sendMessage(message()).catch((error: unknown) => error))
+      refusals.push(await client.getTask({ id: before.id, tenant: '' }).catch((e: unknown) => e))
+      const stream = (async () => {
+        for await (const _event of client.sendMessageStream(message())) {
+          // Nothing is streamed: the task cannot be stored.
+        }
+      })()
+      refusals.push(await stream.catch((error: unknown) => error))
+      for (const refusal of refusals) {
+        // What the SDK's client gives its caller: the code, the message, and the ErrorInfo.
+        expect(refusal).toMatchObject({
+          envelopeCode: -32603,
+          message: 'The database is unavailable: the connection was refused.',
+          data: [fault],
+        })
+      }
+      const legacy = await legacyCall('message/send', {
+        message: {
+          kind: 'message',
+          messageId: crypto.randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'text', text: 'hi' }],
+        },
+      })
+      expect(legacy.error).toMatchObject({ code: -32603, data: [fault] })
+      const { port } = new URL(cluster!.url)
+      for (const answer of [...refusals.map((each) => (each as { data: unknown }).data), legacy]) {
+        expect(JSON.stringify(answer)).not.toContain(databaseName)
+        expect(JSON.stringify(answer)).not.toContain(port)
+      }
+      // The operator's log has it, with where.
+      const logged = server!
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"msg":"A2A request failed"'))
+      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${databaseName}"`)
+    } finally {
+      await cluster!.resume()
+    }
+    const after = await waitFor(
+      async () => {
+        const sent = await client.sendMessage(message()).catch(() => undefined)
+        return sent ? (sent as Task) : undefined
+      },
+      { timeoutMs: 30_000, what: 'the A2A endpoint to serve again' },
+    )
+    expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   }, 120_000)
 
   it('answers /ready 503 naming the database while PostgreSQL is frozen, and 200 once it thaws', async () => {

@@ -217,9 +217,16 @@ function challengeOf(code: string, authorization: string | undefined): string {
  */
 const RETRY_AFTER_SECONDS = 5
 
-function retryAfterOf(status: number, body: ErrorBody): number | undefined {
+/**
+ * How long a client should wait before it retries an answer of `status` with these details,
+ * in seconds, or undefined when it is not one to retry as it is (only a 503 is).
+ *
+ * @example
+ * retryAfterOf(503, {}) // 5
+ */
+export function retryAfterOf(status: number, details: Record<string, unknown>): number | undefined {
   if (status !== 503) return undefined
-  const asked = body.error.details.retryAfterSeconds
+  const asked = details.retryAfterSeconds
   return typeof asked === 'number' && asked > 0 ? Math.ceil(asked) : RETRY_AFTER_SECONDS
 }
 
@@ -234,7 +241,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status === 401) {
       reply.header('www-authenticate', challengeOf(body.error.code, request.headers.authorization))
     }
-    const retryAfter = retryAfterOf(status, body)
+    const retryAfter = retryAfterOf(status, body.error.details)
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))
     const send = () => reply.status(status).send(body)
     // A body refused before it was read in full (too large) is answered on a connection that
