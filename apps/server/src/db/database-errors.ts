@@ -1,4 +1,4 @@
-import { BatonError } from '@baton/core'
+import { BatonError, socketFailureOf } from '@baton/core'
 
 /**
  * The database does not answer (refused, dropped, shutting down, or too slow): the request
@@ -38,18 +38,6 @@ export class StorageUnavailableError extends BatonError {
   }
 }
 
-// Node's socket errors: the server is not there, or the connection to it broke. Told in these
-// words: the socket's own message names the address.
-const socketCodes: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ETIMEDOUT: 'the connection timed out',
-  EPIPE: 'the connection broke',
-  ENOTFOUND: 'its host name is not found',
-  EHOSTUNREACH: 'its host cannot be reached',
-  ENETUNREACH: 'its network cannot be reached',
-  EAI_AGAIN: 'its host name could not be looked up',
-}
 // SQLSTATEs of a server going away or not taking connections (class 08: connection exception).
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300'])
 // What pg and Kysely say when a connection died or timed out (they carry no code).
@@ -96,8 +84,8 @@ export function databaseFaultOf(
       cause: error,
     })
   }
-  const socket =
-    typeof code === 'string' && Object.hasOwn(socketCodes, code) ? socketCodes[code] : undefined
+  // Told in words of its own: the socket's message names the address.
+  const socket = socketFailureOf(error)
   if (socket) return new DatabaseUnavailableError({ location, reason: socket, cause: error })
   const isUnavailable =
     (typeof code === 'string' && (unavailableStates.has(code) || code.startsWith('08'))) ||

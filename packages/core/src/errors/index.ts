@@ -1,2 +1,3 @@
 export { BatonError, type BatonErrorOptions, ValidationError } from './baton-error'
 export { redactUrl } from './redact-url'
+export { socketFailureOf } from './socket-failure'

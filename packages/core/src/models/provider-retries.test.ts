@@ -138,6 +138,15 @@ describe.concurrent('provider retries', () => {
       expect(error.message).toContain('(no answer)')
       expect(error.details).toMatchObject({ ref, attempts: 1 })
       expect(error.details.status).toBeUndefined()
+      // Why, in words of its own: the socket's message names where the provider is, which a
+      // caller of someone else's agent is not told (the cause, for the log, keeps it).
+      expect(error.shortMessage).toMatch(/: cannot connect: the connection was refused$/)
+      const { host, port } = new URL(server.url)
+      for (const told of [error.message, JSON.stringify(error.details)]) {
+        expect(told).not.toContain(host)
+        expect(told).not.toContain(port)
+      }
+      expect(String((error.cause as Error).cause)).toContain(port)
     })
 
     it('stops waiting out a Retry-After when the run is aborted', async () => {

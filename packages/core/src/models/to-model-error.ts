@@ -2,6 +2,7 @@ import { APICallError } from '@ai-sdk/provider'
 import { RetryError } from 'ai'
 import { BatonError } from '../errors/baton-error'
 import { redactUrl } from '../errors/redact-url'
+import { socketFailureOf } from '../errors/socket-failure'
 import { ModelAuthError, ModelRateLimitedError, ModelUnavailableError } from './model-errors'
 
 export type ModelErrorContext = {
@@ -29,12 +30,15 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
   const last = errors.at(-1)
   if (!APICallError.isInstance(last)) return error
   const cause = withoutSecrets(last, context.secrets)
+  // No answer: the socket's own message names where the provider is (a self-hosted one's
+  // address); the reason says why only, and the cause keeps where, for the log.
+  const socket = last.statusCode === undefined ? socketFailureOf(last) : undefined
   const facts = {
     ref: context.ref,
     provider: context.provider,
     attempts: errors.length,
     status: last.statusCode,
-    reason: cause.message,
+    reason: socket ? `cannot connect: ${socket}` : cause.message,
     cause,
   }
   if (last.statusCode === 401 || last.statusCode === 403) {
