@@ -6,45 +6,65 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { callJson as call, type Json } from '../__fixtures__/call-json'
 import { loopUntilHeld } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { openDatabase } from '../db/open-database'
+import { createRepositories } from '../db/repositories'
 
 const servers: ServerProcess[] = []
-let dataDir: string | undefined
+const dataDirs: string[] = []
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop({ signal: 'SIGKILL' })))
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true })
 })
+
+/**
+ * A single process on its own embedded database, with the seeded agents; `restart` stops it
+ * (SIGTERM), runs `between` while it is down, and starts it again.
+ */
+async function startSingle() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bus-restart-'))
+  dataDirs.push(dataDir)
+  const environment = {
+    BATON_DATA_DIR: dataDir,
+    // The seeded analyst is the registered agent the conversation opens with.
+    BATON_SEED: 'true',
+    BATON_RATE_LIMIT: '1000000',
+  }
+  let current = await startServerProcess(environment)
+  servers.push(current)
+  const restart = async (between?: () => Promise<void>) => {
+    current.child.kill('SIGTERM')
+    await current.exited
+    await between?.()
+    current = await startServerProcess(environment)
+    servers.push(current)
+    return current
+  }
+  return { server: current, dataDir, restart }
+}
+
+async function openEscalation(url: string) {
+  return waitFor(
+    async () => {
+      const { body } = await call(`${url}/api/v1/escalations?status=open`)
+      return body.escalations.length === 1 ? body.escalations[0] : undefined
+    },
+    { what: 'the escalation to be stored' },
+  )
+}
 
 describe('the loop guard across a restart of a single process', () => {
   it('still holds a chain held before the restart, lets a person allow it, and delivers the held message', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'baton-bus-restart-'))
-    const environment = {
-      BATON_DATA_DIR: dataDir,
-      // The seeded analyst is the registered agent the conversation opens with.
-      BATON_SEED: 'true',
-      BATON_RATE_LIMIT: '1000000',
-    }
-    const first = await startServerProcess(environment)
-    servers.push(first)
+    const { server: first, restart } = await startSingle()
     const correlationId = 'restart-loop'
     // Two outside parties nobody hosts pass one conversation back and forth until the guard
     // holds it.
     expect(await loopUntilHeld(first.url, correlationId)).toMatchObject({
       code: 'LOOP_GUARD_ESCALATED',
     })
-    const open = await waitFor(
-      async () => {
-        const { body } = await call(`${first.url}/api/v1/escalations?status=open`)
-        return body.escalations.length === 1 ? body.escalations[0] : undefined
-      },
-      { what: 'the escalation to be stored' },
-    )
+    const open = await openEscalation(first.url)
     const hopsBefore = (await call(`${first.url}/api/v1/conversations/${correlationId}`)).body.hops
-    first.child.kill('SIGTERM')
-    await first.exited
-
-    const second = await startServerProcess(environment)
-    servers.push(second)
+    const second = await restart()
     const conversation = await call(`${second.url}/api/v1/conversations/${correlationId}`)
     expect(conversation.body.hops).toBe(hopsBefore)
     // Still held: the chain takes no new message while the person has not decided.
@@ -78,5 +98,58 @@ describe('the loop guard across a restart of a single process', () => {
       correlationId,
     })
     expect(next.status).toBe(202)
+  }, 240_000)
+
+  it('delivers, once, the held message of an allow stored just before the process was killed', async () => {
+    const { server: first, dataDir, restart } = await startSingle()
+    const correlationId = 'allowed-then-killed'
+    await loopUntilHeld(first.url, correlationId)
+    const open = await openEscalation(first.url)
+    // What the allow route leaves when the process is killed between storing the decision
+    // and the guard's act on it (the decision is stored first): the escalation stored as
+    // allowed, the held message never sent.
+    const second = await restart(async () => {
+      const { db } = await openDatabase({ dataDir, databaseUrl: '' })
+      try {
+        await createRepositories(db).messages.saveEscalation({
+          ...open,
+          status: 'allowed',
+          extraHops: 2,
+          resolvedAt: new Date().toISOString(),
+        })
+      } finally {
+        await db.destroy()
+      }
+    })
+    const delivered = await waitFor(
+      async () => {
+        const { body } = await call(`${second.url}/api/v1/conversations/${correlationId}`)
+        const held = body.messages.filter((message: Json) => message.id === open.lastMessage.id)
+        return held.length > 0 ? held : undefined
+      },
+      { what: 'the held message to be delivered', timeoutMs: 30_000 },
+    )
+    expect(delivered).toHaveLength(1)
+    const { body } = await call(`${second.url}/api/v1/escalations?status=allowed`)
+    expect(body.escalations.map((each: Json) => each.id)).toEqual([open.id])
+    // The chain goes on within the hops allowed: the held message was the first of the two.
+    const next = await call(`${second.url}/api/v1/messages`, {
+      from: { agentId: 'loop-a' },
+      to: { agentId: 'loop-b' },
+      content: 'after the allow',
+      correlationId,
+    })
+    expect(next.status, JSON.stringify(next.body)).toBe(202)
+    const beyond = await call(`${second.url}/api/v1/messages`, {
+      from: { agentId: 'loop-b' },
+      to: { agentId: 'loop-a' },
+      content: 'one too many',
+      correlationId,
+    })
+    expect(beyond.status).toBe(409)
+    // Acted on once: a start after it delivers nothing more.
+    const third = await restart()
+    const after = await call(`${third.url}/api/v1/conversations/${correlationId}`)
+    expect(after.body.messages.filter((m: Json) => m.id === open.lastMessage.id)).toHaveLength(1)
   }, 240_000)
 })

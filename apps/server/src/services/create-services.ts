@@ -3,6 +3,7 @@ import { createModelRegistry } from '@baton/core'
 import type { ConclaveStore } from '@baton/mal'
 import type { FastifyBaseLogger } from 'fastify'
 import { failTasksOfLastRun } from '../a2a/tasks-left-in-progress'
+import { actOnStoredDecisions, escalationsToRestore } from '../bus/stored-decisions'
 import { createDatabaseConclave } from '../db/conclave-repository'
 import { writableFolderProblem } from '../db/data-folder'
 import { startEmbeddedVacuum } from '../db/embedded-vacuum'
@@ -167,13 +168,18 @@ export async function createServices(
     }
     // One process's loop guard lives in memory: it learns again what it knew before a restart,
     // so a chain held then is still held, and can still be allowed (a Redis guard keeps it all).
-    // A message stored but never sent (its process died in between) was not admitted.
+    // A message stored but never sent (its process died in between) was not admitted, and an
+    // allow whose held message was never sent is still to be acted on (below).
+    const guardSince = new Date(Date.now() - guardMemoryMs)
+    const storedEscalations = await repositories.messages.escalations()
     if (!scale) {
       await bus.restore({
-        messages: await repositories.messages.since(new Date(Date.now() - guardMemoryMs), 10_000, {
-          sentOnly: true,
-        }),
-        escalations: await repositories.messages.escalations(),
+        messages: await repositories.messages.since(guardSince, 10_000, { sentOnly: true }),
+        escalations: await escalationsToRestore(
+          storedEscalations,
+          (id) => repositories.messages.find(id),
+          { since: guardSince },
+        ),
       })
     }
     bus.on('escalation', saveEscalation)
@@ -283,6 +289,9 @@ export async function createServices(
     const failedTasks = scale ? [] : await failTasksOfLastRun(db)
     if (failedTasks.length > 0)
       logger.warn({ tasks: failedTasks }, 'A2A tasks cut off by the last stop, failed')
+    // A person's decision on a held chain is stored before the guard acts on it: one whose
+    // process stopped in between is acted on now, once the agents it may reach are hosted.
+    await actOnStoredDecisions(bus, storedEscalations, { since: guardSince, logger })
 
     const closing = new AbortController()
     let closed = false
