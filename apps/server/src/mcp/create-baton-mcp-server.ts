@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   type Agent,
   BatonError,
@@ -8,7 +9,8 @@ import {
   TrustTier,
 } from '@baton/core'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
 import { ownsOrAdministers, type Principal } from '../auth/principal'
 import type { StoredRun } from '../db/runs-repository'
@@ -40,12 +42,12 @@ const BudgetShape = Budget.optional().describe(
  * not dropped, which would run a delegation on the server's default budget.
  *
  * @example
- * const server = createBatonMcpServer(app.baton)
+ * const server = createBatonMcpServer(app.baton, { principal, readsArePublic, log: app.log })
  * await server.connect(transport)
  */
 export function createBatonMcpServer(
   services: Services,
-  options: { principal: Principal; readsArePublic: boolean },
+  options: { principal: Principal; readsArePublic: boolean; log: FastifyBaseLogger },
 ): McpServer {
   const { principal } = options
   // The session's runs are its principal's; it sees others' only as the HTTP API would let it.
@@ -53,7 +55,7 @@ export function createBatonMcpServer(
     ownsOrAdministers(principal, run.owner) || options.readsArePublic
   const maySteer = (run: StoredRun) => ownsOrAdministers(principal, run.owner)
   // Wrapped before the tools are registered, so every one of them answers Baton errors in words.
-  const server = wrapErrors(new McpServer({ name: 'baton', version: '0.1.0' }))
+  const server = wrapErrors(new McpServer({ name: 'baton', version: '0.1.0' }), options.log)
   const { repositories, runs } = services
 
   const resolveAgent = async (key: string): Promise<Agent | undefined> =>
@@ -257,8 +259,14 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true }
 }
 
-/** A Baton error (a refused plan, a budget) reaches the client as a tool error it can read. */
-function wrapErrors(server: McpServer): McpServer {
+/**
+ * A Baton error (a refused plan, a budget, the database away) reaches the client as a tool error
+ * it can read, naming its code. Any other error, whose text may hold what only the operator
+ * should read (an address, a path), is a tool error naming an id it is logged under, as the
+ * HTTP API names a request's id; the SDK would hand its text on. The protocol's own errors
+ * (`McpError`) pass as they are.
+ */
+function wrapErrors(server: McpServer, log: FastifyBaseLogger): McpServer {
   const register = server.registerTool.bind(server)
   server.registerTool = ((name: string, config: never, handler: (...args: unknown[]) => unknown) =>
     register(name, config, (async (...args: unknown[]) => {
@@ -266,7 +274,12 @@ function wrapErrors(server: McpServer): McpServer {
         return await handler(...args)
       } catch (error) {
         if (BatonError.isInstance(error)) return failure(`${error.code}: ${error.message}`)
-        throw error
+        if (error instanceof McpError) throw error
+        const errorId = randomUUID()
+        log.error({ err: error, errorId, tool: name }, 'MCP tool call failed')
+        return failure(
+          `INTERNAL: Internal error: the server's log has it under error id ${errorId}.`,
+        )
       }
     }) as never)) as typeof server.registerTool
   return server

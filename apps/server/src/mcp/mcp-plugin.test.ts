@@ -232,6 +232,44 @@ describe('/mcp: Baton as an MCP server', () => {
     expect(text(unknown)).toContain('No agent "nobody"')
   })
 
+  it("answers a tool's untyped fault with the id it is logged under, never its text", async () => {
+    const client = await connect()
+    const agents = app.baton.repositories.agents
+    const list = agents.list
+    const logError = app.log.error
+    const logged: unknown[][] = []
+    // A fault no Baton error types (a bug), whose text names what only the operator may read.
+    agents.list = async () => {
+      throw new Error('connect ECONNREFUSED 10.0.3.7:5432')
+    }
+    app.log.error = ((...args: unknown[]) => {
+      logged.push(args)
+    }) as typeof app.log.error
+    try {
+      const result = await client.callTool({ name: 'list_agents', arguments: {} })
+      expect(result.isError).toBe(true)
+      const told = text(result)
+      expect(told).not.toContain('10.0.3.7')
+      const errorId =
+        /^INTERNAL: Internal error: the server's log has it under error id ([0-9a-f-]{36})\.$/.exec(
+          told,
+        )?.[1]
+      expect(errorId, told).toBeDefined()
+      expect(logged).toHaveLength(1)
+      expect(logged[0]![0]).toMatchObject({
+        errorId,
+        tool: 'list_agents',
+        err: { message: 'connect ECONNREFUSED 10.0.3.7:5432' },
+      })
+    } finally {
+      agents.list = list
+      app.log.error = logError
+    }
+    // The session goes on.
+    const again = await client.callTool({ name: 'list_agents', arguments: {} })
+    expect(again.isError).toBeFalsy()
+  })
+
   it('holds a delegation to the budget it is given, and refuses a limit it does not know rather than run unbounded', async () => {
     const client = await connect()
     const delegate = (budget: unknown) =>

@@ -147,6 +147,8 @@ export async function mcpPlugin(app: FastifyInstance): Promise<void> {
     const server = createBatonMcpServer(app.baton, {
       principal: request.principal,
       readsArePublic: request.readsArePublic,
+      // The session outlives this request: its tools' faults are logged on the server's log.
+      log: app.log,
     })
     const answers = (method: string) => {
       // The SDK's public test of a method without a handler: it throws for one that has.
