@@ -224,11 +224,22 @@ export function createMessagesRepository(db: Kysely<Database>, writer?: GroupCom
         )
         .execute()
     },
-    async escalations(status?: string): Promise<Escalation[]> {
+    /** The escalations stored (with `status`; changed since `since`), oldest change first. */
+    async escalations(status?: string, options: { since?: Date } = {}): Promise<Escalation[]> {
       let query = db.selectFrom('escalations').select('record').orderBy('updated_at')
       if (status) query = query.where('status', '=', status)
+      if (options.since) query = query.where('updated_at', '>=', options.since)
       const rows = await query.execute()
       return rows.map((row) => row.record as unknown as Escalation)
+    },
+    /** The escalation stored under `id`, if any. */
+    async escalation(id: string): Promise<Escalation | undefined> {
+      const row = await db
+        .selectFrom('escalations')
+        .select('record')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row?.record as unknown as Escalation | undefined
     },
   }
 }

@@ -299,6 +299,35 @@ describe.each(backends)('repositories on %s', (backend) => {
     expect(await messages.find('none')).toBeUndefined()
   })
 
+  it('finds an escalation by its id, and lists those changed since a time, oldest change first', async () => {
+    const escalationOf = (id: string, status: 'open' | 'allowed') => ({
+      id,
+      correlationId: `chain-${id}`,
+      hops: 4,
+      path: ['a', 'b'],
+      lastMessage: envelopeOf(`held-${id}`, `chain-${id}`),
+      status,
+      createdAt: '2026-12-06T10:00:00.000Z',
+    })
+    const { messages } = repositories
+    await messages.saveEscalation(escalationOf('esc-old', 'open'))
+    await opened.db
+      .updateTable('escalations')
+      .set({ updated_at: new Date('2026-01-01T00:00:00Z') })
+      .where('id', '=', 'esc-old')
+      .execute()
+    const since = new Date(Date.now() - 60_000)
+    await messages.saveEscalation(escalationOf('esc-new', 'open'))
+    await messages.saveEscalation({ ...escalationOf('esc-new', 'allowed'), extraHops: 2 })
+    expect(await messages.escalation('esc-new')).toMatchObject({ status: 'allowed', extraHops: 2 })
+    expect(await messages.escalation('esc-old')).toMatchObject({ status: 'open' })
+    expect(await messages.escalation('esc-none')).toBeUndefined()
+    const recent = (await messages.escalations(undefined, { since })).map((each) => each.id)
+    expect(recent).toContain('esc-new')
+    expect(recent).not.toContain('esc-old')
+    expect((await messages.escalations('open')).map((each) => each.id)).toContain('esc-old')
+  })
+
   it('claims a conversation and stores its message in one statement, and stores nothing in a conversation held by another', async () => {
     const ids = async (correlationId: string) =>
       (await createRepositories(opened.db).messages.conversation(correlationId)).map(

@@ -273,7 +273,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Allowing or stopping a held chain is its owner's (or an admin's) decision.
   const assertMaySteer = async (request: FastifyRequest, escalationId: string) => {
-    const escalation = (await messages.escalations()).find((each) => each.id === escalationId)
+    const escalation = await messages.escalation(escalationId)
     if (!escalation) return // the bus answers ESCALATION_NOT_FOUND
     const owner = (await messages.conversationOwner(escalation.correlationId)) ?? 'admin'
     assertOwned(request, owner, 'steer', 'escalation', escalationId)

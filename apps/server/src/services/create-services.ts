@@ -171,7 +171,10 @@ export async function createServices(
     // A message stored but never sent (its process died in between) was not admitted, and an
     // allow whose held message was never sent is still to be acted on (below).
     const guardSince = new Date(Date.now() - guardMemoryMs)
-    const storedEscalations = await repositories.messages.escalations()
+    // Older ones' chains the guard has forgotten (its memory is `guardMemoryMs`).
+    const storedEscalations = await repositories.messages.escalations(undefined, {
+      since: guardSince,
+    })
     if (!scale) {
       await bus.restore({
         messages: await repositories.messages.since(guardSince, 10_000, { sentOnly: true }),
