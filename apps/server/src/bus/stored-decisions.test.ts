@@ -81,6 +81,24 @@ describe('decisions stored before the guard acted', () => {
     await bus.close()
   })
 
+  it('lets two starts at once act on a decision once, neither warning of the other', async () => {
+    const { bus, delivered, hold } = heldBus()
+    const { log, lines } = recordingLog()
+    const held = await hold('two-starts')
+    const stored: Escalation[] = [
+      { ...held, status: 'allowed', extraHops: 1, resolvedAt: new Date().toISOString() },
+    ]
+    // Two processes sharing one guard, both starting now.
+    await Promise.all([
+      actOnStoredDecisions(bus, stored, { since, logger: log }),
+      actOnStoredDecisions(bus, stored, { since, logger: log }),
+    ])
+    await bus.settled()
+    expect(delivered.filter((each) => each.id === held.lastMessage.id)).toHaveLength(1)
+    expect(lines).toEqual(['info a decision stored before the last stop, acted on'])
+    await bus.close()
+  })
+
   it('logs each decision it cannot act on, and lets the start go on', async () => {
     const { bus, hold } = heldBus()
     const { log, lines } = recordingLog()

@@ -55,6 +55,9 @@ export async function actOnStoredDecisions(
         'a decision stored before the last stop, acted on',
       )
     } catch (error) {
+      // Another process starting now acted on it first (or its guard forgot it meanwhile).
+      const code = (error as { code?: unknown }).code
+      if (code === 'ESCALATION_ALREADY_RESOLVED' || code === 'ESCALATION_NOT_FOUND') continue
       options.logger.warn(
         { err: error, escalation: decided.id },
         'acting on a stored decision failed',
