@@ -1,3 +1,5 @@
+import type { Escalation } from '@baton/comm'
+import { waitFor } from '@baton/testing/processes'
 import { callJson } from './call-json'
 
 /**
@@ -51,4 +53,26 @@ export async function loopUntilHeld(
       throw new Error(`pass ${index}: ${sent.status} ${JSON.stringify(sent.body)}`)
   }
   throw new Error(`the loop guard did not hold ${correlationId} within 20 messages`)
+}
+
+/**
+ * The open escalation of `correlationId` on the server at `url`, once it is stored (the bus
+ * stores it after the refusal is answered): waited for up to `timeoutMs`.
+ *
+ * @example
+ * await loopUntilHeld(server.url, 'restart-loop')
+ * const open = await storedEscalation(server.url, 'restart-loop') // { id, lastMessage, ... }
+ */
+export function storedEscalation(
+  url: string,
+  correlationId: string,
+  options: { timeoutMs?: number } = {},
+): Promise<Escalation> {
+  return waitFor(
+    async () => {
+      const { body } = await callJson(`${url}/api/v1/escalations?status=open`)
+      return (body.escalations as Escalation[]).find((each) => each.correlationId === correlationId)
+    },
+    { what: `the escalation of ${correlationId} to be stored`, ...options },
+  )
 }

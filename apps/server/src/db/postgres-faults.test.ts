@@ -1,64 +1,36 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
-import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { describe, expect, it } from 'vitest'
+import { serverOnOwnPostgres } from '../__fixtures__/server-on-own-postgres'
 
 // A cluster of its own: the test stops, starts and freezes it.
-const bin = findPostgresBinaries()
-if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')
-if (!bin) console.warn('[postgres faults] PostgreSQL binaries not found: skipping.')
-
-let cluster: PostgresCluster | undefined
-let server: ServerProcess | undefined
-let databaseName = ''
-let dataDir: string | undefined
-
-afterAll(async () => {
-  await server?.stop({ signal: 'SIGKILL' })
-  await cluster?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+const own = serverOnOwnPostgres('postgres faults', {
+  // The demo agents, for the A2A endpoint.
+  BATON_SEED: 'true',
+  BATON_RATE_LIMIT: '1000000',
+  BATON_DATABASE_TIMEOUT_MS: '3000',
 })
-
-beforeAll(async () => {
-  if (!bin) return
-  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-postgres-faults-'))
-  cluster = await startPostgres(bin)
-  const databaseUrl = await cluster.createDatabase()
-  databaseName = new URL(databaseUrl).pathname.slice(1)
-  server = await startServerProcess({
-    DATABASE_URL: databaseUrl,
-    BATON_DATA_DIR: dataDir,
-    // The demo agents, for the A2A endpoint.
-    BATON_SEED: 'true',
-    BATON_RATE_LIMIT: '1000000',
-    BATON_DATABASE_TIMEOUT_MS: '3000',
-  })
-}, 180_000)
 
 /**
  * A request that needs the database (the runs list: the agent list is served from the
  * registry's cache), bounded so a hang fails the test instead of stalling it.
  */
 async function listRuns(): Promise<{ status: number; body: { error?: { code: string } } }> {
-  const response = await fetch(`${server!.url}/api/v1/runs`, {
+  const response = await fetch(`${own.server.url}/api/v1/runs`, {
     signal: AbortSignal.timeout(20_000),
   })
   return { status: response.status, body: (await response.json()) as { error?: { code: string } } }
 }
 
 async function ready(): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server!.url}/ready`, { signal: AbortSignal.timeout(20_000) })
+  const response = await fetch(`${own.server.url}/ready`, { signal: AbortSignal.timeout(20_000) })
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
 async function runToTheEnd(): Promise<string> {
-  const started = await fetch(`${server!.url}/api/v1/runs`, {
+  const started = await fetch(`${own.server.url}/api/v1/runs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ plan: { steps: [{ op: 'stop', output: 'fine' }] } }),
@@ -68,7 +40,7 @@ async function runToTheEnd(): Promise<string> {
   const { id } = (await started.json()) as { id: string }
   return waitFor(
     async () => {
-      const run = (await (await fetch(`${server!.url}/api/v1/runs/${id}`)).json()) as {
+      const run = (await (await fetch(`${own.server.url}/api/v1/runs/${id}`)).json()) as {
         status: string
       }
       return ['done', 'failed'].includes(run.status) ? run.status : undefined
@@ -77,16 +49,16 @@ async function runToTheEnd(): Promise<string> {
   )
 }
 
-describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
+describe.skipIf(!own.available)('a server on PostgreSQL when the database fails', () => {
   it('survives the termination of its connections and serves on new ones', async () => {
     // Several requests at once, so the pool holds more than one connection.
     await Promise.all(Array.from({ length: 5 }, () => listRuns()))
-    const admin = new pg.Client({ connectionString: cluster!.url })
+    const admin = new pg.Client({ connectionString: own.cluster.url })
     await admin.connect()
     try {
       const { rows } = await admin.query(
         'select pg_terminate_backend(pid) as terminated from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [databaseName],
+        [own.databaseName],
       )
       expect(rows.length).toBeGreaterThan(0)
     } finally {
@@ -94,7 +66,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
     }
     // The dropped connections' errors arrive a moment later; the process must outlive them.
     await new Promise((resolve) => setTimeout(resolve, 1_000))
-    expect(server!.child.exitCode, server!.output()).toBeNull()
+    expect(own.server.child.exitCode, own.server.output()).toBeNull()
     const answer = await waitFor(
       async () => {
         const { status } = await listRuns()
@@ -107,12 +79,12 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
   }, 120_000)
 
   it('answers 503 DATABASE_UNAVAILABLE while PostgreSQL is stopped, /ready 503, and recovers by itself', async () => {
-    await cluster!.halt()
+    await own.cluster.halt()
     try {
       const during = await listRuns()
       expect(during.status).toBe(503)
       expect(during.body.error?.code).toBe('DATABASE_UNAVAILABLE')
-      const started = await fetch(`${server!.url}/api/v1/runs`, {
+      const started = await fetch(`${own.server.url}/api/v1/runs`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ plan: { steps: [{ op: 'stop', output: 'x' }] } }),
@@ -129,24 +101,24 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
         details: { reason: 'the connection was refused' },
       })
       // Where the database is, is the operator's: in the log, not in any answer.
-      const { port } = new URL(cluster!.url)
+      const { port } = new URL(own.cluster.url)
       for (const answer of [refused, during.body]) {
-        expect(JSON.stringify(answer)).not.toContain(databaseName)
+        expect(JSON.stringify(answer)).not.toContain(own.databaseName)
         expect(JSON.stringify(answer)).not.toContain(port)
       }
-      const logged = server!
+      const logged = own.server
         .output()
         .split('\n')
         .find((line) => line.includes('DatabaseUnavailableError'))
-      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${databaseName}"`)
+      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${own.databaseName}"`)
       const notReady = await ready()
       expect(notReady.status).toBe(503)
       expect(notReady.body).toMatchObject({
         error: { code: 'NOT_READY', details: { checks: { database: expect.any(String) } } },
       })
-      expect(server!.child.exitCode, server!.output()).toBeNull()
+      expect(own.server.child.exitCode, own.server.output()).toBeNull()
     } finally {
-      await cluster!.resume()
+      await own.cluster.resume()
     }
     await waitFor(async () => ((await listRuns()).status === 200 ? true : undefined), {
       timeoutMs: 30_000,
@@ -157,7 +129,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
   }, 120_000)
 
   it('answers an A2A client typed while PostgreSQL is stopped: the fault, its retry delay, nothing of where; then serves it again', async () => {
-    const card = `${server!.url}/a2a/analyst/.well-known/agent-card.json`
+    const card = `${own.server.url}/a2a/analyst/.well-known/agent-card.json`
     const client = await new ClientFactory({
       transports: [new JsonRpcTransportFactory()],
     }).createFromUrl(card, '')
@@ -167,7 +139,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
       })
     /** A v0.3 JSON-RPC call, as an older client sends it. */
     const legacyCall = async (method: string, params: unknown) => {
-      const response = await fetch(`${server!.url}/a2a/analyst`, {
+      const response = await fetch(`${own.server.url}/a2a/analyst`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
@@ -184,7 +156,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
     const before = (await client.sendMessage(message())) as Task
     expect(before.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
 
-    await cluster!.halt()
+    await own.cluster.halt()
     try {
       const refusals: unknown[] = []
       refusals.push(await client.sendMessage(message()).catch((error: unknown) => error))
@@ -212,19 +184,19 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
         },
       })
       expect(legacy.error).toMatchObject({ code: -32603, data: [fault] })
-      const { port } = new URL(cluster!.url)
+      const { port } = new URL(own.cluster.url)
       for (const answer of [...refusals.map((each) => (each as { data: unknown }).data), legacy]) {
-        expect(JSON.stringify(answer)).not.toContain(databaseName)
+        expect(JSON.stringify(answer)).not.toContain(own.databaseName)
         expect(JSON.stringify(answer)).not.toContain(port)
       }
       // The operator's log has it, with where.
-      const logged = server!
+      const logged = own.server
         .output()
         .split('\n')
         .find((line) => line.includes('"msg":"A2A request failed"'))
-      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${databaseName}"`)
+      expect(logged).toContain(`"location":"postgres://127.0.0.1:${port}/${own.databaseName}"`)
     } finally {
-      await cluster!.resume()
+      await own.cluster.resume()
     }
     const after = await waitFor(
       async () => {
@@ -238,7 +210,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
 
   it('answers /ready 503 naming the database while PostgreSQL is frozen, and 200 once it thaws', async () => {
     expect((await ready()).status).toBe(200)
-    await cluster!.freeze()
+    await own.cluster.freeze()
     try {
       const frozen = await ready()
       expect(frozen.status).toBe(503)
@@ -249,7 +221,7 @@ describe.skipIf(!bin)('a server on PostgreSQL when the database fails', () => {
         },
       })
     } finally {
-      await cluster!.thaw()
+      await own.cluster.thaw()
     }
     await waitFor(async () => ((await ready()).status === 200 ? true : undefined), {
       timeoutMs: 30_000,

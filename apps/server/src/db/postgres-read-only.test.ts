@@ -1,44 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
+import type { Escalation } from '@baton/comm'
 import { waitFor } from '@baton/testing/processes'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { callJson, type Json } from '../__fixtures__/call-json'
-import { loopUntilHeld } from '../__fixtures__/outside-parties'
-import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
+import { loopUntilHeld, storedEscalation } from '../__fixtures__/outside-parties'
+import { serverOnOwnPostgres } from '../__fixtures__/server-on-own-postgres'
 
 // A cluster of its own: the test turns it read-only, as a failover to a standby would.
-const bin = findPostgresBinaries()
-if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')
-if (!bin) console.warn('[postgres read-only] PostgreSQL binaries not found: skipping.')
-
-let cluster: PostgresCluster | undefined
-let server: ServerProcess | undefined
-let dataDir: string | undefined
-
-afterAll(async () => {
-  await server?.stop({ signal: 'SIGKILL' })
-  await cluster?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+const own = serverOnOwnPostgres('postgres read-only', {
+  // The seeded analyst is the registered agent the held conversations open with.
+  BATON_SEED: 'true',
+  BATON_RATE_LIMIT: '1000000',
+  BATON_DATABASE_TIMEOUT_MS: '3000',
 })
 
-beforeAll(async () => {
-  if (!bin) return
-  dataDir = await mkdtemp(path.join(tmpdir(), 'baton-postgres-read-only-'))
-  cluster = await startPostgres(bin)
-  server = await startServerProcess({
-    DATABASE_URL: await cluster.createDatabase(),
-    BATON_DATA_DIR: dataDir,
-    // The seeded analyst is the registered agent the held conversations open with.
-    BATON_SEED: 'true',
-    BATON_RATE_LIMIT: '1000000',
-    BATON_DATABASE_TIMEOUT_MS: '3000',
-  })
-}, 180_000)
-
-const call = (route: string, body?: unknown) => callJson(`${server!.url}${route}`, body)
+const call = (route: string, body?: unknown) => callJson(`${own.server.url}${route}`, body)
 
 /**
  * Every session of the cluster refuses writes from now on (or takes them again), reads still
@@ -46,7 +22,7 @@ const call = (route: string, body?: unknown) => callJson(`${server!.url}${route}
  * makes it read-only. Reloaded, so the server's open connections see it too.
  */
 async function setReadOnly(on: boolean): Promise<void> {
-  const admin = new pg.Client({ connectionString: cluster!.url })
+  const admin = new pg.Client({ connectionString: own.cluster.url })
   await admin.connect()
   try {
     await admin.query(`alter system set default_transaction_read_only = ${on ? 'on' : 'off'}`)
@@ -57,17 +33,11 @@ async function setReadOnly(on: boolean): Promise<void> {
 }
 
 /** A conversation the loop guard holds (see `loopUntilHeld`), once its escalation is stored. */
-async function holdChain(correlationId: string): Promise<Json> {
-  expect(await loopUntilHeld(server!.url, correlationId)).toMatchObject({
+async function holdChain(correlationId: string): Promise<Escalation> {
+  expect(await loopUntilHeld(own.server.url, correlationId)).toMatchObject({
     code: 'LOOP_GUARD_ESCALATED',
   })
-  return waitFor(
-    async () => {
-      const { body } = await call('/api/v1/escalations?status=open')
-      return body.escalations.find((each: Json) => each.correlationId === correlationId)
-    },
-    { what: `the escalation of ${correlationId} to be stored` },
-  )
+  return storedEscalation(own.server.url, correlationId)
 }
 
 /** How many times the conversation's stored messages hold the envelope `id`. */
@@ -87,7 +57,7 @@ async function untilWritable(): Promise<void> {
   )
 }
 
-describe.skipIf(!bin)('a server on PostgreSQL that reads but refuses writes', () => {
+describe.skipIf(!own.available)('a server on PostgreSQL that reads but refuses writes', () => {
   it('answers 507 STORAGE_UNAVAILABLE, not 500, says /ready 503, and takes writes again once it may', async () => {
     await setReadOnly(true)
     try {
@@ -108,7 +78,7 @@ describe.skipIf(!bin)('a server on PostgreSQL that reads but refuses writes', ()
       const notReady = await call('/ready')
       expect(notReady.status).toBe(503)
       expect(notReady.body.error.details.checks.database).toMatch(/read-only/)
-      expect(server!.child.exitCode, server!.output()).toBeNull()
+      expect(own.server.child.exitCode, own.server.output()).toBeNull()
     } finally {
       await setReadOnly(false)
     }

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { waitFor } from '@baton/testing/processes'
 import { afterAll, describe, expect, it } from 'vitest'
 import { callJson as call, type Json } from '../__fixtures__/call-json'
-import { loopUntilHeld } from '../__fixtures__/outside-parties'
+import { loopUntilHeld, storedEscalation } from '../__fixtures__/outside-parties'
 import { type ServerProcess, startServerProcess } from '../__fixtures__/server-process'
 import { openDatabase } from '../db/open-database'
 import { createRepositories } from '../db/repositories'
@@ -43,16 +43,6 @@ async function startSingle() {
   return { server: current, dataDir, restart }
 }
 
-async function openEscalation(url: string) {
-  return waitFor(
-    async () => {
-      const { body } = await call(`${url}/api/v1/escalations?status=open`)
-      return body.escalations.length === 1 ? body.escalations[0] : undefined
-    },
-    { what: 'the escalation to be stored' },
-  )
-}
-
 describe('the loop guard across a restart of a single process', () => {
   it('still holds a chain held before the restart, lets a person allow it, and delivers the held message', async () => {
     const { server: first, restart } = await startSingle()
@@ -62,7 +52,7 @@ describe('the loop guard across a restart of a single process', () => {
     expect(await loopUntilHeld(first.url, correlationId)).toMatchObject({
       code: 'LOOP_GUARD_ESCALATED',
     })
-    const open = await openEscalation(first.url)
+    const open = await storedEscalation(first.url, correlationId)
     const hopsBefore = (await call(`${first.url}/api/v1/conversations/${correlationId}`)).body.hops
     const second = await restart()
     const conversation = await call(`${second.url}/api/v1/conversations/${correlationId}`)
@@ -104,7 +94,7 @@ describe('the loop guard across a restart of a single process', () => {
     const { server: first, dataDir, restart } = await startSingle()
     const correlationId = 'allowed-then-killed'
     await loopUntilHeld(first.url, correlationId)
-    const open = await openEscalation(first.url)
+    const open = await storedEscalation(first.url, correlationId)
     // What the allow route leaves when the process is killed between storing the decision
     // and the guard's act on it (the decision is stored first): the escalation stored as
     // allowed, the held message never sent.

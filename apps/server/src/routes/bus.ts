@@ -281,10 +281,12 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * A person's decision on a held chain, stored before the guard acts on it: with the database
-   * away the caller gets 503 and the chain stays held, to be decided again, instead of moving
-   * on (the held message delivered, the chain stopped) while the stored escalation stays open,
-   * to be held again by the next start. Should the guard then not act (another decided first,
-   * its Redis is away), the stored escalation is put back as it was.
+   * away (503) or refusing writes (507) the caller gets the error and the chain stays held, to
+   * be decided again, instead of moving on (the held message delivered, the chain stopped)
+   * while the stored escalation stays open, to be held again by the next start. Should the
+   * guard then not act (another decided first, its Redis is away), the stored escalation is put
+   * back as it was; a process stopped before the guard acted acts at its next start
+   * (`actOnStoredDecisions`).
    */
   const decideStored = async (
     request: FastifyRequest,

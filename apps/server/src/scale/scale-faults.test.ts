@@ -4,7 +4,7 @@ import { waitFor } from '@baton/testing/processes'
 import { hasRedis, type RedisServer } from '@baton/testing/redis'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { loopUntilHeld } from '../__fixtures__/outside-parties'
+import { loopUntilHeld, storedEscalation } from '../__fixtures__/outside-parties'
 import { slowDelegatePlan } from '../__fixtures__/slow-plans'
 import { followTask, startTask } from '../a2a/__fixtures__/follow-task'
 import type { Database } from '../db/database'
@@ -485,11 +485,7 @@ describe.runIf(canRun)('scale-out faults: four processes on one PostgreSQL and o
       const response = await fetch(`${server.url}/api/v1/escalations?status=${status}`)
       return ((await response.json()) as { escalations: Held[] }).escalations
     }
-    const open = await waitFor(
-      async () =>
-        (await escalationsOf('open')).find((each) => each.correlationId === correlationId),
-      { timeoutMs: 30_000, what: 'the escalation to be stored' },
-    )
+    const open = await storedEscalation(server.url, correlationId, { timeoutMs: 30_000 })
 
     await redis!.kill()
     try {
