@@ -22,7 +22,7 @@ import { requestIdOf } from './http/request-id'
 import { responseSerializer } from './http/response-serializer'
 import { RouteMethods } from './http/route-methods'
 import { addSecurityHeaders } from './http/security-headers'
-import { strictBodyCompiler } from './http/strict-bodies'
+import { strictInputCompiler } from './http/strict-inputs'
 import { mcpPlugin } from './mcp/mcp-plugin'
 import { authenticate } from './plugins/authenticate'
 import { servePlayground } from './plugins/playground'
@@ -107,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<ZodTypeProvider>()
   // Before any route is added: it keeps every route's methods, for the 405s.
   const routeMethods = new RouteMethods(app)
-  app.setValidatorCompiler(strictBodyCompiler)
+  app.setValidatorCompiler(strictInputCompiler)
   app.setSerializerCompiler(responseSerializer({ check: settings.checkResponses }))
   installErrorHandler(app)
   installInputChecks(app)

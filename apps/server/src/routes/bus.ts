@@ -16,7 +16,7 @@ import { assertKnownRecipient } from '../bus/assert-known-recipient'
 import { HttpError } from '../http/http-errors'
 import { answerIdempotently, idempotencyKeyHeader } from '../http/idempotency'
 import { eventStreamResponse, openEventStream } from '../http/server-sent-events'
-import { keepsUnknownKeys } from '../http/strict-bodies'
+import { keepsUnknownKeys } from '../http/strict-inputs'
 import {
   Conversation,
   ConversationList,
@@ -56,7 +56,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     if (typeof body !== 'object' || body === null || 'id' in body) return
     const unknown = unknownKeys(SendBody, body)
     if (unknown.length === 0) return
-    // Told as every other body's unknown key is (see `strictBodyCompiler`).
+    // Told as every other body's unknown key is (see `strictInputCompiler`).
     throw new ValidationError(
       'request',
       unknown.map((path) => ({

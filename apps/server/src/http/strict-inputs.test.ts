@@ -2,7 +2,7 @@ import { createEnvelope } from '@baton/comm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ListeningTestApp, listenTestApp } from '../__fixtures__/listen-test-app'
 
-const adminToken = 'strict-bodies-admin-token-0123'
+const adminToken = 'strict-inputs-admin-token-0123'
 let served: ListeningTestApp
 
 beforeAll(async () => {
@@ -90,5 +90,42 @@ describe('every request body is strict, at every depth', () => {
     const sent = await call('POST', '/api/v1/messages', { ...envelope, priority: 'high' })
     expect(sent.status).toBe(202)
     expect(sent.body.envelope.id).toBe(envelope.id)
+  })
+})
+
+describe('a declared query string is strict too', () => {
+  it('refuses a misspelt filter with 400 naming it, where it would have listed everything', async () => {
+    // Dropped, `stauts` would list every run, not the failed ones the caller asked for.
+    const runs = await call('GET', '/api/v1/runs?stauts=failed')
+    expect(runs.status).toBe(400)
+    expect(runs.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid request: querystring: Unrecognized key: "stauts"',
+      details: { issues: [{ path: 'querystring', message: 'Unrecognized key: "stauts"' }] },
+    })
+    // Beside the schema's own issues, each named once.
+    const agents = await call('GET', '/api/v1/agents?limit=0&trust_tier=high')
+    expect(agents.status).toBe(400)
+    expect(agents.body.error.details.issues).toEqual([
+      { path: 'querystring.limit', message: expect.any(String) },
+      { path: 'querystring', message: 'Unrecognized key: "trust_tier"' },
+    ])
+    const search = await call('GET', '/api/v1/agents/search?query=sql')
+    expect(search.status).toBe(400)
+    expect(search.body.error.details.issues).toContainEqual({
+      path: 'querystring',
+      message: 'Unrecognized key: "query"',
+    })
+  })
+
+  it('answers the keys it declares as before, and a route that declares none takes any', async () => {
+    const failed = await call('GET', '/api/v1/runs?status=failed&limit=5')
+    expect(failed.status).toBe(200)
+    expect(Array.isArray(failed.body.runs)).toBe(true)
+    const spend = await call('GET', '/api/v1/spend?by=run')
+    expect(spend.status).toBe(200)
+    // A cache-buster on a route with no query of its own is no request for anything else.
+    const runtime = await call('GET', '/api/v1/runtime?v=2')
+    expect(runtime.status).toBe(200)
   })
 })

@@ -8,7 +8,7 @@ const lenient = new WeakSet<z.ZodType>()
 
 /**
  * Marks a route's body schema as one whose unknown keys are dropped rather than refused (see
- * `strictBodyCompiler`): for a body that may carry fields of a newer sender, e.g. a complete
+ * `strictInputCompiler`): for a body that may carry fields of a newer sender, e.g. a complete
  * envelope.
  *
  * @example
@@ -19,21 +19,28 @@ export function keepsUnknownKeys<S extends z.ZodType>(schema: S): S {
   return schema
 }
 
+/** The parts of a request whose unknown keys are refused. */
+const strictParts = new Set(['body', 'querystring'])
+
 /**
- * fastify-type-provider-zod's validator compiler, with every request body strict at every
- * depth: a key the body's schema does not declare (a misspelt `budget`, a member's `wieght`)
- * is a 400 `VALIDATION_FAILED` naming it (`Unrecognized key: "budjet"`), beside the schema's
- * own issues, where zod would drop it without a word and the request would do something
- * other than what its caller meant. Records (free-form maps) are not looked into; a body
- * marked with `keepsUnknownKeys` is validated as zod validates it. Params, query strings and
- * headers are left as they are.
+ * fastify-type-provider-zod's validator compiler, with every request body (at every depth)
+ * and every declared query string strict: a key the schema does not declare (a misspelt
+ * `budget`, a member's `wieght`, `?stauts=failed`) is a 400 `VALIDATION_FAILED` naming it
+ * (`body: Unrecognized key: "budjet"`, `querystring: Unrecognized key: "stauts"`), beside the
+ * schema's own issues, where zod would drop it without a word and the request would do
+ * something other than what its caller meant (every run, not the failed ones). Records
+ * (free-form maps) are not looked into; a body marked with `keepsUnknownKeys` is validated as
+ * zod validates it. A route that declares no query string takes any (a cache-buster's `?v=2`);
+ * params and headers are left as they are.
  *
  * @example
- * app.setValidatorCompiler(strictBodyCompiler)
+ * app.setValidatorCompiler(strictInputCompiler)
  */
-export const strictBodyCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
+export const strictInputCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const { schema } = route
-  if (route.httpPart !== 'body' || lenient.has(schema)) return validatorCompiler(route)
+  if (!strictParts.has(route.httpPart ?? '') || lenient.has(schema)) {
+    return validatorCompiler(route)
+  }
   const strict = z.unknown().transform((input, context) => {
     const result = schema.safeParse(input)
     type Raw = (typeof context.issues)[number]
