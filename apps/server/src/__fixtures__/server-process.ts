@@ -40,7 +40,7 @@ export function startServerProcess(
  */
 export function runServerToExit(
   environment: Record<string, string>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<{ code: number | string; output: string }> {
   return runEntryToExit({ entry: serverEntry, environment, ...options })
 }

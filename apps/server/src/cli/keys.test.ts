@@ -47,6 +47,17 @@ describe('keys (the CLI)', () => {
     expect((await run(['revoke', 'ci'])).code).toBe(0)
   }, 120_000)
 
+  it('refuses a database kept in memory: the key would be in no server', async () => {
+    const lines: string[] = []
+    const code = await runKeysCommand(
+      ['create', '--name', 'ci', '--scopes', 'read'],
+      { BATON_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' },
+      (line) => lines.push(line),
+    )
+    expect(code).toBe(2)
+    expect(lines.join('\n')).toMatch(/memory:\/\/ is a server's own memory.*POST \/api\/v1\/keys/)
+  })
+
   it('refuses an unknown scope, naming the flag', async () => {
     const refused = await run(['create', '--name', 'x', '--scopes', 'read,everything'])
     expect(refused.code).toBe(2)

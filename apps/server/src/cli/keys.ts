@@ -4,7 +4,7 @@ import { SCOPES, type Scope } from '../auth/principal'
 import { createApiKeysRepository } from '../db/api-keys-repository'
 import { openDatabase } from '../db/open-database'
 import { KeyName, KeyScopes } from '../routes/keys'
-import { readSettings } from '../settings'
+import { MEMORY_DATA_DIR, readSettings } from '../settings'
 
 const usage = `Usage:
   keys create --name <name> --scopes <${SCOPES.join(',')}>   make a key (printed once)
@@ -38,6 +38,13 @@ export async function runKeysCommand(
     return 2
   }
   const settings = readSettings(environment)
+  if (settings.dataDir === MEMORY_DATA_DIR && !settings.databaseUrl) {
+    // A key made in this process's own memory would be gone when it ends, and no server has it.
+    print(
+      `BATON_DATA_DIR=${MEMORY_DATA_DIR} is a server's own memory, which this command cannot reach: make the key with POST /api/v1/keys on that server`,
+    )
+    return 2
+  }
   const { db } = await openDatabase({
     dataDir: settings.dataDir,
     databaseUrl: settings.databaseUrl,

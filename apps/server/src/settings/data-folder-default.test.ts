@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findPostgresBinaries, type PostgresCluster, startPostgres } from '@baton/testing/postgres'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startServerProcess } from '../__fixtures__/server-process'
+import { runServerToExit, startServerProcess } from '../__fixtures__/server-process'
 
 const bin = findPostgresBinaries()
 if (!bin && process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true')
@@ -49,6 +49,46 @@ describe('the default data folder', () => {
     expect(existsSync(path.join(serverFolder, '.baton'))).toBe(hadLocal)
     expect(await readdir(elsewhere)).toEqual([])
   }, 240_000)
+})
+
+describe('BATON_DATA_DIR=memory://', () => {
+  it('keeps the embedded database in memory: nothing on disk where it starts, nothing after a restart', async () => {
+    const home = await folder('home')
+    const cwd = await folder('cwd')
+    const environment = environmentWith(home, { BATON_DATA_DIR: 'memory://', BATON_SEED: 'true' })
+    let server = await startServerProcess(environment, { cwd })
+    expect(server.output()).toContain('database: PGlite in memory')
+    const runtime = (await (await fetch(`${server.url}/api/v1/runtime`)).json()) as {
+      address: string
+      source: string
+    }
+    expect(runtime.source).toBe('memory')
+    const agents = async () =>
+      ((await (await fetch(`${server.url}/api/v1/agents`)).json()) as { agents: unknown[] }).agents
+    expect((await agents()).length).toBeGreaterThan(0)
+    await server.stop()
+    // Not a folder named `memory:` beside where it started, nor anything in the home folder.
+    expect(await readdir(cwd)).toEqual([])
+    expect(await readdir(home)).toEqual([])
+    // A new process starts from nothing: unseeded, it has no agent.
+    server = await startServerProcess({ ...environment, BATON_SEED: 'false' }, { cwd })
+    expect(await agents()).toEqual([])
+    await server.stop()
+    expect(await readdir(cwd)).toEqual([])
+  }, 240_000)
+
+  it('refuses another scheme, naming the setting, and starts nothing', async () => {
+    const cwd = await folder('cwd')
+    const { code, output } = await runServerToExit(
+      { PORT: '0', BATON_SEED: 'false', BATON_DATA_DIR: 'file:///var/baton' },
+      { cwd },
+    )
+    expect(code).toBe(1)
+    expect(output).toMatch(
+      /BATON_DATA_DIR: must be a folder, or memory:\/\/ for a database kept in memory only/,
+    )
+    expect(await readdir(cwd)).toEqual([])
+  }, 120_000)
 })
 
 describe.skipIf(!bin)('a server on PostgreSQL (DATABASE_URL)', () => {

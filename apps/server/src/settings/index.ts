@@ -1,4 +1,5 @@
 export {
+  MEMORY_DATA_DIR,
   readSettings,
   type Settings,
   SettingsSchema,

@@ -12,12 +12,25 @@ const DisplayApps = z.record(
   z.strictObject({ command: z.string().min(1), args: z.array(z.string()).optional() }),
 )
 
+/** `BATON_DATA_DIR` for an embedded database kept in memory: nothing is written to disk. */
+export const MEMORY_DATA_DIR = 'memory://'
+
 /** The server's settings, read from the environment (names as the variables are spelled). */
 export const SettingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
-  /** Unset: `.baton` in the home folder of the user running the server, whatever the working directory. */
-  BATON_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Unset: `.baton` in the home folder of the user running the server, whatever the working
+   * directory. `memory://`: the embedded database in memory, nothing written to disk.
+   */
+  BATON_DATA_DIR: z
+    .string()
+    .min(1)
+    .refine(
+      (value) => value === MEMORY_DATA_DIR || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value),
+      `must be a folder, or ${MEMORY_DATA_DIR} for a database kept in memory only`,
+    )
+    .optional(),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .optional(),
@@ -368,7 +381,11 @@ export function readSettings(environment: Record<string, string | undefined>): S
   return {
     port: values.PORT,
     host: values.HOST,
-    dataDir: path.resolve(values.BATON_DATA_DIR ?? defaultDataDir()),
+    // Not a folder: resolved, `memory://` would be a folder named `memory:` where it started.
+    dataDir:
+      values.BATON_DATA_DIR === MEMORY_DATA_DIR
+        ? MEMORY_DATA_DIR
+        : path.resolve(values.BATON_DATA_DIR ?? defaultDataDir()),
     databaseUrl: values.DATABASE_URL,
     apiToken: values.BATON_API_TOKEN,
     publicReads: values.BATON_PUBLIC_READS,
