@@ -2,6 +2,7 @@ import { BatonError } from '@baton/core'
 import { buildApp } from './app'
 import { routeConsoleToLogger } from './console-to-logger'
 import { pgliteFolderOf } from './db/open-database'
+import { listenFailureOf } from './listen-failure'
 import { seedDemo } from './seed/seed-demo'
 import { readSettings } from './settings'
 import { startMessage } from './start-message'
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
 /** The first line of what went wrong: a Baton error's own message, else the error's. */
 function startupMessage(error: unknown): string {
   if (BatonError.isInstance(error)) return error.shortMessage
+  const listening = listenFailureOf(error)
+  if (listening) return listening
   const message = error instanceof Error ? error.message : String(error)
   return message.split('\n')[0] ?? message
 }
