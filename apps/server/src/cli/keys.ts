@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url'
 import { BatonError } from '@baton/core'
 import { SCOPES, type Scope } from '../auth/principal'
 import { createApiKeysRepository } from '../db/api-keys-repository'
+import { DataFolderInUseError } from '../db/data-folder-lock'
 import { openDatabase } from '../db/open-database'
 import { KeyName, KeyScopes } from '../routes/keys'
 import { MEMORY_DATA_DIR, readSettings } from '../settings'
@@ -45,10 +46,21 @@ export async function runKeysCommand(
     )
     return 2
   }
-  const { db } = await openDatabase({
-    dataDir: settings.dataDir,
-    databaseUrl: settings.databaseUrl,
-  })
+  let db: Awaited<ReturnType<typeof openDatabase>>['db']
+  try {
+    ;({ db } = await openDatabase({
+      dataDir: settings.dataDir,
+      databaseUrl: settings.databaseUrl,
+      holder: 'the keys command',
+    }))
+  } catch (error) {
+    if (!(error instanceof DataFolderInUseError)) throw error
+    print(error.message)
+    print(
+      'While a server runs on it, make and revoke keys over HTTP: POST /api/v1/keys, DELETE /api/v1/keys/:id (admin).',
+    )
+    return 1
+  }
   try {
     const keys = createApiKeysRepository(db)
     if (command === 'create') {

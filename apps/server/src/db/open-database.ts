@@ -1,10 +1,11 @@
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { problemWithin } from '../health/problem-within'
 import { assertWritableFolder, DataFolderUnavailableError } from './data-folder'
+import { type DataFolderLock, lockDataFolder } from './data-folder-lock'
 import type { Database } from './database'
 import { databaseFaultOf } from './database-errors'
 import { migrate } from './migrate'
@@ -35,6 +36,11 @@ export type OpenDatabaseOptions = {
    * true; see `withNamedStatements`). The embedded database always does.
    */
   prepare?: boolean | undefined
+  /**
+   * PGlite in a folder: who holds the folder while the database is open, as another process
+   * refused it would be told (default `a Baton server`; see `lockDataFolder`).
+   */
+  holder?: string | undefined
   /**
    * PostgreSQL: a pooled connection that broke while nobody used it (the server went away or
    * terminated it). The pool drops it and connects again when asked; this only reports it.
@@ -108,14 +114,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   } else {
     const folder = pgliteFolderOf(options.dataDir)
     await assertWritableFolder(folder)
-    const pglite = await openPglite(folder).catch((error: unknown) => {
+    // One process per folder: a second one would overwrite the first one's writes.
+    const lock = await lockDataFolder(folder, options.holder ?? 'a Baton server')
+    const pglite = await openPglite(folder).catch(async (error: unknown) => {
+      await lock.release()
       throw startupFault(error, folder)
     })
     opened = {
       db: new Kysely<Database>({
-        dialect: withDatabaseFaults(
-          new PGliteDialect(withStatementCache(pglite) as PGlite),
-          folder,
+        dialect: releasedWhenDestroyed(
+          withDatabaseFaults(new PGliteDialect(withStatementCache(pglite) as PGlite), folder),
+          lock,
         ),
       }),
       kind: 'pglite',
@@ -131,6 +140,27 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       : error
   }
   return opened
+}
+
+/** `dialect`, whose driver gives `lock` up once it is destroyed (the database closed). */
+function releasedWhenDestroyed(dialect: Dialect, lock: DataFolderLock): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver: () => {
+      const driver = dialect.createDriver()
+      const destroy = driver.destroy.bind(driver)
+      driver.destroy = async () => {
+        try {
+          await destroy()
+        } finally {
+          await lock.release()
+        }
+      }
+      return driver
+    },
+  }
 }
 
 /**
