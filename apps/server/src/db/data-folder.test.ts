@@ -1,9 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServerToExit } from '../__fixtures__/server-process'
 import { canMountTmpfs, mountTmpfs, type Tmpfs } from '../__fixtures__/tmpfs'
+import { openDatabase, pgliteFolderOf } from './open-database'
 
 // A full or read-only file system is made by the test: a tmpfs (root, as CI runs here).
 const mountable = await canMountTmpfs()
@@ -77,5 +79,24 @@ describe('a server that cannot use its data folder', () => {
     expect(lines, output).toHaveLength(1)
     expect(lines[0]).toContain(dataDir)
     expect(lines[0]).toMatch(/not a directory/)
+  }, 120_000)
+
+  it('says in one line that a newer Baton migrated its database, names both, exits 1, and keeps the data', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'baton-newer-'))
+    folders.push(dataDir)
+    const { db } = await openDatabase({ dataDir })
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-baton', '2027-01-01T00:00:00Z')`.execute(
+      db,
+    )
+    await db.destroy()
+    const { code, output } = await runServerToExit({ ...environment, BATON_DATA_DIR: dataDir })
+    expect(code).toBe(1)
+    const lines = linesOf(output)
+    expect(lines, output).toEqual([
+      `Baton server could not start: The database ${pgliteFolderOf(dataDir)} was brought up to date by a newer Baton: it has run migration 9999-from-a-newer-baton, which this one does not know. Start the newer Baton on it, or give this one another database (BATON_DATA_DIR or DATABASE_URL); a database is never migrated down.`,
+    ])
+    // Nothing was touched: the newer Baton's record is still there.
+    const reopened = await openDatabase({ dataDir }).catch((error: unknown) => error)
+    expect((reopened as Error).name).toBe('DatabaseFromNewerBatonError')
   }, 120_000)
 })

@@ -132,7 +132,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     }
   }
   try {
-    await migrate(opened.db)
+    await migrate(opened.db, { location: opened.location })
   } catch (error) {
     await opened.db.destroy().catch(() => {})
     throw opened.kind === 'pglite' && opened.location !== 'memory://'

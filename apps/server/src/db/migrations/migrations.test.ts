@@ -4,6 +4,7 @@ import { Kysely, Migrator, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../database'
+import { DatabaseFromNewerBatonError } from '../migrate'
 import { migrate } from '../open-database'
 import { migrations } from './index'
 
@@ -41,6 +42,34 @@ describe('migrations', () => {
     const db = await freshDatabase()
     await migrate(db)
     expect(await tableNames(db)).toContain('a2a_tasks')
+  })
+
+  it('refuses a database a newer Baton migrated, naming the migration, and runs nothing', async () => {
+    const db = await freshDatabase()
+    // What a newer Baton leaves: every migration of this one but the last, and one of its own.
+    const names = Object.keys(migrations)
+    const last = names.at(-1)!
+    const { [last]: _pending, ...allButLast } = migrations
+    const { error } = await new Migrator({
+      db,
+      provider: {
+        getMigrations: async () => ({
+          ...allButLast,
+          '9999-from-a-newer-baton': { up: async () => {} },
+        }),
+      },
+      allowUnorderedMigrations: true,
+    }).migrateToLatest()
+    expect(error).toBeUndefined()
+    const refused = await migrate(db, { location: '/srv/baton/pglite' }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(DatabaseFromNewerBatonError)
+    expect((refused as DatabaseFromNewerBatonError).code).toBe('DATABASE_FROM_NEWER_BATON')
+    // Before: Kysely's own 'corrupted migrations: previously executed migration … is missing'.
+    expect((refused as Error).message).toBe(
+      'The database /srv/baton/pglite was brought up to date by a newer Baton: it has run migration 9999-from-a-newer-baton, which this one does not know. Start the newer Baton on it, or give this one another database (BATON_DATA_DIR or DATABASE_URL); a database is never migrated down.',
+    )
+    const ran = await sql<{ name: string }>`select name from kysely_migration`.execute(db)
+    expect(ran.rows.map((row) => row.name)).not.toContain(last)
   })
 
   it('runs 0002 late on a database that already ran the migrations after it', async () => {
