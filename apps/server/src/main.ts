@@ -72,9 +72,18 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'))
 }
 
-/** The first line of what went wrong: a Baton error's own message, else the error's. */
+/**
+ * The first line of what went wrong: a Baton error's own message, else the error's. A database
+ * fault's says which database (its URL without credentials): a client is never told where the
+ * database is, but the person starting the server is asking exactly that.
+ */
 function startupMessage(error: unknown): string {
-  if (BatonError.isInstance(error)) return error.shortMessage
+  if (BatonError.isInstance(error)) {
+    const { location } = error as { location?: unknown }
+    return typeof location === 'string'
+      ? `${error.shortMessage.replace(/\.$/, '')} (${location}).`
+      : error.shortMessage
+  }
   const listening = listenFailureOf(error)
   if (listening) return listening
   const message = error instanceof Error ? error.message : String(error)

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
@@ -98,5 +99,22 @@ describe('a server that cannot use its data folder', () => {
     // Nothing was touched: the newer Baton's record is still there.
     const reopened = await openDatabase({ dataDir }).catch((error: unknown) => error)
     expect((reopened as Error).name).toBe('DatabaseFromNewerBatonError')
+  }, 120_000)
+
+  it('says which PostgreSQL refused it, without its password, and exits 1', async () => {
+    // A port nothing listens on: taken by the OS, then given back.
+    const probe = createServer()
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+    const { port } = probe.address() as { port: number }
+    await new Promise((done) => probe.close(done))
+    const { code, output } = await runServerToExit({
+      ...environment,
+      DATABASE_URL: `postgres://baton:s3cret-pw@127.0.0.1:${port}/baton`,
+    })
+    expect(code).toBe(1)
+    expect(linesOf(output), output).toEqual([
+      `Baton server could not start: The database is unavailable: the connection was refused (postgres://127.0.0.1:${port}/baton).`,
+    ])
+    expect(output).not.toContain('s3cret-pw')
   }, 120_000)
 })
