@@ -69,19 +69,35 @@ describe.skipIf(!canRun)('/ready with Redis configured', () => {
     })
     // Each connection's outage is logged once, and its end: not every attempt to reconnect
     // (ioredis reports each, a few a second for each of the process's connections).
-    const logged = server!
-      .output()
-      .split('\n')
-      .flatMap((line) => {
-        try {
-          return [JSON.parse(line) as { level: number; msg: string }]
-        } catch {
-          return []
-        }
-      })
-      .filter((line) => /Redis/.test(line.msg))
+    const redisLines = () =>
+      server!
+        .output()
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as { level: number; msg: string }]
+          } catch {
+            return []
+          }
+        })
+        .filter((line) => /Redis/.test(line.msg))
+    const usersWarned = (lines: { level: number; msg: string }[]) =>
+      new Set(lines.filter((line) => line.level === 40).map((line) => line.msg.split(':')[0]))
+    // /ready is back once its own connection is; each other connection says so as it
+    // reconnects, on its own back-off (a second or two later under load).
+    const logged = await waitFor(
+      async () => {
+        const lines = redisLines()
+        const messages = lines.map((line) => line.msg)
+        const allBack = [...usersWarned(lines)].every((user) =>
+          messages.includes(`${user}: Redis is back`),
+        )
+        return allBack ? lines : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 200, what: 'every connection to log that Redis is back' },
+    )
     const warnings = logged.filter((line) => line.level === 40)
-    const users = new Set(warnings.map((line) => line.msg.split(':')[0]))
+    const users = usersWarned(logged)
     console.log(`[ready-redis] ${warnings.length} warnings for an 8 s outage: ${[...users]}`)
     expect(users).toEqual(new Set(['scale-out', 'A2A task buses', 'conclave']))
     expect(warnings.map((line) => line.msg.split(': ')[1])).toEqual(
