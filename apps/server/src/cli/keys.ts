@@ -46,21 +46,22 @@ export async function runKeysCommand(
     )
     return 2
   }
-  let db: Awaited<ReturnType<typeof openDatabase>>['db']
-  try {
-    ;({ db } = await openDatabase({
-      dataDir: settings.dataDir,
-      databaseUrl: settings.databaseUrl,
-      holder: 'the keys command',
-    }))
-  } catch (error) {
-    if (!(error instanceof DataFolderInUseError)) throw error
-    print(error.message)
+  const opened = await openDatabase({
+    dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl,
+    holder: 'the keys command',
+  }).catch((error: unknown) => {
+    if (error instanceof DataFolderInUseError) return error
+    throw error
+  })
+  if (opened instanceof DataFolderInUseError) {
+    print(opened.message)
     print(
       'While a server runs on it, make and revoke keys over HTTP: POST /api/v1/keys, DELETE /api/v1/keys/:id (admin).',
     )
     return 1
   }
+  const { db } = opened
   try {
     const keys = createApiKeysRepository(db)
     if (command === 'create') {

@@ -31,13 +31,11 @@ export type DataFolderLock = {
   release(): Promise<void>
 }
 
-// The locks this process holds, by file: what is held when the process exits is given up then
-// (a start that failed after the open).
-const held = new Map<string, string>()
-// The ids of the locks this process takes or holds: a lock with this process's pid and one of
-// these is live (a second open here is refused like another process's); with another id, it
-// was left by an earlier process that had the same pid.
-const ours = new Set<string>()
+// The locks this process takes or holds, by id, with their files. A lock with this process's
+// pid and one of these ids is live (a second open here is refused like another process's); with
+// another id, it was left by an earlier process that had the same pid. What is held when the
+// process exits is given up then (a start that failed after the open).
+const ours = new Map<string, string>()
 let releasesAtExit = false
 
 /**
@@ -67,7 +65,15 @@ export async function lockDataFolder(folder: string, what: string): Promise<Data
   // Written whole beside the lock, then linked to its name: a reader never sees half a lock,
   // and of two processes linking at once, one gets EEXIST.
   const draft = `${file}.${id}`
-  ours.add(id)
+  ours.set(id, file)
+  if (!releasesAtExit) {
+    releasesAtExit = true
+    process.once('exit', () => {
+      for (const [lockId, lockFile] of ours) {
+        if (ownedBy(lockFile, lockId)) unlinkQuietly(lockFile)
+      }
+    })
+  }
   try {
     await writeFile(draft, text)
     for (let attempt = 0; ; attempt++) {
@@ -90,20 +96,9 @@ export async function lockDataFolder(folder: string, what: string): Promise<Data
   } finally {
     await unlink(draft).catch(() => {})
   }
-  held.set(file, id)
-  if (!releasesAtExit) {
-    releasesAtExit = true
-    process.once('exit', () => {
-      for (const [lockFile, lockId] of held) {
-        if (ownedBy(lockFile, lockId)) unlinkQuietly(lockFile)
-      }
-    })
-  }
   return {
     async release() {
-      if (held.get(file) !== id) return
-      held.delete(file)
-      ours.delete(id)
+      if (!ours.delete(id)) return
       const now = await readFile(file, 'utf8').catch(() => undefined)
       if (now !== undefined && parse(now)?.id === id) await unlink(file).catch(() => {})
     },
