@@ -123,6 +123,36 @@ describe.each(backends)('bad input on %s', (backend) => {
     )
   })
 
+  // `?limit=abc` was refused as "expected number, received NaN" (the text lost), `?limit=1.5`
+  // as "expected int, received number", and `?offset=0x10` was read as offset 16.
+  it('refuses a number in a query string that is not a whole decimal number, naming the text', async () => {
+    for (const [url, field, text] of [
+      ['/api/v1/runs?limit=abc', 'limit', 'abc'],
+      ['/api/v1/agents?limit=1.5', 'limit', '1.5'],
+      ['/api/v1/runs?offset=0x10', 'offset', '0x10'],
+      ['/api/v1/agents/search?q=refunds&limit=1e1', 'limit', '1e1'],
+      ['/api/v1/conversations?limit=', 'limit', ''],
+    ] as const) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400)
+      const { error } = response.json()
+      expect(error.code).toBe('VALIDATION_FAILED')
+      expect(error.details.issues).toEqual([
+        {
+          path: `querystring.${field}`,
+          message: `expected a whole number, got ${JSON.stringify(text)}`,
+        },
+      ])
+    }
+    // A whole number is read, spaces around it too, and its bounds still hold.
+    const page = await app.inject({ method: 'GET', url: '/api/v1/agents?limit=%202%20&offset=0' })
+    expect(page.statusCode, page.body).toBe(200)
+    expect(page.json().agents).toHaveLength(2)
+    const tooMany = await app.inject({ method: 'GET', url: '/api/v1/agents?limit=201' })
+    expect(tooMany.statusCode).toBe(400)
+    expect(tooMany.json().error.details.issues[0].path).toBe('querystring.limit')
+  })
+
   it('refuses inputs nested 5000 deep with 400 naming the field, and stores no run', async () => {
     // Written as text: a client's serializer need not survive the depth either.
     const inputs = `${'{"next":'.repeat(5000)}"deep"${'}'.repeat(5000)}`

@@ -2,6 +2,7 @@ import { TRUST_TIERS } from '@baton/mal'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { createAgentsSearchRepository } from '../db/agents-search-repository'
+import { wholeNumberText } from '../settings/whole-number-text'
 import { AgentSearchAnswer } from './responses/agents'
 
 const SearchQuery = z.object({
@@ -9,7 +10,7 @@ const SearchQuery = z.object({
   capability: z.string().min(1).optional(),
   type: z.string().min(1).optional(),
   trustTier: z.enum(TRUST_TIERS).optional().describe('the minimum trust tier'),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: wholeNumberText(z.number().int().min(1).max(50).default(10)),
 })
 
 /**

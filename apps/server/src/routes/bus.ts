@@ -17,6 +17,7 @@ import { HttpError } from '../http/http-errors'
 import { answerIdempotently, idempotencyKeyHeader } from '../http/idempotency'
 import { eventStreamResponse, openEventStream } from '../http/server-sent-events'
 import { keepsUnknownKeys } from '../http/strict-inputs'
+import { wholeNumberText } from '../settings/whole-number-text'
 import {
   Conversation,
   ConversationList,
@@ -26,7 +27,9 @@ import {
 } from './responses/bus'
 
 const CorrelationParams = z.object({ correlationId: z.string().min(1) })
-const ConversationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) })
+const ConversationsQuery = z.object({
+  limit: wholeNumberText(z.number().int().min(1).max(100).default(20)),
+})
 const EscalationQuery = z.object({ status: z.enum(['open', 'allowed', 'stopped']).optional() })
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { wholeNumberText } from '../settings/whole-number-text'
 
 /** A 0x-prefixed hex signature. */
 export const HexSignature = z
@@ -25,8 +26,8 @@ export const RegistryIdField = z
 export const Deadline = z.number().int().positive()
 
 export const Page = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: wholeNumberText(z.number().int().min(1).max(200).default(50)),
+  offset: wholeNumberText(z.number().int().min(0).default(0)),
 })
 
 /** The one error shape of every route. */

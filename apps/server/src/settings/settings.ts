@@ -2,6 +2,7 @@ import { homedir, hostname } from 'node:os'
 import path from 'node:path'
 import { issuesOf, ValidationError } from '@baton/core'
 import { z } from 'zod'
+import { wholeNumberText } from './whole-number-text'
 
 const Flag = z
   .enum(['true', 'false', '1', '0'], { error: 'must be "true" or "false"' })
@@ -17,7 +18,7 @@ export const MEMORY_DATA_DIR = 'memory://'
 
 /** The server's settings, read from the environment (names as the variables are spelled). */
 export const SettingsSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
+  PORT: wholeNumberText(z.number().int().min(0).max(65_535).default(8787)),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
    * Unset: `.baton` in the home folder of the user running the server, whatever the working
@@ -38,13 +39,15 @@ export const SettingsSchema = z.object({
   /** Unset: reads are public while no admin token and no API key exist, private after. */
   BATON_PUBLIC_READS: Flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BATON_BODY_LIMIT: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
-  BATON_RATE_LIMIT: z.coerce.number().int().positive().default(600),
-  BATON_RATE_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  BATON_BODY_LIMIT: wholeNumberText(
+    z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
+  ),
+  BATON_RATE_LIMIT: wholeNumberText(z.number().int().positive().default(600)),
+  BATON_RATE_WINDOW_MS: wholeNumberText(z.number().int().positive().default(60_000)),
   /**
    * Comma-separated origins allowed by CORS (none by default), each kept as the URL standard
    * serializes it (`https://App.example.com/` is `https://app.example.com`, the form a browser
@@ -122,28 +125,28 @@ export const SettingsSchema = z.object({
   /** `api` serves HTTP only, `worker` executes runs only, `all` does both. */
   BATON_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** Runs this process executes at once (its in-process queue, or its share of the BullMQ queue). */
-  BATON_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  BATON_WORKER_CONCURRENCY: wholeNumberText(z.number().int().positive().default(16)),
   /** How this process is named in `executedBy` (default `hostname:pid`). */
   BATON_WORKER_NAME: z.string().min(1).optional(),
   /** How long a run's lease lasts without renewal before another process takes the run over. */
-  BATON_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
+  BATON_LEASE_MS: wholeNumberText(z.number().int().min(500).default(30_000)),
   /**
    * With REDIS_URL: how long a request waits on Redis (queueing a run, sending a message)
    * before it is answered 503 with nothing done.
    */
-  BATON_REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  BATON_REDIS_TIMEOUT_MS: wholeNumberText(z.number().int().min(100).max(60_000).default(5_000)),
   /** How deep a hosted agent's `start_subagent` may nest (its sub-agent is depth 1). */
-  BATON_MAX_DELEGATION_DEPTH: z.coerce.number().int().min(0).max(16).default(3),
+  BATON_MAX_DELEGATION_DEPTH: wholeNumberText(z.number().int().min(0).max(16).default(3)),
   /** A JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools the server can grant. */
   BATON_MCP_CONFIG: z.string().min(1).optional(),
   /** A module exporting AI SDK tools (default or `tools` export) the server can grant. */
   BATON_TOOLS_MODULE: z.string().min(1).optional(),
   /** Steps a run may execute in all (nested ones included); a plan that may run more is refused. */
-  BATON_RUN_MAX_STEPS: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  BATON_RUN_MAX_STEPS: wholeNumberText(z.number().int().min(1).max(10_000_000).default(50_000)),
   /** Wall time of a run whose budget sets none (`maxWallMs`), per attempt. */
-  BATON_RUN_MAX_WALL_MS: z.coerce.number().int().min(1).default(600_000),
+  BATON_RUN_MAX_WALL_MS: wholeNumberText(z.number().int().min(1).default(600_000)),
   /** With DATABASE_URL: how long a connection attempt or a query may take before it fails. */
-  BATON_DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  BATON_DATABASE_TIMEOUT_MS: wholeNumberText(z.number().int().min(100).default(10_000)),
   /**
    * With DATABASE_URL: keep the statements the server repeats prepared on each connection
    * (off behind a pooler that does not keep them: PgBouncer in transaction mode before 1.21).
@@ -153,11 +156,13 @@ export const SettingsSchema = z.object({
    * The embedded database (no DATABASE_URL): how often its tables' dead rows and statistics
    * are looked at, and vacuumed or analysed when due; 0 turns it off.
    */
-  BATON_EMBEDDED_VACUUM_MS: z.coerce
-    .number()
-    .int()
-    .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100')
-    .default(10_000),
+  BATON_EMBEDDED_VACUUM_MS: wholeNumberText(
+    z
+      .number()
+      .int()
+      .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100')
+      .default(10_000),
+  ),
   /**
    * Comma-separated origins sub-agents' browsers may open (`start_subagent` and MAL `task`
    * with `workspace: browser`); unset, there are no browser workspaces.
