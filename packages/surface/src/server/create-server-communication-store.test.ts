@@ -224,13 +224,19 @@ describe('createServerCommunicationStore', () => {
   })
 
   it('says why when the server is down, and keeps what it had', async () => {
-    const comm = createServerCommunicationStore({ baseUrl: 'http://127.0.0.1:9', live: false })
+    const comm = createServerCommunicationStore({
+      baseUrl: 'http://127.0.0.1:9',
+      live: false,
+      retryForMs: 500,
+    })
     stores.push(comm)
     await expect(
       comm.getState().send({ from: { agentId: 'user' }, to: { agentId: 'x' }, content: 'hi' }),
     ).rejects.toMatchObject({
       code: 'SERVER_UNAVAILABLE',
-      message: expect.stringMatching(/POST http:\/\/127\.0\.0\.1:9\/api\/v1\/messages/),
+      message: expect.stringMatching(
+        /POST http:\/\/127\.0\.0\.1:9\/api\/v1\/messages: request failed .*; tried \d+ times/,
+      ),
     })
     expect(comm.getState().correlations.size).toBe(0)
   })

@@ -88,7 +88,7 @@ export function createServerCommunicationStore(
     const posted = async (body: unknown): Promise<Envelope> => {
       let answer: unknown
       try {
-        answer = await requestJson(options, `${api}messages`, { body })
+        answer = await requestJson(options, `${api}messages`, { body, creates: true })
       } catch (error) {
         if (error instanceof ServerRefusedError && error.code.startsWith('LOOP_GUARD_')) {
           void get()

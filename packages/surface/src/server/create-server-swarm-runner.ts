@@ -25,9 +25,7 @@ export function createServerSwarmRunner(endpoint: ServerEndpoint): SwarmRunner {
       const body = await requestJson(
         endpoint,
         `api/v1/swarms/${encodeURIComponent(swarmId)}/runs`,
-        {
-          body: { input: task },
-        },
+        { body: { input: task }, creates: true },
       )
       const runId = runIdOf(body)
       if (!runId) throw new TypeError('The server started a swarm run but sent no run id.')

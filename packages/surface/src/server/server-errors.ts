@@ -1,13 +1,23 @@
 import { BatonError, type BatonErrorOptions } from '@baton/core'
 
-/** The Baton server could not be reached, timed out, or answered 5xx. */
+/**
+ * The Baton server could not be reached, timed out, or answered 5xx. `status` is the 5xx
+ * status, undefined when no answer came at all.
+ */
 export class ServerUnavailableError extends BatonError {
   override name = 'ServerUnavailableError'
-  constructor(where: string, reason: string, options: BatonErrorOptions = {}) {
+  readonly status: number | undefined
+  constructor(
+    where: string,
+    reason: string,
+    options: BatonErrorOptions & { status?: number } = {},
+  ) {
+    const { status, ...rest } = options
     super('SERVER_UNAVAILABLE', `The Baton server did not answer ${where}: ${reason}.`, {
-      ...options,
-      details: { ...options.details, where, reason },
+      ...rest,
+      details: { ...rest.details, where, reason, ...(status === undefined ? {} : { status }) },
     })
+    this.status = status
   }
 }
 
