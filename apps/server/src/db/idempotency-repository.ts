@@ -126,6 +126,22 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
         .execute()
     },
 
+    /**
+     * Leaves every unanswered claim not yet abandoned as a dead request's is, and says how
+     * many: for a process that knows no other one answers (a server alone, at its start), so a
+     * retry takes them at once rather than a minute after they were made.
+     */
+    async abandonUnanswered(input: { abandonedAfterMs: number }): Promise<number> {
+      const abandonedAt = new Date(Date.now() - input.abandonedAfterMs - 1_000)
+      const result = await db
+        .updateTable('idempotency_keys')
+        .set({ created_at: abandonedAt })
+        .where('response_status', 'is', null)
+        .where('created_at', '>', abandonedAt)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows)
+    },
+
     /** Forgets keys older than `olderThanMs` (a retry that late makes a new request). */
     async forget(olderThanMs: number): Promise<void> {
       await db

@@ -118,6 +118,50 @@ describe('Idempotency-Key through a crash', () => {
     expect(runs).toEqual([{ id: made?.id, status: 'done' }])
   }, 120_000)
 
+  // Before, the retry was 409 IDEMPOTENCY_KEY_IN_USE until a minute after the dead request's
+  // claim: a client that retried for less (the playground's 30 s) gave up on a run it had made.
+  it('lets a server alone take the claims its killed predecessor left unanswered at its start, so the first retry recovers at once', async () => {
+    const environment = { BATON_DATA_DIR: dataDir! }
+    await withDatabase(refuseAnswers)
+    const first = await startServerProcess(environment)
+    servers.push(first)
+    const refused = await postRun(first, 'order-9', 'retried-at-once')
+    expect(refused.status).toBe(503)
+    await waitFor(
+      async () => {
+        const response = await fetch(`${first.url}/api/v1/runs?status=done&limit=10`)
+        const { runs } = (await response.json()) as { runs: { name: string | null }[] }
+        return runs.some((run) => run.name === 'retried-at-once') ? true : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the first run to end' },
+    )
+    await first.stop({ signal: 'SIGKILL' })
+    // The disk has room again; the claim is seconds old, as a crash and a restart leave it.
+    const [made] = await withDatabase(async (db) => {
+      await sql`drop trigger refuse_answers on idempotency_keys`.execute(db)
+      const claim = await db
+        .selectFrom('idempotency_keys')
+        .select(['response_status', 'created_at'])
+        .where('key', '=', 'order-9')
+        .executeTakeFirstOrThrow()
+      expect(claim.response_status).toBeNull()
+      expect(Date.now() - new Date(claim.created_at).getTime()).toBeLessThan(50_000)
+      return runsNamed(db, 'retried-at-once')
+    })
+    const second = await startServerProcess(environment)
+    servers.push(second)
+    const retried = await postRun(second, 'order-9', 'retried-at-once')
+    expect(retried.status, await retried.clone().text()).toBe(202)
+    expect(retried.headers.get('idempotent-replayed')).toBe('true')
+    expect((await retried.json()).id).toBe(made?.id)
+    // The start said why a key of before answers at once.
+    expect(second.output()).toContain('Idempotency-Keys left unanswered by the last stop')
+    await second.stop({ signal: 'SIGKILL' })
+    expect(await withDatabase((db) => runsNamed(db, 'retried-at-once'))).toEqual([
+      { id: made?.id, status: 'done' },
+    ])
+  }, 120_000)
+
   it('creates the run under the id the dead request took when that request had created nothing', async () => {
     // The claim of a request whose process died before it stored its run.
     const abandonedId = '5f0c7f2e-5d1e-4b8e-9a53-0b5f8d1c2a10'

@@ -14,6 +14,7 @@ import { createRepositories } from '../db/repositories'
 import { createRuntimeSecretsRepository } from '../db/runtime-secrets-repository'
 import { createDatabaseDiscovery } from '../discovery/create-database-discovery'
 import { createEndpointFetch } from '../endpoints/create-endpoint-fetch'
+import { abandonClaimsOfEarlierProcesses } from '../http/idempotency'
 import { cacheMemoryStore } from '../memory/cache-memory-store'
 import { memoryAnnouncement, memoryTopics } from '../memory/memory-announcements'
 import { createInProcessQueue } from '../queue'
@@ -276,6 +277,15 @@ export async function createServices(
       logger.warn({ runs: recovered.interrupted }, 'runs interrupted by the last stop')
     if (recovered?.queued.length)
       logger.info({ runs: recovered.queued }, 'runs queued before the last stop, queued again')
+    // Alone, an Idempotency-Key claimed and never answered was a dead process's: its retry
+    // recovers what that request made now, not a minute after the claim.
+    const abandoned = scale ? 0 : await abandonClaimsOfEarlierProcesses(repositories.idempotency)
+    if (abandoned > 0) {
+      logger.warn(
+        { keys: abandoned },
+        'Idempotency-Keys left unanswered by the last stop, retryable now',
+      )
+    }
     // Among many processes, a run stored by one that died before queueing it has no job: every
     // process queues such runs again (at start and every lease), past a lease and the Redis bound.
     const neverStarted = scale
