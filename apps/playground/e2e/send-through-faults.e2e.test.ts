@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Envelope } from '@baton/comm'
-import { createServerCommunicationStore } from '@baton/surface'
+import { createServerCommunicationStore, createServerSwarmRunner } from '@baton/surface'
 import { freePort } from '@baton/testing/ports'
 import { type ServerProcess, startServerProcess } from '@baton/testing/server-process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,12 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 const serverEntry = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url))
 
 /**
- * An HTTP proxy to `target` that, while `dropAnswers` is above 0, forwards a
- * `POST /api/v1/messages`, reads the server's whole answer (so the server has done everything)
- * and then closes the client's connection without it.
+ * An HTTP proxy to `target` that, while `dropAnswers` is above 0, forwards a `POST` to
+ * `dropPath`, reads the server's whole answer (so the server has done everything) and then
+ * closes the client's connection without it.
  */
 async function lossyProxy(target: () => string) {
-  const state = { dropAnswers: 0, dropped: 0, replayed: 0 }
+  const state = { dropPath: '/api/v1/messages', dropAnswers: 0, dropped: 0, replayed: 0 }
   const proxy: Server = createServer((incoming, outgoing) => {
     const upstream = httpRequest(
       `${target()}${incoming.url}`,
@@ -32,7 +32,7 @@ async function lossyProxy(target: () => string) {
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
         answer.on('end', () => {
           if (answer.headers['idempotent-replayed'] === 'true') state.replayed += 1
-          if (incoming.url === '/api/v1/messages' && state.dropAnswers > 0) {
+          if (incoming.url === state.dropPath && state.dropAnswers > 0) {
             state.dropAnswers -= 1
             state.dropped += 1
             incoming.socket.destroy()
@@ -59,7 +59,7 @@ async function lossyProxy(target: () => string) {
   }
 }
 
-describe('a message sent from the playground', () => {
+describe('a message or swarm run sent from the playground', () => {
   let dataDir: string
   let port: number
   let server: ServerProcess | undefined
@@ -111,7 +111,8 @@ describe('a message sent from the playground', () => {
   it('whose answer is lost on the way is stored, sent and answered once', async () => {
     const comm = createServerCommunicationStore({ baseUrl: proxy.url, live: false })
     try {
-      proxy.state.dropAnswers = 1
+      Object.assign(proxy.state, { dropPath: '/api/v1/messages', dropAnswers: 1, dropped: 0 })
+      proxy.state.replayed = 0
       const sent = await comm.getState().send({
         from: { agentId: 'user' },
         to: { agentId: 'orchestrator' },
@@ -126,6 +127,27 @@ describe('a message sent from the playground', () => {
     } finally {
       comm.getState().detach()
     }
+  }, 90_000)
+
+  it('whose start is answered but the answer lost is one run', async () => {
+    const runs = async () => {
+      const response = await fetch(`${baseUrl()}/api/v1/runs?limit=200`)
+      return ((await response.json()) as { runs: { id: string }[] }).runs.map((run) => run.id)
+    }
+    const before = await runs()
+    Object.assign(proxy.state, {
+      dropPath: '/api/v1/swarms/dev-team/runs',
+      dropAnswers: 1,
+      dropped: 0,
+      replayed: 0,
+    })
+    const runId = await createServerSwarmRunner({ baseUrl: proxy.url }).start(
+      'dev-team',
+      'review the release notes',
+    )
+    expect(proxy.state).toMatchObject({ dropped: 1, replayed: 1 })
+    const after = await runs()
+    expect(after.filter((id) => !before.includes(id))).toEqual([runId])
   }, 90_000)
 
   it('while the server is killed and started again is sent once it is back, and answered once', async () => {

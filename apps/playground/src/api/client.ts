@@ -133,8 +133,11 @@ export const serverApi = {
     return body.run && typeof body.run === 'object' ? body.run : body
   },
   startRun: async (request: { plan: string; inputs: Record<string, unknown> }) => {
+    // With an Idempotency-Key, and tried again while no answer comes: one run, however many
+    // tries reached the server.
     const body = await requestJson<{ id?: string; run?: { id: string } }>(endpoint, `${api}runs`, {
       body: request,
+      creates: true,
     })
     return body.id ?? body.run?.id ?? ''
   },

@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { serverApi } from './client'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('serverApi.startRun', () => {
+  // The Runs view's Start button: a run whose answer was lost is not started twice.
+  it('posts the run with an Idempotency-Key and posts it again with the same key when no answer came', async () => {
+    const keys: (string | null)[] = []
+    const fetched = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      keys.push(new Headers(init?.headers).get('idempotency-key'))
+      if (keys.length === 1) throw new TypeError('fetch failed')
+      return new Response(JSON.stringify({ id: 'run-1' }), {
+        status: 202,
+        headers: { 'content-type': 'application/json' },
+      })
+    })
+    vi.stubGlobal('fetch', fetched)
+    await expect(serverApi.startRun({ plan: 'name: p', inputs: {} })).resolves.toBe('run-1')
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toMatch(/^create_/)
+    expect(keys[1]).toBe(keys[0])
+  })
+})
