@@ -8,12 +8,14 @@ export type A2ARequest = {
   headers?: Record<string, string | string[] | undefined>
 }
 
-/** What the server answers to one JSON-RPC request: a result, an error, a raw HTTP reply, or nothing. */
+/** What the server answers to one JSON-RPC request: a result, an error, a raw HTTP reply, nothing, or a closed connection. */
 export type A2AAnswer =
   | { result: unknown }
   | { error: { code: number; message: string } }
   | { status: number; body: string }
   | { hang: true }
+  /** The connection closed without an answer (the agent's process gone for a moment). */
+  | { drop: true }
 
 export type A2AServer = {
   url: string
@@ -36,6 +38,10 @@ export async function startA2AServer(
     })
     const reply = await answer(body)
     if ('hang' in reply) return
+    if ('drop' in reply) {
+      request.socket.destroy()
+      return
+    }
     if ('status' in reply) {
       response.writeHead(reply.status, { 'content-type': 'application/json' })
       response.end(reply.body)

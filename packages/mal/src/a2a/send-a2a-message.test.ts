@@ -265,3 +265,94 @@ describe('sendA2AMessage polling', () => {
     expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([])
   })
 })
+
+describe('sendA2AMessage while the agent is away for a moment', () => {
+  const working = { result: { kind: 'task', id: 't1', status: { state: 'working' } } }
+  const completed = {
+    result: {
+      kind: 'task',
+      id: 't1',
+      status: { state: 'completed' },
+      artifacts: [{ parts: [{ kind: 'text', text: 'report ready' }] }],
+    },
+  }
+
+  // Before, the first poll that found the agent restarting failed the step, while its task
+  // went on to its end with nobody to read the answer.
+  it('asks for the task again when a poll gets no answer or 502/503/504, and reads its answer', async () => {
+    const faults: A2AAnswer[] = [
+      { drop: true },
+      { status: 503, body: 'restarting' },
+      { status: 502, body: 'bad gateway' },
+      { status: 504, body: 'gateway timeout' },
+    ]
+    let polls = 0
+    const { url, requests } = await serve((request): A2AAnswer => {
+      if (request.method === 'message/send') return working
+      polls += 1
+      return faults[polls - 1] ?? completed
+    })
+    const reply = await sendA2AMessage({ endpoint: url, text: 'report', pollMs: 10 })
+    expect(reply).toEqual({ text: 'report ready', taskId: 't1', state: 'completed' })
+    expect(requests.map((request) => request.method)).toEqual([
+      'message/send',
+      ...Array(5).fill('tasks/get'),
+    ])
+  })
+
+  it('still fails at once when a poll is refused (404, a JSON-RPC error), and within its timeout when the agent stays away', async () => {
+    const refused = await serve(
+      (request): A2AAnswer =>
+        request.method === 'message/send' ? working : { status: 404, body: 'gone' },
+    )
+    expect(
+      await caught(sendA2AMessage({ endpoint: refused.url, text: 'x', pollMs: 10 })),
+    ).toMatchObject({ code: 'A2A_HTTP_ERROR', status: 404 })
+    expect(refused.requests).toHaveLength(2)
+    await server?.close()
+
+    const unknown = await serve(
+      (request): A2AAnswer =>
+        request.method === 'message/send'
+          ? working
+          : { error: { code: -32001, message: 'Task not found' } },
+    )
+    expect(
+      await caught(sendA2AMessage({ endpoint: unknown.url, text: 'x', pollMs: 10 })),
+    ).toMatchObject({ code: 'A2A_RPC_ERROR', rpcCode: -32001 })
+    expect(unknown.requests).toHaveLength(2)
+    await server?.close()
+
+    await serve(
+      (request): A2AAnswer =>
+        request.method === 'message/send' ? working : { status: 503, body: 'down' },
+    )
+    const started = Date.now()
+    expect(
+      await caught(
+        sendA2AMessage({ endpoint: server!.url, text: 'x', pollMs: 10, timeoutMs: 1_500 }),
+      ),
+    ).toMatchObject({ code: 'A2A_TIMEOUT' })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(server!.requests.length).toBeGreaterThan(2)
+  })
+
+  it('does not send the message again: only reads are repeated', async () => {
+    const { url, requests } = await serve(() => ({ status: 503, body: 'restarting' }))
+    expect(await caught(sendA2AMessage({ endpoint: url, text: 'x' }))).toMatchObject({
+      code: 'A2A_HTTP_ERROR',
+      status: 503,
+    })
+    expect(requests.map((request) => request.method)).toEqual(['message/send'])
+    await server?.close()
+
+    // A message whose connection closed unanswered: sent once, and said as such.
+    const dropped = await serve(() => ({ drop: true }))
+    const error = await caught(sendA2AMessage({ endpoint: dropped.url, text: 'x' }))
+    expect(error).toMatchObject({
+      code: 'A2A_BAD_RESPONSE',
+      message: expect.stringContaining('gave no answer (the connection failed or closed)'),
+    })
+    expect(dropped.requests).toHaveLength(1)
+  })
+})

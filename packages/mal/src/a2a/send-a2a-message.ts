@@ -128,6 +128,13 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
         data: error.data,
       })
     }
+    if (noAnswer(error)) {
+      return new A2AResponseError({
+        endpoint,
+        reason: 'gave no answer (the connection failed or closed)',
+        cause: error,
+      })
+    }
     // The SDK's message may quote what the endpoint sent; a remote body never reaches an
     // error (it could be an internal service's answer), the cause keeps it for a debugger.
     return new A2AResponseError({
@@ -208,11 +215,53 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       }
       // Submitted or working: ask again until it ends or the time is up.
       await sleep(pollMs, undefined, { signal })
-      task = await client.getTask(GetTaskRequest.fromJSON({ id: task.id }), { signal })
+      task = await readTask(client, task.id, signal)
     }
   } catch (error) {
     if (client && taskId !== undefined && signal.aborted) await cancelRemoteTask(client, taskId)
     throw failure(error)
+  }
+}
+
+/** Answers that say the agent did not read the request, or is away for a moment. */
+const AWAY_STATUSES = new Set([502, 503, 504])
+/** The waits between the reads of a task while its agent is away: doubling, up to 2 s. */
+const AWAY_FIRST_WAIT_MS = 100
+const AWAY_MAX_WAIT_MS = 2_000
+
+/** Whether `error` is a request that got no answer at all: refused, reset or closed. */
+function noAnswer(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof TypeError && cause.message === 'fetch failed') return true
+  }
+  return false
+}
+
+/** Whether the agent of a failed request may answer the same request in a moment. */
+function agentAway(error: unknown): boolean {
+  if (noAnswer(error)) return true
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof A2AHttpError) return AWAY_STATUSES.has(cause.status)
+  }
+  return false
+}
+
+/**
+ * `GetTask`, asked again while the agent is away for a moment (no answer, `502`, `503`,
+ * `504`: a restart, a proxy between two of its processes), until the step's signal ends it.
+ * A read, so asking twice changes nothing; the task goes on meanwhile, and its answer is read
+ * once the agent is back rather than lost with a step failed at the first missed poll.
+ */
+async function readTask(client: Client, id: string, signal: AbortSignal): Promise<Task> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await client.getTask(GetTaskRequest.fromJSON({ id }), { signal })
+    } catch (error) {
+      if (signal.aborted || !agentAway(error)) throw error
+      await sleep(Math.min(AWAY_FIRST_WAIT_MS * 2 ** (tries - 1), AWAY_MAX_WAIT_MS), undefined, {
+        signal,
+      })
+    }
   }
 }
 
