@@ -200,6 +200,17 @@ describe('sendA2AMessage with an agent made of the SDK server pieces', () => {
     expect(agent.methods[0]).toBe('SendStreamingMessage')
   })
 
+  // Before, a stream cut off after the task began failed the step; the task went on.
+  it('reads the task by polling when its stream is cut off after the task began', async () => {
+    agent = await startEchoAgent({ streaming: true, workMs: 300, cutStreamsAfter: 1 })
+    const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi', pollMs: 10 })
+    expect(reply).toMatchObject({ text: 'echo: hi', state: 'completed' })
+    expect(agent.methods[0]).toBe('SendStreamingMessage')
+    expect(agent.methods.slice(1).length).toBeGreaterThan(0)
+    expect(agent.methods.slice(1).every((method) => method === 'GetTask')).toBe(true)
+    expect(agent.received).toEqual(['hi'])
+  })
+
   it('sends and polls when the card does not stream', async () => {
     agent = await startEchoAgent({ streaming: false, workMs: 50 })
     const reply = await sendA2AMessage({ endpoint: agent.cardUrl, text: 'hi', pollMs: 10 })

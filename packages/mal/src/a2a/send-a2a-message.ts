@@ -167,15 +167,23 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
     if (connection.streaming) {
       let reply: A2AReply | undefined
       const streamed = options.onText ? new A2AStreamedText(options.onText) : undefined
-      for await (const event of client.sendMessageStream(request, { signal })) {
-        const payload = event.payload
-        if (payload?.$case === 'task') taskId = payload.value.id
-        else if (payload?.$case === 'statusUpdate') taskId = payload.value.taskId
-        else if (payload?.$case === 'artifactUpdate') {
-          taskId = payload.value.taskId
-          streamed?.update(payload.value)
-        } else if (payload?.$case === 'message' && taskId === undefined) {
-          reply = { text: a2aPartsText(payload.value.parts), contextId: payload.value.contextId }
+      try {
+        for await (const event of client.sendMessageStream(request, { signal })) {
+          const payload = event.payload
+          if (payload?.$case === 'task') taskId = payload.value.id
+          else if (payload?.$case === 'statusUpdate') taskId = payload.value.taskId
+          else if (payload?.$case === 'artifactUpdate') {
+            taskId = payload.value.taskId
+            streamed?.update(payload.value)
+          } else if (payload?.$case === 'message' && taskId === undefined) {
+            reply = { text: a2aPartsText(payload.value.parts), contextId: payload.value.contextId }
+          }
+        }
+      } catch (error) {
+        // The stream broke once the task had begun (the agent restarting, a proxy's idle
+        // timeout): the task goes on there, and is read as a client that polls reads it.
+        if (taskId === undefined || signal.aborted || !(agentAway(error) || streamBroke(error))) {
+          throw error
         }
       }
       if (reply) {
@@ -185,7 +193,7 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       if (taskId === undefined) {
         throw new A2AResponseError({ endpoint, reason: 'streamed neither a Message nor a Task' })
       }
-      task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId }), { signal })
+      task = await readTask(client, taskId, signal)
     } else {
       const result = await client.sendMessage(request, { signal })
       if ('messageId' in result) {
@@ -233,6 +241,14 @@ const AWAY_MAX_WAIT_MS = 2_000
 function noAnswer(error: unknown): boolean {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof TypeError && cause.message === 'fetch failed') return true
+  }
+  return false
+}
+
+/** Whether `error` is a response body that ended before its end: a stream cut off. */
+function streamBroke(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof TypeError && cause.message === 'terminated') return true
   }
   return false
 }

@@ -36,6 +36,11 @@ export type EchoAgentOptions = EchoExecutorOptions & {
   mount?: 'node-http' | 'express'
   /** Whether its card says it streams (default true). */
   streaming?: boolean
+  /**
+   * Closes each stream's connection after this many events, unanswered past them (the agent's
+   * process restarting, a proxy's idle timeout); its task goes on (the `node-http` mount only).
+   */
+  cutStreamsAfter?: number
 }
 
 /**
@@ -71,7 +76,16 @@ export async function startEchoAgent(options: EchoAgentOptions = {}): Promise<Ec
   const server =
     mount === 'express'
       ? await listenExpress(card, requestHandler)
-      : await listen(createServer(nodeHttpHandler({ card, requestHandler, methods })))
+      : await listen(
+          createServer(
+            nodeHttpHandler({
+              card,
+              requestHandler,
+              methods,
+              cutStreamsAfter: options.cutStreamsAfter,
+            }),
+          ),
+        )
   const { port } = server.address() as AddressInfo
   url = `http://127.0.0.1:${port}/rpc`
   return {
@@ -113,10 +127,12 @@ function nodeHttpHandler({
   card,
   requestHandler,
   methods,
+  cutStreamsAfter,
 }: {
   card: () => AgentCard
   requestHandler: () => DefaultRequestHandler
   methods: string[]
+  cutStreamsAfter: number | undefined
 }): Parameters<typeof createServer>[1] {
   return (request, response) => {
     void (async () => {
@@ -144,7 +160,23 @@ function nodeHttpHandler({
       if (Symbol.asyncIterator in answer) {
         response.writeHead(200, { 'content-type': 'text/event-stream' })
         try {
-          for await (const event of answer) response.write(formatSSEEvent(event))
+          let sent = 0
+          for await (const event of answer) {
+            // Past the cut the events are still read (so the task goes on, as it would behind
+            // a connection that died), and written nowhere.
+            if (cutStreamsAfter !== undefined && sent >= cutStreamsAfter) {
+              if (!response.destroyed) {
+                // Once what was written has reached the client.
+                await new Promise((resolve) => setTimeout(resolve, 50))
+                response.socket?.destroy()
+                response.destroy()
+              }
+              continue
+            }
+            response.write(formatSSEEvent(event))
+            sent += 1
+          }
+          if (response.destroyed) return
         } catch (error) {
           response.write(formatSSEErrorEvent({ jsonrpc: '2.0', id: body.id, error: String(error) }))
         }
