@@ -128,7 +128,7 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
         data: error.data,
       })
     }
-    if (noAnswer(error)) {
+    if (fetchFailed(error, 'fetch failed')) {
       return new A2AResponseError({
         endpoint,
         reason: 'gave no answer (the connection failed or closed)',
@@ -182,7 +182,11 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       } catch (error) {
         // The stream broke once the task had begun (the agent restarting, a proxy's idle
         // timeout): the task goes on there, and is read as a client that polls reads it.
-        if (taskId === undefined || signal.aborted || !(agentAway(error) || streamBroke(error))) {
+        if (
+          taskId === undefined ||
+          signal.aborted ||
+          !(agentAway(error) || fetchFailed(error, 'terminated'))
+        ) {
           throw error
         }
       }
@@ -237,25 +241,21 @@ const AWAY_STATUSES = new Set([502, 503, 504])
 const AWAY_FIRST_WAIT_MS = 100
 const AWAY_MAX_WAIT_MS = 2_000
 
-/** Whether `error` is a request that got no answer at all: refused, reset or closed. */
-function noAnswer(error: unknown): boolean {
+/**
+ * Whether `fetch` failed, somewhere among `error`'s causes, as `failure` says: `fetch failed`
+ * for a request that got no answer at all (refused, reset or closed), `terminated` for a
+ * response body cut off before its end (a stream).
+ */
+function fetchFailed(error: unknown, failure: 'fetch failed' | 'terminated'): boolean {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof TypeError && cause.message === 'fetch failed') return true
-  }
-  return false
-}
-
-/** Whether `error` is a response body that ended before its end: a stream cut off. */
-function streamBroke(error: unknown): boolean {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof TypeError && cause.message === 'terminated') return true
+    if (cause instanceof TypeError && cause.message === failure) return true
   }
   return false
 }
 
 /** Whether the agent of a failed request may answer the same request in a moment. */
 function agentAway(error: unknown): boolean {
-  if (noAnswer(error)) return true
+  if (fetchFailed(error, 'fetch failed')) return true
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof A2AHttpError) return AWAY_STATUSES.has(cause.status)
   }
