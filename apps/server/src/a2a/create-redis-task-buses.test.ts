@@ -527,7 +527,7 @@ describe.runIf(canRun)(
       stored.set(id, taskOf(id, TaskState.TASK_STATE_SUBMITTED))
       executing.publish(AgentEvent.task(taskOf(id, TaskState.TASK_STATE_SUBMITTED)))
       executing.publish(status(id, TaskState.TASK_STATE_WORKING))
-      return { a, id, executing }
+      return { a, b, id, executing }
     }
 
     it('hears what was published before it subscribed as one task, as it stands, then the live events, to the end', async () => {
@@ -585,7 +585,7 @@ describe.runIf(canRun)(
     })
 
     it('hears the last events of an execution that ends between its subscription and its look at the log', async () => {
-      const { a, id, executing } = await working()
+      const { a, b, id, executing } = await working()
       // A's look at the log waits until B has ended (and deleted its log) meanwhile.
       let subscribed!: () => void
       const whenSubscribed = new Promise<void>((resolve) => {
@@ -607,7 +607,11 @@ describe.runIf(canRun)(
       executing.publish(status(id, TaskState.TASK_STATE_COMPLETED))
       stored.set(id, taskOf(id, TaskState.TASK_STATE_COMPLETED))
       executing.finished()
-      // A's subscribed connection has heard them (a PING's answer comes after them).
+      // Redis has carried out B's last commands (the log's deletion among them: one
+      // connection keeps its order), and A's subscribed connection has heard what B published
+      // (a PING's answer comes after them). `finished` only queues the commands: without the
+      // first PING, A's look could reach Redis before B's deletion, and read the whole log.
+      await b.publisher.ping()
       await a.subscriber.ping()
       look()
       await following.finished
