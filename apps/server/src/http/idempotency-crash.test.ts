@@ -39,6 +39,17 @@ const postRun = (server: ServerProcess, key: string, name: string) =>
     body: JSON.stringify({ plan: slowDelegatePlan({ name, ms: 1, steps: 1 }) }),
   })
 
+/** Waits until `server` lists the run of the plan named `name` as done. */
+const runEnded = (server: ServerProcess, name: string) =>
+  waitFor(
+    async () => {
+      const response = await fetch(`${server.url}/api/v1/runs?status=done&limit=10`)
+      const { runs } = (await response.json()) as { runs: { name: string | null }[] }
+      return runs.some((run) => run.name === name) ? true : undefined
+    },
+    { timeoutMs: 30_000, intervalMs: 50, what: `the run of ${name} to end` },
+  )
+
 const runsNamed = (db: Kysely<Database>, name: string) =>
   db.selectFrom('runs').select(['id', 'status']).where(sql`plan->>'name'`, '=', name).execute()
 
@@ -76,14 +87,7 @@ describe('Idempotency-Key through a crash', () => {
     expect(refused.status).toBe(503)
     expect((await refused.json()).error.code).toBe('IDEMPOTENCY_ANSWER_NOT_STORED')
     // The run it made has ended (one offline call) before the process is killed.
-    await waitFor(
-      async () => {
-        const response = await fetch(`${first.url}/api/v1/runs?status=done&limit=10`)
-        const { runs } = (await response.json()) as { runs: { name: string | null }[] }
-        return runs.some((run) => run.name === 'keyed') ? true : undefined
-      },
-      { timeoutMs: 30_000, intervalMs: 50, what: 'the first run to end' },
-    )
+    await runEnded(first, 'keyed')
     await first.stop({ signal: 'SIGKILL' })
 
     // The disk has room again, and the dead request's claim is past the minute after which
@@ -127,14 +131,7 @@ describe('Idempotency-Key through a crash', () => {
     servers.push(first)
     const refused = await postRun(first, 'order-9', 'retried-at-once')
     expect(refused.status).toBe(503)
-    await waitFor(
-      async () => {
-        const response = await fetch(`${first.url}/api/v1/runs?status=done&limit=10`)
-        const { runs } = (await response.json()) as { runs: { name: string | null }[] }
-        return runs.some((run) => run.name === 'retried-at-once') ? true : undefined
-      },
-      { timeoutMs: 30_000, intervalMs: 50, what: 'the first run to end' },
-    )
+    await runEnded(first, 'retried-at-once')
     await first.stop({ signal: 'SIGKILL' })
     // The disk has room again; the claim is seconds old, as a crash and a restart leave it.
     const [made] = await withDatabase(async (db) => {
