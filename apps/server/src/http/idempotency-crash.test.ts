@@ -59,6 +59,14 @@ const refuseAnswers = (db: Kysely<Database>) =>
     db,
   )
 
+/** A server on a database that refuses to store any request's answer (see `refuseAnswers`). */
+async function startRefusingAnswers(environment: Record<string, string>): Promise<ServerProcess> {
+  await withDatabase(refuseAnswers)
+  const server = await startServerProcess(environment)
+  servers.push(server)
+  return server
+}
+
 describe('Idempotency-Key through a crash', () => {
   // One data folder for the file's servers, one after the other.
   beforeAll(async () => {
@@ -80,9 +88,7 @@ describe('Idempotency-Key through a crash', () => {
     const environment = { BATON_DATA_DIR: dataDir! }
     const post = (server: ServerProcess) => postRun(server, 'order-7', 'keyed')
     // The run is stored, its answer is not, and the process is killed before it can store it.
-    await withDatabase(refuseAnswers)
-    const first = await startServerProcess(environment)
-    servers.push(first)
+    const first = await startRefusingAnswers(environment)
     const refused = await post(first)
     expect(refused.status).toBe(503)
     expect((await refused.json()).error.code).toBe('IDEMPOTENCY_ANSWER_NOT_STORED')
@@ -126,9 +132,7 @@ describe('Idempotency-Key through a crash', () => {
   // claim: a client that retried for less (the playground's 30 s) gave up on a run it had made.
   it('lets a server alone take the claims its killed predecessor left unanswered at its start, so the first retry recovers at once', async () => {
     const environment = { BATON_DATA_DIR: dataDir! }
-    await withDatabase(refuseAnswers)
-    const first = await startServerProcess(environment)
-    servers.push(first)
+    const first = await startRefusingAnswers(environment)
     const refused = await postRun(first, 'order-9', 'retried-at-once')
     expect(refused.status).toBe(503)
     await runEnded(first, 'retried-at-once')
@@ -216,9 +220,7 @@ describe('Idempotency-Key through a crash', () => {
 
   it('answers the retry of a message whose process died before storing its answer with the message it stored, not a second one', async () => {
     const environment = { BATON_DATA_DIR: dataDir! }
-    await withDatabase(refuseAnswers)
-    const first = await startServerProcess(environment)
-    servers.push(first)
+    const first = await startRefusingAnswers(environment)
     const refused = await postMessage(first, 'note-1', 'corr-crash-sent')
     expect(refused.status).toBe(503)
     expect((await refused.json()).error.code).toBe('IDEMPOTENCY_ANSWER_NOT_STORED')

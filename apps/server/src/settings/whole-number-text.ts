@@ -11,8 +11,10 @@ const WHOLE_NUMBER = /^[+-]?\d+$/
  * (a default, a test's settings) is checked as it is.
  *
  * @example
- * wholeNumberText(z.number().int().min(1).max(200)).default(50).parse('20') // 20
+ * wholeNumberText(z.number().int().min(1).max(200).default(50)).parse('20') // 20
  * wholeNumberText(z.number().int().min(1)).parse('1.5') // throws: expected a whole number, got "1.5"
+ *
+ * The default goes inside, on `number`: there the OpenAPI document shows it.
  */
 export function wholeNumberText<Out extends z.ZodType<number>>(number: Out) {
   return z.preprocess((value, context) => {

@@ -168,7 +168,6 @@ function nodeHttpHandler({
               if (!response.destroyed) {
                 // Once what was written has reached the client.
                 await new Promise((resolve) => setTimeout(resolve, 50))
-                response.socket?.destroy()
                 response.destroy()
               }
               continue
