@@ -113,8 +113,12 @@ describe('buildApp', () => {
       ),
     )
     expect(keyed.map(({ at }) => at).sort()).toEqual([
+      'POST /api/v1/agents',
+      'POST /api/v1/escalations/{id}/allow',
+      'POST /api/v1/escalations/{id}/stop',
       'POST /api/v1/messages',
       'POST /api/v1/runs',
+      'POST /api/v1/swarms',
       'POST /api/v1/swarms/{id}/runs',
     ])
     for (const { parameter } of keyed) {

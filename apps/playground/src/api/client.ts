@@ -121,8 +121,9 @@ export const serverApi = {
   agentsUrl: `${endpoint.baseUrl}/api/v1`,
   listAgents: async () => listIn<Agent>(await requestJson(endpoint, `${api}agents`), 'agents'),
   getAgent: (wallet: string) => requestJson<Agent>(endpoint, `agent/${id(wallet)}`),
+  /** Registers an agent (`201 { agent }`), once however often its answer is lost on the way. */
   registerAgent: (registration: unknown) =>
-    requestJson<unknown>(endpoint, `${api}agents`, { body: registration }),
+    requestJson<unknown>(endpoint, `${api}agents`, { body: registration, creates: true }),
   listSwarms: async () => listIn<AgentSwarm>(await requestJson(endpoint, `${api}swarms`), 'swarms'),
   listRuns: async () => listIn<RunSummary>(await requestJson(endpoint, `${api}runs`), 'runs'),
   getRun: async (runId: string): Promise<RunDetail> => {
@@ -186,8 +187,12 @@ export const serverApi = {
   /** Revokes an agent with its creator's signed change (the body of `DELETE /api/v1/agents/:wallet`). */
   revokeAgent: (wallet: string, body: unknown) =>
     requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, { method: 'DELETE', body }),
-  /** Creates a swarm (`201 { swarm }`); the server checks its members are registered agents. */
-  createSwarm: (swarm: unknown) => requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm }),
+  /**
+   * Creates a swarm (`201 { swarm }`), once however often its answer is lost on the way; the
+   * server checks its members are registered agents.
+   */
+  createSwarm: (swarm: unknown) =>
+    requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm, creates: true }),
   /** Changes the fields it names of a swarm (`PATCH`, its owner or an admin): `{ swarm }`. */
   updateSwarm: (swarmId: string, changes: Record<string, unknown>) =>
     requestJson<{ swarm: AgentSwarm }>(endpoint, `${api}swarms/${id(swarmId)}`, {

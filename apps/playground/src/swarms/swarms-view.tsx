@@ -81,7 +81,8 @@ export function SwarmsView() {
         >
           {swarms.map((swarm) => (
             <option key={swarm.id} value={swarm.id}>
-              {swarm.name} ({swarm.strategy}, {swarm.agents.length} members)
+              {swarm.name} ({swarm.strategy}, {swarm.agents.length}{' '}
+              {swarm.agents.length === 1 ? 'member' : 'members'})
             </option>
           ))}
         </select>

@@ -218,6 +218,16 @@ export function createAgentsRepository(db: Kysely<Database>) {
       }))
     },
 
+    /** Whether a signed request used `nonce` (`useNonce`). */
+    async nonceUsed(nonce: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('registration_nonces')
+        .select('nonce')
+        .where('nonce', '=', nonce.toLowerCase())
+        .executeTakeFirst()
+      return row !== undefined
+    },
+
     /** Records a signature nonce; false when it was seen before (a replay). */
     async useNonce(nonce: string, signer: string, executor: Executor = db): Promise<boolean> {
       const result = await executor

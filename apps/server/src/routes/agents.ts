@@ -1,9 +1,18 @@
-import { Agent, parseWallet, parseWith, unknownKeyIssues, ValidationError } from '@baton/core'
+import { isDeepStrictEqual } from 'node:util'
+import {
+  Agent,
+  parseWallet,
+  parseWith,
+  type TrustTier,
+  unknownKeyIssues,
+  ValidationError,
+} from '@baton/core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { changeWhileUnchanged } from '../db/change-while-unchanged'
 import { cachedJsonHeaders, sendKeptJson } from '../http/cached-json-headers'
 import { HttpError, NotFoundError } from '../http/http-errors'
+import { answerIdempotently } from '../http/idempotency'
 import { mergePatch } from '../http/merge-patch'
 import { checkMemoryScope } from '../registry/check-memory-scope'
 import { withEffectiveTrustTier } from '../registry/effective-trust-tier'
@@ -49,6 +58,11 @@ const ListQuery = Page.extend({
 
 /** Fields a change may not touch: the identity the signatures vouch for. */
 const fixedFields = ['wallet', 'creator', 'createdAt']
+/** The agent with its memory scope as stored (`checkMemoryScope` lowers its wallet). */
+const scopeLowered = (agent: Agent): Agent => ({
+  ...agent,
+  memoryScope: agent.memoryScope.toLowerCase(),
+})
 /** Thrown in a change's transaction to undo it: the agent changed since it was read. */
 const changedMeanwhile = new Error('the agent changed since it was read')
 
@@ -115,7 +129,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/agents',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['agents'],
         summary: 'Register an agent (signed by its creator and its own wallet)',
@@ -128,40 +142,65 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       // A misspelt key, at any depth, is refused: dropped, the agent would be registered
       // otherwise than its creator signed.
       const parsed = parseWith(Agent, body.agent, 'agent', { unknownKeys: 'refuse' })
-      const agent = await checkMemoryScope(parsed, (wallet) => repositories.agents.find(wallet))
-      const [creatorSigner, agentSigner] = await recoverSigners(
-        {
-          registry: body.registry,
-          action: 'register',
-          wallet: agent.wallet,
-          creator: agent.creator,
-          content: body.agent,
-          nonce: body.nonce,
-          deadline: body.deadline,
-        },
-        [body.creatorSignature, body.agentSignature],
-        { registry: registryId, nowMs: Date.now() },
-      )
-      assertSigner(creatorSigner!, agent.creator, 'creator')
-      assertSigner(agentSigner!, agent.wallet, 'agent wallet')
-      // After the signatures: only a real registrant makes the server list its MCP servers.
-      await checkAgentCard(app.baton, agent)
-      await db
-        .transaction()
-        .execute(async (trx) => {
-          if (await repositories.agents.find(agent.wallet, trx)) {
-            throw new HttpError(409, 'CONFLICT', `An agent is registered under ${agent.wallet}.`, {
-              wallet: agent.wallet,
-            })
-          }
-          await useNonce(body.nonce, creatorSigner!, trx)
-          await repositories.agents.insert(agent, creatorSigner!, trx)
-        })
-        .catch(conflictOnTakenId(agent.id))
-      registry.invalidate(agent.wallet)
       // As every read answers it: a new registration has no grant, so the tier it counts as
       // is at most the default.
-      return reply.status(201).send({ agent: withEffectiveTrustTier(agent, null) })
+      const answer = (agent: Agent, granted: TrustTier | null) => ({
+        status: 201,
+        body: { agent: withEffectiveTrustTier(agent, granted) },
+      })
+      // A retry with the request's Idempotency-Key is answered with its first answer, however
+      // long after (its signatures are not checked again: the body is the one checked then).
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id: parsed.wallet,
+        create: async () => {
+          const agent = await checkMemoryScope(parsed, (wallet) => repositories.agents.find(wallet))
+          const [creatorSigner, agentSigner] = await recoverSigners(
+            {
+              registry: body.registry,
+              action: 'register',
+              wallet: agent.wallet,
+              creator: agent.creator,
+              content: body.agent,
+              nonce: body.nonce,
+              deadline: body.deadline,
+            },
+            [body.creatorSignature, body.agentSignature],
+            { registry: registryId, nowMs: Date.now() },
+          )
+          assertSigner(creatorSigner!, agent.creator, 'creator')
+          assertSigner(agentSigner!, agent.wallet, 'agent wallet')
+          // After the signatures: only a real registrant makes the server list its MCP servers.
+          await checkAgentCard(app.baton, agent)
+          await db
+            .transaction()
+            .execute(async (trx) => {
+              if (await repositories.agents.find(agent.wallet, trx)) {
+                throw new HttpError(
+                  409,
+                  'CONFLICT',
+                  `An agent is registered under ${agent.wallet}.`,
+                  { wallet: agent.wallet },
+                )
+              }
+              await useNonce(body.nonce, creatorSigner!, trx)
+              await repositories.agents.insert(agent, creatorSigner!, trx)
+            })
+            .catch(conflictOnTakenId(agent.id))
+          registry.invalidate(agent.wallet)
+          return answer(agent, null)
+        },
+        // The request's process died after registering: the agent registered as this body
+        // asks (the nonce, used in the same transaction, says this body registered it).
+        recover: async (wallet) => {
+          const stored = await repositories.agents.findSigned(wallet)
+          if (!stored || !isDeepStrictEqual(scopeLowered(stored.agent), scopeLowered(parsed))) {
+            return undefined
+          }
+          if (!(await repositories.agents.nonceUsed(body.nonce))) return undefined
+          return answer(stored.agent, stored.granted)
+        },
+      })
     },
   )
 

@@ -7,7 +7,7 @@ import {
   SendInput,
 } from '@baton/comm'
 import { Budget, formatPath, unknownKeys, ValidationError } from '@baton/core'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { assertOwned, canRead } from '../auth/owned'
@@ -313,6 +313,33 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
+  /**
+   * `decideStored`, answered idempotently: a retry with the request's Idempotency-Key (its
+   * answer lost) gets the first answer, not `409` for an escalation it resolved itself; when
+   * its process died after the decision was stored, the escalation as decided.
+   */
+  const decideOnce = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    escalationId: string,
+    decision: Pick<Escalation, 'status' | 'extraHops' | 'reason'>,
+    act: () => Promise<Escalation>,
+  ) =>
+    answerIdempotently(request, reply, {
+      repository: repositories.idempotency,
+      id: escalationId,
+      create: async (id) => ({
+        status: 200,
+        body: { escalation: await decideStored(request, id, decision, act) },
+      }),
+      recover: async (id) => {
+        const escalation = await messages.escalation(id)
+        return escalation?.status === decision.status
+          ? { status: 200, body: { escalation } }
+          : undefined
+      },
+    })
+
   app.get(
     '/api/v1/escalations',
     {
@@ -338,6 +365,7 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/escalations/:id/allow',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['bus'],
         summary: 'Let a held chain make more hops',
@@ -346,20 +374,20 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: EscalationResolved },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await assertMaySteer(request, request.params.id)
       const { id } = request.params
       const { extraHops } = request.body
-      const escalation = await decideStored(request, id, { status: 'allowed', extraHops }, () =>
+      return decideOnce(request, reply, id, { status: 'allowed', extraHops }, () =>
         bus.allow(id, extraHops),
       )
-      return { escalation }
     },
   )
 
   app.post(
     '/api/v1/escalations/:id/stop',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['bus'],
         summary: 'End a held chain',
@@ -370,14 +398,13 @@ export const busRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: EscalationResolved },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await assertMaySteer(request, request.params.id)
       const { id } = request.params
       const { reason } = request.body
-      const escalation = await decideStored(request, id, { status: 'stopped', reason }, () =>
+      return decideOnce(request, reply, id, { status: 'stopped', reason }, () =>
         bus.stop(id, reason),
       )
-      return { escalation }
     },
   )
 }

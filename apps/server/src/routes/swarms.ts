@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
 import { AgentSwarm, Budget, parseWith, unknownKeyIssues, ValidationError } from '@baton/core'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -71,7 +72,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/swarms',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['swarms'],
         summary: 'Create a swarm',
@@ -82,13 +83,28 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // A misspelt key (`minTrustTeir`) is refused: dropped, the swarm would have no trust floor.
       const swarm = parseWith(AgentSwarm, request.body, 'swarm', { unknownKeys: 'refuse' })
-      await assertMembersRegistered(swarm)
-      if (!(await repositories.swarms.insert(swarm, request.principal.id))) {
-        throw new HttpError(409, 'CONFLICT', `A swarm "${swarm.id}" exists already.`, {
-          id: swarm.id,
-        })
-      }
-      return reply.status(201).send({ swarm })
+      const owner = request.principal.id
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id: swarm.id,
+        create: async () => {
+          await assertMembersRegistered(swarm)
+          if (!(await repositories.swarms.insert(swarm, owner))) {
+            throw new HttpError(409, 'CONFLICT', `A swarm "${swarm.id}" exists already.`, {
+              id: swarm.id,
+            })
+          }
+          return { status: 201, body: { swarm } }
+        },
+        // The request's process died after storing the swarm: it is there, as asked, the
+        // caller's.
+        recover: async (id) => {
+          const stored = await repositories.swarms.findOwned(id)
+          return stored?.owner === owner && isDeepStrictEqual(stored.swarm, swarm)
+            ? { status: 201, body: { swarm: stored.swarm } }
+            : undefined
+        },
+      })
     },
   )
   app.get(

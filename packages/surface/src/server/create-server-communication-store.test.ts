@@ -204,6 +204,38 @@ describe('createServerCommunicationStore', () => {
     expect(comm.getState().escalations[0]?.status).toBe('allowed')
   })
 
+  it('allows or stops an escalation once when the first answer is lost: the retry carries the same Idempotency-Key', async () => {
+    // The server decides, then the connection is cut before its answer: the store asks again
+    // with the same key, which the server answers with its first answer.
+    const tries = new Map<string, (string | undefined)[]>()
+    server = await startServer(async (request, response) => {
+      const url = request.url ?? ''
+      if (url === '/api/v1/escalations') return sendJson(response, 200, { escalations: [] })
+      const body = (await readBody(request)) as { reason?: string }
+      const keys = tries.get(url) ?? []
+      tries.set(url, keys)
+      keys.push(request.headers['idempotency-key'] as string | undefined)
+      if (keys.length === 1) return request.socket.destroy()
+      const decided = url.endsWith('/allow')
+        ? { ...escalation, status: 'allowed', extraHops: 2 }
+        : { ...escalation, status: 'stopped', reason: body.reason }
+      sendJson(response, 200, { escalation: decided })
+    })
+    const comm = createServerCommunicationStore({ baseUrl: server.baseUrl, live: false })
+    stores.push(comm)
+    await expect(comm.getState().allow('e1', 2)).resolves.toMatchObject({ status: 'allowed' })
+    await expect(comm.getState().stop('e1', 'enough')).resolves.toMatchObject({
+      status: 'stopped',
+      reason: 'enough',
+    })
+    for (const path of ['/api/v1/escalations/e1/allow', '/api/v1/escalations/e1/stop']) {
+      const keys = tries.get(path)
+      expect(keys).toHaveLength(2)
+      expect(keys?.[0]).toMatch(/^create_/)
+      expect(keys?.[1]).toBe(keys?.[0])
+    }
+  })
+
   it('lets useA2ADelegation report a message the server held as held, with its escalation', async () => {
     await busServer({ refuseSend: true })
     const comm = createServerCommunicationStore({ baseUrl: server!.baseUrl, live: false })

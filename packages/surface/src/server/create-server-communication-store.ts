@@ -104,7 +104,9 @@ export function createServerCommunicationStore(
       return envelope
     }
     const resolved = async (path: string, body: unknown): Promise<Escalation> => {
-      const answer = await requestJson(options, `${api}${path}`, { body })
+      // Once: a retry whose first try's answer was lost is answered with it, not refused as
+      // an escalation decided already.
+      const answer = await requestJson(options, `${api}${path}`, { body, creates: true })
       const escalation = escalationIn(answer)
       await get().refreshEscalations()
       if (!escalation) throw new TypeError(`The server answered ${path} without the escalation.`)

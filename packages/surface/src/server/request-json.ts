@@ -14,7 +14,8 @@ export type ServerEndpoint = {
   /** Default: 10 seconds, for each try. */
   timeoutMs?: number
   /**
-   * How long a request that creates something (a message, a swarm run) keeps trying when no
+   * How long a request that creates or decides something (a message, a run, an agent's
+   * registration, a swarm, an escalation's allow or stop) keeps trying when no
    * answer reached it: the server away or restarting, a timeout, `502`/`503`/`504`, or
    * `409 IDEMPOTENCY_KEY_IN_USE` (its first try still being answered). Every try carries the
    * same `Idempotency-Key`, so the server creates it once, however many tries reached it.
@@ -29,8 +30,9 @@ export type RequestJsonOptions = {
   body?: unknown
   signal?: AbortSignal
   /**
-   * The request creates something, and is safe to repeat: it is sent with an
-   * `Idempotency-Key` and tried again as `ServerEndpoint.retryForMs` says.
+   * The request creates or decides something the server must do once (a `POST` of one of the
+   * server's routes that honour `Idempotency-Key`): it is sent with a key and tried again, with
+   * that key, as `ServerEndpoint.retryForMs` says.
    */
   creates?: boolean
 }
