@@ -8,7 +8,7 @@ import type { ServerProcess } from './server-process'
 const run = chromiumAvailable()
 
 // What a person does in the playground that the server must do once — register an agent,
-// create a swarm, allow a held chain — with the server's first answer lost on the way: the
+// create a swarm, revoke the agent, allow a held chain — with the server's first answer lost on the way: the
 // server did it, the browser saw the connection reset. The page tries again with the same
 // Idempotency-Key and shows it done, not refused as a conflict with itself.
 
@@ -31,12 +31,13 @@ describe.skipIf(!run)('a change whose answer is lost on the way, in a real brows
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
 
-  // Every POST goes to the server; the answer of one whose path is in `dropNext` is read in
-  // full and then not given to the page (the connection is reset), once.
+  // Every change (a POST, PATCH or DELETE) goes to the server; the answer of one whose path is
+  // in `dropNext` is read in full and then not given to the page (the connection is reset),
+  // once.
   const watch = async (route: Route) => {
     const request = route.request()
     const path = new URL(request.url()).pathname
-    if (request.method() !== 'POST') return route.continue()
+    if (request.method() === 'GET') return route.continue()
     const response = await route.fetch()
     const list = tries.get(path) ?? []
     tries.set(path, list)
@@ -103,6 +104,21 @@ describe.skipIf(!run)('a change whose answer is lost on the way, in a real brows
       .poll(() => picked.textContent(), { timeout: 10_000 })
       .toBe('Night shift (democratic, 1 member)')
     await page.screenshot({ path: join(screenshots, 'lost-answer-swarm.png') })
+  }, 120_000)
+
+  it('revokes an agent once, and its card goes', async () => {
+    await page.goto(`${server.baseUrl}/#/agents`)
+    const card = page.getByRole('article', { name: 'Courier' })
+    await card.waitFor({ timeout: 15_000 })
+    const wallet = (await api('/api/v1/agents?text=Courier')).body.agents as { wallet: string }[]
+    const path = `/api/v1/agents/${wallet[0]!.wallet}`
+    await card.getByRole('button', { name: 'Revoke' }).click()
+    dropNext.add(path)
+    await card.getByRole('button', { name: 'Sign and revoke Courier' }).click()
+    await card.waitFor({ state: 'detached', timeout: 30_000 })
+    expect(await page.getByRole('alert').count()).toBe(0)
+    expectOneRetriedKey(path)
+    expect((await fetch(`${server.baseUrl}/agent/${wallet[0]!.wallet}`)).status).toBe(404)
   }, 120_000)
 
   it('allows a held chain once, and the Bus view shows it allowed', async () => {

@@ -27,10 +27,16 @@ describe('serverApi.startRun', () => {
 
 describe.each([
   ['registerAgent', () => serverApi.registerAgent({ agent: { id: 'a' } }), 201, { agent: {} }],
+  ['revokeAgent', () => serverApi.revokeAgent('0xabc', { signature: '0x1' }), 200, {}],
   ['createSwarm', () => serverApi.createSwarm({ id: 's' }), 201, { swarm: {} }],
+  ['updateSwarm', () => serverApi.updateSwarm('s', { name: 'S' }), 200, { swarm: {} }],
+  ['deleteSwarm', () => serverApi.deleteSwarm('s'), 200, { deleted: 's' }],
+  ['answerRun', () => serverApi.answerRun('r', 'yes', 'Ship?'), 202, { id: 'r' }],
+  ['cancelRun', () => serverApi.cancelRun('r'), 200, { id: 'r' }],
+  ['resumeRun', () => serverApi.resumeRun('r'), 202, { id: 'r' }],
 ] as const)('serverApi.%s', (_name, call, status, answer) => {
-  // The Agents view's registration and the Swarms view's creation: one whose answer was lost
-  // is not refused as a conflict with itself when sent again.
+  // Every change a person makes: one whose answer was lost is not refused as a conflict with
+  // itself (or done twice) when sent again.
   it('posts with an Idempotency-Key and posts again with the same key when no answer came', async () => {
     const keys: (string | null)[] = []
     vi.stubGlobal(

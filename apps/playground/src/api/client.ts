@@ -123,7 +123,7 @@ export const serverApi = {
   getAgent: (wallet: string) => requestJson<Agent>(endpoint, `agent/${id(wallet)}`),
   /** Registers an agent (`201 { agent }`), once however often its answer is lost on the way. */
   registerAgent: (registration: unknown) =>
-    requestJson<unknown>(endpoint, `${api}agents`, { body: registration, creates: true }),
+    requestJson<unknown>(endpoint, `${api}agents`, { body: registration, once: true }),
   listSwarms: async () => listIn<AgentSwarm>(await requestJson(endpoint, `${api}swarms`), 'swarms'),
   listRuns: async () => listIn<RunSummary>(await requestJson(endpoint, `${api}runs`), 'runs'),
   getRun: async (runId: string): Promise<RunDetail> => {
@@ -138,14 +138,22 @@ export const serverApi = {
     // tries reached the server.
     const body = await requestJson<{ id?: string; run?: { id: string } }>(endpoint, `${api}runs`, {
       body: request,
-      creates: true,
+      once: true,
     })
     return body.id ?? body.run?.id ?? ''
   },
   cancelRun: (runId: string) =>
-    requestJson(endpoint, `${api}runs/${id(runId)}/cancel`, { method: 'POST', body: {} }),
+    requestJson(endpoint, `${api}runs/${id(runId)}/cancel`, {
+      method: 'POST',
+      body: {},
+      once: true,
+    }),
   resumeRun: (runId: string) =>
-    requestJson(endpoint, `${api}runs/${id(runId)}/resume`, { method: 'POST', body: {} }),
+    requestJson(endpoint, `${api}runs/${id(runId)}/resume`, {
+      method: 'POST',
+      body: {},
+      once: true,
+    }),
   /** A file of a run (a task's screenshot), fetched with the page's key: an `<img>` could not send it. */
   getRunFile: async (runId: string, name: string): Promise<Blob> => {
     const path = name.split('/').map(id).join('/')
@@ -169,7 +177,10 @@ export const serverApi = {
     ),
   /** Answers `question` (the one shown): refused (409) when the run asks another by then. */
   answerRun: (runId: string, answer: string, question: string) =>
-    requestJson(endpoint, `${api}runs/${id(runId)}/answer`, { body: { answer, question } }),
+    requestJson(endpoint, `${api}runs/${id(runId)}/answer`, {
+      body: { answer, question },
+      once: true,
+    }),
   validatePlan: (plan: string, signal?: AbortSignal) =>
     requestJson<PlanCheck>(endpoint, `${api}plans/validate`, {
       body: { plan },
@@ -186,22 +197,30 @@ export const serverApi = {
     ),
   /** Revokes an agent with its creator's signed change (the body of `DELETE /api/v1/agents/:wallet`). */
   revokeAgent: (wallet: string, body: unknown) =>
-    requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, { method: 'DELETE', body }),
+    requestJson<unknown>(endpoint, `${api}agents/${id(wallet)}`, {
+      method: 'DELETE',
+      body,
+      once: true,
+    }),
   /**
    * Creates a swarm (`201 { swarm }`), once however often its answer is lost on the way; the
    * server checks its members are registered agents.
    */
   createSwarm: (swarm: unknown) =>
-    requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm, creates: true }),
+    requestJson<unknown>(endpoint, `${api}swarms`, { body: swarm, once: true }),
   /** Changes the fields it names of a swarm (`PATCH`, its owner or an admin): `{ swarm }`. */
   updateSwarm: (swarmId: string, changes: Record<string, unknown>) =>
     requestJson<{ swarm: AgentSwarm }>(endpoint, `${api}swarms/${id(swarmId)}`, {
       method: 'PATCH',
       body: changes,
+      once: true,
     }),
   /** Deletes a swarm (its owner or an admin); its runs stay. */
   deleteSwarm: (swarmId: string) =>
-    requestJson<unknown>(endpoint, `${api}swarms/${id(swarmId)}`, { method: 'DELETE' }),
+    requestJson<unknown>(endpoint, `${api}swarms/${id(swarmId)}`, {
+      method: 'DELETE',
+      once: true,
+    }),
   /** The newest conversations this page may read (so the Bus view has them after a reload). */
   listConversations: async () =>
     listIn<{ correlationId: string; lastAt: string }>(

@@ -261,7 +261,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/v1/agents/:wallet',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['agents'],
         summary:
@@ -271,98 +271,114 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AgentAnswer },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const signed = await creatorChange('update', wallet, body.changes, body)
-      const { granted, signer } = signed
-      const touched = fixedFields.filter((field) => field in body.changes)
-      if (touched.length > 0) {
-        throw new HttpError(
-          400,
-          'VALIDATION_FAILED',
-          `A change may not set ${touched.join(', ')}.`,
-          {
-            fields: touched,
-          },
-        )
-      }
-      const unknown = unknownKeyIssues(Agent, body.changes)
-      if (unknown.length > 0) throw new ValidationError('agent change', unknown)
-      // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and
-      // keeps the rest of the card (its asked trust tier, examples and schemas); `null`
-      // removes a field, back to its default.
-      const changed = async (current: Agent) => {
-        // `provider` is the model's own (the schema derives it and refuses any other): a change
-        // of model to another provider derives it again, unless the change names it too.
-        const { provider: _derived, ...withoutProvider } = current
-        const base =
-          'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
-        let agent = parseWith(
-          Agent,
-          {
-            ...(mergePatch(base, body.changes) as Record<string, unknown>),
-            updatedAt: new Date().toISOString(),
-          },
-          'agent',
-        )
-        // Only a scope the change sets is checked: sharing an agent's memory that was allowed
-        // stays allowed when that agent is later revoked.
-        if ('memoryScope' in body.changes) {
-          agent = await checkMemoryScope(agent, (found) => repositories.agents.find(found))
+      const change = async () => {
+        const signed = await creatorChange('update', wallet, body.changes, body)
+        const { granted, signer } = signed
+        const touched = fixedFields.filter((field) => field in body.changes)
+        if (touched.length > 0) {
+          throw new HttpError(
+            400,
+            'VALIDATION_FAILED',
+            `A change may not set ${touched.join(', ')}.`,
+            {
+              fields: touched,
+            },
+          )
         }
-        return agent
-      }
-      // Applied to the agent as stored when written: a change made meanwhile by another
-      // request (read after this one's) stays, as in a swarm's change. The nonce is used by
-      // the write that holds, once.
-      const updated = await changeWhileUnchanged({
-        what: 'agent',
-        id: wallet,
-        first: { agent: signed.current, granted, record: signed.record },
-        read: () => repositories.agents.findSigned(wallet),
-        apply: async (stored, attempt) => {
-          const agent = await changed(stored.agent)
-          if (attempt === 1) {
-            // Only what the change touches is checked again: a card stored before a tool went
-            // away can still be changed in other ways.
-            await checkAgentCard(app.baton, {
-              ...('model' in body.changes ? { model: agent.model } : {}),
-              ...('tools' in body.changes ? { tools: agent.tools } : {}),
-            })
+        const unknown = unknownKeyIssues(Agent, body.changes)
+        if (unknown.length > 0) throw new ValidationError('agent change', unknown)
+        // A JSON Merge Patch (RFC 7396): `{ agentCard: { tagline } }` changes the tagline and
+        // keeps the rest of the card (its asked trust tier, examples and schemas); `null`
+        // removes a field, back to its default.
+        const changed = async (current: Agent) => {
+          // `provider` is the model's own (the schema derives it and refuses any other): a change
+          // of model to another provider derives it again, unless the change names it too.
+          const { provider: _derived, ...withoutProvider } = current
+          const base =
+            'model' in body.changes && !('provider' in body.changes) ? withoutProvider : current
+          let agent = parseWith(
+            Agent,
+            {
+              ...(mergePatch(base, body.changes) as Record<string, unknown>),
+              updatedAt: new Date().toISOString(),
+            },
+            'agent',
+          )
+          // Only a scope the change sets is checked: sharing an agent's memory that was allowed
+          // stays allowed when that agent is later revoked.
+          if ('memoryScope' in body.changes) {
+            agent = await checkMemoryScope(agent, (found) => repositories.agents.find(found))
           }
           return agent
+        }
+        // Applied to the agent as stored when written: a change made meanwhile by another
+        // request (read after this one's) stays, as in a swarm's change. The nonce is used by
+        // the write that holds, once.
+        const updated = await changeWhileUnchanged({
+          what: 'agent',
+          id: wallet,
+          first: { agent: signed.current, granted, record: signed.record },
+          read: () => repositories.agents.findSigned(wallet),
+          apply: async (stored, attempt) => {
+            const agent = await changed(stored.agent)
+            if (attempt === 1) {
+              // Only what the change touches is checked again: a card stored before a tool went
+              // away can still be changed in other ways.
+              await checkAgentCard(app.baton, {
+                ...('model' in body.changes ? { model: agent.model } : {}),
+                ...('tools' in body.changes ? { tools: agent.tools } : {}),
+              })
+            }
+            return agent
+          },
+          write: (agent, stored) =>
+            db
+              .transaction()
+              .execute(async (trx) => {
+                await useNonce(body.nonce, signer, trx)
+                // Nothing written (and the nonce not used) when the agent changed since its read.
+                if (!(await repositories.agents.update(agent, signer, stored.record, trx))) {
+                  throw changedMeanwhile
+                }
+              })
+              .then(
+                () => true,
+                (error: unknown) => {
+                  if (error === changedMeanwhile) return false
+                  return conflictOnTakenId(agent.id)(error)
+                },
+              ),
+        })
+        // Revoked meanwhile: a change never brings it back.
+        if (!updated) throw new NotFoundError('agent', wallet)
+        registry.invalidate(wallet)
+        // As every read answers it: the tier it counts as.
+        return { status: 200, body: { agent: withEffectiveTrustTier(updated, granted) } }
+      }
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id: wallet,
+        create: change,
+        // The request's process died after the change: its nonce, used in the change's own
+        // transaction, says it was made; the agent as it is now is the answer.
+        recover: async () => {
+          if (!(await repositories.agents.nonceUsed(body.nonce))) return undefined
+          const stored = await repositories.agents.findSigned(wallet)
+          return stored
+            ? { status: 200, body: { agent: withEffectiveTrustTier(stored.agent, stored.granted) } }
+            : undefined
         },
-        write: (agent, stored) =>
-          db
-            .transaction()
-            .execute(async (trx) => {
-              await useNonce(body.nonce, signer, trx)
-              // Nothing written (and the nonce not used) when the agent changed since its read.
-              if (!(await repositories.agents.update(agent, signer, stored.record, trx))) {
-                throw changedMeanwhile
-              }
-            })
-            .then(
-              () => true,
-              (error: unknown) => {
-                if (error === changedMeanwhile) return false
-                return conflictOnTakenId(agent.id)(error)
-              },
-            ),
       })
-      // Revoked meanwhile: a change never brings it back.
-      if (!updated) throw new NotFoundError('agent', wallet)
-      registry.invalidate(wallet)
-      // As every read answers it: the tier it counts as.
-      return { agent: withEffectiveTrustTier(updated, granted) }
     },
   )
 
   app.delete(
     '/api/v1/agents/:wallet',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['agents'],
         summary: 'Revoke an agent (signed by its creator); its history stays',
@@ -371,16 +387,29 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AgentRevoked },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = parseWallet(request.params.wallet)
       const body = request.body
-      const { current, signer } = await creatorChange('revoke', wallet, {}, body)
-      await db.transaction().execute(async (trx) => {
-        await useNonce(body.nonce, signer, trx)
-        await repositories.agents.revoke(current, signer, trx)
+      const revoked = { status: 200, body: { revoked: wallet } }
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id: wallet,
+        create: async () => {
+          const { current, signer } = await creatorChange('revoke', wallet, {}, body)
+          await db.transaction().execute(async (trx) => {
+            await useNonce(body.nonce, signer, trx)
+            await repositories.agents.revoke(current, signer, trx)
+          })
+          registry.invalidate(wallet)
+          return revoked
+        },
+        // The request's process died after revoking: its nonce was used by the revocation.
+        recover: async () =>
+          (await repositories.agents.nonceUsed(body.nonce)) &&
+          !(await repositories.agents.find(wallet))
+            ? revoked
+            : undefined,
       })
-      registry.invalidate(wallet)
-      return { revoked: wallet }
     },
   )
 }

@@ -246,6 +246,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/runs/:id/cancel',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['runs'],
         summary: 'Cancel a run',
@@ -253,15 +254,22 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: RunSummary },
       },
     },
-    async (request) => {
-      await find(request.params.id, request, 'steer')
-      return summary(await service.cancel(request.params.id))
+    async (request, reply) => {
+      const { id } = request.params
+      await find(id, request, 'steer')
+      // Cancelling a finished run answers it as it is: a retry needs no recovery.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id,
+        create: async () => ({ status: 200, body: summary(await service.cancel(id)) }),
+      })
     },
   )
 
   app.post(
     '/api/v1/runs/:id/answer',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['runs'],
         summary: "Answer a paused run's ask_user question",
@@ -275,16 +283,26 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await find(request.params.id, request, 'steer')
+      const { id } = request.params
+      await find(id, request, 'steer')
       const { answer, question } = request.body
-      await service.answer(request.params.id, answer, question)
-      return reply.status(202).send({ id: request.params.id })
+      // A retry with the request's key gets its first answer, not 409 for the run its answer
+      // set going. (Its process dead before the answer was stored, the retry answers again.)
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id,
+        create: async () => {
+          await service.answer(id, answer, question)
+          return { status: 202, body: { id } }
+        },
+      })
     },
   )
 
   app.post(
     '/api/v1/runs/:id/resume',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['runs'],
         summary: 'Resume an interrupted run from its last finished step',
@@ -293,9 +311,16 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await find(request.params.id, request, 'steer')
-      await service.resume(request.params.id)
-      return reply.status(202).send({ id: request.params.id })
+      const { id } = request.params
+      await find(id, request, 'steer')
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id,
+        create: async () => {
+          await service.resume(id)
+          return { status: 202, body: { id } }
+        },
+      })
     },
   )
 }

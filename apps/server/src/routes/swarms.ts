@@ -131,7 +131,7 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/v1/swarms/:id',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['swarms'],
         summary: 'Change a swarm (its owner or an admin)',
@@ -140,47 +140,55 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SwarmAnswer },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params
       const changes = request.body
-      const current = await ownedSwarm(request, id)
-      // A key no swarm has, at any depth (a member's misspelt `weight`), is named, not dropped.
-      const unknown = unknownKeyIssues(AgentSwarm, changes)
-      const issues =
-        'id' in changes && changes.id !== id
-          ? [
-              { path: 'id', message: `a swarm's id cannot change (this one is "${id}")` },
-              ...unknown,
-            ]
-          : unknown
-      if (Object.keys(changes).length === 0) {
-        issues.push({ path: '', message: 'a change names at least one field of the swarm' })
-      }
-      if (issues.length > 0) throw new ValidationError('swarm change', issues)
-      // A JSON Merge Patch (RFC 7396), as an agent's change is: `null` clears an optional field
-      // (back to its default, if it has one); on a required one the schema refuses it, naming
-      // the field.
-      const changed = (swarm: AgentSwarm) =>
-        parseWith(
-          AgentSwarm,
-          { ...(mergePatch(swarm, changes) as Record<string, unknown>), id },
-          'swarm',
-        )
-      // Only a change of members is checked again: a swarm whose member was revoked since
-      // can still be renamed or given another strategy. (Members are replaced whole, so the
-      // swarm as read shows them as they will be.)
-      if ('agents' in changes) await assertMembersRegistered(changed(current))
-      // Applied to the swarm as stored when written: a change made meanwhile by another
-      // request stays.
-      const swarm = await repositories.swarms.change(id, changed)
-      if (!swarm) throw new NotFoundError('swarm', id)
-      return { swarm }
+      // A retry with the request's key gets its first answer: a change made meanwhile by
+      // another request is not undone by this one's second try.
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id,
+        create: async () => {
+          const current = await ownedSwarm(request, id)
+          // A key no swarm has, at any depth (a member's misspelt `weight`), is named, not dropped.
+          const unknown = unknownKeyIssues(AgentSwarm, changes)
+          const issues =
+            'id' in changes && changes.id !== id
+              ? [
+                  { path: 'id', message: `a swarm's id cannot change (this one is "${id}")` },
+                  ...unknown,
+                ]
+              : unknown
+          if (Object.keys(changes).length === 0) {
+            issues.push({ path: '', message: 'a change names at least one field of the swarm' })
+          }
+          if (issues.length > 0) throw new ValidationError('swarm change', issues)
+          // A JSON Merge Patch (RFC 7396), as an agent's change is: `null` clears an optional field
+          // (back to its default, if it has one); on a required one the schema refuses it, naming
+          // the field.
+          const changed = (swarm: AgentSwarm) =>
+            parseWith(
+              AgentSwarm,
+              { ...(mergePatch(swarm, changes) as Record<string, unknown>), id },
+              'swarm',
+            )
+          // Only a change of members is checked again: a swarm whose member was revoked since
+          // can still be renamed or given another strategy. (Members are replaced whole, so the
+          // swarm as read shows them as they will be.)
+          if ('agents' in changes) await assertMembersRegistered(changed(current))
+          // Applied to the swarm as stored when written: a change made meanwhile by another
+          // request stays.
+          const swarm = await repositories.swarms.change(id, changed)
+          if (!swarm) throw new NotFoundError('swarm', id)
+          return { status: 200, body: { swarm } }
+        },
+      })
     },
   )
   app.delete(
     '/api/v1/swarms/:id',
     {
-      config: { access: 'register' },
+      config: { access: 'register', idempotent: true },
       schema: {
         tags: ['swarms'],
         summary: 'Delete a swarm (its owner or an admin); its runs stay',
@@ -188,11 +196,20 @@ export const swarmRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SwarmDeleted },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params
-      await ownedSwarm(request, id)
-      if (!(await repositories.swarms.remove(id))) throw new NotFoundError('swarm', id)
-      return { deleted: id }
+      const deleted = { status: 200, body: { deleted: id } }
+      return answerIdempotently(request, reply, {
+        repository: repositories.idempotency,
+        id,
+        create: async () => {
+          await ownedSwarm(request, id)
+          if (!(await repositories.swarms.remove(id))) throw new NotFoundError('swarm', id)
+          return deleted
+        },
+        // The request's process died after deleting it: it is gone, as asked.
+        recover: async () => ((await repositories.swarms.find(id)) ? undefined : deleted),
+      })
     },
   )
   app.post(

@@ -88,7 +88,7 @@ export function createServerCommunicationStore(
     const posted = async (body: unknown): Promise<Envelope> => {
       let answer: unknown
       try {
-        answer = await requestJson(options, `${api}messages`, { body, creates: true })
+        answer = await requestJson(options, `${api}messages`, { body, once: true })
       } catch (error) {
         if (error instanceof ServerRefusedError && error.code.startsWith('LOOP_GUARD_')) {
           void get()
@@ -106,7 +106,7 @@ export function createServerCommunicationStore(
     const resolved = async (path: string, body: unknown): Promise<Escalation> => {
       // Once: a retry whose first try's answer was lost is answered with it, not refused as
       // an escalation decided already.
-      const answer = await requestJson(options, `${api}${path}`, { body, creates: true })
+      const answer = await requestJson(options, `${api}${path}`, { body, once: true })
       const escalation = escalationIn(answer)
       await get().refreshEscalations()
       if (!escalation) throw new TypeError(`The server answered ${path} without the escalation.`)

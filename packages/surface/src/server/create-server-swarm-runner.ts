@@ -25,7 +25,7 @@ export function createServerSwarmRunner(endpoint: ServerEndpoint): SwarmRunner {
       const body = await requestJson(
         endpoint,
         `api/v1/swarms/${encodeURIComponent(swarmId)}/runs`,
-        { body: { input: task }, creates: true },
+        { body: { input: task }, once: true },
       )
       const runId = runIdOf(body)
       if (!runId) throw new TypeError('The server started a swarm run but sent no run id.')
@@ -63,6 +63,7 @@ export function createServerSwarmRunner(endpoint: ServerEndpoint): SwarmRunner {
       await requestJson(endpoint, `api/v1/runs/${encodeURIComponent(runId)}/cancel`, {
         method: 'POST',
         body: {},
+        once: true,
       })
       return true
     },

@@ -99,7 +99,7 @@ describe('a request that creates something', () => {
         { error: { code, message: `refused with ${status}` } },
       ])
       await expect(
-        requestJson({ baseUrl }, 'api/v1/messages', { body: send, creates: true }),
+        requestJson({ baseUrl }, 'api/v1/messages', { body: send, once: true }),
       ).rejects.toMatchObject({ message: expect.stringContaining(String(status)) })
       expect(tries, `${status} ${code}`).toHaveLength(1)
       await server?.close()
@@ -114,7 +114,7 @@ describe('a request that creates something', () => {
     const started = Date.now()
     const error = await requestJson({ baseUrl, retryForMs: 1_000 }, 'api/v1/messages', {
       body: send,
-      creates: true,
+      once: true,
     }).catch((caught: unknown) => caught)
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(error).toMatchObject({
@@ -136,7 +136,7 @@ describe('a request that creates something', () => {
   it('with retryForMs 0 is tried once; an aborted one stops waiting', async () => {
     const { baseUrl, tries } = await serverAnswering(() => 'drop')
     await expect(
-      requestJson({ baseUrl, retryForMs: 0 }, 'api/v1/messages', { body: send, creates: true }),
+      requestJson({ baseUrl, retryForMs: 0 }, 'api/v1/messages', { body: send, once: true }),
     ).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE', status: undefined })
     expect(tries).toHaveLength(1)
 
@@ -146,7 +146,7 @@ describe('a request that creates something', () => {
     await expect(
       requestJson({ baseUrl }, 'api/v1/messages', {
         body: send,
-        creates: true,
+        once: true,
         signal: controller.signal,
       }),
     ).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' })

@@ -14,11 +14,11 @@ export type ServerEndpoint = {
   /** Default: 10 seconds, for each try. */
   timeoutMs?: number
   /**
-   * How long a request that creates or decides something (a message, a run, an agent's
-   * registration, a swarm, an escalation's allow or stop) keeps trying when no
-   * answer reached it: the server away or restarting, a timeout, `502`/`503`/`504`, or
-   * `409 IDEMPOTENCY_KEY_IN_USE` (its first try still being answered). Every try carries the
-   * same `Idempotency-Key`, so the server creates it once, however many tries reached it.
+   * How long a request made `once` (a message, a run, an agent's registration, a swarm, an
+   * escalation's allow or stop, a run's cancel) keeps trying when no answer reached it: the
+   * server away or restarting, a timeout, `502`/`503`/`504`, or `409 IDEMPOTENCY_KEY_IN_USE`
+   * (its first try still being answered). Every try carries the same `Idempotency-Key`, so
+   * the server does it once, however many tries reached it.
    * Default: 30 seconds; 0 tries once.
    */
   retryForMs?: number
@@ -30,11 +30,12 @@ export type RequestJsonOptions = {
   body?: unknown
   signal?: AbortSignal
   /**
-   * The request creates or decides something the server must do once (a `POST` of one of the
-   * server's routes that honour `Idempotency-Key`): it is sent with a key and tried again, with
-   * that key, as `ServerEndpoint.retryForMs` says.
+   * The request creates, changes or decides something the server must do once (a request to
+   * one of the server's routes that honour `Idempotency-Key`: every change a person makes in
+   * the playground): it is sent with a key and tried again, with that key, as
+   * `ServerEndpoint.retryForMs` says.
    */
-  creates?: boolean
+  once?: boolean
 }
 
 /** `ServerEndpoint.retryForMs`'s default. */
@@ -88,20 +89,20 @@ function refusal(where: string, status: number, body: unknown): ServerRefusedErr
 /**
  * One JSON request to a Baton server. Resolves with the parsed body of a 2xx answer; throws
  * `ServerRefusedError` (with the server's code, message and details) for a 4xx and
- * `ServerUnavailableError` for a network error, a timeout or a 5xx. With `creates`, it carries
+ * `ServerUnavailableError` for a network error, a timeout or a 5xx. With `once`, it carries
  * an `Idempotency-Key` and is tried again, with that key, while no answer reaches it (see
  * `ServerEndpoint.retryForMs`): a message whose answer was lost is sent once, not twice.
  *
  * @example
  * const { agents } = await requestJson({ baseUrl }, 'api/v1/agents')
- * const { envelope } = await requestJson({ baseUrl }, 'api/v1/messages', { body, creates: true })
+ * const { envelope } = await requestJson({ baseUrl }, 'api/v1/messages', { body, once: true })
  */
 export async function requestJson<Body = unknown>(
   endpoint: ServerEndpoint,
   path: string,
   options: RequestJsonOptions = {},
 ): Promise<Body> {
-  if (!options.creates) return requestOnce<Body>(endpoint, path, options)
+  if (!options.once) return requestOnce<Body>(endpoint, path, options)
   // From the platform's random bytes, which a page served over plain HTTP has too (it has no
   // `crypto.randomUUID`).
   const key = { 'idempotency-key': newId('create') }
