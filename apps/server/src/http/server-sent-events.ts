@@ -1,3 +1,4 @@
+import { ValidationError } from '@baton/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 
@@ -160,11 +161,26 @@ export function formatEvent(message: SseMessage): string {
   return `${text}\n`
 }
 
-/** The last event id a reconnecting client saw (`Last-Event-ID`, or `?lastEventId=`), or -1. */
+/**
+ * The last event id a reconnecting client saw (`Last-Event-ID`, or `?lastEventId=`, which the
+ * route's schema reads), or -1 when it sent none. An id that is not a whole number (no stream
+ * here sends one) is refused, `400` naming the header, rather than read as none: the client
+ * would be given the whole stream again, every event it had.
+ */
 export function lastEventIdOf(request: FastifyRequest): number {
   const header = request.headers['last-event-id']
-  const query = (request.query as { lastEventId?: string } | undefined)?.lastEventId
-  const raw = (Array.isArray(header) ? header[0] : header) ?? query
-  const value = raw === undefined ? Number.NaN : Number(raw)
-  return Number.isInteger(value) && value >= 0 ? value : -1
+  const raw = Array.isArray(header) ? header[0] : header
+  if (raw === undefined || raw.trim() === '') {
+    const query = (request.query as { lastEventId?: number } | undefined)?.lastEventId
+    return query ?? -1
+  }
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ValidationError('headers', [
+      {
+        path: 'Last-Event-ID',
+        message: `expected the id of an event this stream sent (a whole number), got ${JSON.stringify(raw.slice(0, 40))}`,
+      },
+    ])
+  }
+  return Number(raw.trim())
 }

@@ -68,6 +68,31 @@ describe('GET /api/v1/runs/:id/events', () => {
     expect(all.map((event) => JSON.parse(event.data))).toEqual(stored.map((row) => row.event))
   })
 
+  it('refuses a Last-Event-ID that is no event id of its stream, naming it, instead of replaying the whole run', async () => {
+    const id = await startRun()
+    const url = `${base}/api/v1/runs/${id}/events`
+    for (const [headers, path, got] of [
+      [{ 'last-event-id': 'evt-7' }, 'Last-Event-ID', '"evt-7"'],
+      [{ 'last-event-id': '-1' }, 'Last-Event-ID', '"-1"'],
+    ] as const) {
+      const response = await fetch(url, { headers })
+      expect(response.status).toBe(400)
+      const { error } = (await response.json()) as {
+        error: { code: string; details: { issues: { path: string; message: string }[] } }
+      }
+      expect(error.code).toBe('VALIDATION_FAILED')
+      expect(error.details.issues).toEqual([
+        { path, message: expect.stringContaining(`got ${got}`) },
+      ])
+    }
+    const query = await fetch(`${url}?lastEventId=1.5`)
+    expect(query.status).toBe(400)
+    expect(JSON.stringify(await query.json())).toContain('expected a whole number, got \\"1.5\\"')
+    // An empty header is none (an EventSource sends none before its first event): the whole run.
+    const events = await collect(url, { 'last-event-id': '' }, 1)
+    expect(events[0]?.event).toBe('run-start')
+  })
+
   it('gives a late client the whole run from the stored events', async () => {
     const id = await startRun()
     await waitFor(async () =>

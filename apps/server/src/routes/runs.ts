@@ -9,6 +9,7 @@ import { NotFoundError } from '../http/http-errors'
 import { answerIdempotently } from '../http/idempotency'
 import { eventStreamResponse, lastEventIdOf, openEventStream } from '../http/server-sent-events'
 import { delegationTree } from '../services/delegation-tree'
+import { wholeNumberText } from '../settings/whole-number-text'
 import { createDeltaQueue } from './delta-queue'
 import { Run, RunAccepted, RunList, RunStatus, RunSummary } from './responses/runs'
 import { IdParams, Page } from './schemas'
@@ -25,7 +26,9 @@ const StartBody = z.strictObject({
 
 const ListQuery = Page.extend({ status: RunStatus.optional() })
 
-const EventsQuery = z.object({ lastEventId: z.string().optional() })
+const EventsQuery = z.object({
+  lastEventId: wholeNumberText(z.number().int().min(0)).optional(),
+})
 
 /** What the list shows of a run. */
 function summary(run: StoredRun) {
