@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
+import { freePort } from '@baton/testing/ports'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type A2AAnswer, type A2AServer, startA2AServer } from '../__fixtures__/a2a-server'
 import { sendA2AMessage } from './send-a2a-message'
@@ -346,6 +347,84 @@ describe('sendA2AMessage while the agent is away for a moment', () => {
     ).toMatchObject({ code: 'A2A_TIMEOUT' })
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(server!.requests.length).toBeGreaterThan(2)
+  })
+
+  // Before, a delegate to an agent restarting failed at once, "gave no answer".
+  it.each([
+    ['its card', (port: number) => `http://127.0.0.1:${port}/.well-known/agent-card.json`],
+    [
+      'its JSON-RPC URL (no card: the first request is the message)',
+      (port: number) => `http://127.0.0.1:${port}/rpc`,
+    ],
+  ])(
+    'waits for an agent that is not up yet, asked at %s, and sends the message once',
+    async (_at, endpointAt) => {
+      const port = await freePort()
+      // Nothing listens there for the first 600 ms: every connection is refused.
+      const started = new Promise<EchoAgent>((resolve, reject) => {
+        setTimeout(
+          () => startEchoAgent({ streaming: false, workMs: 20, port }).then(resolve, reject),
+          600,
+        )
+      })
+      try {
+        const reply = await sendA2AMessage({
+          endpoint: endpointAt(port),
+          text: 'are you back?',
+          pollMs: 10,
+          timeoutMs: 10_000,
+        })
+        expect(reply.text).toBe('echo: are you back?')
+        expect((await started).received).toEqual(['are you back?'])
+      } finally {
+        await (await started).close()
+      }
+    },
+  )
+
+  it('opens the stream again while its connection is refused, and sends the message once', async () => {
+    // The card is served (by another host), and the agent it names is not up yet.
+    const port = await freePort()
+    const first = await startEchoAgent({ streaming: true, workMs: 20, port })
+    const card = await (await fetch(first.cardUrl)).text()
+    await first.close()
+    const cardHost = await listen((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(card)
+    })
+    const started = new Promise<EchoAgent>((resolve, reject) => {
+      setTimeout(
+        () => startEchoAgent({ streaming: true, workMs: 20, port }).then(resolve, reject),
+        600,
+      )
+    })
+    try {
+      const pieces: string[] = []
+      const reply = await sendA2AMessage({
+        endpoint: `http://127.0.0.1:${cardHost.port}/.well-known/agent-card.json`,
+        text: 'streaming back',
+        timeoutMs: 10_000,
+        onText: (text) => pieces.push(text),
+      })
+      expect(reply.text).toBe('echo: streaming back')
+      expect(pieces.join('')).toBe('echo: streaming back')
+      expect((await started).received).toEqual(['streaming back'])
+    } finally {
+      await (await started).close()
+      cardHost.server.closeAllConnections()
+      await new Promise((resolve) => cardHost.server.close(resolve))
+    }
+  })
+
+  it('gives up on an agent that never comes up when the step times out', async () => {
+    const port = await freePort()
+    const began = Date.now()
+    expect(
+      await caught(
+        sendA2AMessage({ endpoint: `http://127.0.0.1:${port}/rpc`, text: 'x', timeoutMs: 800 }),
+      ),
+    ).toMatchObject({ code: 'A2A_TIMEOUT' })
+    expect(Date.now() - began).toBeLessThan(3_000)
   })
 
   it('does not send the message again: only reads are repeated', async () => {

@@ -147,8 +147,12 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
   let client: Client | undefined
   let taskId: string | undefined
   try {
-    const connection = await createA2AClient({ endpoint, fetch })
-    client = connection.client
+    // The card is a read: asked again while the agent is away (restarting, say), as a task is.
+    const connection = await whileAway(signal, agentAway, () =>
+      createA2AClient({ endpoint, fetch }),
+    )
+    const connected = connection.client
+    client = connected
     const request = SendMessageRequest.fromJSON({
       message: {
         messageId: randomUUID(),
@@ -168,7 +172,17 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       let reply: A2AReply | undefined
       const streamed = options.onText ? new A2AStreamedText(options.onText) : undefined
       try {
-        for await (const event of client.sendMessageStream(request, { signal })) {
+        // Opened again while its connection is refused: then nothing reached the agent.
+        const events = await whileAway(signal, refused, async () => {
+          const stream = connected.sendMessageStream(request, { signal })
+          const first = await stream.next()
+          return { first, stream }
+        })
+        const all = async function* () {
+          if (!events.first.done) yield events.first.value
+          yield* events.stream
+        }
+        for await (const event of all()) {
           const payload = event.payload
           if (payload?.$case === 'task') taskId = payload.value.id
           else if (payload?.$case === 'statusUpdate') taskId = payload.value.taskId
@@ -199,7 +213,11 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       }
       task = await readTask(client, taskId, signal)
     } else {
-      const result = await client.sendMessage(request, { signal })
+      // Sent again only while its connection is refused, when nothing reached the agent: an
+      // agent that does not deduplicate by `messageId` would otherwise do the work twice.
+      const result = await whileAway(signal, refused, () =>
+        connected.sendMessage(request, { signal }),
+      )
       if ('messageId' in result) {
         return { text: a2aPartsText(result.parts), contextId: result.contextId }
       }
@@ -253,6 +271,18 @@ function fetchFailed(error: unknown, failure: 'fetch failed' | 'terminated'): bo
   return false
 }
 
+/**
+ * Whether a request failed before it reached anyone: its connection was refused (nothing
+ * listens there now; the agent is starting again).
+ */
+function refused(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === 'ECONNREFUSED') return true
+    if (cause instanceof AggregateError && cause.errors.some(refused)) return true
+  }
+  return false
+}
+
 /** Whether the agent of a failed request may answer the same request in a moment. */
 function agentAway(error: unknown): boolean {
   if (fetchFailed(error, 'fetch failed')) return true
@@ -268,12 +298,26 @@ function agentAway(error: unknown): boolean {
  * A read, so asking twice changes nothing; the task goes on meanwhile, and its answer is read
  * once the agent is back rather than lost with a step failed at the first missed poll.
  */
-async function readTask(client: Client, id: string, signal: AbortSignal): Promise<Task> {
+function readTask(client: Client, id: string, signal: AbortSignal): Promise<Task> {
+  return whileAway(signal, agentAway, () =>
+    client.getTask(GetTaskRequest.fromJSON({ id }), { signal }),
+  )
+}
+
+/**
+ * `ask`, asked again while it fails as `away` says, waiting from 100 ms doubling up to 2 s
+ * between tries, until it answers, fails otherwise, or `signal` ends it.
+ */
+async function whileAway<T>(
+  signal: AbortSignal,
+  away: (error: unknown) => boolean,
+  ask: () => Promise<T>,
+): Promise<T> {
   for (let tries = 1; ; tries += 1) {
     try {
-      return await client.getTask(GetTaskRequest.fromJSON({ id }), { signal })
+      return await ask()
     } catch (error) {
-      if (signal.aborted || !agentAway(error)) throw error
+      if (signal.aborted || !away(error)) throw error
       await sleep(Math.min(AWAY_FIRST_WAIT_MS * 2 ** (tries - 1), AWAY_MAX_WAIT_MS), undefined, {
         signal,
       })

@@ -41,6 +41,8 @@ export type EchoAgentOptions = EchoExecutorOptions & {
    * process restarting, a proxy's idle timeout); its task goes on (the `node-http` mount only).
    */
   cutStreamsAfter?: number
+  /** The port it listens on, on 127.0.0.1 (default: a free one). */
+  port?: number
 }
 
 /**
@@ -75,7 +77,7 @@ export async function startEchoAgent(options: EchoAgentOptions = {}): Promise<Ec
   }
   const server =
     mount === 'express'
-      ? await listenExpress(card, requestHandler)
+      ? await listenExpress(card, requestHandler, options.port ?? 0)
       : await listen(
           createServer(
             nodeHttpHandler({
@@ -85,6 +87,7 @@ export async function startEchoAgent(options: EchoAgentOptions = {}): Promise<Ec
               cutStreamsAfter: options.cutStreamsAfter,
             }),
           ),
+          options.port ?? 0,
         )
   const { port } = server.address() as AddressInfo
   url = `http://127.0.0.1:${port}/rpc`
@@ -101,13 +104,17 @@ export async function startEchoAgent(options: EchoAgentOptions = {}): Promise<Ec
   }
 }
 
-function listen(server: Server): Promise<Server> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+function listen(server: Server, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
 }
 
 function listenExpress(
   card: () => AgentCard,
   requestHandler: () => DefaultRequestHandler,
+  port: number,
 ): Promise<Server> {
   const app = express()
   app.use(
@@ -119,7 +126,7 @@ function listenExpress(
     jsonRpcHandler({ requestHandler: requestHandler(), userBuilder: UserBuilder.noAuthentication }),
   )
   return new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening))
   })
 }
 
