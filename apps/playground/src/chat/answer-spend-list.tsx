@@ -1,6 +1,7 @@
 import type { Agent } from '@baton/core'
 import { useEffect, useState } from 'react'
 import { type MessageSpend, serverApi } from '../api/client'
+import { countOf } from '../ui/count-of'
 import { formatUsdBeside } from '../ui/format-usd'
 import { type AnswerSpendLine, answerSpend } from './answer-spend'
 
@@ -26,15 +27,13 @@ export function useConversationSpend(correlationId: string, version: number): Me
   return spend
 }
 
-const calls = (count: number) => `${count} call${count === 1 ? '' : 's'}`
-
 function Line({ line, finest }: { line: AnswerSpendLine; finest: number | undefined }) {
   return (
     <li data-spend-wallet={line.wallet} data-spend-role={line.role}>
       <span className="answer-spend-name">{line.name}</span>
       {line.role === 'sub-agent' ? <span className="muted"> (its sub-agent)</span> : null}{' '}
       <span className="answer-spend-cost">{formatUsdBeside(line.costUsd, finest)}</span>
-      <span className="muted"> · {calls(line.calls)}</span>
+      <span className="muted"> · {countOf(line.calls, 'call')}</span>
     </li>
   )
 }

@@ -1,4 +1,5 @@
 import { useSwarmRun } from '@baton/surface'
+import { countOf } from '../ui/count-of'
 
 /** A swarm run started from the chat: its status, round and result, live. */
 export function SwarmRunSummary({ runId }: { runId: string }) {
@@ -11,7 +12,7 @@ export function SwarmRunSummary({ runId }: { runId: string }) {
     <div className="bubble" data-run-status={run.status}>
       <div className="muted" style={{ fontSize: '0.8rem' }}>
         swarm {run.swarmId} · round {run.round}
-        {votes.length > 0 ? ` · ${votes.length} votes` : ''} · {run.status}{' '}
+        {votes.length > 0 ? ` · ${countOf(votes.length, 'vote')}` : ''} · {run.status}{' '}
         <a href={`#/swarms?run=${encodeURIComponent(runId)}`}>see the rounds</a>
       </div>
       {run.output ? <div style={{ whiteSpace: 'pre-wrap' }}>{run.output}</div> : null}

@@ -1,5 +1,6 @@
 import { useAdvancedAgentStore, useAgentStore, useSwarmRun } from '@baton/surface'
 import { useState } from 'react'
+import { countOf } from '../ui/count-of'
 import { describeError } from '../ui/describe-error'
 import { useHashParam } from '../ui/use-hash-param'
 import { DeleteSwarmButton } from './delete-swarm-button'
@@ -81,8 +82,7 @@ export function SwarmsView() {
         >
           {swarms.map((swarm) => (
             <option key={swarm.id} value={swarm.id}>
-              {swarm.name} ({swarm.strategy}, {swarm.agents.length}{' '}
-              {swarm.agents.length === 1 ? 'member' : 'members'})
+              {swarm.name} ({swarm.strategy}, {countOf(swarm.agents.length, 'member')})
             </option>
           ))}
         </select>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Budget } from '@baton/core'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { assertOwned, listedOwner } from '../auth/owned'
@@ -66,6 +66,29 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!run) throw new NotFoundError('run', id)
     assertOwned(request, run.owner, need, 'run', id)
     return run
+  }
+
+  /**
+   * A paused run's answer or an interrupted run's resume (`go`), answered `202 { id }`: a retry
+   * with the request's key gets its first answer, not 409 for the run its first try set going.
+   * (Its process dead before the answer was stored, the retry is carried out again, and refused
+   * if the run went on.)
+   */
+  const continueOnce = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    go: (id: string) => Promise<void>,
+  ) => {
+    await find(id, request, 'steer')
+    return answerIdempotently(request, reply, {
+      repository: repositories.idempotency,
+      id,
+      create: async () => {
+        await go(id)
+        return { status: 202, body: { id } }
+      },
+    })
   }
 
   app.post(
@@ -286,19 +309,10 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id } = request.params
-      await find(id, request, 'steer')
       const { answer, question } = request.body
-      // A retry with the request's key gets its first answer, not 409 for the run its answer
-      // set going. (Its process dead before the answer was stored, the retry answers again.)
-      return answerIdempotently(request, reply, {
-        repository: repositories.idempotency,
-        id,
-        create: async () => {
-          await service.answer(id, answer, question)
-          return { status: 202, body: { id } }
-        },
-      })
+      return continueOnce(request, reply, request.params.id, (id) =>
+        service.answer(id, answer, question),
+      )
     },
   )
 
@@ -314,16 +328,7 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id } = request.params
-      await find(id, request, 'steer')
-      return answerIdempotently(request, reply, {
-        repository: repositories.idempotency,
-        id,
-        create: async () => {
-          await service.resume(id)
-          return { status: 202, body: { id } }
-        },
-      })
+      return continueOnce(request, reply, request.params.id, (id) => service.resume(id))
     },
   )
 }

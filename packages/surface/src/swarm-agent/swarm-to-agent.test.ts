@@ -15,6 +15,16 @@ describe('swarmToAgent', () => {
     expect(agent.config).toMatchObject({ swarmId: 'research', strategy: 'round-robin' })
   })
 
+  it('describes a swarm without a description by its strategy and members, counted in words', () => {
+    const two = swarmToAgent(makeSwarm({ description: undefined }), { agents: [analyst, critic] })
+    expect(two.description).toBe('A round-robin swarm of 2 agents.')
+    const one = swarmToAgent(
+      makeSwarm({ description: undefined, agents: [{ agentId: 'analyst', role: 'worker' }] }),
+      { agents: [analyst] },
+    )
+    expect(one.description).toBe('A round-robin swarm of 1 agent.')
+  })
+
   it('gathers the members’ capabilities once each, in member order', () => {
     const agent = swarmToAgent(makeSwarm(), { agents: [critic, analyst] })
     expect(agent.capabilities).toEqual(['analysis', 'sql', 'review'])

@@ -42,7 +42,8 @@ export function swarmToAgent(input: AgentSwarmInput, options: SwarmToAgentOption
   const wallet = swarmWallet(swarm.id)
   const timestamp = (options.now ?? new Date()).toISOString()
   const description =
-    swarm.description ?? `A ${swarm.strategy} swarm of ${swarm.agents.length} agents.`
+    swarm.description ??
+    `A ${swarm.strategy} swarm of ${swarm.agents.length} ${swarm.agents.length === 1 ? 'agent' : 'agents'}.`
   return {
     id: swarmAgentId(swarm.id),
     wallet,
