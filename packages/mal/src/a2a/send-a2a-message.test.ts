@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { BatonError } from '@baton/core'
 import { type EchoAgent, startEchoAgent } from '@baton/testing/a2a'
 import { freePort } from '@baton/testing/ports'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -414,6 +415,53 @@ describe('sendA2AMessage while the agent is away for a moment', () => {
       cardHost.server.closeAllConnections()
       await new Promise((resolve) => cardHost.server.close(resolve))
     }
+  })
+
+  it("asks nothing again that Baton itself refused (the server's endpoint guard), and fails at once", async () => {
+    let calls = 0
+    const guarded: typeof fetch = async () => {
+      calls += 1
+      throw new TypeError('fetch failed', {
+        cause: new BatonError('ENDPOINT_REFUSED', 'The endpoint host is an internal address.'),
+      })
+    }
+    for (const endpoint of [
+      'http://127.0.0.1:9/.well-known/agent-card.json',
+      'http://127.0.0.1:9/rpc',
+    ]) {
+      calls = 0
+      const began = Date.now()
+      expect(
+        await caught(sendA2AMessage({ endpoint, text: 'x', fetch: guarded, timeoutMs: 5_000 })),
+      ).toMatchObject({ code: 'ENDPOINT_REFUSED' })
+      expect(calls).toBe(1)
+      expect(Date.now() - began).toBeLessThan(1_000)
+    }
+  })
+
+  it('fails an endpoint nobody answers on after startWaitMs, not after its whole timeout', async () => {
+    const port = await freePort()
+    let calls = 0
+    const counted: typeof fetch = (input, init) => {
+      calls += 1
+      return fetch(input, init)
+    }
+    const began = Date.now()
+    const error = await caught(
+      sendA2AMessage({
+        endpoint: `http://127.0.0.1:${port}/rpc`,
+        text: 'x',
+        fetch: counted,
+        timeoutMs: 60_000,
+        startWaitMs: 500,
+      }),
+    )
+    expect(error).toMatchObject({
+      code: 'A2A_BAD_RESPONSE',
+      message: expect.stringContaining('gave no answer'),
+    })
+    expect(calls).toBeGreaterThan(1)
+    expect(Date.now() - began).toBeLessThan(3_000)
   })
 
   it('gives up on an agent that never comes up when the step times out', async () => {

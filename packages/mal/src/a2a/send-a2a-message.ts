@@ -30,6 +30,12 @@ export type SendA2AMessageOptions = {
   fetch?: typeof globalThis.fetch
   /** How often a task that is still working is polled with `GetTask` (default 250). */
   pollMs?: number
+  /**
+   * How long an agent that is away before the message reaches it (its card unanswered, its
+   * connections refused: starting again, say) is waited for, within `timeoutMs` (default
+   * 10000). An endpoint nobody ever answers on fails after this, not after `timeoutMs`.
+   */
+  startWaitMs?: number
   /** Continues a conversation the remote agent has seen (its A2A `contextId`). */
   contextId?: string
   /** The message's A2A `metadata` (Baton servers read `batonFrom` and `batonHop` from it). */
@@ -91,7 +97,7 @@ function hostOf(endpoint: string): string {
 }
 
 async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
-  const { endpoint, timeoutMs = 120_000, pollMs = 250 } = options
+  const { endpoint, timeoutMs = 120_000, pollMs = 250, startWaitMs = 10_000 } = options
   const baseFetch = options.fetch ?? globalThis.fetch
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
@@ -148,7 +154,9 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
   let taskId: string | undefined
   try {
     // The card is a read: asked again while the agent is away (restarting, say), as a task is.
-    const connection = await whileAway(signal, agentAway, () =>
+    // Until the message has reached the agent, it is waited for `startWaitMs` at most.
+    const startBy = Date.now() + startWaitMs
+    const connection = await whileAway(signal, agentAway, startBy, () =>
       createA2AClient({ endpoint, fetch }),
     )
     const connected = connection.client
@@ -173,7 +181,7 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
       const streamed = options.onText ? new A2AStreamedText(options.onText) : undefined
       try {
         // Opened again while its connection is refused: then nothing reached the agent.
-        const events = await whileAway(signal, refused, async () => {
+        const events = await whileAway(signal, refused, startBy, async () => {
           const stream = connected.sendMessageStream(request, { signal })
           const first = await stream.next()
           return { first, stream }
@@ -215,7 +223,7 @@ async function sendInSpan(options: SendA2AMessageOptions): Promise<A2AReply> {
     } else {
       // Sent again only while its connection is refused, when nothing reached the agent: an
       // agent that does not deduplicate by `messageId` would otherwise do the work twice.
-      const result = await whileAway(signal, refused, () =>
+      const result = await whileAway(signal, refused, startBy, () =>
         connected.sendMessage(request, { signal }),
       )
       if ('messageId' in result) {
@@ -277,6 +285,8 @@ function fetchFailed(error: unknown, failure: 'fetch failed' | 'terminated'): bo
  */
 function refused(error: unknown): boolean {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    // Refused by Baton itself (the server's endpoint guard, `ENDPOINT_REFUSED`): a decision.
+    if (BatonError.isInstance(cause)) return false
     if ((cause as { code?: unknown }).code === 'ECONNREFUSED') return true
     if (cause instanceof AggregateError && cause.errors.some(refused)) return true
   }
@@ -285,11 +295,12 @@ function refused(error: unknown): boolean {
 
 /** Whether the agent of a failed request may answer the same request in a moment. */
 function agentAway(error: unknown): boolean {
-  if (fetchFailed(error, 'fetch failed')) return true
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof A2AHttpError) return AWAY_STATUSES.has(cause.status)
+    // Refused by Baton itself (the server's endpoint guard, `ENDPOINT_REFUSED`): a decision.
+    if (BatonError.isInstance(cause)) return false
   }
-  return false
+  return fetchFailed(error, 'fetch failed')
 }
 
 /**
@@ -299,28 +310,29 @@ function agentAway(error: unknown): boolean {
  * once the agent is back rather than lost with a step failed at the first missed poll.
  */
 function readTask(client: Client, id: string, signal: AbortSignal): Promise<Task> {
-  return whileAway(signal, agentAway, () =>
+  return whileAway(signal, agentAway, Number.POSITIVE_INFINITY, () =>
     client.getTask(GetTaskRequest.fromJSON({ id }), { signal }),
   )
 }
 
 /**
  * `ask`, asked again while it fails as `away` says, waiting from 100 ms doubling up to 2 s
- * between tries, until it answers, fails otherwise, or `signal` ends it.
+ * between tries, until it answers, fails otherwise, `signal` ends it, or a wait would end past
+ * `until` (a time in ms; its last failure is thrown).
  */
 async function whileAway<T>(
   signal: AbortSignal,
   away: (error: unknown) => boolean,
+  until: number,
   ask: () => Promise<T>,
 ): Promise<T> {
   for (let tries = 1; ; tries += 1) {
     try {
       return await ask()
     } catch (error) {
-      if (signal.aborted || !away(error)) throw error
-      await sleep(Math.min(AWAY_FIRST_WAIT_MS * 2 ** (tries - 1), AWAY_MAX_WAIT_MS), undefined, {
-        signal,
-      })
+      const waitMs = Math.min(AWAY_FIRST_WAIT_MS * 2 ** (tries - 1), AWAY_MAX_WAIT_MS)
+      if (signal.aborted || !away(error) || Date.now() + waitMs > until) throw error
+      await sleep(waitMs, undefined, { signal })
     }
   }
 }
